@@ -1,0 +1,127 @@
+"""Commands into the coordinator: imperative, frozen, one per thing a person can ask for.
+Cards are given in the spec notation (``R5``, ``W+4``); the coordinator parses and validates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .ports import ChatKey, User
+
+
+@dataclass(frozen=True)
+class Command:
+    chat: ChatKey
+    user: User
+
+
+@dataclass(frozen=True)
+class NewGame(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class Join(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class Leave(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class StartGame(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class AddAiSeat(Command):
+    strategy: str = "normal"  # easy | normal | hard
+
+
+@dataclass(frozen=True)
+class PlayCards(Command):
+    cards: tuple[str, ...] = ()
+    color: str | None = None  # for a wild ending on top: R G B Y (or red/green/...)
+    declare_uno: bool = False
+    swap_with: str | None = None  # user id, for a 7 under 7-0
+
+
+@dataclass(frozen=True)
+class Draw(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class Pass(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class DeclareUno(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class CallUno(Command):
+    """ "UNO!": declare when the caller holds one card and is exposed, otherwise call out
+    ``target`` (or whoever can be caught when no target is given)."""
+
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class Challenge(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class Kick(Command):
+    target: str = ""  # user id
+
+
+@dataclass(frozen=True)
+class StopGame(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class ChangeSettings(Command):
+    """Keys: "preset", any RuleSet field, "language", "turn_timer", "afk_policy"."""
+
+    changes: dict[str, Any] = field(default_factory=dict)
+
+    def __hash__(self) -> int:  # dict field: hash by identity is enough for a command
+        return id(self)
+
+
+@dataclass(frozen=True)
+class ShowHand(Command):
+    """Resend the caller's private hand (also used when a blocked user starts the bot)."""
+
+
+@dataclass(frozen=True)
+class ShowRules(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class ShowSettings(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class ShowStats(Command):
+    target: str | None = None  # user id; None = the caller
+
+
+@dataclass(frozen=True)
+class ShowLeaderboard(Command):
+    scope: str = "chat"  # "chat" | "global"
+
+
+@dataclass(frozen=True)
+class SetLanguage(Command):
+    language: str = "en"  # "en" | "zh_CN" (also accepts "zh")
+    scope: str = "user"  # "user" (private messages) | "chat" (admins / creator)

@@ -1,0 +1,202 @@
+"""The coordinator's ports: what it needs from the outside world, as Protocols.
+
+ChatPort  -- public messages to a chat, private hands to one user (adapters implement it)
+GameStore -- persistence of games, settings, profiles and results (memory here, SQL in storage/)
+Clock     -- time and timers (real one in clock.py, a fake for tests)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .views import HandView, Public
+
+
+@dataclass(frozen=True)
+class ChatKey:
+    """One chat (Telegram group, Discord channel, the console) on one platform."""
+
+    platform: str  # "telegram" | "discord" | "console"
+    chat_id: str
+
+    def __str__(self) -> str:
+        return f"{self.platform}:{self.chat_id}"
+
+
+@dataclass(frozen=True)
+class User:
+    """Who sent a command. ``id`` is the platform's user id as a string."""
+
+    id: str
+    name: str
+    locale: str | None = None  # the platform's hint (Telegram language_code, Discord locale)
+    is_admin: bool = False  # chat administrator, as the adapter knows it
+
+
+class DeliveryFailed(Exception):
+    """A private message could not be delivered. ``reason``: "blocked" (user never started the
+    bot or blocked it / closed DMs), "rate_limited" (gave up after retries) or "other"."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+
+
+class ChatPort(Protocol):
+    async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
+        """Send a public message to the chat, or edit message ``edit`` in place when given and
+        the platform allows it (else send anew). Returns the message id (None if unknown)."""
+        ...
+
+    async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
+                        edit: str | None = None) -> str | None:
+        """Send or update one player's private hand. Raises DeliveryFailed when the player cannot
+        be reached. Returns the private message id (None where the platform has none)."""
+        ...
+
+
+class TimerHandle(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    def now(self) -> float:
+        """Seconds since the epoch (absolute: deadlines are stored and survive a restart)."""
+        ...
+
+    def call_at(self, when: float, callback: Callable[[], Awaitable[None]]) -> TimerHandle:
+        """Run ``callback`` at absolute time ``when`` (at once if it has passed)."""
+        ...
+
+
+# ---- persistence -------------------------------------------------------------------------
+
+@dataclass
+class Seat:
+    user_id: str
+    name: str
+    language: str | None = None
+    ai: str | None = None  # strategy name ("easy" | "normal" | "hard") for an AI seat
+
+
+@dataclass
+class GameRecord:
+    """Everything needed to resume a game after a restart. Plain JSON-able fields only."""
+
+    game_id: str
+    chat: ChatKey
+    status: str  # "lobby" | "running" | "finished" | "stopped"
+    creator: str
+    seats: list[Seat]
+    rules: dict[str, Any]  # RuleSet.to_dict()
+    match: dict[str, Any] | None = None  # Match JSON while running
+    version: int = 0  # 0 = never saved; the store bumps it on every save
+    table_message_id: str | None = None
+    hand_message_ids: dict[str, str] = field(default_factory=dict)
+    deadlines: dict[str, float] = field(default_factory=dict)  # "turn", "lobby": absolute times
+    meta: dict[str, Any] = field(default_factory=dict)  # coordinator bookkeeping (JSON-able)
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    @property
+    def active(self) -> bool:
+        return self.status in ("lobby", "running")
+
+
+@dataclass
+class PlayerResult:
+    user_id: str
+    name: str
+    points: int = 0  # points scored this hand/match (winner) or held (losers)
+    won: bool = False
+    is_ai: bool = False
+    uno_calls: int = 0  # successful call-outs made
+    caught: int = 0  # times caught without declaring
+    challenges_won: int = 0
+
+
+@dataclass
+class GameResult:
+    """One finished hand (kind="hand") or match (kind="match")."""
+
+    game_id: str
+    chat: ChatKey
+    kind: str
+    hand_number: int
+    players: list[PlayerResult]
+    finished_at: float = 0.0
+
+
+@dataclass
+class ChatSettings:
+    preset: str = "official"
+    overrides: dict[str, Any] = field(default_factory=dict)  # RuleSet field -> value
+    language: str = "en"  # "en" | "zh_CN"
+    turn_timer: int = 60  # seconds; 0 = off
+    afk_policy: str = "ai"  # after 3 timeouts in a row: "ai" takes the seat, or "leave"
+
+
+@dataclass
+class UserProfile:
+    language: str | None = None  # override for private messages
+    stats_opt_out: bool = False
+
+
+@dataclass
+class PlayerStats:
+    user_id: str
+    name: str
+    games: int = 0  # matches played
+    wins: int = 0  # matches won
+    hands: int = 0
+    hands_won: int = 0
+    points: int = 0
+    uno_calls: int = 0
+    caught: int = 0
+    challenges_won: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+class VersionConflict(Exception):
+    """Another process saved the game first; reload and retry, or refuse."""
+
+
+class GameStore(Protocol):
+    async def load(self, chat: ChatKey) -> GameRecord | None:
+        """The chat's active game (status lobby or running), if any."""
+        ...
+
+    async def get(self, game_id: str) -> GameRecord | None: ...
+
+    async def save(self, record: GameRecord, results: list[GameResult] = ()) -> GameRecord:  # type: ignore[assignment]
+        """Insert (version 0) or update where the stored version equals ``record.version``,
+        together with ``results``, in one transaction. Returns the record with version + 1.
+        Raises VersionConflict if the stored version differs, or a second active game would
+        exist for the chat."""
+        ...
+
+    async def active_games(self) -> list[GameRecord]:
+        """Every game in lobby or running state, for re-arming after a restart."""
+        ...
+
+    async def chat_settings(self, chat: ChatKey) -> ChatSettings: ...
+
+    async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None: ...
+
+    async def user_profile(self, platform: str, user_id: str) -> UserProfile: ...
+
+    async def save_user_profile(self, platform: str, user_id: str, profile: UserProfile) -> None: ...
+
+    async def stats(self, platform: str, user_id: str, chat: ChatKey | None = None) -> PlayerStats:
+        """One player's stats in a chat, or across the platform when ``chat`` is None."""
+        ...
+
+    async def leaderboard(self, platform: str, chat: ChatKey | None = None,
+                          limit: int = 10) -> list[PlayerStats]:
+        """Best players by match wins, then points (AI seats and opted-out users excluded)."""
+        ...

@@ -1,0 +1,129 @@
+"""What the coordinator tells the chat: structured, platform-neutral, localisable views.
+
+Adapters render these (text via bot.render / bot.i18n, plus their own buttons). A view never
+holds another player's cards: ``TableView`` and ``Notice`` are public, ``HandView`` is private.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine.cards import Card, Color
+
+
+@dataclass(frozen=True)
+class Text:
+    """A localisable message: an English gettext msgid with ``{name}`` fields, and its params.
+    Param values may be str/int, Card, Color or a nested Text; the renderer localises them."""
+
+    msgid: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+def N_(msgid: str) -> str:
+    """Marks a msgid for Babel extraction without translating it now."""
+    return msgid
+
+
+@dataclass(frozen=True)
+class SeatView:
+    user_id: str
+    name: str
+    cards: int  # how many, never which
+    is_ai: bool = False
+    is_current: bool = False
+    declared_uno: bool = False
+    team: int | None = None
+    score: int = 0  # match score so far
+    reachable: bool = True  # False while their private hand cannot be delivered
+
+
+@dataclass(frozen=True)
+class LobbyView:
+    game_id: str
+    locale: str
+    creator: str  # user id
+    creator_name: str
+    seats: tuple[SeatView, ...]
+    preset: str
+    rule_changes: dict[str, Any]  # RuleSet fields that differ from the preset
+    min_players: int
+    max_players: int
+    can_start: bool
+    expires_at: float | None
+    notice: Text | None = None  # what just happened ("ana joined")
+
+
+@dataclass(frozen=True)
+class TableView:
+    game_id: str
+    locale: str
+    hand_number: int
+    top: Card
+    color: Color
+    direction: int  # 1 = seat order, -1 = reversed
+    seats: tuple[SeatView, ...]  # in seat order
+    current: str | None  # user id of the player to act (None when the hand is over)
+    deadline: float | None  # absolute time the current turn times out
+    pending_draw: int  # +2/+4 penalty waiting on the current player
+    catchable: tuple[str, ...]  # user ids that can be called out ("UNO!") right now
+    challenge_possible: bool  # the current player may challenge a W+4
+    last: tuple[Text, ...] = ()  # what happened since the previous table (public only)
+    draw_pile: int = 0
+    target_score: int = 500
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A one-off public announcement (hand won, match over, game stopped, player unreachable)."""
+
+    locale: str
+    text: Text
+    mentions: tuple[str, ...] = ()  # user ids the adapter should mention/ping
+    game_id: str | None = None
+
+
+Public = LobbyView | TableView | Notice
+
+
+@dataclass(frozen=True)
+class CardOption:
+    card: Card
+    playable: bool  # legal to play now (alone or as the first of several)
+
+
+@dataclass(frozen=True)
+class HandView:
+    """One player's private hand, sorted, with what they may do now."""
+
+    game_id: str
+    locale: str
+    user_id: str
+    cards: tuple[CardOption, ...]
+    top: Card
+    color: Color
+    is_turn: bool
+    pending_draw: int
+    can_draw: bool
+    can_pass: bool
+    can_declare_uno: bool
+    can_challenge: bool
+    catchable: tuple[str, ...]  # user ids this player may call out
+    swap_targets: tuple[tuple[str, str], ...] = ()  # (user_id, name) choices for a 7 under 7-0
+    multi_play: bool = False  # several cards of one rank may be played at once
+    hand_over: bool = False  # the hand/game ended: buttons should be disabled
+    note: Text | None = None  # e.g. "You drew Y3" (private, so it may name cards)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The coordinator's answer to one command, for the person who sent it only (a Telegram
+    popup/private message, a Discord ephemeral response, the console's prompt line)."""
+
+    ok: bool
+    text: Text | None = None  # the one-line answer; on a refusal, the localised reason
+    error: str | None = None  # machine code of a refusal ("not_your_turn", "no_game", ...)
+    hand: HandView | None = None  # the sender's hand after the command, when they are seated
+    lines: tuple[Text, ...] = ()  # longer answers: rules, settings, stats, leaderboard
+    locale: str = "en"  # the sender's language for this reply

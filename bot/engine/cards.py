@@ -1,0 +1,125 @@
+"""Cards, colours and ranks: small frozen value types and the spec's card notation."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from .errors import BadAction
+
+
+class Color(enum.Enum):
+    RED = "R"
+    GREEN = "G"
+    BLUE = "B"
+    YELLOW = "Y"
+
+    @classmethod
+    def parse(cls, text: str) -> Color:
+        try:
+            return cls(text.strip().upper()[:1]) if len(text.strip()) == 1 else cls[text.strip().upper()]
+        except (KeyError, ValueError):
+            raise BadAction(f"unknown colour {text!r}", text) from None
+
+
+class Rank(enum.Enum):
+    ZERO = "0"
+    ONE = "1"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    SKIP = "S"
+    REVERSE = "R"
+    DRAW_TWO = "+2"
+    WILD = "W"
+    WILD_DRAW_FOUR = "W+4"
+
+    @property
+    def is_number(self) -> bool:
+        return self.value.isdigit()
+
+    @property
+    def is_wild(self) -> bool:
+        return self in (Rank.WILD, Rank.WILD_DRAW_FOUR)
+
+    @property
+    def number(self) -> int | None:
+        return int(self.value) if self.is_number else None
+
+    @property
+    def points(self) -> int:
+        """Official scoring value of a card of this rank."""
+        if self.is_number:
+            return int(self.value)
+        return 50 if self.is_wild else 20
+
+    @property
+    def draw_amount(self) -> int:
+        return {Rank.DRAW_TWO: 2, Rank.WILD_DRAW_FOUR: 4}.get(self, 0)
+
+
+@dataclass(frozen=True, order=False)
+class Card:
+    """One card. Wilds have ``color`` None: the colour chosen for them lives in the state."""
+
+    color: Color | None
+    rank: Rank
+
+    def __post_init__(self) -> None:
+        if self.rank.is_wild != (self.color is None):
+            raise BadAction(f"invalid card {self.color} {self.rank}", str(self.rank))
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse the spec notation (``R5``, ``GS``, ``B+2``, ``W``, ``W+4``), case-insensitively."""
+        if not isinstance(text, str):
+            raise BadAction(f"card must be a string, not {type(text).__name__}", text)
+        t = text.strip().upper()
+        if t in ("W", "W+4"):
+            return cls(None, Rank(t))
+        if len(t) >= 2 and t[0] in "RGBY":
+            try:
+                return cls(Color(t[0]), Rank(t[1:]))
+            except ValueError:
+                pass
+        raise BadAction(f"unknown card {text!r}", text)
+
+    @property
+    def is_wild(self) -> bool:
+        return self.rank.is_wild
+
+    @property
+    def points(self) -> int:
+        return self.rank.points
+
+    def __str__(self) -> str:
+        return self.rank.value if self.color is None else self.color.value + self.rank.value
+
+    def __repr__(self) -> str:
+        return f"Card({self})"
+
+
+def full_deck() -> list[Card]:
+    """The 108-card deck in a fixed order: per colour one 0, two of 1-9/S/R/+2; 4 W; 4 W+4."""
+    deck: list[Card] = []
+    for color in Color:
+        deck.append(Card(color, Rank.ZERO))
+        for rank in Rank:
+            if rank is not Rank.ZERO and not rank.is_wild:
+                deck += [Card(color, rank)] * 2
+    deck += [Card(None, Rank.WILD)] * 4 + [Card(None, Rank.WILD_DRAW_FOUR)] * 4
+    return deck
+
+
+# Sort key for showing a hand: by colour, then rank order, wilds last.
+_COLOR_ORDER = {c: i for i, c in enumerate(Color)}
+_RANK_ORDER = {r: i for i, r in enumerate(Rank)}
+
+
+def display_order(card: Card) -> tuple[int, int]:
+    return (_COLOR_ORDER[card.color] if card.color else len(_COLOR_ORDER), _RANK_ORDER[card.rank])

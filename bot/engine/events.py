@@ -1,0 +1,139 @@
+"""Events: every change of state, past tense, returned by ``apply``. Hands stay out of public
+events: ``CardsDrawn.cards`` is private to the drawer (the coordinator shows only the count)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card, Color
+
+
+@dataclass(frozen=True)
+class Event:
+    pass
+
+
+@dataclass(frozen=True)
+class DealerChosen(Event):
+    dealer: str
+    draws: tuple[tuple[str, Card], ...] = ()  # the cards turned to choose the dealer, in order
+
+
+@dataclass(frozen=True)
+class HandDealt(Event):
+    dealer: str
+    hand_size: int
+
+
+@dataclass(frozen=True)
+class FirstCardTurned(Event):
+    card: Card
+    reshuffled: bool = False  # a W+4 went back and another card was turned
+
+
+@dataclass(frozen=True)
+class CardPlayed(Event):
+    player: str
+    cards: tuple[Card, ...]
+    color: Color  # colour in force after the play
+    jump_in: bool = False
+
+
+@dataclass(frozen=True)
+class CardsDrawn(Event):
+    player: str
+    count: int
+    cards: tuple[Card, ...] = field(default=(), repr=False)  # secret: the drawer's eyes only
+    reason: str = "draw"  # draw | penalty | uno_penalty | false_uno | challenge | first_card
+
+
+@dataclass(frozen=True)
+class TurnPassed(Event):
+    player: str  # kept the drawn card / could not play
+
+
+@dataclass(frozen=True)
+class PlayerSkipped(Event):
+    player: str
+
+
+@dataclass(frozen=True)
+class DirectionReversed(Event):
+    direction: int
+
+
+@dataclass(frozen=True)
+class ColorChosen(Event):
+    player: str
+    color: Color
+
+
+@dataclass(frozen=True)
+class PenaltyPending(Event):
+    player: str  # who must stack, draw or challenge
+    amount: int
+
+
+@dataclass(frozen=True)
+class UnoDeclared(Event):
+    player: str
+
+
+@dataclass(frozen=True)
+class UnoCaught(Event):
+    caller: str
+    target: str
+    penalty: int
+
+
+@dataclass(frozen=True)
+class FalseUnoCall(Event):
+    caller: str
+    target: str
+    penalty: int
+
+
+@dataclass(frozen=True)
+class ChallengeWon(Event):
+    challenger: str
+    bluffer: str  # drew 4
+
+
+@dataclass(frozen=True)
+class ChallengeLost(Event):
+    challenger: str  # drew 6
+    player: str
+
+
+@dataclass(frozen=True)
+class HandsSwapped(Event):
+    player: str
+    other: str
+
+
+@dataclass(frozen=True)
+class HandsRotated(Event):
+    direction: int
+
+
+@dataclass(frozen=True)
+class DeckReshuffled(Event):
+    cards: int  # how many cards went from the discard pile into the stock
+
+
+@dataclass(frozen=True)
+class TurnStarted(Event):
+    player: str
+
+
+@dataclass(frozen=True)
+class HandWon(Event):
+    winner: str
+    points: int  # what the winner (or their team) scores from the others' cards
+    scores: tuple[tuple[str, int], ...] = ()  # per-player points change for this hand
+
+
+@dataclass(frozen=True)
+class MatchWon(Event):
+    winner: str  # in teams mode, a member of the winning team
+    standings: tuple[tuple[str, int], ...] = ()

@@ -1,0 +1,84 @@
+"""RuleSet: the official rules and the house rules as one frozen, serialisable value."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from .errors import BadAction
+
+STACKING_MODES = ("off", "same", "progressive")
+SCORING_MODES = ("winner_takes", "losers_accumulate")
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    hand_size: int = 7
+    stacking: str = "off"
+    jump_in: bool = False
+    multi_play: bool = False
+    seven_zero: bool = False
+    draw_until_playable: bool = False
+    play_after_draw: bool = True
+    force_play: bool = False
+    uno_penalty: int = 2
+    false_uno_penalty: int = 0
+    wd4_challenge: bool = True
+    scoring: str = "winner_takes"
+    target_score: int = 500
+    teams: bool = False
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not (isinstance(self.hand_size, int) and 1 <= self.hand_size <= 20):
+            problems.append("hand_size must be 1..20")
+        if self.stacking not in STACKING_MODES:
+            problems.append(f"stacking must be one of {STACKING_MODES}")
+        if self.scoring not in SCORING_MODES:
+            problems.append(f"scoring must be one of {SCORING_MODES}")
+        for name in ("uno_penalty", "false_uno_penalty"):
+            value = getattr(self, name)
+            if not (isinstance(value, int) and 0 <= value <= 20):
+                problems.append(f"{name} must be 0..20")
+        if not (isinstance(self.target_score, int) and 1 <= self.target_score <= 100_000):
+            problems.append("target_score must be 1..100000")
+        for f in fields(self):
+            if f.type in (bool, "bool") and not isinstance(getattr(self, f.name), bool):
+                problems.append(f"{f.name} must be true or false")
+        if problems:
+            raise BadAction("; ".join(problems), asdict(self))
+
+    def with_(self, **changes: Any) -> RuleSet:
+        """A copy with some fields changed (validated)."""
+        unknown = set(changes) - {f.name for f in fields(self)}
+        if unknown:
+            raise BadAction(f"unknown rule(s): {', '.join(sorted(unknown))}", changes)
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> RuleSet:
+        """``{"preset": name, **overrides}``; a missing preset means ``official``."""
+        data = dict(data or {})
+        preset = data.pop("preset", "official")
+        if preset not in PRESETS:
+            raise BadAction(f"unknown preset {preset!r}", preset)
+        return PRESETS[preset].with_(**data)
+
+    def differences(self, other: RuleSet | None = None) -> dict[str, Any]:
+        """Fields whose value differs from ``other`` (default: the official preset)."""
+        base = other or OFFICIAL
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) != getattr(base, f.name)}
+
+
+OFFICIAL = RuleSet()
+# What groups actually play: stacking, jump-in, several cards at once, forced play,
+# a 2-card penalty for a wrong UNO call, 7-0.
+HOUSE = RuleSet(stacking="progressive", jump_in=True, multi_play=True, force_play=True,
+                false_uno_penalty=2, seven_zero=True)
+
+PRESETS: dict[str, RuleSet] = {"official": OFFICIAL, "house": HOUSE}
+RULE_FIELDS = tuple(f.name for f in fields(RuleSet))

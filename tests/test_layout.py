@@ -1,0 +1,42 @@
+"""The architecture as a test: the engine is pure, bot/ imports no platform library."""
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PLATFORM_LIBS = {"discord", "telegram", "sqlmodel", "sqlalchemy", "alembic", "aiosqlite", "asyncpg", "aiohttp"}
+
+
+def imported_roots(path: Path) -> set[str]:
+    roots = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            roots |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            roots.add(node.module.split(".")[0])
+    return roots
+
+
+def test_engine_imports_only_the_standard_library():
+    allowed = set(sys.stdlib_module_names) | {"bot"}
+    for path in (ROOT / "bot" / "engine").rglob("*.py"):
+        outside = imported_roots(path) - allowed
+        assert not outside, f"{path.relative_to(ROOT)} imports {sorted(outside)}"
+
+
+def test_engine_does_not_reach_out_of_the_engine():
+    for path in (ROOT / "bot" / "engine").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                assert not node.module.startswith("bot.") or node.module.startswith("bot.engine"), path
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert alias.name.split(".")[0] not in {"asyncio", "time", "socket", "threading"}, path
+
+
+def test_bot_imports_no_platform_library():
+    for path in (ROOT / "bot").rglob("*.py"):
+        bad = imported_roots(path) & PLATFORM_LIBS
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"

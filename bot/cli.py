@@ -8,7 +8,11 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
 import sys
+
+from bot.config import ConfigError, database_url
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--ai", type=int, default=3, help="number of AI opponents (1-9)")
     play.add_argument("--level", choices=("easy", "normal", "hard"), default="normal")
     play.add_argument("--name", default="you")
-    play.add_argument("--database", default=None, help="database URL (default: SQLite file)")
+    play.add_argument("--database", default=None, help="database URL (default: $DATABASE_URL or a SQLite file)")
     run = sub.add_parser("run", help="run the bot on a chat platform")
     run.add_argument("platform", choices=("telegram", "discord"))
     db = sub.add_parser("db", help="database maintenance")
@@ -29,24 +33,61 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+async def _open_store(url: str):
+    from storage import open_store  # upgrades the schema to head first
+
+    return await open_store(url)
+
+
+async def _serve(platform: str) -> None:
+    from bot.coordinator import Coordinator
+    from bot.coordinator.clock import RealClock
+
+    if platform == "telegram":
+        from adapters.telegram.app import config_from_env, serve
+    else:
+        from adapters.discord.app import config_from_env, serve
+    config = config_from_env()  # ConfigError before touching the database
+    store = await _open_store(database_url())
+    clock = RealClock()
+    try:
+        await serve(config, lambda chat_port: Coordinator(chat_port, store, clock), store)
+    finally:
+        await store.close()
+
+
+async def _play(args: argparse.Namespace) -> int:
+    from adapters.console.app import play
+    from bot.coordinator import Coordinator
+    from bot.coordinator.clock import RealClock
+
+    store = await _open_store(args.database or database_url())
+    try:
+        return await play(args, lambda chat_port: Coordinator(chat_port, store, RealClock(), ai_delay=0.4), store)
+    finally:
+        await store.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "play":
-        from adapters.console.app import main as console_main
+    logging.basicConfig(level=logging.WARNING if args.command == "play" else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        if args.command == "play":
+            return asyncio.run(_play(args))
+        if args.command == "run":
+            asyncio.run(_serve(args.platform))
+            return 0
+        if args.command == "db":
+            from storage.migrate import upgrade
 
-        return console_main(args)
-    if args.command == "run":
-        if args.platform == "telegram":
-            from adapters.telegram.app import main as telegram_main
-
-            return telegram_main()
-        from adapters.discord.app import main as discord_main
-
-        return discord_main()
-    if args.command == "db":
-        from storage.migrate import upgrade_cli
-
-        return upgrade_cli()
+            upgrade(database_url())
+            return 0
+    except ConfigError as error:
+        print(f"unobot: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
     return 2
 
 

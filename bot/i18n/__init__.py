@@ -1,0 +1,21 @@
+"""Languages: gettext catalogues (English and Simplified Chinese) and Text translation.
+
+    from bot.i18n import translate, normalize_locale
+    translate(Text(N_("{player} played {card}."), {"player": "Ana", "card": card}), "zh_CN")
+
+Catalogues live in ``locales/<locale>/LC_MESSAGES/unobot.po`` (committed); ``python -m
+bot.i18n.compile`` builds the ``.mo`` files, ``python -m bot.i18n.extract`` refreshes the
+template and the ``.po`` files from the sources.
+"""
+
+from .catalogs import reload_catalogs
+from .formatting import Mention, field_names, format_text, is_text, separator, translate
+from .labels import card_label, color_label, rank_label
+from .locale import DEFAULT_LOCALE, LOCALES, normalize_locale
+from .lookup import N_, gettext, ngettext
+
+__all__ = [
+    "DEFAULT_LOCALE", "LOCALES", "Mention", "N_", "card_label", "color_label", "field_names",
+    "format_text", "gettext", "is_text", "ngettext", "normalize_locale", "rank_label",
+    "reload_catalogs", "separator", "translate",
+]

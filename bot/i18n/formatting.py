@@ -1,0 +1,119 @@
+"""``translate``: a Text (msgid + params) into one language, params localised too.
+
+Text comes from ``bot.coordinator.views``; it is recognised by shape (``msgid`` + ``params``)
+so that this package never imports the coordinator (which itself uses ``bot.i18n``).
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine.cards import Card, Color, Rank
+
+from .labels import card_label, color_label, rank_label
+from .locale import normalize_locale
+from .lookup import N_, gettext
+
+Escape = Callable[[str], str]
+MentionFn = Callable[[str, str], str]  # (user_id, display name) -> markup that pings the user
+
+SEPARATORS = {"en": ", ", "zh_CN": "、"}
+_formatter = string.Formatter()
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A param value naming a player: shown as the name, or as a ping where the adapter can."""
+
+    user_id: str
+    name: str
+
+
+def separator(locale: str | None) -> str:
+    return SEPARATORS[normalize_locale(locale)]
+
+
+def is_text(value: Any) -> bool:
+    return hasattr(value, "msgid") and hasattr(value, "params") and isinstance(value.msgid, str)
+
+
+def field_names(template: str) -> set[str]:
+    """The ``{name}`` fields of a msgid or translation (top-level names, "{a.b}" -> "a")."""
+    names = set()
+    try:
+        parsed = list(_formatter.parse(template))
+    except ValueError:
+        return {"<malformed>"}
+    for _literal, field, _spec, _conversion in parsed:
+        if field is not None:
+            names.add(field.split(".")[0].split("[")[0])
+    return names
+
+
+def _localise(value: Any, locale: str, escape: Escape, mention: MentionFn | None) -> str:
+    """One param value as markup: localised, then escaped (nested Texts escape themselves)."""
+    if is_text(value):
+        return format_text(value, locale, escape=escape, mention=mention)
+    if isinstance(value, Mention):
+        return mention(value.user_id, value.name) if mention else escape(value.name)
+    if isinstance(value, Card):
+        return escape(card_label(value, locale))
+    if isinstance(value, Color):
+        return escape(color_label(value, locale))
+    if isinstance(value, Rank):
+        return escape(rank_label(value, locale))
+    if isinstance(value, bool):
+        return escape(gettext(N_("yes") if value else N_("no"), locale))
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
+        return escape(separator(locale)).join(_localise(v, locale, escape, mention) for v in items)
+    return escape(str(value))
+
+
+def _fill(template: str, params: Mapping[str, Any], locale: str, escape: Escape,
+          mention: MentionFn | None) -> str:
+    """Format ``template``; a field without a param stays visible as ``{name}``."""
+    out = []
+    for literal, field, spec, conversion in _formatter.parse(template):
+        out.append(escape(literal))
+        if field is None:
+            continue
+        try:
+            value, _ = _formatter.get_field(field, (), params)
+        except (KeyError, IndexError, AttributeError):
+            out.append(escape("{" + field + "}"))
+            continue
+        if spec or conversion:  # "{n:>3}", "{x!r}": plain Python formatting, no localising
+            value = _formatter.format_field(_formatter.convert_field(value, conversion), spec)
+            out.append(escape(value))
+        else:
+            out.append(_localise(value, locale, escape, mention))
+    return "".join(out)
+
+
+def format_text(text: Any, locale: str | None, *, escape: Escape = str,
+                mention: MentionFn | None = None) -> str:
+    """Translate and fill a Text, escaping the literal parts and param values with ``escape``
+    (e.g. html.escape) and rendering Mention params with ``mention``. A broken translation
+    (unknown field, bad braces) falls back to the English msgid rather than failing a game."""
+    loc = normalize_locale(locale)
+    params = text.params or {}
+    translated = gettext(text.msgid, loc)
+    try:
+        return _fill(translated, params, loc, escape, mention)
+    except (ValueError, TypeError):
+        if translated == text.msgid:
+            return escape(text.msgid)
+    try:
+        return _fill(text.msgid, params, loc, escape, mention)
+    except (ValueError, TypeError):
+        return escape(text.msgid)
+
+
+def translate(text: Any, locale: str | None) -> str:
+    """Plain-text translation of a Text: msgid translated, params localised (Card -> label,
+    Color -> colour name, nested Text -> translated, lists joined with the locale's separator)."""
+    return format_text(text, locale)

@@ -1,0 +1,293 @@
+"""Plain-text rendering of the coordinator's views, in the view's language.
+
+Adapters choose the markup: ``escape`` is applied to every piece of text we emit (e.g.
+``html.escape`` for Telegram HTML), ``mention(user_id, name)`` returns the markup that pings a
+user (``telegram.helpers.mention_html``, ``f"<@{id}>"`` on Discord). Without them the output is
+plain text for the console. Every message stays under Telegram's 4,096 characters.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from bot.coordinator.views import Text
+from bot.engine.cards import Card, Color, Rank
+from bot.i18n import N_, Mention, format_text, ngettext, normalize_locale
+from bot.i18n import card_label as card_label
+from bot.i18n import color_label as color_label
+from bot.i18n.formatting import Escape, MentionFn
+
+from .rules import preset_label, rule_changes, rules_texts
+
+if TYPE_CHECKING:
+    from bot.coordinator.views import HandView, LobbyView, Notice, Reply, TableView
+    from bot.engine.rules import RuleSet
+
+MESSAGE_LIMIT = 4096  # Telegram's cap; Discord embed descriptions allow the same
+NAME_LIMIT = 24  # display names are cut to this, so ten seats always fit
+LAST_LIMIT = 6  # "what just happened" lines kept on the table
+
+COLOR_MARKS = {Color.RED: "🟥", Color.GREEN: "🟩", Color.BLUE: "🟦", Color.YELLOW: "🟨"}
+RANK_SYMBOLS = {Rank.SKIP: "⊘", Rank.REVERSE: "⇄", Rank.DRAW_TWO: "+2"}
+
+
+def card_emoji(card: Card) -> str:
+    """A short, language-free face for buttons: "🟥5", "🟦⊘", "🟩⇄", "🟨+2", "🌈", "🌈+4"."""
+    if card.color is None:
+        return "🌈+4" if card.rank is Rank.WILD_DRAW_FOUR else "🌈"
+    return COLOR_MARKS[card.color] + (card.rank.value if card.rank.is_number
+                                      else RANK_SYMBOLS[card.rank])
+
+
+def color_mark(color: Color) -> str:
+    return COLOR_MARKS[color]
+
+
+def short_name(name: str, limit: int = NAME_LIMIT) -> str:
+    """One line, at most ``limit`` characters: newlines and runs of spaces collapse."""
+    clean = " ".join(str(name).split()) or "?"
+    return clean if len(clean) <= limit else clean[: limit - 1] + "…"
+
+
+def fit(lines: Iterable[str], limit: int = MESSAGE_LIMIT, keep_last: int = 0) -> str:
+    """Join lines; if too long, drop whole lines (never cut markup mid-line) before the last
+    ``keep_last`` ones and mark the cut with "…"."""
+    lines = list(lines)
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    tail = lines[len(lines) - keep_last:] if keep_last else []
+    budget = limit - sum(len(line) + 1 for line in tail) - 2
+    head: list[str] = []
+    for line in lines[: len(lines) - len(tail)]:
+        if len(line) + 1 > budget:
+            break
+        head.append(line)
+        budget -= len(line) + 1
+    out = "\n".join([*head, "…", *tail])
+    return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
+class _Writer:
+    """Formats msgids for one view: the view's locale, the adapter's escape and mention."""
+
+    def __init__(self, locale: str | None, escape: Escape, mention: MentionFn | None) -> None:
+        self.locale = normalize_locale(locale)
+        self.escape = escape
+        self.mention = mention
+
+    def __call__(self, msgid: str, **params: Any) -> str:
+        return self.text(Text(msgid, params))
+
+    def text(self, text: Any) -> str:
+        return format_text(text, self.locale, escape=self.escape, mention=self.mention)
+
+    def cards(self, count: int) -> str:
+        return self.escape(ngettext("{count} card", "{count} cards", count, self.locale)
+                           .replace("{count}", str(count)))
+
+    def card(self, card: Card) -> str:
+        return self.escape(f"{card_emoji(card)} {card_label(card, self.locale)}")
+
+
+# ---- public table ------------------------------------------------------------------------
+
+def render_table(view: TableView, *, now: float | None = None, escape: Escape = str,
+                 mention: MentionFn | None = None) -> str:
+    """The one public table message of a turn. Counts only: no hand's cards appear here."""
+    t = _Writer(view.locale, escape, mention)
+    names = {seat.user_id: short_name(seat.name) for seat in view.seats}
+    lines = [t(N_("🎴 UNO · hand {number} · the match ends at {target} points"),
+               number=view.hand_number, target=view.target_score),
+             t(N_("Top card: {card} · colour: {mark} {color}"),
+               card=f"{card_emoji(view.top)} {card_label(view.top, t.locale)}",
+               mark=color_mark(view.color), color=view.color),
+             (t(N_("Direction: ⬇️ in seat order")) if view.direction >= 0
+              else t(N_("Direction: ⬆️ reversed seat order")))
+             + escape(" · ") + t(N_("Draw pile: {count}"), count=view.draw_pile)]
+    for item in view.last[-LAST_LIMIT:]:
+        lines.append(escape("• ") + t.text(item))
+    lines.append("")
+    catchable = set(view.catchable)
+    for number, seat in enumerate(view.seats, 1):
+        badges = ""
+        if seat.is_ai:
+            badges += " 🤖"
+        if not seat.reachable:
+            badges += " 📵"
+        if seat.team is not None:
+            badges += " " + t(N_("team {team}"), team=seat.team)
+        flags = ""
+        if seat.declared_uno and seat.cards == 1:
+            flags = escape(" · ") + t(N_("UNO!"))
+        elif seat.user_id in catchable:
+            flags = escape(" · ❗")
+        marker = "▶" if seat.is_current else "•"
+        lines.append(escape(f"{marker} {number}. {names[seat.user_id]}") + badges
+                     + escape(" · ") + t.cards(seat.cards)
+                     + escape(" · ") + t(N_("{points} pts"), points=seat.score) + flags)
+    lines.append("")
+    current_name = names.get(view.current or "", "?")
+    if view.current and view.pending_draw:
+        lines.append(t(N_("⚠️ Penalty waiting: {player} draws {count} unless they can answer it."),
+                       player=current_name, count=view.pending_draw))
+    if view.current and view.challenge_possible:
+        lines.append(t(N_("⚔️ {player} may challenge the Wild Draw Four."), player=current_name))
+    if view.catchable:
+        lines.append(t(N_("❗ Did not say UNO!: {players}. Anyone can call them out."),
+                       players=[names.get(uid, "?") for uid in view.catchable]))
+    if view.current:
+        turn = t(N_("👉 Your move, {player}!"), player=Mention(view.current, current_name))
+        if view.deadline is not None and now is not None:
+            seconds = max(0, math.ceil(view.deadline - now))
+            turn += escape(" · ") + t(N_("⏱ {seconds} s left"), seconds=seconds)
+        lines.append(turn)
+    else:
+        lines.append(t(N_("The hand is over.")))
+    return fit(lines, keep_last=1)
+
+
+# ---- lobby -------------------------------------------------------------------------------
+
+def render_lobby(view: LobbyView, *, now: float | None = None, escape: Escape = str,
+                 mention: MentionFn | None = None) -> str:
+    """The lobby message: who created it, the rules, the seats, whether it can start."""
+    t = _Writer(view.locale, escape, mention)
+    lines = [t(N_("🎴 New UNO game by {creator}"), creator=short_name(view.creator_name)),
+             t(N_("Rules: {preset}"), preset=preset_label(view.preset))]
+    lines += [escape("• ") + t.text(change) for change in rule_changes(view.rule_changes)]
+    lines.append(t(N_("Players ({count}/{max}):"), count=len(view.seats), max=view.max_players))
+    for number, seat in enumerate(view.seats, 1):
+        lines.append(escape(f"{number}. {short_name(seat.name)}") + (" 🤖" if seat.is_ai else ""))
+    if view.can_start:
+        lines.append(t(N_("Ready: {creator} can start the game."),
+                       creator=Mention(view.creator, short_name(view.creator_name))))
+    else:
+        lines.append(t(N_("Waiting for players: at least {count} are needed."),
+                       count=view.min_players))
+    if view.expires_at is not None and now is not None:
+        minutes = max(1, math.ceil((view.expires_at - now) / 60))
+        lines.append(t(N_("⏳ Closes in {minutes} min unless it starts."), minutes=minutes))
+    if view.notice is not None:
+        lines.append(t.text(view.notice))
+    return fit(lines)
+
+
+# ---- notices and replies -----------------------------------------------------------------
+
+def _mentions_in(value: Any) -> set[str]:
+    """User ids already mentioned inline by Mention params (nested Texts and lists included)."""
+    if isinstance(value, Mention):
+        return {value.user_id}
+    if isinstance(value, list | tuple):
+        return set().union(*(_mentions_in(v) for v in value)) if value else set()
+    if hasattr(value, "msgid") and hasattr(value, "params"):
+        return _mentions_in(list((value.params or {}).values()))
+    return set()
+
+
+def render_notice(view: Notice, *, escape: Escape = str, mention: MentionFn | None = None,
+                  names: Mapping[str, str] | None = None) -> str:
+    """A one-off announcement. Players in ``view.mentions`` that the text does not already
+    mention inline (Mention params) are pinged on a last line, named from ``names``."""
+    t = _Writer(view.locale, escape, mention)
+    lines = [t.text(view.text)]
+    if mention is not None:
+        missing = [uid for uid in view.mentions if uid not in _mentions_in(view.text)]
+        if missing:
+            names = names or {}
+            lines.append(" ".join(mention(uid, short_name(names.get(uid) or uid))
+                                  for uid in missing))
+    return fit(lines)
+
+
+def _bilingual(text: Any, escape: Escape) -> list[str]:
+    english = format_text(text, "en", escape=escape)
+    chinese = format_text(text, "zh_CN", escape=escape)
+    return [english] if chinese == english else [english, chinese]
+
+
+def render_reply(reply: Reply, *, escape: Escape = str, mention: MentionFn | None = None) -> str:
+    """The answer to one person: the one-line text, then any longer lines; with
+    ``reply.bilingual`` each line appears in English and then Chinese."""
+    t = _Writer(reply.locale, escape, mention)
+    lines = [t.text(reply.text)] if reply.text is not None else []
+    bilingual = getattr(reply, "bilingual", False)
+    for item in reply.lines:
+        if bilingual:
+            lines += _bilingual(item, escape)
+        else:
+            lines.append(t.text(item))
+    return fit(lines)
+
+
+def render_rules(rules: RuleSet, preset: str, *, escape: Escape = str) -> str:
+    """The official rules summary and this chat's house rules, English then Chinese per line."""
+    lines: list[str] = []
+    for item in rules_texts(rules, preset):
+        heading = item.msgid.endswith(":")
+        if heading and lines:
+            lines.append("")
+        for version in _bilingual(item, escape):
+            lines.append(version if heading else escape("• ") + version)
+    return fit(lines)
+
+
+# ---- private hand ------------------------------------------------------------------------
+
+def render_hand(view: HandView, *, escape: Escape = str) -> str:
+    """One player's hand (private): cards in the view's order (numbered, so "3" can mean the
+    third card), playable ones marked ✅, and what the player may do now."""
+    t = _Writer(view.locale, escape, None)
+    header = t(N_("🃏 Your hand: {count}"), count=t.cards(len(view.cards)))
+    if view.is_turn and not view.hand_over:
+        header += escape(" · ") + t(N_("▶ your turn!"))
+    lines = [header,
+             t(N_("On the table: {card} · colour: {mark} {color}"),
+               card=f"{card_emoji(view.top)} {card_label(view.top, t.locale)}",
+               mark=color_mark(view.color), color=view.color)]
+    for number, option in enumerate(view.cards, 1):
+        mark = "✅" if option.playable and view.is_turn and not view.hand_over else "▫️"
+        lines.append(escape(f"{mark} {number}. ") + t.card(option.card))
+    if view.hand_over:
+        lines.append(t(N_("The hand is over.")))
+    else:
+        lines += _hand_options(view, t)
+    if view.note is not None:
+        lines.append(t.text(view.note))
+    return fit(lines)
+
+
+def _hand_options(view: HandView, t: _Writer) -> list[str]:
+    lines = []
+    if view.is_turn and view.pending_draw:
+        lines.append(t(N_("⚠️ You must draw {count} unless you can answer the penalty."),
+                       count=view.pending_draw))
+    if view.can_challenge:
+        lines.append(t(N_("⚔️ You may challenge the Wild Draw Four: if it was a bluff the player "
+                          "draws 4, otherwise you draw 6.")))
+    options = []
+    if view.is_turn and any(option.playable for option in view.cards):
+        options.append(Text(N_("play a ✅ card")))
+        if view.multi_play:
+            options.append(Text(N_("play several cards of one rank at once")))
+    if view.can_draw:
+        options.append(Text(N_("draw")))
+    if view.can_pass:
+        options.append(Text(N_("pass")))
+    if view.can_declare_uno:
+        options.append(Text(N_("say UNO!")))
+    if view.can_challenge:
+        options.append(Text(N_("challenge")))
+    if view.catchable:
+        options.append(Text(N_("call UNO! on a player who forgot")))
+    if options:
+        lines.append(t(N_("You can: {options}"), options=options))
+    elif not view.is_turn:
+        lines.append(t(N_("Waiting for your turn.")))
+    if view.swap_targets:
+        lines.append(t(N_("A 7 swaps hands with one of: {players}"),
+                       players=[short_name(name) for _uid, name in view.swap_targets]))
+    return lines

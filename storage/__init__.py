@@ -1,0 +1,25 @@
+"""Persistence: the GameStore port on SQLite/PostgreSQL (sqlmodel tables, async SQLAlchemy),
+with Alembic migrations in ``storage/migrations``.
+
+    store = await open_store("sqlite+aiosqlite:///unobot.db")   # upgrades the schema first
+    ...
+    await store.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from .store import SqlStore
+
+__all__ = ["SqlStore", "open_store"]
+
+
+async def open_store(url: str, **engine_options: Any) -> SqlStore:
+    """Upgrade the schema to head (in a worker thread: Alembic is synchronous and must not
+    block the event loop), then return a store on the async engine."""
+    from .migrate import upgrade
+
+    await asyncio.to_thread(upgrade, url)
+    return SqlStore.from_url(url, **engine_options)

@@ -1,0 +1,57 @@
+"""Async engines for SQLite (aiosqlite) and PostgreSQL (asyncpg): async drivers only, so a
+query never blocks the event loop."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+SQLITE_BUSY_TIMEOUT_MS = 5000
+
+
+def normalise_url(url: str) -> str:
+    """Accept the sync spellings people paste (``sqlite:///x.db``, ``postgresql://...``) and
+    map them onto the async drivers we ship."""
+    parsed = make_url(url)
+    if parsed.drivername in ("sqlite", "sqlite+pysqlite"):
+        parsed = parsed.set(drivername="sqlite+aiosqlite")
+    elif parsed.drivername in ("postgresql", "postgres", "postgresql+psycopg2", "postgresql+psycopg"):
+        parsed = parsed.set(drivername="postgresql+asyncpg")
+    return parsed.render_as_string(hide_password=False)
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL: readers never block the writer and a commit is one append, not a journal rewrite.
+    # synchronous=NORMAL is durable against a process crash (the WAL is fsynced at
+    # checkpoints); only a power loss can drop the last commits.
+    cursor = dbapi_connection.cursor()
+    for pragma in ("journal_mode=WAL", f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
+                   "synchronous=NORMAL", "foreign_keys=ON"):
+        cursor.execute(f"PRAGMA {pragma}")
+    cursor.close()
+
+
+def make_engine(url: str, **options: Any) -> AsyncEngine:
+    url = normalise_url(url)
+    if is_sqlite(url):
+        database = make_url(url).database
+        if database and database != ":memory:" and "poolclass" not in options:
+            # One connection: SQLite has one writer anyway, and queueing on the async pool
+            # beats waiting in SQLite's sleeping busy handler.
+            options.setdefault("pool_size", 1)
+            options.setdefault("max_overflow", 0)
+        engine = create_async_engine(url, **options)
+        sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        return engine
+    if "poolclass" not in options:
+        options.setdefault("pool_size", 10)
+        options.setdefault("max_overflow", 10)
+        options.setdefault("pool_pre_ping", True)
+    return create_async_engine(url, **options)

@@ -1,0 +1,61 @@
+"""Alembic environment: async drivers (aiosqlite/asyncpg), the URL from the config attributes
+(``storage.migrate``) or ``sqlalchemy.url`` / $DATABASE_URL when run by the alembic CLI."""
+
+from __future__ import annotations
+
+import asyncio
+
+import sqlalchemy as sa
+from alembic import context
+
+from storage.db import make_engine, normalise_url
+from storage.models import metadata
+
+config = context.config
+
+# Any big constant: serialises concurrent upgrades of one PostgreSQL database (two bot
+# processes starting together) so the second sees the first one's tables.
+_PG_MIGRATION_LOCK = 7_204_511_093
+
+
+def _url() -> str:
+    url = config.attributes.get("url") or config.get_main_option("sqlalchemy.url")
+    if not url:
+        from bot.config import database_url
+
+        url = database_url()
+    return normalise_url(url)
+
+
+def _run(connection: sa.Connection) -> None:
+    context.configure(connection=connection, target_metadata=metadata,
+                      render_as_batch=connection.dialect.name == "sqlite", compare_type=True)
+    with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"),
+                               {"key": _PG_MIGRATION_LOCK})
+        context.run_migrations()
+
+
+async def _run_async() -> None:
+    engine = make_engine(_url(), poolclass=sa.pool.NullPool)
+    try:
+        async with engine.connect() as connection:
+            await connection.run_sync(_run)
+            await connection.commit()
+    finally:
+        await engine.dispose()
+
+
+def run_offline() -> None:
+    context.configure(url=_url(), target_metadata=metadata, literal_binds=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+if context.is_offline_mode():
+    run_offline()
+elif config.attributes.get("connection") is not None:
+    _run(config.attributes["connection"])  # a caller-provided (sync) connection
+else:
+    asyncio.run(_run_async())

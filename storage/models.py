@@ -1,0 +1,144 @@
+"""The tables, as sqlmodel classes on one MetaData (``SQLModel.metadata``).
+
+Design choices (why):
+- ``games.seats`` is JSON and the source of truth when a game is loaded: a record is read
+  back in one row, exactly as it was saved. ``game_seats`` mirrors it as rows so we can
+  query "which games is this user in" with an index; it is rewritten only when the seats
+  change (see ``SqlStore.save``), so the per-action hot path stays one UPDATE.
+- JSON columns are plain ``JSON`` (not JSONB on PostgreSQL): the match state comes back
+  byte-for-byte as the engine wrote it, key order included.
+- Times are epoch seconds (float), like ``GameRecord``: deadlines must survive a restart
+  as absolute times and need no timezone handling.
+- ``result_players`` repeats platform/chat/kind/finished_at of its ``results`` row so that
+  stats and leaderboards are one indexed aggregate over one table, no join.
+- At most one active game per chat is a partial unique index, which both SQLite and
+  PostgreSQL enforce.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+ACTIVE_STATUSES = ("lobby", "running")
+_ACTIVE_WHERE = sa.text("status IN ('lobby', 'running')")
+
+
+def _json(nullable: bool = False) -> Any:
+    return Field(sa_column=sa.Column(sa.JSON(), nullable=nullable))
+
+
+class GameRow(SQLModel, table=True):
+    __tablename__ = "games"
+    __table_args__ = (
+        sa.Index("uq_games_one_active_per_chat", "platform", "chat_id", unique=True,
+                 sqlite_where=_ACTIVE_WHERE, postgresql_where=_ACTIVE_WHERE),
+        sa.Index("ix_games_status", "status"),
+    )
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    platform: str = Field(max_length=16)
+    chat_id: str = Field(max_length=64)
+    status: str = Field(max_length=16)
+    creator: str = Field(max_length=64)
+    seats: list[dict[str, Any]] = _json()
+    rules: dict[str, Any] = _json()
+    match: dict[str, Any] | None = _json(nullable=True)
+    version: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False))
+    table_message_id: str | None = Field(default=None, max_length=64)
+    hand_message_ids: dict[str, str] = _json()
+    deadlines: dict[str, float] = _json()
+    meta: dict[str, Any] = _json()
+    created_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+    updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+
+
+class GameSeatRow(SQLModel, table=True):
+    __tablename__ = "game_seats"
+    __table_args__ = (sa.Index("ix_game_seats_user", "platform", "user_id"),)
+
+    game_id: str = Field(sa_column=sa.Column(
+        sa.String(32), sa.ForeignKey("games.game_id", ondelete="CASCADE"), primary_key=True))
+    position: int = Field(sa_column=sa.Column(sa.Integer(), primary_key=True, autoincrement=False))
+    platform: str = Field(max_length=16)
+    user_id: str = Field(max_length=64)
+    name: str = Field(max_length=128)
+    language: str | None = Field(default=None, max_length=16)
+    ai: str | None = Field(default=None, max_length=16)
+
+
+class ChatSettingsRow(SQLModel, table=True):
+    __tablename__ = "chat_settings"
+
+    platform: str = Field(primary_key=True, max_length=16)
+    chat_id: str = Field(primary_key=True, max_length=64)
+    preset: str = Field(max_length=32)
+    overrides: dict[str, Any] = _json()
+    language: str = Field(max_length=16)
+    turn_timer: int
+    afk_policy: str = Field(max_length=16)
+    updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+
+
+class UserProfileRow(SQLModel, table=True):
+    __tablename__ = "user_profiles"
+
+    platform: str = Field(primary_key=True, max_length=16)
+    user_id: str = Field(primary_key=True, max_length=64)
+    language: str | None = Field(default=None, max_length=16)
+    stats_opt_out: bool = False
+    updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+
+
+class ResultRow(SQLModel, table=True):
+    """One finished hand (kind "hand") or match (kind "match")."""
+
+    __tablename__ = "results"
+    __table_args__ = (
+        # A hand or match is recorded once, even if a buggy caller sends it twice.
+        sa.UniqueConstraint("game_id", "kind", "hand_number", name="uq_results_once"),
+        sa.Index("ix_results_chat", "platform", "chat_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(max_length=32)
+    platform: str = Field(max_length=16)
+    chat_id: str = Field(max_length=64)
+    kind: str = Field(max_length=8)
+    hand_number: int
+    finished_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+
+
+class ResultPlayerRow(SQLModel, table=True):
+    __tablename__ = "result_players"
+    __table_args__ = (
+        sa.Index("ix_result_players_user", "platform", "user_id"),
+        sa.Index("ix_result_players_chat_user", "platform", "chat_id", "user_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    result_id: int = Field(sa_column=sa.Column(
+        sa.Integer(), sa.ForeignKey("results.id", ondelete="CASCADE"), nullable=False))
+    platform: str = Field(max_length=16)
+    chat_id: str = Field(max_length=64)
+    kind: str = Field(max_length=8)
+    finished_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+    user_id: str = Field(max_length=64)
+    name: str = Field(max_length=128)
+    is_ai: bool = False
+    won: bool = False
+    points: int = 0
+    uno_calls: int = 0
+    caught: int = 0
+    challenges_won: int = 0
+
+
+metadata = SQLModel.metadata
+games = GameRow.__table__
+game_seats = GameSeatRow.__table__
+chat_settings = ChatSettingsRow.__table__
+user_profiles = UserProfileRow.__table__
+results = ResultRow.__table__
+result_players = ResultPlayerRow.__table__

@@ -1,0 +1,224 @@
+"""``unobot play``: one human against AI seats in the terminal, through the real coordinator.
+
+The console is one chat (``console:local``) with one human. Lines typed are parsed into
+coordinator commands (parse.py); everything shown comes back through the console ChatPort
+(port.py). The match runs to the target score; then the standings are printed. EOF on stdin
+(or "quit") stops the game and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.coordinator import commands as cmd
+from bot.coordinator.ports import ChatKey, GameRecord, GameStore, User
+from bot.coordinator.views import N_, Reply, Text
+from bot.engine.rules import RuleSet
+from bot.i18n import normalize_locale
+from bot.render import text as render
+
+from .parse import HELP_LINES, Context, Local, Refusal, parse_line
+from .port import ConsoleChat, Writer
+
+CHAT = ChatKey("console", "local")
+HUMAN_ID = "human"
+MAX_AI = 9
+
+LineReader = Callable[[], Awaitable[str | None]]  # the next line, or None at end of input
+
+
+async def play(args: argparse.Namespace, make_coordinator: Callable[[ConsoleChat], Any],
+               store: GameStore, *, read_line: LineReader | None = None,
+               write: Writer | None = None) -> int:
+    """Run one console match; returns the process exit code."""
+    session = ConsoleSession(args, make_coordinator, store, read_line=read_line, write=write)
+    return await session.run()
+
+
+class ConsoleSession:
+    def __init__(self, args: argparse.Namespace, make_coordinator: Callable[[ConsoleChat], Any],
+                 store: GameStore, *, read_line: LineReader | None = None,
+                 write: Writer | None = None) -> None:
+        self.args = args
+        self.locale = normalize_locale(getattr(args, "lang", "en"))
+        self.user = User(id=HUMAN_ID, name=getattr(args, "name", "you") or "you",
+                         locale=self.locale, is_admin=True)
+        self.port = ConsoleChat(HUMAN_ID, self.locale, write or _stdout_writer)
+        self.coordinator = make_coordinator(self.port)
+        self.store = store
+        self.read_line = read_line or StdinReader().read
+        self.game_id: str | None = None
+        self.over = asyncio.Event()  # the match finished (or was stopped)
+
+    # ---- the session ----------------------------------------------------------------------
+
+    async def run(self) -> int:
+        ai_seats = getattr(self.args, "ai", 3)
+        if not 1 <= ai_seats <= MAX_AI:
+            self.port.line(Text(N_("Choose between 1 and 9 AI opponents.")))
+            return 2
+        watcher = asyncio.create_task(self.watch_for_end())
+        try:
+            if not await self.open_match(ai_seats):
+                return 1
+            self.port.line(Text(N_("Type \"help\" for the commands.")))
+            await self.read_loop()
+            if self.over.is_set():
+                await self.show_standings()
+            return 0
+        finally:
+            watcher.cancel()
+            if not self.over.is_set():
+                await self.stop_quietly()
+            await self.coordinator.close()
+
+    async def open_match(self, ai_seats: int) -> bool:
+        """Console settings (no turn timer, chosen preset and language), then a lobby with
+        the AI seats, then start. A game left open by an earlier run is stopped first."""
+        settings = await self.store.chat_settings(CHAT)
+        settings.preset = getattr(self.args, "rules", "official")
+        settings.overrides = {}
+        settings.language = self.locale
+        settings.turn_timer = 0
+        await self.store.save_chat_settings(CHAT, settings)
+        if await self.store.load(CHAT) is not None:
+            await self.coordinator.handle(cmd.StopGame(chat=CHAT, user=self.user))
+        steps: list[cmd.Command] = [cmd.NewGame(chat=CHAT, user=self.user)]
+        steps += [cmd.AddAiSeat(chat=CHAT, user=self.user, strategy=getattr(self.args, "level", "normal"))
+                  for _ in range(ai_seats)]
+        steps.append(cmd.StartGame(chat=CHAT, user=self.user))
+        for step in steps:
+            reply = await self.coordinator.handle(step)
+            if not reply.ok:
+                self.show_reply(reply)
+                return False
+        record = await self.store.load(CHAT)
+        self.game_id = record.game_id if record else None
+        return self.game_id is not None
+
+    async def read_loop(self) -> None:
+        """Read lines until EOF, "quit" or the end of the match, whichever comes first."""
+        pending: asyncio.Task | None = None
+        over = asyncio.create_task(self.over.wait())
+        try:
+            while not self.over.is_set():
+                pending = pending or asyncio.create_task(self.read_line())
+                done, _ = await asyncio.wait({pending, over}, return_when=asyncio.FIRST_COMPLETED)
+                if pending not in done:
+                    break  # the match ended while waiting for input
+                line, pending = pending.result(), None
+                if line is None or not await self.handle_line(line):
+                    break
+        finally:
+            over.cancel()
+            if pending is not None:
+                pending.cancel()
+
+    async def handle_line(self, line: str) -> bool:
+        """Act on one line; False means the player asked to quit."""
+        ctx = Context(CHAT, self.user, self.port.shown_hand, self.port.seats)
+        parsed = parse_line(line, ctx)
+        if parsed is None:
+            return True
+        if isinstance(parsed, Refusal):
+            self.port.line(parsed.text)
+            return True
+        if isinstance(parsed, Local):
+            if parsed.name == "quit":
+                return False
+            for msgid in HELP_LINES:
+                self.port.line(Text(msgid))
+            return True
+        shown_before = self.port.hands_shown
+        reply = await self.coordinator.handle(parsed)
+        self.show_reply(reply)
+        if isinstance(parsed, cmd.ShowHand) and reply.hand is not None and self.port.hands_shown == shown_before:
+            self.port.show_hand(reply.hand)
+        await self.check_over()
+        return True
+
+    def show_reply(self, reply: Reply) -> None:
+        if reply.text is None and not reply.lines:
+            return
+        self.port.say(render.render_reply(reply))
+
+    # ---- the end of the match ----------------------------------------------------------
+
+    async def watch_for_end(self) -> None:
+        while not self.over.is_set():
+            await self.port.changed.wait()
+            self.port.changed.clear()
+            await self.check_over()
+
+    async def check_over(self) -> None:
+        if self.game_id is None:
+            return
+        record = await self.store.get(self.game_id)
+        if record is None or not record.active:
+            self.over.set()
+
+    async def show_standings(self) -> None:
+        record = await self.store.get(self.game_id) if self.game_id else None
+        if record is None:
+            return
+        self.port.say("")
+        self.port.line(Text(N_("Final standings")))
+        for place, (name, points) in enumerate(standings(record), 1):
+            self.port.line(Text(N_("{place}. {name}: {points} points"),
+                                {"place": place, "name": name, "points": points}))
+        stats = await self.store.stats(CHAT.platform, HUMAN_ID, CHAT)
+        self.port.line(Text(N_("Your record here: {wins} won of {games} matches."),
+                            {"wins": stats.wins, "games": stats.games}))
+
+    async def stop_quietly(self) -> None:
+        """Leaving (EOF or quit) mid-match: stop the game so no stale lobby is left behind."""
+        try:
+            if self.game_id is not None:
+                await self.coordinator.handle(cmd.StopGame(chat=CHAT, user=self.user))
+        except Exception:  # noqa: BLE001 - shutting down; the store may already be closing
+            pass
+
+
+def standings(record: GameRecord) -> list[tuple[str, int]]:
+    """(name, score) best first: highest wins, or lowest under losers_accumulate."""
+    names = {seat.user_id: seat.name for seat in record.seats}
+    match = record.match or {}
+    scores: dict[str, int] = dict(match.get("scores") or {})
+    rules = RuleSet.from_dict({"preset": "official", **(record.rules or {})})
+    lowest_first = rules.scoring == "losers_accumulate"
+    rows = [(names.get(uid, uid), scores.get(uid, 0)) for uid in names]
+    return sorted(rows, key=lambda row: row[1] if lowest_first else -row[1])
+
+
+class StdinReader:
+    """Lines from stdin, read by a daemon thread so a pending read never blocks exit."""
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue[str | None] | None = None
+
+    async def read(self) -> str | None:
+        if self._queue is None:
+            self._queue = asyncio.Queue()
+            loop = asyncio.get_running_loop()
+            queue = self._queue
+
+            def pump() -> None:
+                try:
+                    for line in sys.stdin:
+                        loop.call_soon_threadsafe(queue.put_nowait, line)
+                    loop.call_soon_threadsafe(queue.put_nowait, None)
+                except RuntimeError:  # the loop closed first: we are exiting anyway
+                    pass
+
+            threading.Thread(target=pump, name="console-stdin", daemon=True).start()
+        return await self._queue.get()
+
+
+def _stdout_writer(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()

@@ -1,0 +1,172 @@
+"""Typed console lines -> coordinator commands. Parsing only: no rule is decided here.
+
+    play R5 | p r5 | r5 | 1         play a card (by name, or its number in the shown hand)
+    play W red | p 3 g              a wild and the colour to name
+    play r7 2 | play r7 bob         a 7 under 7-0 and whom to swap with (seat number or name)
+    play g3 g3 | p 2 3              several cards of one rank
+    play r5 uno                     play and declare UNO at once
+    draw | d   pass   uno   catch [name]   challenge   hand   rules   stats   help   quit
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.coordinator import commands as cmd
+from bot.coordinator.ports import ChatKey, User
+from bot.coordinator.views import N_, Text
+from bot.engine.cards import Card, Color, Rank
+from bot.engine.errors import BadAction
+
+COLOR_WORDS = {
+    "r": Color.RED, "red": Color.RED, "红": Color.RED, "红色": Color.RED,
+    "g": Color.GREEN, "green": Color.GREEN, "绿": Color.GREEN, "绿色": Color.GREEN,
+    "b": Color.BLUE, "blue": Color.BLUE, "蓝": Color.BLUE, "蓝色": Color.BLUE,
+    "y": Color.YELLOW, "yellow": Color.YELLOW, "黄": Color.YELLOW, "黄色": Color.YELLOW,
+}
+PLAY_WORDS = {"play", "p", "出"}
+UNO_WORDS = {"uno", "uno!"}
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a line is read against: who types, the hand as last shown, the seats."""
+
+    chat: ChatKey
+    user: User
+    hand: tuple[Card, ...] = ()  # in the order shown (numbers 1..n)
+    seats: tuple[tuple[str, str], ...] = ()  # (user_id, name) in seat order (numbers 1..n)
+
+
+@dataclass(frozen=True)
+class Local:
+    """A console-only request: "help" or "quit"."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The line could not be understood; ``text`` says why, in one line."""
+
+    text: Text
+
+
+Parsed = cmd.Command | Local | Refusal
+
+
+def parse_line(line: str, ctx: Context) -> Parsed | None:
+    """One typed line -> a command, a local request, a refusal, or None for a blank line."""
+    words = line.strip().split()
+    if not words:
+        return None
+    head, rest = words[0].lower(), words[1:]
+    base = {"chat": ctx.chat, "user": ctx.user}
+    simple: dict[str, type[cmd.Command]] = {
+        "draw": cmd.Draw, "d": cmd.Draw, "pass": cmd.Pass, "challenge": cmd.Challenge,
+        "hand": cmd.ShowHand, "h": cmd.ShowHand, "rules": cmd.ShowRules,
+        "stats": cmd.ShowStats, "settings": cmd.ShowSettings,
+    }
+    if head in simple:
+        return simple[head](**base)
+    if head in UNO_WORDS:
+        return cmd.DeclareUno(**base)
+    if head == "catch":
+        if not rest:
+            return cmd.CallUno(**base)
+        target = find_seat(" ".join(rest), ctx)
+        if isinstance(target, Refusal):
+            return target
+        return cmd.CallUno(**base, target=target)
+    if head in ("help", "?"):
+        return Local("help")
+    if head in ("quit", "exit", "q"):
+        return Local("quit")
+    if head in PLAY_WORDS:
+        if not rest:
+            return Refusal(Text(N_("Say which card to play, e.g. \"play R5\" or \"play 1\".")))
+        return parse_play(rest, ctx)
+    if head.isdigit() or is_card(head):
+        return parse_play(words, ctx)
+    return Refusal(Text(N_("Unknown command \"{command}\". Type \"help\" for the list."),
+                        {"command": words[0]}))
+
+
+def parse_play(words: Sequence[str], ctx: Context) -> cmd.PlayCards | Refusal:
+    """Cards (names or hand numbers), then optionally a colour, a swap target and "uno"."""
+    cards: list[Card] = []
+    used: set[int] = set()  # hand positions taken by numbers, so "2 3" means two cards
+    color: Color | None = None
+    swap: str | None = None
+    declare = False
+    for position, word in enumerate(words):
+        low = word.lower()
+        if low in UNO_WORDS:
+            declare = True
+        elif is_card(low):
+            cards.append(Card.parse(low))
+        elif low in COLOR_WORDS and cards:
+            color = COLOR_WORDS[low]
+        elif low.isdigit() and cards and cards[-1].rank is Rank.SEVEN and swap is None:
+            target = find_seat(low, ctx)
+            if isinstance(target, Refusal):
+                return target
+            swap = target
+        elif low.isdigit():
+            index = int(low) - 1
+            if not 0 <= index < len(ctx.hand) or index in used:
+                return Refusal(Text(N_("There is no card {number} in your hand."), {"number": word}))
+            used.add(index)
+            cards.append(ctx.hand[index])
+        elif cards and cards[-1].rank is Rank.SEVEN and swap is None:
+            # A name may hold spaces ("Bot Ana"): it takes the rest of the line.
+            target = find_seat(" ".join(words[position:]), ctx)
+            if isinstance(target, Refusal):
+                return target
+            swap = target
+            break
+        else:
+            return Refusal(Text(N_("I don't understand \"{word}\" in that play."), {"word": word}))
+    if not cards:
+        return Refusal(Text(N_("Say which card to play, e.g. \"play R5\" or \"play 1\".")))
+    return cmd.PlayCards(chat=ctx.chat, user=ctx.user, cards=tuple(str(c) for c in cards),
+                         color=color.value if color else None, declare_uno=declare, swap_with=swap)
+
+
+def is_card(word: str) -> bool:
+    try:
+        Card.parse(word)
+    except BadAction:
+        return False
+    return True
+
+
+def find_seat(word: str, ctx: Context) -> str | Refusal:
+    """A seat by number (as listed at the table) or by name (case-insensitive, unique prefix)."""
+    if word.isdigit():
+        index = int(word) - 1
+        if 0 <= index < len(ctx.seats):
+            return ctx.seats[index][0]
+        return Refusal(Text(N_("There is no seat {number} at the table."), {"number": word}))
+    low = word.lower()
+    exact = [uid for uid, name in ctx.seats if low in (name.lower(), uid.lower())]
+    by_word = [uid for uid, name in ctx.seats if low in name.lower().split()]
+    by_prefix = [uid for uid, name in ctx.seats
+                 if any(part.startswith(low) for part in (name.lower(), *name.lower().split()))]
+    for found in (exact, by_word, by_prefix):
+        if len(found) == 1:
+            return found[0]
+    return Refusal(Text(N_("There is no player called \"{name}\" at the table."), {"name": word}))
+
+
+HELP_LINES = (
+    N_("play R5 / p r5 / 1 — play a card by name or by its number in your hand"),
+    N_("play W red — a wild and the colour to name (red, green, blue, yellow)"),
+    N_("play R7 2 — under 7-0, a 7 and the seat (number or name) to swap hands with"),
+    N_("play G3 G3 — several cards of one rank, where the rules allow it"),
+    N_("play R5 uno — play and declare UNO at once"),
+    N_("draw (d) — draw a card, or take the +2/+4 waiting for you; pass — keep the drawn card"),
+    N_("uno — declare UNO; catch [name] — call out a player who forgot; challenge — challenge a Wild Draw Four"),
+    N_("hand — show your hand again; rules — the rules; stats — your statistics; quit — leave"),
+)

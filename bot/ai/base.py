@@ -1,0 +1,166 @@
+"""What every strategy shares: turning the engine's legal actions into choices.
+
+A strategy sees the state through ``PublicView`` only (see knowledge.py): its own hand and
+what is on the table. The engine lists a wild once per colour and a 7-0 seven once per swap
+target, so choices are made in three steps: which cards (a ``Move``), then which colour, then
+whom to swap with, always picking among the engine's own legal actions so the result is legal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from dataclasses import dataclass, replace
+
+from bot.engine import GameState, legal_actions
+from bot.engine.actions import Action, CatchUno, Challenge, Draw, Pass, Play
+from bot.engine.cards import Card, Color
+
+from .knowledge import PublicView
+
+
+@dataclass(frozen=True)
+class Move:
+    """One way to play: the cards, with every legal (colour, swap) completion of it."""
+
+    cards: tuple[Card, ...]
+    completions: tuple[Play, ...]
+
+    @property
+    def card(self) -> Card:
+        return self.cards[-1]
+
+    @property
+    def points(self) -> int:
+        return sum(card.points for card in self.cards)
+
+    @property
+    def colors(self) -> tuple[Color, ...]:
+        return tuple(dict.fromkeys(p.color for p in self.completions if p.color is not None))
+
+    @property
+    def swap_targets(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(p.swap for p in self.completions if p.swap is not None))
+
+    def complete(self, color: Color | None, swap: str | None) -> Play:
+        """The legal Play with this colour and swap target (falling back to any legal one)."""
+        for play in self.completions:
+            if (color is None or play.color == color) and (swap is None or play.swap == swap):
+                return play
+        return self.completions[0]
+
+
+@dataclass(frozen=True)
+class Options:
+    """The choices open to a seat right now, grouped for deciding."""
+
+    moves: tuple[Move, ...]
+    can_draw: bool
+    can_pass: bool
+    can_challenge: bool
+
+    @property
+    def has_moves(self) -> bool:
+        return bool(self.moves)
+
+
+def group_plays(plays: list[Play]) -> tuple[Move, ...]:
+    """Group Play actions by their cards, keeping the engine's order."""
+    by_cards: dict[tuple[Card, ...], list[Play]] = defaultdict(list)
+    for play in plays:
+        by_cards[play.cards].append(play)
+    return tuple(Move(cards, tuple(group)) for cards, group in by_cards.items())
+
+
+def options_for(state: GameState, player: str) -> Options:
+    """Everything ``player`` may do now except calling others out or declaring on its own."""
+    actions = legal_actions(state, player)
+    plays = [a for a in actions if isinstance(a, Play)]
+    return Options(
+        moves=group_plays(plays),
+        can_draw=any(isinstance(a, Draw) for a in actions),
+        can_pass=any(isinstance(a, Pass) for a in actions),
+        can_challenge=any(isinstance(a, Challenge) for a in actions),
+    )
+
+
+def catch_targets(state: GameState, player: str) -> list[str]:
+    """Other players who can be called out right now, per the engine's legal actions."""
+    return [a.target for a in legal_actions(state, player)
+            if isinstance(a, CatchUno) and a.target != player]
+
+
+def jump_in_moves(state: GameState, player: str) -> tuple[Move, ...]:
+    """Out-of-turn plays (jump-ins) the engine allows ``player`` now."""
+    if state.current == player or state.winner is not None:
+        return ()
+    return group_plays([a for a in legal_actions(state, player) if isinstance(a, Play)])
+
+
+def with_uno(play: Play, hand_size: int, declare: bool) -> Play:
+    """Declare UNO with a play that leaves exactly one card, unless the seat forgets."""
+    leaves_one = hand_size - len(play.cards) == 1
+    return replace(play, uno=leaves_one and declare)
+
+
+class Strategy:
+    """Base class: subclasses decide; this class keeps the decisions legal.
+
+    ``choose`` returns Play, Draw, Pass or Challenge (never CatchUno, never a bare DeclareUno:
+    a seat that forgot stays forgotten, so others may catch it);
+    ``react`` returns a CatchUno, a jump-in Play, or None.
+    """
+
+    name = "base"
+
+    def choose(self, state: GameState, player: str, rng: random.Random) -> Action:
+        view = PublicView(state, player)
+        options = options_for(state, player)
+        if not (options.has_moves or options.can_draw or options.can_pass or options.can_challenge):
+            raise ValueError(f"{player} has nothing to do in this state")
+        decision = self.decide(view, options, rng)
+        if isinstance(decision, Play):
+            return with_uno(decision, len(view.hand), self.declares_uno(rng))
+        return decision
+
+    def react(self, state: GameState, player: str, rng: random.Random) -> Action | None:
+        if state.winner is not None or player not in state.players:
+            return None
+        view = PublicView(state, player)
+        targets = catch_targets(state, player)
+        if targets:
+            target = self.pick_catch(view, targets, rng)
+            if target is not None:
+                return CatchUno(player, target)
+        moves = jump_in_moves(state, player)
+        if moves:
+            play = self.pick_jump_in(view, moves, rng)
+            if play is not None:
+                return with_uno(play, len(view.hand), self.declares_uno(rng))
+        return None
+
+    # ---- what subclasses decide -----------------------------------------------------------
+
+    def decide(self, view: PublicView, options: Options, rng: random.Random) -> Play | Draw | Pass | Challenge:
+        raise NotImplementedError
+
+    def declares_uno(self, rng: random.Random) -> bool:
+        return True
+
+    def pick_catch(self, view: PublicView, targets: list[str], rng: random.Random) -> str | None:
+        return None
+
+    def pick_jump_in(self, view: PublicView, moves: tuple[Move, ...], rng: random.Random) -> Play | None:
+        return None
+
+    # ---- shared fallbacks -----------------------------------------------------------------
+
+    @staticmethod
+    def fallback(view: PublicView, options: Options) -> Play | Draw | Pass:
+        """No play chosen: draw (or take the penalty), or keep the drawn card; where neither
+        is allowed (forced play), the first legal play."""
+        if options.can_draw:
+            return Draw(view.player)
+        if options.can_pass:
+            return Pass(view.player)
+        return options.moves[0].completions[0]

@@ -1,0 +1,124 @@
+"""hard: plans with public information.
+
+- keeps Wild and Wild Draw Four for later while it has other plays (and, with a big hand and
+  no opponent close to winning, draws rather than spend its only wild);
+- counts the discard pile: names colours it holds and opponents are short of;
+- attacks the next player when they are low (Skip, Draw Two, Reverse, Wild Draw Four);
+- challenges a Wild Draw Four when a bluff is likely given the player's card count and the
+  unseen cards of the colour that was in force;
+- always calls out a player who forgot UNO; swaps (7-0) with the player holding fewest cards.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bot.engine.actions import Challenge, Draw, Pass, Play
+from bot.engine.cards import Color, Rank
+
+from .base import Move, Options, Strategy
+from .knowledge import PublicView
+from .normal import remaining_hand
+
+LOW = 2  # an opponent with this many cards or fewer is about to win
+ATTACKS = (Rank.SKIP, Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR)
+BLUFF_PRIOR = 0.3  # how often we assume a player holding the colour bluffs anyway
+CHALLENGE_ABOVE = 0.4  # win 4 cards' swing vs lose 2 extra: challenge when a bluff is this likely
+KEEP_WILD_HAND = 4  # with at least this many cards, a lone wild is worth more kept
+
+
+class HardStrategy(Strategy):
+    name = "hard"
+
+    def decide(self, view: PublicView, options: Options, rng: random.Random) -> Play | Draw | Pass | Challenge:
+        if options.can_challenge and bluff_likelihood(view) > CHALLENGE_ABOVE:
+            return Challenge(view.player)
+        if not options.moves:
+            return self.fallback(view, options)
+        best = max(options.moves, key=lambda m: move_score(view, m))
+        if best.card.is_wild and view.pending_draw == 0 and self.worth_keeping(view, options):
+            return self.fallback(view, options)
+        return self.complete(view, best)
+
+    def pick_catch(self, view: PublicView, targets: list[str], rng: random.Random) -> str | None:
+        foes = [t for t in targets if not view.is_partner(t)]
+        return foes[0] if foes else None
+
+    def pick_jump_in(self, view: PublicView, moves: tuple[Move, ...], rng: random.Random) -> Play | None:
+        # A jump-in sheds a card for free; the turn then passes to the seat after us.
+        return self.complete(view, max(moves, key=lambda m: move_score(view, m)))
+
+    @staticmethod
+    def worth_keeping(view: PublicView, options: Options) -> bool:
+        """Only wilds are playable: keep them (draw or pass) while the hand is big and nobody
+        is close to going out. Never when drawing is not allowed."""
+        if not (options.can_draw or options.can_pass):
+            return False
+        if view.rules.draw_until_playable and view.drawn_card is None:
+            return False  # drawing could cost many cards
+        if len(view.hand) < KEEP_WILD_HAND:
+            return False
+        if any(view.count(p) <= LOW for p in view.opponents):
+            return False
+        return all(m.card.is_wild for m in options.moves)
+
+    def complete(self, view: PublicView, move: Move) -> Play:
+        color = best_color(view, move) if move.colors else None
+        swap = min(move.swap_targets, key=view.count) if move.swap_targets else None
+        return move.complete(color, swap)
+
+
+def move_score(view: PublicView, move: Move) -> float:
+    """Higher is better. Weights are hand-tuned; see tests/ai for the win-rate check."""
+    card = move.card
+    rest = remaining_hand(view, move)
+    score = 10.0 * len(move.cards) + 0.2 * move.points
+    if card.is_wild:
+        score -= 40 if card.rank is Rank.WILD_DRAW_FOUR else 35
+    nxt = view.next_player
+    threatened = view.count(nxt) <= LOW and not view.is_partner(nxt)
+    if card.rank in ATTACKS or (card.rank is Rank.REVERSE and len(view.players) == 2):
+        score += 60 if threatened else -10  # save attacks for when they matter
+        if view.is_partner(nxt):
+            score -= 30
+    elif card.rank is Rank.REVERSE and threatened:
+        score += 30  # play turns away from them
+    # Keep the colour flowing into what we still hold.
+    after = card.color
+    if after is not None:
+        score += 4 * sum(1 for c in rest if c.color is after or c.rank is card.rank)
+    if view.rules.seven_zero and card.rank is Rank.SEVEN and move.swap_targets:
+        fewest = min(view.count(p) for p in move.swap_targets)
+        score += 6 * (len(rest) - fewest)
+    if view.rules.seven_zero and card.rank is Rank.ZERO:
+        # Every hand moves on one seat in play direction: we receive the previous seat's.
+        score += 6 * (len(rest) - view.count(view.previous_player))
+    return score
+
+
+def best_color(view: PublicView, move: Move) -> Color:
+    """Name a colour we hold; among those, one the table has used up (opponents are then
+    less likely to match it)."""
+    rest = remaining_hand(view, move)
+    weight_seen = 1.5 if view.count(view.next_player) <= LOW else 0.5
+
+    def value(color: Color) -> float:
+        held = sum(1 for c in rest if c.color is color)
+        return 10 * held + weight_seen * view.seen_of(color)
+
+    return max(move.colors, key=value)
+
+
+def bluff_likelihood(view: PublicView) -> float:
+    """Chance the Wild Draw Four on top is a bluff, from the player's card count and the
+    unseen cards of the colour in force before it (Bayes with a fixed bluffing prior)."""
+    if not view.top_is_wild_draw_four():
+        return 0.0
+    player = view.previous_player
+    cards = view.count(player)
+    before = view.color_before_top()
+    colors = [before] if before is not None else list(Color)
+    holds = sum(1 - view.probability_lacks(c, cards) for c in colors) / len(colors)
+    bluffing = holds * BLUFF_PRIOR
+    honest = 1 - holds
+    return bluffing / (bluffing + honest) if bluffing + honest > 0 else 0.0

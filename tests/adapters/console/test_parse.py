@@ -1,0 +1,86 @@
+"""Console input parsing: typed lines -> coordinator commands, or a one-line refusal."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.console.parse import Context, Local, Refusal, parse_line
+from bot.coordinator import commands as cmd
+from bot.coordinator.ports import ChatKey, User
+from bot.engine.cards import Card
+
+CHAT = ChatKey("console", "local")
+ME = User("human", "you")
+HAND = tuple(Card.parse(c) for c in ("R5", "G3", "G3", "R7", "W"))
+SEATS = (("human", "you"), ("ai1", "Bot Ana"), ("ai2", "Bot Bo"))
+CTX = Context(CHAT, ME, HAND, SEATS)
+
+
+def play(**fields):
+    return cmd.PlayCards(chat=CHAT, user=ME, **fields)
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("play R5", play(cards=("R5",))),
+    ("p r5", play(cards=("R5",))),
+    ("r5", play(cards=("R5",))),
+    ("1", play(cards=("R5",))),
+    ("play 1", play(cards=("R5",))),
+    ("play W red", play(cards=("W",), color="R")),
+    ("p 5 g", play(cards=("W",), color="G")),
+    ("play w 蓝", play(cards=("W",), color="B")),
+    ("play W+4 yellow", play(cards=("W+4",), color="Y")),
+    ("play r7 2", play(cards=("R7",), swap_with="ai1")),
+    ("play 4 bo", play(cards=("R7",), swap_with="ai2")),
+    ("play r7 bot ana", play(cards=("R7",), swap_with="ai1")),
+    ("play r7 an", play(cards=("R7",), swap_with="ai1")),
+    ("play g3 g3", play(cards=("G3", "G3"))),
+    ("p 2 3", play(cards=("G3", "G3"))),
+    ("play r5 uno", play(cards=("R5",), declare_uno=True)),
+])
+def test_plays(line, expected):
+    parsed = parse_line(line, CTX)
+    if expected is None:
+        assert isinstance(parsed, Refusal)
+    else:
+        assert parsed == expected
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("draw", cmd.Draw), ("d", cmd.Draw), ("pass", cmd.Pass), ("uno", cmd.DeclareUno),
+    ("challenge", cmd.Challenge), ("hand", cmd.ShowHand), ("rules", cmd.ShowRules),
+    ("stats", cmd.ShowStats), ("DRAW", cmd.Draw),
+])
+def test_simple_commands(line, kind):
+    parsed = parse_line(line, CTX)
+    assert type(parsed) is kind and parsed.user == ME and parsed.chat == CHAT
+
+
+def test_catch_with_and_without_a_target():
+    assert parse_line("catch", CTX) == cmd.CallUno(chat=CHAT, user=ME)
+    assert parse_line("catch bot ana", CTX) == cmd.CallUno(chat=CHAT, user=ME, target="ai1")
+    assert parse_line("catch 3", CTX) == cmd.CallUno(chat=CHAT, user=ME, target="ai2")
+    assert isinstance(parse_line("catch nobody", CTX), Refusal)
+
+
+def test_local_requests_and_blank_lines():
+    assert parse_line("help", CTX) == Local("help")
+    assert parse_line("quit", CTX) == Local("quit")
+    assert parse_line("   ", CTX) is None
+
+
+@pytest.mark.parametrize("line, msgid_part", [
+    ("dance", "Unknown command"),
+    ("play", "Say which card"),
+    ("play 9", "no card"),
+    ("9", "no card"),
+    ("p 1 1", "no card"),  # the same card cannot be used twice
+    ("play r5 banana", "don't understand"),
+    ("play r7 8", "no seat"),
+    ("play r7 bot", "no player"),  # both bots match: ambiguous
+])
+def test_bad_input_is_a_one_line_refusal(line, msgid_part):
+    parsed = parse_line(line, CTX)
+    assert isinstance(parsed, Refusal)
+    assert msgid_part in parsed.text.msgid
+    assert "\n" not in parsed.text.msgid

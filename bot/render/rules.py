@@ -105,7 +105,7 @@ def rules_texts(rules: RuleSet, preset: str) -> tuple[Text, ...]:
     lines += [Text(msgid) for msgid in OFFICIAL_SUMMARY]
     changes = rule_changes(rules)
     if changes:
-        lines.append(Text(N_("House rules in this chat ({preset}):"),
+        lines.append(Text(N_("Changes from the official rules in this chat ({preset}):"),
                           {"preset": preset_label(preset)}))
         lines += changes
     else:

@@ -1,0 +1,165 @@
+"""Running the Telegram bot: configuration from the environment, the Application, and serve().
+
+    TELEGRAM_BOT_TOKEN        required (from @BotFather)
+    TELEGRAM_API_BASE_URL     default https://api.telegram.org (a self-hosted Bot API server)
+    TELEGRAM_WEBHOOK_URL      set to receive updates by webhook instead of polling
+    TELEGRAM_WEBHOOK_SECRET   checked on every webhook request (X-Telegram-Bot-Api-Secret-Token)
+    TELEGRAM_WEBHOOK_PORT     local port the webhook server listens on (default 8443)
+    TELEGRAM_WEBHOOK_LISTEN   local address it listens on (default 0.0.0.0)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import signal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlparse
+
+from telegram.error import InvalidToken, NetworkError
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+
+from bot.config import ConfigError
+from bot.coordinator.ports import ChatPort, GameStore
+
+from .bot_commands import register_commands
+from .handlers import UnoHandlers
+from .port import TelegramChatPort
+
+log = logging.getLogger(__name__)
+
+OFFICIAL_API = "https://api.telegram.org"
+_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+# Updates allowed from Telegram: what the handlers use, nothing else.
+ALLOWED_UPDATES = ["message", "callback_query", "inline_query", "chosen_inline_result"]
+
+
+@dataclass(frozen=True)
+class TelegramConfig:
+    token: str
+    api_base_url: str = OFFICIAL_API
+    webhook_url: str | None = None
+    webhook_secret: str | None = None
+    webhook_port: int = 8443
+    webhook_listen: str = "0.0.0.0"
+    # Flood control (Telegram: ~30 messages/s overall, ~20/min per group). Tests raise them.
+    overall_rate: float = 30
+    group_rate: float = 20
+    group_period: float = 60
+    max_retries: int = 5  # 429s retried by AIORateLimiter before a message is given up
+    poll_timeout: float = 10  # long-poll seconds per getUpdates
+
+    @property
+    def bot_url(self) -> str:
+        return f"{self.api_base_url}/bot"
+
+    @property
+    def file_url(self) -> str:
+        return f"{self.api_base_url}/file/bot"
+
+
+def config_from_env(env: Mapping[str, str] = os.environ) -> TelegramConfig:
+    token = (env.get("TELEGRAM_BOT_TOKEN") or "").strip()
+    if not token:
+        raise ConfigError("TELEGRAM_BOT_TOKEN is not set (get a token from @BotFather)")
+    base = (env.get("TELEGRAM_API_BASE_URL") or OFFICIAL_API).strip().rstrip("/")
+    base = base.removesuffix("/bot")  # accept PTB's form ".../bot" as well as the server root
+    if urlparse(base).scheme not in ("http", "https"):
+        raise ConfigError(f"TELEGRAM_API_BASE_URL must be an http(s) URL, not {base!r}")
+    webhook_url = (env.get("TELEGRAM_WEBHOOK_URL") or "").strip() or None
+    if webhook_url and urlparse(webhook_url).scheme != "https":
+        raise ConfigError("TELEGRAM_WEBHOOK_URL must be an https URL")
+    secret = (env.get("TELEGRAM_WEBHOOK_SECRET") or "").strip() or None
+    if secret and not _SECRET.match(secret):
+        raise ConfigError("TELEGRAM_WEBHOOK_SECRET may hold 1-256 of A-Z a-z 0-9 _ -")
+    port_text = (env.get("TELEGRAM_WEBHOOK_PORT") or "8443").strip()
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ConfigError(f"TELEGRAM_WEBHOOK_PORT must be a port number, not {port_text!r}")
+    return TelegramConfig(token=token, api_base_url=base, webhook_url=webhook_url,
+                          webhook_secret=secret, webhook_port=int(port_text),
+                          webhook_listen=(env.get("TELEGRAM_WEBHOOK_LISTEN") or "0.0.0.0").strip())
+
+
+def build_application(config: TelegramConfig) -> Application:
+    limiter = AIORateLimiter(overall_max_rate=config.overall_rate, group_max_rate=config.group_rate,
+                             group_time_period=config.group_period, max_retries=config.max_retries)
+    return (ApplicationBuilder().token(config.token)
+            .base_url(config.bot_url).base_file_url(config.file_url)
+            .rate_limiter(limiter)
+            # Games run concurrently; the coordinator serialises each game with its own lock.
+            .concurrent_updates(256)
+            .build())
+
+
+class TelegramBot:
+    """The Application, the ChatPort and the coordinator, started and stopped together."""
+
+    def __init__(self, config: TelegramConfig, make_coordinator: Callable[[ChatPort], Any],
+                 store: GameStore) -> None:
+        self.config = config
+        self.make_coordinator = make_coordinator
+        self.store = store
+        self.app = build_application(config)
+        self.port: TelegramChatPort | None = None
+        self.coordinator: Any = None
+        self._running = False
+
+    async def start(self) -> None:
+        try:
+            await self.app.initialize()  # getMe
+        except InvalidToken:
+            raise ConfigError("Telegram rejected TELEGRAM_BOT_TOKEN (check the token from @BotFather)") from None
+        except NetworkError as error:
+            raise ConfigError(f"cannot reach the Telegram Bot API at {self.config.api_base_url}: "
+                              f"{error.message}") from None
+        self.port = TelegramChatPort(self.app.bot, self.app.bot.username)
+        self.coordinator = self.make_coordinator(self.port)
+        UnoHandlers(self.coordinator, self.port, self.store).register(self.app)
+        await register_commands(self.app.bot)
+        await self.coordinator.resume()
+        await self.app.start()
+        updater = self.app.updater
+        if self.config.webhook_url:
+            path = urlparse(self.config.webhook_url).path.lstrip("/")
+            await updater.start_webhook(listen=self.config.webhook_listen, port=self.config.webhook_port,
+                                        url_path=path, webhook_url=self.config.webhook_url,
+                                        secret_token=self.config.webhook_secret,
+                                        allowed_updates=ALLOWED_UPDATES)
+        else:
+            await updater.start_polling(poll_interval=0, timeout=self.config.poll_timeout,
+                                        allowed_updates=ALLOWED_UPDATES)
+        self._running = True
+        log.info("telegram bot @%s is running (%s)", self.app.bot.username,
+                 "webhook" if self.config.webhook_url else "polling")
+
+    async def stop(self) -> None:
+        if self._running:
+            self._running = False
+            if self.app.updater.running:
+                await self.app.updater.stop()
+            await self.app.stop()
+        if self.coordinator is not None:
+            await self.coordinator.close()
+        await self.app.shutdown()
+
+
+async def serve(config: TelegramConfig, make_coordinator: Callable[[ChatPort], Any],
+                store: GameStore) -> None:
+    """Run until SIGINT/SIGTERM. A rejected token raises ConfigError (one line, exit 2)."""
+    bot = TelegramBot(config, make_coordinator, store)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # not the main thread / not Unix
+            pass
+    try:
+        await bot.start()
+        await stop.wait()
+    finally:
+        await bot.stop()

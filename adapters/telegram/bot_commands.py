@@ -1,0 +1,63 @@
+"""The command menu (``setMyCommands``, English by default and Chinese for ``zh`` clients)
+and the help text built from it."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Bot, BotCommand
+from telegram.error import TelegramError
+
+from bot.coordinator.views import N_
+
+from .texts import tr
+
+log = logging.getLogger(__name__)
+
+# (command, description msgid): short, conventional names.
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("new", N_("Open a new game in this group")),
+    ("join", N_("Join the open game")),
+    ("leave", N_("Leave the game")),
+    ("start", N_("Start the game (creator)")),
+    ("ai", N_("Add an AI player: /ai easy|normal|hard")),
+    ("hand", N_("Show your cards again (in private)")),
+    ("play", N_("Play a card by name: /play R5, /play W+4 red")),
+    ("draw", N_("Draw a card or take the penalty")),
+    ("pass", N_("Keep the card you drew")),
+    ("uno", N_("Say UNO! or call out a player who forgot")),
+    ("challenge", N_("Challenge a Wild Draw Four played on you")),
+    ("stop", N_("Stop the game (creator or admin)")),
+    ("kick", N_("Remove a player (reply to them)")),
+    ("settings", N_("Show or change the house rules")),
+    ("rules", N_("The official rules and this group's changes")),
+    ("stats", N_("Your statistics")),
+    ("top", N_("Leaderboard of this group")),
+    ("lang", N_("Language: /lang en|zh")),
+    ("help", N_("How to play here")),
+)
+
+# Telegram language codes that get the Chinese menu, and the locale it is written in.
+MENU_LANGUAGES = (("zh", "zh_CN"),)
+
+
+def bot_commands(locale: str) -> list[BotCommand]:
+    return [BotCommand(name, tr(description, locale)) for name, description in COMMANDS]
+
+
+async def register_commands(bot: Bot) -> None:
+    """English as the default menu, Chinese for clients set to Chinese. Not fatal on failure."""
+    try:
+        await bot.set_my_commands(bot_commands("en"))
+        for language_code, locale in MENU_LANGUAGES:
+            await bot.set_my_commands(bot_commands(locale), language_code=language_code)
+    except TelegramError as error:
+        log.warning("setMyCommands failed: %s", error.message)
+
+
+def help_text(locale: str) -> str:
+    lines = [tr(N_("UNO in this group: /new opens a game, everyone taps Join, the creator taps Start. "
+                   "Your cards come to this private chat with buttons; in the group you can also "
+                   "type @ and the bot's name to see and play them."), locale), ""]
+    lines += [f"/{name} — {tr(description, locale)}" for name, description in COMMANDS]
+    return "\n".join(lines)

@@ -1,0 +1,108 @@
+"""Callback data for inline buttons: ids only, never state, at most 64 bytes.
+
+    l:<game>:<verb>                 lobby buttons (leave, start, add AI) -- anyone may press
+    t:<game>:<verb>                 table buttons (UNO!)                 -- anyone may press
+    h:<game>:<owner>:<verb>:<args>  a player's private hand               -- only <owner>
+
+Because a button only names a game, an owner and what to do, it keeps working after a
+restart (the coordinator reloads the game) and can be checked against whoever pressed it.
+The coordinator decides whether the action is legal; this module only parses.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_BYTES = 64  # Telegram's limit for callback_data
+
+SCOPES = ("l", "t", "h")
+LOBBY_VERBS = ("leave", "start", "ai")
+TABLE_VERBS = ("uno",)
+# Hand verbs: p = play, w = pick a colour for a wild, s = pick a swap target for a 7,
+# d = draw, n = pass, y = declare UNO, k = call out a player, c = challenge, g = go to page.
+HAND_VERBS = ("p", "w", "s", "d", "n", "y", "k", "c", "g")
+
+GAME_ID_RE = re.compile(r"^[0-9A-Za-z_-]{1,16}$")
+USER_ID_RE = re.compile(r"^-?[0-9A-Za-z_]{1,20}$")
+CARD_RE = re.compile(r"^(?:[RGBY](?:[0-9SR]|\+2)|W|W\+4)$")
+COLOR_RE = re.compile(r"^[RGBY]$")
+
+
+class BadCallback(ValueError):
+    """Callback data that is not ours, malformed or forged."""
+
+
+@dataclass(frozen=True)
+class ButtonAction:
+    scope: str  # "l" | "t" | "h"
+    game_id: str
+    verb: str
+    owner: str | None = None  # hand buttons only: whose hand it is
+    card: str | None = None  # spec notation ("R5", "W+4")
+    color: str | None = None  # R G B Y
+    target: str | None = None  # swap target (7-0) or the player called out
+    uno: bool = False  # declare UNO with the play
+    page: int = 0
+
+    def encode(self) -> str:
+        if self.scope == "h":
+            fields = [self.scope, self.game_id, self.owner or "", self.verb, self.card or "",
+                      self.color or "", self.target or "", "u" if self.uno else "",
+                      str(self.page) if self.page else ""]
+            data = ":".join(fields).rstrip(":")
+        else:
+            data = f"{self.scope}:{self.game_id}:{self.verb}"
+        if len(data.encode()) > MAX_BYTES:
+            raise BadCallback(f"callback data over {MAX_BYTES} bytes")
+        return data
+
+
+def lobby(game_id: str, verb: str) -> str:
+    return ButtonAction("l", game_id, verb).encode()
+
+
+def table(game_id: str, verb: str) -> str:
+    return ButtonAction("t", game_id, verb).encode()
+
+
+def hand(game_id: str, owner: str, verb: str, *, card: str | None = None,
+         color: str | None = None, target: str | None = None, uno: bool = False,
+         page: int = 0) -> str:
+    return ButtonAction("h", game_id, verb, owner, card, color, target, uno, page).encode()
+
+
+def parse(data: str | None) -> ButtonAction:
+    """Parse and validate callback data; anything unexpected raises BadCallback."""
+    if not data or len(data.encode()) > MAX_BYTES:
+        raise BadCallback("missing or oversized callback data")
+    parts = data.split(":")
+    scope = parts[0]
+    if scope not in SCOPES or len(parts) < 3 or not GAME_ID_RE.match(parts[1]):
+        raise BadCallback("not an unobot button")
+    game_id = parts[1]
+    if scope in ("l", "t"):
+        verbs = LOBBY_VERBS if scope == "l" else TABLE_VERBS
+        if len(parts) != 3 or parts[2] not in verbs:
+            raise BadCallback("unknown button")
+        return ButtonAction(scope, game_id, parts[2])
+    parts += [""] * (9 - len(parts))
+    if len(parts) != 9:
+        raise BadCallback("too many fields")
+    _, _, owner, verb, card, color, target, uno, page = parts
+    if not USER_ID_RE.match(owner) or verb not in HAND_VERBS:
+        raise BadCallback("unknown hand button")
+    if card and not CARD_RE.match(card):
+        raise BadCallback("bad card")
+    if color and not COLOR_RE.match(color):
+        raise BadCallback("bad colour")
+    if target and not USER_ID_RE.match(target):
+        raise BadCallback("bad target")
+    if uno not in ("", "u") or (page and not page.isdigit()):
+        raise BadCallback("bad flags")
+    if verb in ("p", "w", "s") and not card:
+        raise BadCallback("a play needs a card")
+    if verb == "k" and not target:
+        raise BadCallback("a call-out needs a target")
+    return ButtonAction("h", game_id, verb, owner, card or None, color or None, target or None,
+                        uno == "u", int(page) if page else 0)

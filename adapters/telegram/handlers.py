@@ -1,0 +1,362 @@
+"""Update handlers: parse a Telegram update, build one coordinator command, render its Reply.
+
+Thin by design: no rule is decided here. The only checks are about the user interface
+(is this button from our keyboards, is it your own hand's keyboard, does the game it names
+still run); everything else is the coordinator's answer, shown to the person who asked.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from telegram import CallbackQuery, Chat, Update
+from telegram import User as TgUser
+from telegram.constants import ChatType, ParseMode
+from telegram.error import TelegramError
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    ChosenInlineResultHandler,
+    CommandHandler,
+    ContextTypes,
+    InlineQueryHandler,
+    filters,
+)
+
+from bot.coordinator import commands as cmd
+from bot.coordinator.ports import ChatKey, GameStore, User
+from bot.coordinator.views import N_, Reply
+from bot.render.text import render_reply
+
+from . import callbacks
+from .inline import InlineMode
+from .keyboards import color_keyboard, hand_keyboard, swap_keyboard
+from .port import TelegramChatPort
+from .texts import MESSAGE_LIMIT, POPUP_LIMIT, clip, html, mention, tr, user_locale
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "telegram"
+ADMIN_TTL = 60.0  # seconds a getChatMember answer is trusted
+ADMIN_STATUSES = ("creator", "administrator")
+
+# Game moves and lobby actions answered in a group: an accepted one shows in the table or
+# lobby message, so only refusals get a reply (keeps the group under Telegram's flood limits
+# and keeps private notes such as "you drew Y3" out of the group).
+QUIET_WHEN_OK = (cmd.NewGame, cmd.Join, cmd.Leave, cmd.StartGame, cmd.AddAiSeat, cmd.PlayCards,
+                 cmd.Draw, cmd.Pass, cmd.DeclareUno, cmd.CallUno, cmd.Challenge, cmd.Kick,
+                 cmd.StopGame)
+
+
+def chat_key(chat: Chat | int) -> ChatKey:
+    return ChatKey(PLATFORM, str(chat if isinstance(chat, int) else chat.id))
+
+
+class UnoHandlers:
+    def __init__(self, coordinator: Any, port: TelegramChatPort, store: GameStore) -> None:
+        self.coordinator = coordinator
+        self.port = port
+        self.store = store
+        self.inline = InlineMode(self)
+        self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
+
+    # ---- registration ------------------------------------------------------------------------
+
+    def register(self, app: Application) -> None:
+        group = filters.ChatType.GROUPS
+        private = filters.ChatType.PRIVATE
+        app.add_handler(CommandHandler("start", self.on_private_start, filters=private))
+        simple = {
+            "new": cmd.NewGame, "join": cmd.Join, "leave": cmd.Leave, "start": cmd.StartGame,
+            "draw": cmd.Draw, "pass": cmd.Pass, "challenge": cmd.Challenge, "stop": cmd.StopGame,
+            "rules": cmd.ShowRules, "hand": cmd.ShowHand,
+        }
+        for name, command in simple.items():
+            chats = group if name in ("new", "join", "leave", "start", "stop", "rules") else None
+            app.add_handler(CommandHandler(name, self._simple(command), filters=chats))
+        app.add_handler(CommandHandler("ai", self.on_add_ai, filters=group))
+        app.add_handler(CommandHandler("play", self.on_play))
+        app.add_handler(CommandHandler("uno", self.on_uno))
+        app.add_handler(CommandHandler("kick", self.on_kick, filters=group))
+        app.add_handler(CommandHandler("settings", self.on_settings, filters=group))
+        app.add_handler(CommandHandler("stats", self.on_stats))
+        app.add_handler(CommandHandler("top", self.on_top))
+        app.add_handler(CommandHandler("lang", self.on_language))
+        app.add_handler(CommandHandler("help", self.on_help))
+        app.add_handler(CallbackQueryHandler(self.on_button))
+        app.add_handler(InlineQueryHandler(self.inline.on_query))
+        app.add_handler(ChosenInlineResultHandler(self.inline.on_chosen))
+        app.add_error_handler(self.on_error)
+
+    # ---- building commands -------------------------------------------------------------------
+
+    async def user(self, tg_user: TgUser, chat_id: int | None = None, *, need_admin: bool = False) -> User:
+        is_admin = await self._is_admin(chat_id, tg_user.id) if need_admin and chat_id else False
+        return User(id=str(tg_user.id), name=tg_user.full_name or str(tg_user.id),
+                    locale=tg_user.language_code, is_admin=is_admin)
+
+    async def _is_admin(self, chat_id: int, user_id: int) -> bool:
+        if chat_id > 0:  # a private chat has no admins
+            return False
+        cached = self._admins.get((chat_id, user_id))
+        if cached and cached[1] > time.monotonic():
+            return cached[0]
+        try:
+            member = await self.port.bot.get_chat_member(chat_id, user_id)
+            value = member.status in ADMIN_STATUSES
+        except TelegramError as error:
+            log.warning("getChatMember failed in chat %s: %s", chat_id, error.message)
+            value = False
+        self._admins[(chat_id, user_id)] = (value, time.monotonic() + ADMIN_TTL)
+        return value
+
+    async def game_chat(self, game_id: str) -> ChatKey | None:
+        """The chat whose running game ``game_id`` is, or None when it is over (stale button).
+        Read from the store, not a cache: another process may have finished the game."""
+        record = await self.store.get(game_id)
+        if record is None or not record.active or record.chat.platform != PLATFORM:
+            return None
+        return record.chat
+
+    async def user_game(self, user_id: str) -> ChatKey | None:
+        """The chat of a game this user sits in (for commands sent in the private chat)."""
+        known = self.port.known_hand(user_id)
+        if known is not None and await self.game_chat(known.view.game_id) is not None:
+            return known.chat
+        for record in await self.store.active_games():
+            if record.chat.platform == PLATFORM and any(s.user_id == user_id for s in record.seats):
+                return record.chat
+        return None
+
+    async def command_chat(self, update: Update) -> ChatKey | None:
+        chat = update.effective_chat
+        if chat.type == ChatType.PRIVATE:
+            return await self.user_game(str(update.effective_user.id))
+        return chat_key(chat)
+
+    async def run(self, command: cmd.Command) -> Reply:
+        return await self.coordinator.handle(command)
+
+    # ---- commands ----------------------------------------------------------------------------
+
+    def _simple(self, command_type: type[cmd.Command]):
+        async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            need_admin = command_type in (cmd.StopGame, cmd.StartGame)
+            await self._command(update, lambda chat, user: command_type(chat, user), need_admin)
+        return handler
+
+    async def _command(self, update: Update, build, need_admin: bool = False) -> None:
+        message = update.effective_message
+        tg_user = update.effective_user
+        if message is None or tg_user is None:
+            return
+        chat = await self.command_chat(update)
+        if chat is None:
+            loc = user_locale(tg_user.language_code)
+            await message.reply_text(html(tr(N_("You are not in a game."), loc)), parse_mode=ParseMode.HTML)
+            return
+        user = await self.user(tg_user, update.effective_chat.id, need_admin=need_admin)
+        command = build(chat, user)
+        if command is None:
+            return
+        reply = await self.run(command)
+        await self.reply_in_chat(update, command, reply)
+
+    async def reply_in_chat(self, update: Update, command: cmd.Command, reply: Reply) -> None:
+        in_group = update.effective_chat.type != ChatType.PRIVATE
+        if in_group and reply.ok and isinstance(command, QUIET_WHEN_OK):
+            return
+        text = render_reply(reply, escape=html, mention=mention)
+        if text.strip():
+            await update.effective_message.reply_text(clip(text, MESSAGE_LIMIT),
+                                                      parse_mode=ParseMode.HTML)
+
+    async def on_add_ai(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        level = (context.args or ["normal"])[0].lower()
+        await self._command(update, lambda chat, user: cmd.AddAiSeat(chat, user, strategy=level))
+
+    async def on_play(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/play R5``, ``/play W+4 red``, ``/play R5 B5`` (several where the rules allow)."""
+        args = context.args or []
+        colors = [a for a in args if a.lower() in ("r", "g", "b", "y", "red", "green", "blue", "yellow")
+                  and a.upper() not in ("W",)]
+        cards = tuple(a for a in args if a not in colors)
+        await self._command(update, lambda chat, user: cmd.PlayCards(
+            chat, user, cards=cards, color=colors[-1] if colors else None))
+
+    async def on_uno(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/uno``: declare, or call out whoever can be caught; as a reply: call out that player."""
+        replied = update.effective_message.reply_to_message
+        target = str(replied.from_user.id) if replied and replied.from_user and not replied.from_user.is_bot else None
+        await self._command(update, lambda chat, user: cmd.CallUno(chat, user, target=target))
+
+    async def on_kick(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        replied = update.effective_message.reply_to_message
+        if replied is None or replied.from_user is None:
+            loc = user_locale(update.effective_user.language_code)
+            await update.effective_message.reply_text(html(tr(N_("Reply to a message of the player to kick."), loc)))
+            return
+        target = str(replied.from_user.id)
+        await self._command(update, lambda chat, user: cmd.Kick(chat, user, target=target), need_admin=True)
+
+    async def on_settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/settings`` shows; ``/settings stacking=same jump_in=on`` changes (admins/creator)."""
+        args = context.args or []
+        if not args:
+            await self._command(update, lambda chat, user: cmd.ShowSettings(chat, user))
+            return
+        changes = dict(a.split("=", 1) if "=" in a else (a, "") for a in args)
+        await self._command(update, lambda chat, user: cmd.ChangeSettings(chat, user, changes=changes),
+                            need_admin=True)
+
+    async def on_stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        replied = update.effective_message.reply_to_message
+        target = str(replied.from_user.id) if replied and replied.from_user else None
+        chat = update.effective_chat
+        key = chat_key(chat)  # in a private chat: the stats across the platform's chats
+        user = await self.user(update.effective_user)
+        reply = await self.run(cmd.ShowStats(key, user, target=target))
+        await self.reply_in_chat(update, cmd.ShowStats(key, user), reply)
+
+    async def on_top(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        scope = "global" if (context.args or [""])[0].lower() in ("global", "all") else "chat"
+        if update.effective_chat.type == ChatType.PRIVATE:
+            scope = "global"
+        key = chat_key(update.effective_chat)
+        user = await self.user(update.effective_user)
+        command = cmd.ShowLeaderboard(key, user, scope=scope)
+        await self.reply_in_chat(update, command, await self.run(command))
+
+    async def on_language(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/lang zh`` in a group sets the chat's language (admins/creator); ``/lang zh me``
+        or in the private chat: only your own messages."""
+        args = [a.lower() for a in context.args or []]
+        if not args:
+            await self.on_help(update, context)
+            return
+        private = update.effective_chat.type == ChatType.PRIVATE
+        scope = "user" if private or "me" in args[1:] else "chat"
+        key = chat_key(update.effective_chat)
+        user = await self.user(update.effective_user, update.effective_chat.id, need_admin=scope == "chat")
+        command = cmd.SetLanguage(key, user, language=args[0], scope=scope)
+        await self.reply_in_chat(update, command, await self.run(command))
+
+    async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        from .bot_commands import help_text
+
+        loc = user_locale(update.effective_user.language_code if update.effective_user else None)
+        await update.effective_message.reply_text(html(help_text(loc)), parse_mode=ParseMode.HTML)
+
+    async def on_private_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/start`` in the private chat: the user can now get messages (resend their hands);
+        ``/start join_<game>`` (the lobby's Join deep link) also joins that game."""
+        tg_user = update.effective_user
+        loc = user_locale(tg_user.language_code)
+        payload = (context.args or [""])[0]
+        user = await self.user(tg_user)
+        await self.coordinator.user_reachable(PLATFORM, user.id)
+        if payload.startswith("join_"):
+            chat = await self.game_chat(payload[len("join_"):])
+            if chat is None:
+                await update.effective_message.reply_text(html(tr(N_("That game is over."), loc)))
+                return
+            reply = await self.run(cmd.Join(chat, user))
+            await self.reply_in_chat(update, cmd.Join(chat, user), reply)
+            return
+        from .bot_commands import help_text
+
+        await update.effective_message.reply_text(html(help_text(loc)), parse_mode=ParseMode.HTML)
+
+    # ---- buttons -----------------------------------------------------------------------------
+
+    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        answered = False
+
+        async def answer(text: str = "", alert: bool = False) -> None:
+            nonlocal answered
+            answered = True
+            await query.answer(clip(text, POPUP_LIMIT) if text else None, show_alert=alert)
+
+        try:
+            await self._button(query, answer)
+        finally:
+            if not answered:  # every callback query gets an answer, even after an error
+                try:
+                    await query.answer(clip(tr(N_("Something went wrong."),
+                                               user_locale(query.from_user.language_code)), POPUP_LIMIT))
+                except TelegramError:
+                    pass
+
+    async def _button(self, query: CallbackQuery, answer) -> None:
+        loc = user_locale(query.from_user.language_code)
+        try:
+            action = callbacks.parse(query.data)
+        except callbacks.BadCallback:
+            await answer(tr(N_("This button is not valid any more."), loc), alert=True)
+            return
+        presser = str(query.from_user.id)
+        if action.scope == "h" and action.owner != presser:
+            await answer(tr(N_("These buttons belong to another player's hand."), loc), alert=True)
+            return
+        chat = await self.game_chat(action.game_id)
+        if chat is None:
+            await answer(tr(N_("This game is over."), loc), alert=True)
+            return
+        if action.scope == "h" and action.verb in ("w", "s", "g"):
+            await self._hand_menu(query, action, chat, loc)
+            await answer()
+            return
+        message_chat = query.message.chat.id if query.message else None
+        user = await self.user(query.from_user, message_chat,
+                               need_admin=action.scope == "l" and action.verb == "start")
+        command = self._button_command(action, chat, user)
+        reply = await self.run(command)
+        await answer(render_reply(reply), alert=not reply.ok and reply.error in ("not_allowed",))
+
+    @staticmethod
+    def _button_command(action: callbacks.ButtonAction, chat: ChatKey, user: User) -> cmd.Command:
+        if action.scope == "l":
+            return {"leave": cmd.Leave, "start": cmd.StartGame, "ai": cmd.AddAiSeat}[action.verb](chat, user)
+        if action.scope == "t":
+            return cmd.CallUno(chat, user)
+        verb = action.verb
+        if verb == "p":
+            return cmd.PlayCards(chat, user, cards=(action.card or "",), color=action.color,
+                                 declare_uno=action.uno, swap_with=action.target)
+        if verb == "k":
+            return cmd.CallUno(chat, user, target=action.target)
+        return {"d": cmd.Draw, "n": cmd.Pass, "y": cmd.DeclareUno, "c": cmd.Challenge}[verb](chat, user)
+
+    async def _hand_menu(self, query: CallbackQuery, action: callbacks.ButtonAction, chat: ChatKey,
+                         loc: str) -> None:
+        """Sub-menus and pages of a hand keyboard: drawn from the button and the last hand view."""
+        if query.message is None:
+            return
+        chat_id, message_id = query.message.chat.id, query.message.message_id
+        known = self.port.known_hand(action.owner or "")
+        view = known.view if known and known.view.game_id == action.game_id else None
+        if action.verb == "w":
+            markup = color_keyboard(action.game_id, action.owner or "", action.card or "", action.uno,
+                                    view.locale if view else loc)
+        elif action.verb == "s" and view is not None:
+            markup = swap_keyboard(action.game_id, action.owner or "", action.card or "", action.uno,
+                                   view.locale, view.swap_targets)
+        elif view is not None:
+            markup = hand_keyboard(view, action.page, self.port.seat_names(view.game_id))
+        else:  # after a restart the last view is unknown: ask the coordinator to resend it
+            await self.run(cmd.ShowHand(chat, await self.user(query.from_user)))
+            return
+        await self.port.show_keyboard(chat_id, message_id, markup)
+
+    # ---- errors ------------------------------------------------------------------------------
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        # Log the kind of update, never its content (a hand may be in it).
+        kind = type(update).__name__
+        if isinstance(update, Update):
+            kind = next((name for name in ("message", "callback_query", "inline_query",
+                                           "chosen_inline_result") if getattr(update, name)), kind)
+        log.error("error while handling a %s update", kind, exc_info=context.error)

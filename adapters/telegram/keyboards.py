@@ -1,0 +1,125 @@
+"""Inline keyboards: the lobby, the table's UNO! button, and a player's private hand.
+
+Buttons carry ids only (see callbacks.py). Sub-menus (the colour of a wild, the player to
+swap with for a 7) are keyboards of their own, shown by editing the hand message's markup:
+UI state lives in the keyboard, so nothing is kept in memory and a restart loses nothing.
+"""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.helpers import create_deep_linked_url
+
+from bot.coordinator.views import N_, CardOption, HandView, LobbyView, TableView
+from bot.engine.cards import Color, Rank
+from bot.render.text import card_emoji, color_mark
+
+from . import callbacks
+from .texts import tr
+
+CARDS_PER_ROW = 4
+CARDS_PER_PAGE = 24  # 6 rows: a hand of any size stays usable on a phone
+
+
+def deep_link(bot_username: str, game_id: str) -> str:
+    """One tap opens the private chat with the bot and joins (``/start join_<game>``)."""
+    return create_deep_linked_url(bot_username, f"join_{game_id}")
+
+
+def lobby_keyboard(view: LobbyView, bot_username: str) -> InlineKeyboardMarkup:
+    loc, gid = view.locale, view.game_id
+    return InlineKeyboardMarkup([
+        [InlineKeyboardButton(tr(N_("Join"), loc), url=deep_link(bot_username, gid)),
+         InlineKeyboardButton(tr(N_("Leave"), loc), callback_data=callbacks.lobby(gid, "leave"))],
+        [InlineKeyboardButton(tr(N_("Start"), loc), callback_data=callbacks.lobby(gid, "start")),
+         InlineKeyboardButton(tr(N_("Add AI"), loc), callback_data=callbacks.lobby(gid, "ai"))],
+    ])
+
+
+def table_keyboard(view: TableView) -> InlineKeyboardMarkup | None:
+    if view.current is None:  # the hand is over: nothing to press
+        return None
+    loc = view.locale
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton(tr(N_("UNO!"), loc), callback_data=callbacks.table(view.game_id, "uno")),
+        # Opens inline mode in the group: the hand as personal results, no DM needed.
+        InlineKeyboardButton(tr(N_("My cards"), loc), switch_inline_query_current_chat=""),
+    ]])
+
+
+def ordered_options(view: HandView) -> list[CardOption]:
+    """Playable cards first, each group in the hand's own (sorted) order."""
+    return [o for o in view.cards if o.playable] + [o for o in view.cards if not o.playable]
+
+
+def _card_button(view: HandView, option: CardOption, *, uno: bool = False) -> InlineKeyboardButton:
+    card, gid, owner = option.card, view.game_id, view.user_id
+    label = card_emoji(card) if option.playable else f"· {card_emoji(card)}"
+    if uno:
+        label += " " + tr(N_("UNO!"), view.locale)
+    code = str(card)
+    if card.is_wild:
+        data = callbacks.hand(gid, owner, "w", card=code, uno=uno)
+    elif card.rank is Rank.SEVEN and view.swap_targets:
+        data = callbacks.hand(gid, owner, "s", card=code, uno=uno)
+    else:
+        data = callbacks.hand(gid, owner, "p", card=code, uno=uno)
+    return InlineKeyboardButton(label, callback_data=data)
+
+
+def hand_keyboard(view: HandView, page: int = 0,
+                  names: dict[str, str] | None = None) -> InlineKeyboardMarkup | None:
+    if view.hand_over:
+        return None
+    loc, gid, owner = view.locale, view.game_id, view.user_id
+    options = ordered_options(view)
+    pages = max(1, -(-len(options) // CARDS_PER_PAGE))
+    page = min(max(page, 0), pages - 1)
+    shown = options[page * CARDS_PER_PAGE:(page + 1) * CARDS_PER_PAGE]
+    buttons = [_card_button(view, o) for o in shown]
+    # Two cards left: offer each playable card also as "play it and declare UNO".
+    if len(view.cards) == 2:
+        buttons += [_card_button(view, o, uno=True) for o in shown if o.playable]
+    rows = [buttons[i:i + CARDS_PER_ROW] for i in range(0, len(buttons), CARDS_PER_ROW)]
+    if pages > 1:
+        rows.append([
+            InlineKeyboardButton("◀", callback_data=callbacks.hand(gid, owner, "g", page=(page - 1) % pages)),
+            InlineKeyboardButton(f"{page + 1}/{pages}", callback_data=callbacks.hand(gid, owner, "g", page=page)),
+            InlineKeyboardButton("▶", callback_data=callbacks.hand(gid, owner, "g", page=(page + 1) % pages)),
+        ])
+    actions = []
+    if view.can_draw:
+        label = tr(N_("Take +{count}"), loc, count=view.pending_draw) if view.pending_draw else tr(N_("Draw"), loc)
+        actions.append(InlineKeyboardButton(label, callback_data=callbacks.hand(gid, owner, "d")))
+    if view.can_pass:
+        actions.append(InlineKeyboardButton(tr(N_("Pass"), loc), callback_data=callbacks.hand(gid, owner, "n")))
+    if view.can_declare_uno:
+        actions.append(InlineKeyboardButton(tr(N_("UNO!"), loc), callback_data=callbacks.hand(gid, owner, "y")))
+    if view.can_challenge:
+        actions.append(InlineKeyboardButton(tr(N_("Challenge"), loc), callback_data=callbacks.hand(gid, owner, "c")))
+    if actions:
+        rows.append(actions)
+    names = names or {}
+    catch = [InlineKeyboardButton(tr(N_("UNO! on {name}"), loc, name=names.get(uid, "?")),
+                                  callback_data=callbacks.hand(gid, owner, "k", target=uid))
+             for uid in view.catchable]
+    rows += [catch[i:i + 2] for i in range(0, len(catch), 2)]
+    return InlineKeyboardMarkup(rows)
+
+
+def color_keyboard(game_id: str, owner: str, card: str, uno: bool, locale: str) -> InlineKeyboardMarkup:
+    """After pressing a wild: which colour to name."""
+    row = [InlineKeyboardButton(color_mark(c), callback_data=callbacks.hand(
+        game_id, owner, "p", card=card, color=c.value, uno=uno)) for c in Color]
+    back = InlineKeyboardButton(tr(N_("Back"), locale), callback_data=callbacks.hand(game_id, owner, "g"))
+    return InlineKeyboardMarkup([row, [back]])
+
+
+def swap_keyboard(game_id: str, owner: str, card: str, uno: bool, locale: str,
+                  targets: tuple[tuple[str, str], ...]) -> InlineKeyboardMarkup:
+    """After pressing a 7 under the 7-0 rule: whom to swap hands with."""
+    buttons = [InlineKeyboardButton(name, callback_data=callbacks.hand(
+        game_id, owner, "p", card=card, target=uid, uno=uno)) for uid, name in targets]
+    rows = [buttons[i:i + 2] for i in range(0, len(buttons), 2)]
+    rows.append([InlineKeyboardButton(tr(N_("Back"), locale), callback_data=callbacks.hand(game_id, owner, "g"))])
+    return InlineKeyboardMarkup(rows)

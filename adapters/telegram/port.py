@@ -1,0 +1,134 @@
+"""The Telegram ChatPort: coordinator views out as HTML messages with inline keyboards.
+
+Public views (lobby, table, notices) go to the group and are edited in place when the
+coordinator passes ``edit``; a hand goes to the player's private chat (chat id = user id).
+Telegram's 403 on a private send becomes ``DeliveryFailed("blocked")``. 429s are retried by
+the Application's ``AIORateLimiter`` inside the awaited call, so the coordinator (which awaits
+each message under its per-game lock) never loses or reorders game messages.
+
+The port also remembers, per user, the last hand it was asked to deliver (even when the
+delivery failed): inline mode shows it in the group without a round trip, and the hand
+keyboard's page buttons re-render it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from telegram import Bot, InlineKeyboardMarkup
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+
+from bot.coordinator.ports import ChatKey, DeliveryFailed
+from bot.coordinator.views import HandView, LobbyView, Notice, Public, TableView
+from bot.render.text import render_hand, render_lobby, render_notice, render_table
+
+from .keyboards import hand_keyboard, lobby_keyboard, table_keyboard
+from .texts import MESSAGE_LIMIT, clip, html, mention
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class KnownHand:
+    chat: ChatKey
+    view: HandView
+
+
+class TelegramChatPort:
+    def __init__(self, bot: Bot, bot_username: str, *, now: Callable[[], float] = time.time) -> None:
+        self.bot = bot
+        self.bot_username = bot_username
+        self._now = now
+        self._hands: dict[str, KnownHand] = {}  # user id -> last hand view sent to them
+        self._names: dict[str, dict[str, str]] = {}  # game id -> user id -> seat name
+        self._chats: dict[str, ChatKey] = {}  # game id -> chat (saves a store read per button)
+
+    # ---- what handlers ask -------------------------------------------------------------------
+
+    def known_hand(self, user_id: str) -> KnownHand | None:
+        return self._hands.get(user_id)
+
+    def seat_names(self, game_id: str) -> dict[str, str]:
+        return self._names.get(game_id, {})
+
+    def chat_of(self, game_id: str) -> ChatKey | None:
+        return self._chats.get(game_id)
+
+    # ---- ChatPort ----------------------------------------------------------------------------
+
+    async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
+        text, markup = self._render_public(message)
+        game_id = getattr(message, "game_id", None)
+        if game_id:
+            self._chats[game_id] = chat
+        if isinstance(message, LobbyView | TableView):
+            self._names[message.game_id] = {s.user_id: s.name for s in message.seats}
+        try:
+            return await self._send_or_edit(int(chat.chat_id), text, markup, edit)
+        except Forbidden as error:  # the bot was removed from the group: nothing to tell anyone
+            log.warning("cannot post in chat %s: %s", chat, error.message)
+        except RetryAfter as error:
+            log.error("gave up posting in chat %s after retries (retry after %s)", chat, error.retry_after)
+        except TelegramError as error:
+            log.error("posting in chat %s failed: %s", chat, error.message)
+        return None
+
+    async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
+                        edit: str | None = None) -> str | None:
+        self._hands[user_id] = KnownHand(chat, view)
+        self._chats[view.game_id] = chat
+        if not user_id.isdigit():
+            raise DeliveryFailed("other", "not a Telegram user")
+        text = clip(render_hand(view, escape=html), MESSAGE_LIMIT)
+        markup = hand_keyboard(view, names=self.seat_names(view.game_id))
+        try:
+            return await self._send_or_edit(int(user_id), text, markup, edit)
+        except Forbidden:
+            raise DeliveryFailed("blocked") from None  # no detail: it would name the user
+        except RetryAfter:
+            raise DeliveryFailed("rate_limited") from None
+        except TelegramError as error:
+            raise DeliveryFailed("other", error.message) from None
+
+    # ---- helpers -----------------------------------------------------------------------------
+
+    def _render_public(self, message: Public) -> tuple[str, InlineKeyboardMarkup | None]:
+        if isinstance(message, LobbyView):
+            text = render_lobby(message, escape=html, mention=mention)
+            return clip(text, MESSAGE_LIMIT), lobby_keyboard(message, self.bot_username)
+        if isinstance(message, TableView):
+            text = render_table(message, now=self._now(), escape=html, mention=mention)
+            return clip(text, MESSAGE_LIMIT), table_keyboard(message)
+        if isinstance(message, Notice):
+            names = self.seat_names(message.game_id) if message.game_id else {}
+            text = render_notice(message, escape=html, mention=mention, names=names)
+            return clip(text, MESSAGE_LIMIT), None
+        raise TypeError(f"not a public view: {type(message).__name__}")
+
+    async def _send_or_edit(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
+                            edit: str | None) -> str:
+        if edit is not None:
+            try:
+                await self.bot.edit_message_text(text, chat_id=chat_id, message_id=int(edit),
+                                                 parse_mode=ParseMode.HTML, reply_markup=markup)
+                return edit
+            except BadRequest as error:
+                if "not modified" in error.message.lower():
+                    return edit
+                # Deleted, too old or not ours: fall through and send a fresh message.
+                log.info("edit of message %s in chat %s failed (%s); sending anew", edit, chat_id, error.message)
+        sent = await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        return str(sent.message_id)
+
+    async def show_keyboard(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None) -> None:
+        """Swap a hand message's keyboard (sub-menus, pages); a no-op edit is fine."""
+        try:
+            await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id,
+                                                     reply_markup=markup)
+        except BadRequest as error:
+            if "not modified" not in error.message.lower():
+                raise

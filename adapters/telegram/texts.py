@@ -1,0 +1,42 @@
+"""Translation and HTML helpers for the Telegram adapter's own strings and the renderer's output.
+
+Player-facing text is rendered by ``bot.render.text`` (plain text, with our escape/mention
+callables for HTML) and translated by ``bot.i18n``; this module only adapts them to
+Telegram's HTML parse mode and caps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram.helpers import escape, mention_html
+
+from bot.coordinator.views import Text
+from bot.i18n import normalize_locale, translate
+
+POPUP_LIMIT = 200  # answerCallbackQuery text
+MESSAGE_LIMIT = 4096
+
+
+def tr(msgid: str, locale: str, **params: Any) -> str:
+    """Translate one of the adapter's msgids (marked with ``N_`` at the call site)."""
+    return translate(Text(msgid, params), locale)
+
+
+def user_locale(language_code: str | None) -> str:
+    return normalize_locale(language_code)
+
+
+def mention(user_id: str, name: str) -> str:
+    """HTML mention of a human (Telegram ids are digits); AI seats are just their name."""
+    if user_id.lstrip("-").isdigit():
+        return mention_html(int(user_id), name)
+    return escape(name)
+
+
+def html(text: str) -> str:
+    return escape(text)
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,422 @@
+"""A fake Telegram Bot API server on 127.0.0.1 (aiohttp) for running the real
+python-telegram-bot ``Application`` offline.
+
+It records every request (method + decoded params), keeps the messages it "sent" (so tests
+can read the current text and inline keyboard of any message, edits included), lets tests
+inject updates (commands, callback queries, inline queries, chosen inline results) and
+failures (403 for a chat, one 429 with ``retry_after``), and long-polls ``getUpdates``.
+
+PTB posts form fields: string parameters raw, everything else JSON-encoded (GUIDE §5).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+# Parameters PTB sends as raw strings: never JSON-decode these (a text "5" must stay "5").
+STRING_PARAMS = {
+    "text", "parse_mode", "callback_query_id", "inline_query_id", "next_offset", "url",
+    "secret_token", "language_code", "inline_message_id", "caption", "switch_pm_text",
+    "switch_pm_parameter", "scope_type",
+}
+
+
+@dataclass
+class ApiCall:
+    method: str
+    params: dict[str, Any]
+    at: float  # time.perf_counter() when the request arrived
+    status: int = 200  # what the fake answered
+
+    @property
+    def chat_id(self) -> int | None:
+        value = self.params.get("chat_id")
+        return int(value) if value is not None else None
+
+
+@dataclass
+class StoredMessage:
+    chat_id: int
+    message_id: int
+    text: str
+    reply_markup: dict[str, Any] | None
+    parse_mode: str | None = None
+    edits: int = 0
+
+    def buttons(self) -> list[dict[str, Any]]:
+        """Every inline button, row by row, flattened."""
+        rows = (self.reply_markup or {}).get("inline_keyboard", [])
+        return [button for row in rows for button in row]
+
+
+@dataclass
+class TgUser:
+    id: int
+    first_name: str
+    language_code: str | None = "en"
+    username: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.language_code:
+            data["language_code"] = self.language_code
+        if self.username:
+            data["username"] = self.username
+        return data
+
+
+@dataclass
+class Failure:
+    status: int
+    description: str
+    chat_id: int | None = None
+    method: str | None = None
+    retry_after: int | None = None
+    times: int | None = None  # None = until removed
+
+
+def _chat_dict(chat_id: int) -> dict[str, Any]:
+    if chat_id < 0:
+        return {"id": chat_id, "type": "supergroup", "title": f"group {chat_id}"}
+    return {"id": chat_id, "type": "private", "first_name": f"user {chat_id}"}
+
+
+class FakeBotApi:
+    def __init__(self, token: str = "123456:TEST-TOKEN", bot_id: int = 123456,
+                 bot_username: str = "unotest_bot") -> None:
+        self.token = token
+        self.bot_id = bot_id
+        self.bot_username = bot_username
+        self.calls: list[ApiCall] = []
+        self.messages: dict[tuple[int, int], StoredMessage] = {}
+        self.admins: dict[int, set[int]] = {}  # chat id -> admin user ids
+        self.failures: list[Failure] = []
+        self._updates: list[dict[str, Any]] = []
+        self._update_ids = itertools.count(1)
+        self._message_ids = itertools.count(1000)
+        self._callback_ids = itertools.count(1)
+        self._new_update = asyncio.Event()
+        self._new_call = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.injected_at: dict[int, float] = {}  # update id -> perf_counter() at injection
+
+    # ---- lifecycle ------------------------------------------------------------------------
+
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_post("/bot{token}/{method}", self._handle)
+        app.router.add_get("/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return self.base_url
+
+    async def stop(self) -> None:
+        self._new_update.set()  # release a pending long poll
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    # ---- failures ---------------------------------------------------------------------------
+
+    def forbid_chat(self, chat_id: int) -> None:
+        """The user never started the bot: every request to their private chat is a 403."""
+        self.failures.append(Failure(403, "Forbidden: bot can't initiate conversation with a user",
+                                     chat_id=chat_id))
+
+    def allow_chat(self, chat_id: int) -> None:
+        self.failures = [f for f in self.failures if not (f.status == 403 and f.chat_id == chat_id)]
+
+    def rate_limit_once(self, *, chat_id: int | None = None, method: str | None = None,
+                        retry_after: int = 1) -> None:
+        self.failures.append(Failure(429, f"Too Many Requests: retry after {retry_after}",
+                                     chat_id=chat_id, method=method, retry_after=retry_after,
+                                     times=1))
+
+    def _failure_for(self, method: str, params: dict[str, Any]) -> Failure | None:
+        chat = params.get("chat_id")
+        chat_id = int(chat) if chat is not None else None
+        for failure in self.failures:
+            if failure.method is not None and failure.method != method:
+                continue
+            if failure.chat_id is not None and failure.chat_id != chat_id:
+                continue
+            if failure.times is not None:
+                failure.times -= 1
+                if failure.times <= 0:
+                    self.failures.remove(failure)
+            return failure
+        return None
+
+    # ---- injecting updates -----------------------------------------------------------------
+
+    def push_update(self, payload: dict[str, Any]) -> int:
+        update_id = next(self._update_ids)
+        self._updates.append({"update_id": update_id, **payload})
+        self.injected_at[update_id] = time.perf_counter()
+        self._new_update.set()
+        return update_id
+
+    def send_text(self, user: TgUser, chat_id: int, text: str,
+                  reply_to: StoredMessage | dict[str, Any] | None = None) -> int:
+        """A user writes ``text`` in ``chat_id`` (a command gets its bot_command entity)."""
+        message: dict[str, Any] = {
+            "message_id": next(self._message_ids), "date": int(time.time()),
+            "chat": _chat_dict(chat_id), "from": user.to_dict(), "text": text,
+        }
+        if text.startswith("/"):
+            message["entities"] = [{"type": "bot_command", "offset": 0,
+                                    "length": len(text.split()[0])}]
+        if reply_to is not None:
+            message["reply_to_message"] = reply_to if isinstance(reply_to, dict) else {
+                "message_id": reply_to.message_id, "date": int(time.time()),
+                "chat": _chat_dict(reply_to.chat_id), "text": reply_to.text}
+        return self.push_update({"message": message})
+
+    def user_message(self, user: TgUser, chat_id: int, text: str = "hi") -> dict[str, Any]:
+        """A message by ``user`` (to reply to, e.g. for /kick)."""
+        return {"message_id": next(self._message_ids), "date": int(time.time()),
+                "chat": _chat_dict(chat_id), "from": user.to_dict(), "text": text}
+
+    def press(self, user: TgUser, message: StoredMessage, data: str) -> str:
+        """``user`` presses the callback button carrying ``data`` under ``message``."""
+        callback_id = str(next(self._callback_ids))
+        self.push_update({"callback_query": {
+            "id": callback_id, "from": user.to_dict(), "chat_instance": str(message.chat_id),
+            "data": data,
+            "message": {"message_id": message.message_id, "date": int(time.time()),
+                        "chat": _chat_dict(message.chat_id),
+                        "from": self._bot_user(), "text": message.text,
+                        **({"reply_markup": message.reply_markup} if message.reply_markup else {})},
+        }})
+        return callback_id
+
+    def inline_query(self, user: TgUser, query: str = "", offset: str = "",
+                     chat_type: str = "supergroup") -> str:
+        query_id = f"iq{next(self._callback_ids)}"
+        self.push_update({"inline_query": {"id": query_id, "from": user.to_dict(), "query": query,
+                                           "offset": offset, "chat_type": chat_type}})
+        return query_id
+
+    def choose_inline_result(self, user: TgUser, result_id: str, query: str = "") -> int:
+        return self.push_update({"chosen_inline_result": {
+            "result_id": result_id, "from": user.to_dict(), "query": query}})
+
+    # ---- reading what the bot did ----------------------------------------------------------
+
+    def calls_to(self, method: str | None = None, chat_id: int | None = None) -> list[ApiCall]:
+        return [c for c in self.calls
+                if (method is None or c.method == method)
+                and (chat_id is None or c.chat_id == chat_id)]
+
+    def chat_messages(self, chat_id: int) -> list[StoredMessage]:
+        """The messages the bot sent to a chat, oldest first, in their current (edited) state."""
+        return sorted((m for (c, _), m in self.messages.items() if c == chat_id),
+                      key=lambda m: m.message_id)
+
+    def message(self, chat_id: int, message_id: int) -> StoredMessage:
+        return self.messages[(chat_id, message_id)]
+
+    def answers(self, callback_id: str) -> list[ApiCall]:
+        return [c for c in self.calls if c.method == "answerCallbackQuery"
+                and c.params.get("callback_query_id") == callback_id]
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0,
+                       what: str = "condition") -> Any:
+        """Poll the recorder until ``predicate()`` is truthy (returned) or fail after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            result = predicate()
+            if result:
+                return result
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"timed out waiting for {what}; last calls: "
+                                     f"{[(c.method, c.params.get('chat_id')) for c in self.calls[-8:]]}")
+            self._new_call.clear()
+            try:
+                await asyncio.wait_for(self._new_call.wait(), min(remaining, 0.05))
+            except TimeoutError:
+                pass
+
+    async def wait_answer(self, callback_id: str, timeout: float = 5.0) -> ApiCall:
+        found = await self.wait_for(lambda: self.answers(callback_id), timeout,
+                                    f"answer to callback {callback_id}")
+        return found[0]
+
+    async def wait_idle(self, quiet: float = 0.15, timeout: float = 10.0) -> None:
+        """Wait until every injected update was fetched and no API call came for ``quiet`` s."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            count = len(self.calls)
+            await asyncio.sleep(quiet)
+            if len(self.calls) == count and not self._updates:
+                return
+        raise AssertionError("the bot never went quiet")
+
+    # ---- the HTTP side -----------------------------------------------------------------------
+
+    def _bot_user(self) -> dict[str, Any]:
+        return {"id": self.bot_id, "is_bot": True, "first_name": "UNO", "username": self.bot_username}
+
+    @staticmethod
+    def _decode(form: Any) -> dict[str, Any]:
+        params: dict[str, Any] = {}
+        for key, value in form.items():
+            if key in STRING_PARAMS or not isinstance(value, str):
+                params[key] = value
+                continue
+            try:
+                params[key] = json.loads(value)
+            except ValueError:
+                params[key] = value
+        return params
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        if request.match_info["token"] != self.token:
+            return self._error(401, "Unauthorized")
+        params = self._decode(await request.post()) if request.can_read_body else {}
+        call = ApiCall(method, params, time.perf_counter())
+        if method != "getUpdates":
+            self.calls.append(call)
+            self._new_call.set()
+        failure = self._failure_for(method, params) if method != "getUpdates" else None
+        if failure is not None:
+            call.status = failure.status
+            extra = {"parameters": {"retry_after": failure.retry_after}} if failure.retry_after else {}
+            return self._error(failure.status, failure.description, **extra)
+        handler = getattr(self, f"_api_{method}", None)
+        if handler is None:
+            return self._ok(True)
+        try:
+            result = await handler(params)
+        except _ApiError as error:
+            call.status = error.status
+            return self._error(error.status, error.description)
+        return self._ok(result)
+
+    @staticmethod
+    def _ok(result: Any) -> web.Response:
+        return web.Response(text=json.dumps({"ok": True, "result": result}),
+                            content_type="application/json")
+
+    @staticmethod
+    def _error(status: int, description: str, **extra: Any) -> web.Response:
+        return web.Response(status=status, content_type="application/json",
+                            text=json.dumps({"ok": False, "error_code": status,
+                                             "description": description, **extra}))
+
+    async def _api_getMe(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {**self._bot_user(), "can_join_groups": True, "can_read_all_group_messages": False,
+                "supports_inline_queries": True}
+
+    async def _api_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = int(params.get("offset") or 0)
+        self._updates = [u for u in self._updates if u["update_id"] >= offset]
+        timeout = float(params.get("timeout") or 0)
+        if not self._updates and timeout > 0:
+            self._new_update.clear()
+            try:
+                await asyncio.wait_for(self._new_update.wait(), timeout)
+            except TimeoutError:
+                pass
+        limit = int(params.get("limit") or 100)
+        return self._updates[:limit]
+
+    def _store(self, chat_id: int, params: dict[str, Any]) -> StoredMessage:
+        message = StoredMessage(chat_id, next(self._message_ids), params.get("text", ""),
+                                params.get("reply_markup"), params.get("parse_mode"))
+        self.messages[(chat_id, message.message_id)] = message
+        return message
+
+    def _message_dict(self, message: StoredMessage) -> dict[str, Any]:
+        data: dict[str, Any] = {"message_id": message.message_id, "date": int(time.time()),
+                                "chat": _chat_dict(message.chat_id), "from": self._bot_user(),
+                                "text": message.text}
+        if message.reply_markup:
+            data["reply_markup"] = message.reply_markup
+        return data
+
+    async def _api_sendMessage(self, params: dict[str, Any]) -> dict[str, Any]:
+        if not params.get("text"):
+            raise _ApiError(400, "Bad Request: message text is empty")
+        return self._message_dict(self._store(int(params["chat_id"]), params))
+
+    def _existing(self, params: dict[str, Any]) -> StoredMessage:
+        key = (int(params["chat_id"]), int(params["message_id"]))
+        if key not in self.messages:
+            raise _ApiError(400, "Bad Request: message to edit not found")
+        return self.messages[key]
+
+    async def _api_editMessageText(self, params: dict[str, Any]) -> dict[str, Any]:
+        message = self._existing(params)
+        markup = params.get("reply_markup")
+        if message.text == params.get("text") and message.reply_markup == markup:
+            raise _ApiError(400, "Bad Request: message is not modified: specified new message "
+                                 "content and reply markup are exactly the same")
+        message.text, message.reply_markup = params.get("text", ""), markup
+        message.parse_mode = params.get("parse_mode")
+        message.edits += 1
+        return self._message_dict(message)
+
+    async def _api_editMessageReplyMarkup(self, params: dict[str, Any]) -> dict[str, Any]:
+        message = self._existing(params)
+        markup = params.get("reply_markup")
+        if message.reply_markup == markup:
+            raise _ApiError(400, "Bad Request: message is not modified")
+        message.reply_markup = markup
+        message.edits += 1
+        return self._message_dict(message)
+
+    async def _api_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat_id, user_id = int(params["chat_id"]), int(params["user_id"])
+        status = "administrator" if user_id in self.admins.get(chat_id, set()) else "member"
+        member: dict[str, Any] = {"status": status,
+                                  "user": {"id": user_id, "is_bot": False, "first_name": str(user_id)}}
+        if status == "administrator":
+            member.update(can_be_edited=False, is_anonymous=False, can_manage_chat=True,
+                          can_delete_messages=True, can_manage_video_chats=True,
+                          can_restrict_members=True, can_promote_members=False,
+                          can_change_info=True, can_invite_users=True, can_post_stories=False,
+                          can_edit_stories=False, can_delete_stories=False)
+        return member
+
+
+class _ApiError(Exception):
+    def __init__(self, status: int, description: str) -> None:
+        super().__init__(description)
+        self.status = status
+        self.description = description
+
+
+@dataclass
+class Keyboard:
+    """Helpers over a stored inline keyboard."""
+
+    message: StoredMessage
+    buttons: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, message: StoredMessage) -> Keyboard:
+        return cls(message, message.buttons())
+
+    def data(self) -> list[str]:
+        return [b["callback_data"] for b in self.buttons if "callback_data" in b]
+
+    def find(self, predicate: Callable[[str], bool]) -> str | None:
+        return next((d for d in self.data() if predicate(d)), None)

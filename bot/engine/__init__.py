@@ -7,6 +7,55 @@ Public API (see README and ../shared/spec/scenario.md):
     events.*                               -- everything that happens (events.py)
     UnoError and its subclasses            -- each with .code        (errors.py)
     GameState                              -- one hand, frozen, JSON round-trip exact (state.py)
+                                              ``color`` is None only after a Wild turned first
+                                              (the first player may then play any card).
     new_hand, legal_actions, is_legal, apply, remove_player         (game.py)
+    GameState.from_position / scenario.run -- positions and replay of the scenario format
     Match                                  -- hands to the target score (match.py)
+    python -m bot.engine.replay FILE       -- the spec's replay command (replay.py)
+
+A wrong UNO call with ``false_uno_penalty > 0`` is refused with ``NothingToCatch`` whose
+``.state``/``.events`` carry the penalised state (``.state`` is None when there is no penalty);
+``Match.apply`` re-raises it with ``.match`` set as well.
 """
+
+from . import events
+from .actions import (
+    Action,
+    CatchUno,
+    Challenge,
+    DeclareUno,
+    Draw,
+    Pass,
+    Play,
+    action_from_json,
+    action_to_json,
+)
+from .cards import Card, Color, Rank, full_deck
+from .errors import (
+    ERROR_CODES,
+    BadAction,
+    CannotChallenge,
+    CannotPass,
+    ColorRequired,
+    GameOver,
+    IllegalPlay,
+    NothingToCatch,
+    NotInHand,
+    NotYourTurn,
+    UnoError,
+)
+from .game import apply, choose_dealer, is_legal, legal_actions, new_hand, remove_player
+from .match import Match
+from .rules import HOUSE, OFFICIAL, PRESETS, RULE_FIELDS, RuleSet
+from .scoring import cards_value
+from .state import GameState
+
+__all__ = [
+    "Action", "BadAction", "CannotChallenge", "CannotPass", "Card", "CatchUno", "Challenge", "Color",
+    "ColorRequired", "DeclareUno", "Draw", "ERROR_CODES", "GameOver", "GameState", "HOUSE",
+    "IllegalPlay", "Match", "NotInHand", "NotYourTurn", "NothingToCatch", "OFFICIAL", "PRESETS",
+    "Pass", "Play", "RULE_FIELDS", "Rank", "RuleSet", "UnoError", "action_from_json",
+    "action_to_json", "apply", "cards_value", "choose_dealer", "events", "full_deck", "is_legal",
+    "legal_actions", "new_hand", "remove_player",
+]

@@ -1,0 +1,49 @@
+"""Scoring a finished hand: card values, teams, and the two scoring modes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .cards import Card
+
+
+def cards_value(cards: Iterable[Card]) -> int:
+    """Official values: number cards face value, Skip/Reverse/+2 20, W and W+4 50."""
+    return sum(c.rank.points for c in cards)
+
+
+def team_ids_for(player_count: int) -> tuple[int, ...]:
+    """Partners sit opposite: seat i plays with seat i + n/2 (team = i mod n/2)."""
+    half = player_count // 2
+    return tuple(i % half for i in range(player_count))
+
+
+def hand_winner_points(players: Sequence[str], hands: Sequence[Sequence[Card]],
+                       team_ids: Sequence[int], winner: str) -> int:
+    """What the winner (or their team) scores: the cards of every opponent; partners don't count."""
+    w = players.index(winner)
+    total = 0
+    for seat, hand in enumerate(hands):
+        if seat == w or (team_ids and team_ids[seat] == team_ids[w]):
+            continue
+        total += cards_value(hand)
+    return total
+
+
+def score_changes(players: Sequence[str], hands: Sequence[Sequence[Card]], team_ids: Sequence[int],
+                  winner: str, scoring: str) -> dict[str, int]:
+    """Per-player score change for the hand under ``scoring``. With teams both partners carry
+    the team's change, so every member's running score is the team score."""
+    if scoring == "winner_takes":
+        points = hand_winner_points(players, hands, team_ids, winner)
+        w = players.index(winner)
+        return {p: (points if (p == winner or (team_ids and team_ids[i] == team_ids[w])) else 0)
+                for i, p in enumerate(players)}
+    # losers_accumulate: everyone is charged what they (or their team) still hold.
+    own = [cards_value(h) for h in hands]
+    if not team_ids:
+        return {p: own[i] for i, p in enumerate(players)}
+    team_total: dict[int, int] = {}
+    for i, t in enumerate(team_ids):
+        team_total[t] = team_total.get(t, 0) + own[i]
+    return {p: team_total[team_ids[i]] for i, p in enumerate(players)}

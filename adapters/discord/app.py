@@ -1,0 +1,154 @@
+"""Composition of the Discord bot: config from the environment, client, tree, ChatPort, serve.
+
+    DISCORD_TOKEN        required: the bot token
+    DISCORD_SHARD_COUNT  optional: total shards -> AutoShardedClient
+    DISCORD_SHARD_IDS    optional: "0,1" the shards this process runs (needs the count)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.config import ConfigError
+from bot.coordinator.ports import ChatPort, GameStore
+
+from .chat_port import DiscordChatPort
+from .components import UnoButton
+from .frontend import ErrorHook, Frontend
+from .slash import UnoTranslator, build_group
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class DiscordConfig:
+    token: str
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    ack_after: float = 2.0  # defer an interaction not answered by then (Discord allows 3 s)
+    guild_ready_timeout: float = 2.0
+    sync_commands: bool = True
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+
+
+def config_from_env(env: Mapping[str, str] = os.environ) -> DiscordConfig:
+    token = (env.get("DISCORD_TOKEN") or "").strip()
+    if not token:
+        raise ConfigError("DISCORD_TOKEN is not set: create a bot at https://discord.com/developers "
+                          "and put its token in the environment (see .env.example)")
+    count_text = (env.get("DISCORD_SHARD_COUNT") or "").strip()
+    ids_text = (env.get("DISCORD_SHARD_IDS") or "").strip()
+    count: int | None = None
+    ids: tuple[int, ...] | None = None
+    try:
+        if count_text:
+            count = int(count_text)
+        if ids_text:
+            ids = tuple(int(part) for part in ids_text.replace(" ", "").split(",") if part)
+    except ValueError:
+        raise ConfigError("DISCORD_SHARD_COUNT must be a number and DISCORD_SHARD_IDS a list like 0,1") from None
+    if count is not None and count < 1:
+        raise ConfigError("DISCORD_SHARD_COUNT must be at least 1")
+    if ids is not None:
+        if count is None:
+            raise ConfigError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT too")
+        if not ids or any(not 0 <= i < count for i in ids):
+            raise ConfigError(f"DISCORD_SHARD_IDS must be between 0 and {count - 1}")
+    return DiscordConfig(token=token, shard_count=count, shard_ids=ids,
+                         sync_commands=(env.get("DISCORD_SYNC_COMMANDS", "1").strip() != "0"))
+
+
+class DiscordApp:
+    """The bot, its Frontend and ChatPort, and the coordinator built on them."""
+
+    def __init__(self, config: DiscordConfig, make_coordinator: Callable[[ChatPort], Any],
+                 store: GameStore, *, on_error: ErrorHook | None = None) -> None:
+        self.config = config
+        self.frontend = Frontend(store, ack_after=config.ack_after, on_error=on_error)
+        self.client = self._build_client()
+        self.chat_port = DiscordChatPort(self.client)
+        self.coordinator = make_coordinator(self.chat_port)
+        self.frontend.coordinator = self.coordinator
+        self._runner: asyncio.Task[None] | None = None
+        self.connected = asyncio.Event()
+
+    def _build_client(self) -> discord.Client:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and permissions; no message content needed
+        options: dict[str, Any] = {"intents": intents, "guild_ready_timeout": self.config.guild_ready_timeout,
+                                   "allowed_mentions": discord.AllowedMentions(everyone=False, roles=False)}
+        if self.config.sharded:
+            client: discord.Client = discord.AutoShardedClient(
+                shard_count=self.config.shard_count,
+                shard_ids=list(self.config.shard_ids) if self.config.shard_ids else None, **options)
+        else:
+            client = discord.Client(**options)
+        client.uno_frontend = self.frontend  # type: ignore[attr-defined]  # for UnoButton
+        tree = app_commands.CommandTree(client)
+        tree.add_command(build_group(self.frontend))
+        tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        self.tree = tree
+        client.setup_hook = self._setup_hook  # type: ignore[method-assign]
+        client.event(self.on_ready)
+        return client
+
+    async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        self.frontend.report(error, interaction)
+
+    async def _setup_hook(self) -> None:
+        self.client.add_dynamic_items(UnoButton)
+        await self.tree.set_translator(UnoTranslator())
+        if self.config.sync_commands:
+            await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        if self.frontend.ready.is_set():
+            return  # a reconnect: the coordinator is already running
+        await self.coordinator.resume()
+        self.frontend.ready.set()
+        log.info("Discord bot ready as %s in %d guild(s)", self.client.user, len(self.client.guilds))
+
+    async def start(self) -> None:
+        """Log in (a rejected token is a ConfigError) and connect in the background."""
+        try:
+            await self.client.login(self.config.token)
+        except discord.LoginFailure:
+            await self.client.close()
+            raise ConfigError("DISCORD_TOKEN was rejected by Discord: check the token") from None
+        self._runner = asyncio.create_task(self.client.connect(reconnect=True))
+
+    async def wait_ready(self, timeout: float = 10.0) -> None:
+        await asyncio.wait_for(self.frontend.ready.wait(), timeout)
+
+    async def run_until_stopped(self) -> None:
+        assert self._runner is not None
+        await self._runner
+
+    async def stop(self) -> None:
+        close = getattr(self.coordinator, "close", None)
+        if close is not None:
+            await close()
+        await self.client.close()
+        if self._runner is not None:
+            self._runner.cancel()
+            await asyncio.gather(self._runner, return_exceptions=True)
+
+
+async def serve(config: DiscordConfig, make_coordinator: Callable[[ChatPort], Any], store: GameStore) -> None:
+    app = DiscordApp(config, make_coordinator, store)
+    await app.start()
+    try:
+        await app.run_until_stopped()
+    finally:
+        await app.stop()

@@ -1,0 +1,226 @@
+"""Coordinator views -> Discord embeds (text only; buttons live in components.py).
+
+Public embeds (lobby, table, notices) are built from LobbyView/TableView/Notice, which never
+hold another player's cards; the hand embed is only ever sent as an ephemeral response.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+
+from bot.coordinator.views import HandView, LobbyView, Notice, Reply, TableView, Text
+from bot.engine.cards import Card, Color, Rank
+from bot.i18n import N_, card_label, color_label, format_text, gettext, ngettext
+
+EMBED_DESCRIPTION_MAX = 4096
+FIELD_MAX = 1024
+
+COLOURS = {Color.RED: 0xD72600, Color.GREEN: 0x379711, Color.BLUE: 0x0956BF, Color.YELLOW: 0xECD407}
+NEUTRAL = 0x2B2D31
+COLOR_SQUARES = {Color.RED: "🟥", Color.GREEN: "🟩", Color.BLUE: "🟦", Color.YELLOW: "🟨"}
+RANK_SYMBOLS = {Rank.SKIP: "⊘", Rank.REVERSE: "⇄", Rank.DRAW_TWO: "+2", Rank.WILD: "W",
+                Rank.WILD_DRAW_FOUR: "W+4"}
+
+
+def escape(text: str) -> str:
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def mention(user_id: str, name: str) -> str:
+    """A ping for human seats (numeric Discord ids); AI seats ("ai1") just show their name."""
+    return f"<@{user_id}>" if user_id.isdigit() else f"**{escape(name)}**"
+
+
+def fmt(text: Text | None, locale: str) -> str:
+    if text is None:
+        return ""
+    return format_text(text, locale, escape=escape, mention=mention)
+
+
+def tr(msgid: str, locale: str, **params: Any) -> str:
+    """An adapter-owned string (msgid marked with N_ at the call site), params escaped."""
+    return fmt(Text(msgid, params), locale)
+
+
+def tr_markup(msgid: str, locale: str, **markup: str) -> str:
+    """Like tr, for params that are already Discord markup (mentions, bold names): not escaped.
+    A broken translation falls back to the English msgid rather than failing a turn."""
+    try:
+        return gettext(msgid, locale).format(**markup)
+    except (KeyError, IndexError, ValueError):
+        return msgid.format(**markup)
+
+
+def card_emoji(card: Card) -> str:
+    """Short form for buttons and compact lists: colour square + rank ("🟥5", "🌈W+4")."""
+    square = COLOR_SQUARES[card.color] if card.color else "🌈"
+    return square + RANK_SYMBOLS.get(card.rank, card.rank.value)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _seat_lines(view: TableView | LobbyView, locale: str, *, show_cards: bool) -> str:
+    lines = []
+    for seat in view.seats:
+        marker = "▶ " if getattr(seat, "is_current", False) else "• "
+        name = mention(seat.user_id, seat.name) if seat.is_current else f"**{escape(seat.name[:32])}**"
+        parts = [marker + name + (" 🤖" if seat.is_ai else "")]
+        if show_cards:
+            parts.append(ngettext(N_("{n} card"), N_("{n} cards"), seat.cards, locale).format(n=seat.cards))
+            parts.append(tr(N_("{points} pts"), locale, points=seat.score))
+            if seat.declared_uno:
+                parts.append("📢 UNO!")
+        if not seat.reachable:
+            parts.append("⚠️")
+        lines.append(" · ".join(parts))
+    return _clip("\n".join(lines), FIELD_MAX)
+
+
+def lobby_embed(view: LobbyView) -> discord.Embed:
+    loc = view.locale
+    embed = discord.Embed(title=tr(N_("UNO: new game"), loc), colour=NEUTRAL)
+    text = [tr(N_("{creator} opened a game. Press Join to take a seat."), loc,
+               creator=view.creator_name)]
+    if view.notice is not None:
+        text.append(fmt(view.notice, loc))
+    embed.description = _clip("\n".join(text), EMBED_DESCRIPTION_MAX)
+    seats = _seat_lines(view, loc, show_cards=False) or "—"
+    embed.add_field(name=tr(N_("Players ({count}/{max})"), loc, count=len(view.seats), max=view.max_players),
+                    value=seats, inline=False)
+    rules = _rule_lines(view.preset, view.rule_changes, loc)
+    embed.add_field(name=tr(N_("Rules"), loc), value=_clip(rules, FIELD_MAX), inline=False)
+    if view.expires_at:
+        embed.add_field(name=tr(N_("Lobby closes"), loc), value=f"<t:{int(view.expires_at)}:R>")
+    embed.set_footer(text=tr(N_("Game {game}"), loc, game=view.game_id))
+    return embed
+
+
+def _rule_lines(preset: str, changes: dict[str, Any], loc: str) -> str:
+    from bot.render.rules import preset_label, rule_changes
+
+    lines = [fmt(preset_label(preset), loc)]
+    lines += ["· " + fmt(t, loc) for t in rule_changes(changes)]
+    return "\n".join(lines)
+
+
+def table_embed(view: TableView) -> discord.Embed:
+    loc = view.locale
+    embed = discord.Embed(title=tr(N_("UNO: hand {number}"), loc, number=view.hand_number),
+                          colour=COLOURS.get(view.color, NEUTRAL))
+    embed.description = _clip("\n".join(fmt(t, loc) for t in view.last), EMBED_DESCRIPTION_MAX) or None
+    top = f"{card_emoji(view.top)} {escape(card_label(view.top, loc))}"
+    if view.top.is_wild:
+        top += " → " + COLOR_SQUARES[view.color] + " " + escape(color_label(view.color, loc))
+    embed.add_field(name=tr(N_("Top card"), loc), value=top)
+    direction = tr(N_("↻ in seat order"), loc) if view.direction == 1 else tr(N_("↺ reversed"), loc)
+    embed.add_field(name=tr(N_("Direction"), loc), value=direction)
+    embed.add_field(name=tr(N_("Draw pile"), loc), value=str(view.draw_pile))
+    embed.add_field(name=tr(N_("Players"), loc), value=_seat_lines(view, loc, show_cards=True) or "—",
+                    inline=False)
+    names = {s.user_id: s.name for s in view.seats}
+    if view.current is not None:
+        turn = tr(N_("{player}, it is your turn."), loc,
+                  player=_mention_text(view.current, names.get(view.current, "?")))
+        if view.pending_draw:
+            turn += " " + tr(N_("Pending penalty: +{n}."), loc, n=view.pending_draw)
+        if view.challenge_possible:
+            turn += " " + tr(N_("The Wild Draw Four may be challenged."), loc)
+        if view.deadline:
+            turn += " ⏱️ " + f"<t:{int(view.deadline)}:R>"
+        embed.add_field(name=tr(N_("Turn"), loc), value=_clip(turn, FIELD_MAX), inline=False)
+    if view.catchable:
+        caught = ", ".join(f"**{escape(names.get(u, u))}**" for u in view.catchable)
+        embed.add_field(name=tr(N_("Can be caught"), loc),
+                        value=tr_markup(N_("{players} did not say UNO! Press UNO! to call them out."),
+                                        loc, players=caught),
+                        inline=False)
+    embed.set_footer(text=tr(N_("Game {game} · playing to {target} points"), loc,
+                             game=view.game_id, target=view.target_score))
+    return embed
+
+
+def _mention_text(user_id: str, name: str) -> Any:
+    from bot.i18n import Mention
+
+    return Mention(user_id, name)
+
+
+def notice_content(view: Notice) -> str:
+    return _clip(fmt(view.text, view.locale), 2000)
+
+
+def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1) -> discord.Embed:
+    """A player's own hand: sent only as an ephemeral response (flags 64)."""
+    loc = view.locale
+    colour = COLOURS.get(view.color, NEUTRAL)
+    embed = discord.Embed(title=tr(N_("Your hand ({n} cards)"), loc, n=len(view.cards)), colour=colour)
+    lines = []
+    if note:
+        lines.append(note)
+    if view.note is not None:
+        lines.append(fmt(view.note, loc))
+    cards = " ".join(card_emoji(o.card) + ("" if o.playable else "·") for o in view.cards)
+    lines.append(cards or "—")
+    top = f"{card_emoji(view.top)} {escape(card_label(view.top, loc))}"
+    if view.top.is_wild:
+        top += " → " + escape(color_label(view.color, loc))
+    lines.append(tr_markup(N_("On top: {card}"), loc, card=top))
+    if view.hand_over:
+        lines.append(tr(N_("This hand is over."), loc))
+    elif view.is_turn:
+        lines.append(tr(N_("It is your turn."), loc))
+        if view.pending_draw:
+            lines.append(tr(N_("Play a stacking card or draw {n}."), loc, n=view.pending_draw))
+    else:
+        lines.append(tr(N_("Wait for your turn."), loc))
+    embed.description = _clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
+    if pages > 1:
+        embed.set_footer(text=tr(N_("Page {page} of {pages}"), loc, page=page + 1, pages=pages))
+    return embed
+
+
+def reply_text(reply: Reply) -> str:
+    """The one-line answer plus longer lines (rules are shown in English and Chinese)."""
+    parts = [fmt(reply.text, reply.locale)] if reply.text is not None else []
+    if reply.lines:
+        if getattr(reply, "bilingual", False):
+            for loc in ("en", "zh_CN"):
+                parts.append("\n".join(fmt(t, loc) for t in reply.lines))
+        else:
+            parts.append("\n".join(fmt(t, reply.locale) for t in reply.lines))
+    return _clip("\n\n".join(p for p in parts if p), EMBED_DESCRIPTION_MAX)
+
+
+def reply_embed(reply: Reply) -> discord.Embed | None:
+    """Long answers (rules, stats, leaderboard, settings) go in an embed; one-liners don't."""
+    if not reply.lines:
+        return None
+    embed = discord.Embed(description=reply_text(reply), colour=NEUTRAL)
+    return embed
+
+
+def plain(lines: Iterable[str]) -> str:
+    return "\n".join(lines)
+
+
+def help_text(locale: str) -> str:
+    rows = [
+        (N_("/uno new"), N_("open a game in this channel")),
+        (N_("/uno join, /uno leave"), N_("take or give up a seat")),
+        (N_("/uno start"), N_("deal the cards (the creator)")),
+        (N_("/uno hand"), N_("see your cards, privately, with buttons to play")),
+        (N_("/uno play"), N_("play a card; the list shows your own cards")),
+        (N_("/uno draw, /uno pass"), N_("draw a card, keep the card you drew")),
+        (N_("/uno call"), N_("say UNO! with one card left, or catch someone who forgot")),
+        (N_("/uno challenge"), N_("challenge a Wild Draw Four played on you")),
+        (N_("/uno settings"), N_("show or change house rules (creator or admins)")),
+        (N_("/uno rules, /uno stats, /uno leaderboard"), N_("rules, your numbers, the best players")),
+        (N_("/uno language"), N_("English or 中文, for you or the whole channel")),
+        (N_("/uno kick, /uno stop"), N_("remove a player, end the game (creator or admins)")),
+    ]
+    return "\n".join(f"**{gettext(cmd, locale)}**: {gettext(what, locale)}" for cmd, what in rows)

@@ -1,0 +1,283 @@
+"""Interactions in, coordinator commands out, answers back: the Discord edge, kept thin.
+
+Every interaction is answered within Discord's 3 s: the command runs, and if the coordinator
+has not answered after ``ack_after`` seconds the interaction is deferred and the answer sent
+later as an edit. Replies go to the sender only (ephemeral); public output goes through the
+ChatPort (the table message). No rule is decided here: refusals come from the coordinator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.coordinator import commands as cmd
+from bot.coordinator.ports import ChatKey, GameStore, User
+from bot.coordinator.views import HandView, Reply, Text
+from bot.i18n import N_, normalize_locale
+
+from . import components as ui
+from .custom_ids import HandId, TableId, decode
+from .embeds import hand_embed, reply_embed, reply_text, tr
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_INTERACTION = 10062
+ALREADY_ACKNOWLEDGED = 40060
+UNKNOWN_MESSAGE = 10008
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+
+ErrorHook = Callable[[BaseException], None]
+
+
+def chat_of(interaction: discord.Interaction) -> ChatKey:
+    return ChatKey("discord", str(interaction.channel_id))
+
+
+def user_of(interaction: discord.Interaction) -> User:
+    perms = interaction.permissions
+    return User(id=str(interaction.user.id), name=interaction.user.display_name,
+                locale=str(interaction.locale), is_admin=perms.manage_guild or perms.administrator)
+
+
+class Frontend:
+    def __init__(self, store: GameStore, *, ack_after: float = 2.0, on_error: ErrorHook | None = None) -> None:
+        self.store = store
+        self.coordinator: Any = None  # set by the app once built (it needs the ChatPort first)
+        self.ready = asyncio.Event()  # set after coordinator.resume()
+        self.ack_after = ack_after
+        self.on_error = on_error
+
+    # ---- running a command -----------------------------------------------------------------
+
+    async def _handle(self, command: cmd.Command) -> Reply:
+        await self.ready.wait()
+        return await self.coordinator.handle(command)
+
+    async def run(self, interaction: discord.Interaction, command: cmd.Command, *,
+                  update: bool = False) -> tuple[Reply, bool]:
+        """Run ``command``; defer the interaction if the answer takes longer than ``ack_after``.
+        Returns the reply and whether the interaction was deferred."""
+        task = asyncio.ensure_future(self._handle(command))
+        done, _ = await asyncio.wait({task}, timeout=self.ack_after)
+        deferred = False
+        if not done:
+            deferred = await self._defer(interaction, update=update)
+        try:
+            return await task, deferred
+        except Exception as error:  # the coordinator should never raise; answer anyway
+            self.report(error, interaction)
+            return Reply(ok=False, text=_something_went_wrong(), error="internal",
+                         locale=normalize_locale(str(interaction.locale))), deferred
+
+    async def _defer(self, interaction: discord.Interaction, *, update: bool) -> bool:
+        try:
+            if update:
+                await interaction.response.defer()  # DEFERRED_UPDATE_MESSAGE: edit it later
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            return True
+        except discord.NotFound:
+            log.warning("interaction %s expired before it could be deferred", interaction.id)
+        except discord.HTTPException as error:
+            if error.code != ALREADY_ACKNOWLEDGED:
+                raise
+        return False
+
+    def report(self, error: BaseException, interaction: discord.Interaction | None = None) -> None:
+        where = f" (interaction {interaction.id}, channel {interaction.channel_id})" if interaction else ""
+        log.error("unexpected error in the Discord adapter%s", where, exc_info=error)
+        if self.on_error is not None:
+            self.on_error(error)
+
+    # ---- answering -------------------------------------------------------------------------
+
+    async def answer(self, interaction: discord.Interaction, reply: Reply, *, deferred: bool,
+                     show_hand: bool = True, page: int = 0) -> None:
+        """A new ephemeral message: the reply, and the sender's hand with its buttons."""
+        text = reply_text(reply) if reply_embed(reply) is None else ""
+        embeds = [e for e in (reply_embed(reply),) if e is not None]
+        view: discord.ui.View | None = None
+        hand = reply.hand if show_hand else None
+        if hand is not None:
+            embeds.append(hand_embed(hand, page=page, pages=ui.page_count(hand)))
+            view = ui.hand_components(hand, str(interaction.user.id), page)
+        await self._send_new(interaction, content=_prefix(reply, text), embeds=embeds, view=view,
+                             deferred=deferred)
+
+    async def _send_new(self, interaction: discord.Interaction, *, content: str,
+                        embeds: list[discord.Embed], view: discord.ui.View | None, deferred: bool) -> None:
+        kwargs: dict[str, Any] = {"content": content or None, "embeds": embeds}
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            if deferred:
+                await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.response.send_message(ephemeral=True, **kwargs)
+        except discord.NotFound as error:
+            log.warning("could not answer interaction %s (code %s)", interaction.id, error.code)
+        except discord.HTTPException as error:
+            if error.code != ALREADY_ACKNOWLEDGED:
+                raise
+            await self._followup(interaction, **kwargs)
+
+    async def _followup(self, interaction: discord.Interaction, **kwargs: Any) -> None:
+        try:
+            await interaction.followup.send(ephemeral=True, **kwargs)
+        except discord.HTTPException as error:
+            log.warning("follow-up to interaction %s failed (code %s)", interaction.id, error.code)
+
+    async def update_hand(self, interaction: discord.Interaction, hand: HandView | None, note: str, *,
+                          deferred: bool, page: int = 0, view: discord.ui.View | None = None) -> None:
+        """Refresh the hand message the player clicked on (the answer to their click)."""
+        owner = str(interaction.user.id)
+        if hand is None:
+            kwargs: dict[str, Any] = {"content": note or None, "embeds": [], "view": None}
+        else:
+            kwargs = {"content": None,
+                      "embeds": [hand_embed(hand, note, page, ui.page_count(hand))],
+                      "view": view or ui.hand_components(hand, owner, page)}
+        try:
+            if deferred:
+                await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.response.edit_message(**kwargs)
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_INTERACTION:
+                log.warning("interaction %s expired before its answer", interaction.id)
+                return
+            # the hand message itself is gone (dismissed, expired): ask for a fresh one
+            await self._followup(interaction, content=tr(
+                N_("This hand view has expired. Press My hand on the table again."), _locale(interaction)))
+        except discord.HTTPException as error:
+            if error.code != ALREADY_ACKNOWLEDGED:
+                raise
+            await self._followup(interaction, **{k: v for k, v in kwargs.items() if v is not None})
+
+    async def tell(self, interaction: discord.Interaction, content: str) -> None:
+        """A short ephemeral explanation that changes nothing."""
+        await self._send_new(interaction, content=content, embeds=[], view=None, deferred=False)
+
+    # ---- slash commands --------------------------------------------------------------------
+
+    async def slash(self, interaction: discord.Interaction, make: Callable[[ChatKey, User], cmd.Command], *,
+                    show_hand: bool = True) -> None:
+        try:
+            reply, deferred = await self.run(interaction, make(chat_of(interaction), user_of(interaction)))
+            await self.answer(interaction, reply, deferred=deferred, show_hand=show_hand)
+        except Exception as error:
+            self.report(error, interaction)
+
+    async def own_hand(self, interaction: discord.Interaction) -> HandView | None:
+        reply = await self._handle(cmd.ShowHand(chat_of(interaction), user_of(interaction)))
+        return reply.hand
+
+    # ---- components ------------------------------------------------------------------------
+
+    async def on_component(self, interaction: discord.Interaction, custom_id: str) -> None:
+        try:
+            parsed = decode(custom_id)
+            if isinstance(parsed, TableId):
+                await self._table_click(interaction, parsed)
+            elif isinstance(parsed, HandId):
+                await self._hand_click(interaction, parsed)
+            else:
+                await self.tell(interaction, tr(N_("This button is no longer valid."), _locale(interaction)))
+        except Exception as error:
+            self.report(error, interaction)
+
+    async def _current_game(self, chat: ChatKey) -> str | None:
+        record = await self.store.load(chat)
+        return record.game_id if record is not None else None
+
+    async def _table_click(self, interaction: discord.Interaction, button: TableId) -> None:
+        chat, user = chat_of(interaction), user_of(interaction)
+        if await self._current_game(chat) != button.game:
+            await self.tell(interaction, tr(N_("This game is over. Start a new one with /uno new."),
+                                            _locale(interaction)))
+            return
+        command: cmd.Command = {
+            "join": cmd.Join, "start": cmd.StartGame, "hand": cmd.ShowHand, "uno": cmd.CallUno,
+            "ai": cmd.AddAiSeat,
+        }[button.action](chat, user)
+        reply, deferred = await self.run(interaction, command)
+        await self.answer(interaction, reply, deferred=deferred, show_hand=button.action == "hand")
+
+    async def _hand_click(self, interaction: discord.Interaction, button: HandId) -> None:
+        loc = _locale(interaction)
+        if str(interaction.user.id) != button.owner:
+            await self.tell(interaction, tr(N_("These are another player's cards. Press My hand on the "
+                                               "table to see yours."), loc))
+            return
+        chat, user = chat_of(interaction), user_of(interaction)
+        if await self._current_game(chat) != button.game:
+            await self.update_hand(interaction, None, tr(
+                N_("This hand view belongs to a game that is over. Press My hand on the table again."), loc),
+                deferred=False)
+            return
+        if button.action in ("w", "s", "pg", "b"):
+            await self._hand_navigation(interaction, button)
+            return
+        command = self._hand_command(chat, user, button)
+        reply, deferred = await self.run(interaction, command, update=True)
+        hand = reply.hand
+        if hand is None and reply.ok:  # seated players always get a hand; refetch to be safe
+            hand = await self.own_hand(interaction)
+        await self.update_hand(interaction, hand, _prefix(reply, reply_text(reply)), deferred=deferred,
+                               page=button.page)
+
+    @staticmethod
+    def _hand_command(chat: ChatKey, user: User, button: HandId) -> cmd.Command:
+        if button.action == "p":
+            return cmd.PlayCards(chat, user, cards=(button.arg,))
+        if button.action == "c":
+            card, _, color = button.arg.partition(".")
+            return cmd.PlayCards(chat, user, cards=(card,), color=color)
+        if button.action == "x":
+            card, _, target = button.arg.partition(".")
+            return cmd.PlayCards(chat, user, cards=(card,), swap_with=target)
+        return {"d": cmd.Draw, "n": cmd.Pass, "u": cmd.CallUno, "g": cmd.Challenge}[button.action](chat, user)
+
+    async def _hand_navigation(self, interaction: discord.Interaction, button: HandId) -> None:
+        """Pure UI: a colour picker, a swap picker, another page, or back to the hand."""
+        hand = await self.own_hand(interaction)
+        owner = str(interaction.user.id)
+        if hand is None:
+            await self.update_hand(interaction, None, tr(N_("You are not in this game."), _locale(interaction)),
+                                   deferred=False)
+            return
+        page = int(button.arg) if button.action == "pg" and button.arg.isdigit() else button.page
+        if button.action in ("w", "s"):
+            holding = button.arg in {str(o.card) for o in hand.cards}
+            if holding:
+                picker = (ui.colour_components if button.action == "w" else ui.swap_components)(
+                    hand, owner, button.page, button.arg)
+                prompt = (N_("Choose a colour for your wild card.") if button.action == "w"
+                          else N_("Choose whom to swap hands with."))
+                await self.update_hand(interaction, hand, tr(prompt, hand.locale), deferred=False,
+                                       page=button.page, view=picker)
+                return
+            await self.update_hand(interaction, hand, tr(N_("You no longer hold that card."), hand.locale),
+                                   deferred=False, page=page)
+            return
+        await self.update_hand(interaction, hand, "", deferred=False, page=page)
+
+
+def _locale(interaction: discord.Interaction) -> str:
+    return normalize_locale(str(interaction.locale))
+
+
+def _prefix(reply: Reply, text: str) -> str:
+    if not text:
+        return ""
+    return text if reply.ok else "⚠️ " + text
+
+
+def _something_went_wrong() -> Text:
+    return Text(N_("Something went wrong. Please try again."))

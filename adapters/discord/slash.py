@@ -1,0 +1,242 @@
+"""The /uno command group: English names, Chinese localisations, thin handlers.
+
+Descriptions and choice names are gettext msgids (``N_``) translated for Discord's zh-CN locale
+by ``UnoTranslator``; command and option *names* have fixed Chinese localisations below
+because Discord constrains names (lower case, no spaces) in ways a free translation may not.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, locale_str
+
+from bot.coordinator import commands as cmd
+from bot.i18n import N_, gettext
+
+from .components import card_choice_label
+from .embeds import help_text
+
+if TYPE_CHECKING:
+    from .frontend import Frontend
+
+NAME_RE = re.compile(r"^[-_\w]{1,32}$")  # Discord's rule, for the Unicode letters we use
+
+ZH_NAMES = {
+    # commands
+    "new": "新游戏", "join": "加入", "leave": "离开", "start": "开始", "hand": "手牌",
+    "play": "出牌", "draw": "摸牌", "pass": "过牌", "call": "喊uno", "challenge": "质疑",
+    "stop": "结束", "kick": "踢出", "settings": "设置", "rules": "规则", "stats": "战绩",
+    "leaderboard": "排行榜", "language": "语言", "help": "帮助",
+    # options
+    "card": "牌", "color": "颜色", "uno": "uno", "swap_with": "交换对象", "target": "目标",
+    "player": "玩家", "scope": "范围", "preset": "预设", "stacking": "叠加", "jump_in": "抢出",
+    "multi_play": "多张同出", "seven_zero": "七零交换", "draw_until_playable": "摸到能出为止",
+    "force_play": "强制出牌", "uno_penalty": "uno罚牌", "false_uno_penalty": "误喊罚牌",
+    "wd4_challenge": "王牌质疑", "scoring": "计分", "target_score": "目标分数",
+    "hand_size": "起手张数", "turn_timer": "回合秒数", "afk_policy": "挂机处理",
+}
+
+
+def name(text: str) -> locale_str:
+    return locale_str(text, kind="name")
+
+
+class UnoTranslator(app_commands.Translator):
+    """zh-CN localisations: fixed names, catalogue translations for everything else."""
+
+    async def translate(self, string: locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        if locale is not discord.Locale.chinese:
+            return None
+        if string.extras.get("kind") == "name":
+            return ZH_NAMES.get(string.message)
+        translated = gettext(string.message, "zh_CN")
+        return translated[:100] if translated != string.message else None
+
+
+COLOR_CHOICES = [Choice(name=locale_str(N_("Red")), value="R"), Choice(name=locale_str(N_("Green")), value="G"),
+                 Choice(name=locale_str(N_("Blue")), value="B"), Choice(name=locale_str(N_("Yellow")), value="Y")]
+
+
+def build_group(frontend: Frontend) -> app_commands.Group:
+    """The /uno group bound to one Frontend (the commands close over it)."""
+    uno = app_commands.Group(name=name("uno"), description=locale_str(N_("Play UNO in this channel")),
+                             guild_only=True)
+    run = frontend.slash
+
+    @uno.command(name=name("new"), description=locale_str(N_("Open a new game in this channel")))
+    async def new(interaction: discord.Interaction) -> None:
+        await run(interaction, cmd.NewGame)
+
+    @uno.command(name=name("join"), description=locale_str(N_("Take a seat in the game")))
+    async def join(interaction: discord.Interaction) -> None:
+        await run(interaction, cmd.Join)
+
+    @uno.command(name=name("leave"), description=locale_str(N_("Leave the game")))
+    async def leave(interaction: discord.Interaction) -> None:
+        await run(interaction, cmd.Leave, show_hand=False)
+
+    @uno.command(name=name("start"), description=locale_str(N_("Deal the cards and start")))
+    async def start(interaction: discord.Interaction) -> None:
+        await run(interaction, cmd.StartGame)
+
+    @uno.command(name=name("hand"), description=locale_str(N_("See your cards (only you can see them)")))
+    async def hand(interaction: discord.Interaction) -> None:
+        await run(interaction, cmd.ShowHand)
+
+    @uno.command(name=name("play"), description=locale_str(N_("Play a card from your hand")))
+    @app_commands.rename(card=name("card"), color=name("color"), uno=name("uno"), swap_with=name("swap_with"))
+    @app_commands.describe(card=locale_str(N_("The card (several of one rank: separate with spaces)")),
+                           color=locale_str(N_("The colour, for a wild card")),
+                           uno=locale_str(N_("Say UNO! with this play")),
+                           swap_with=locale_str(N_("Whom to swap hands with, for a 7 (7-0 rule)")))
+    @app_commands.choices(color=COLOR_CHOICES)
+    async def play(interaction: discord.Interaction, card: str, color: Choice[str] | None = None,
+                   uno: bool = False, swap_with: discord.Member | None = None) -> None:
+        cards = tuple(part for part in re.split(r"[\s,]+", card.strip()) if part)[:10]
+        await run(interaction, lambda chat, user: cmd.PlayCards(
+            chat, user, cards=cards, color=color.value if color else None, declare_uno=uno,
+            swap_with=str(swap_with.id) if swap_with else None))
+
+    @play.autocomplete("card")
+    async def play_card(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        # only the caller's own hand, fetched from the coordinator; it validates the play anyway
+        hand = await frontend.own_hand(interaction)
+        if hand is None:
+            return []
+        typed = current.strip().lower()
+        seen, choices = set(), []
+        for option in sorted(hand.cards, key=lambda o: not o.playable):
+            value = str(option.card)
+            label = card_choice_label(option, hand.locale)
+            if value in seen or (typed and typed not in value.lower() and typed not in label.lower()):
+                continue
+            seen.add(value)
+            choices.append(Choice(name=label, value=value))
+        return choices[:25]
+
+    @uno.command(name=name("draw"), description=locale_str(N_("Draw a card (or take the penalty)")))
+    async def draw(interaction: discord.Interaction) -> None:
+        await run(interaction, cmd.Draw)
+
+    @uno.command(name=name("pass"), description=locale_str(N_("Keep the card you drew and pass")))
+    async def pass_turn(interaction: discord.Interaction) -> None:
+        await run(interaction, cmd.Pass)
+
+    @uno.command(name=name("call"), description=locale_str(
+        N_("UNO! Declare with one card, or catch a player who forgot")))
+    @app_commands.rename(target=name("target"))
+    @app_commands.describe(target=locale_str(N_("Who forgot to say UNO! (optional)")))
+    async def call(interaction: discord.Interaction, target: discord.Member | None = None) -> None:
+        await run(interaction, lambda chat, user: cmd.CallUno(chat, user, target=str(target.id) if target else None))
+
+    @uno.command(name=name("challenge"), description=locale_str(N_("Challenge the Wild Draw Four played on you")))
+    async def challenge(interaction: discord.Interaction) -> None:
+        await run(interaction, cmd.Challenge)
+
+    @uno.command(name=name("stop"), description=locale_str(N_("End the game (creator or admins)")))
+    async def stop(interaction: discord.Interaction) -> None:
+        await run(interaction, cmd.StopGame, show_hand=False)
+
+    @uno.command(name=name("kick"), description=locale_str(N_("Remove a player (creator or admins)")))
+    @app_commands.rename(player=name("player"))
+    @app_commands.describe(player=locale_str(N_("The player to remove")))
+    async def kick(interaction: discord.Interaction, player: discord.Member) -> None:
+        await run(interaction, lambda chat, user: cmd.Kick(chat, user, target=str(player.id)), show_hand=False)
+
+    @uno.command(name=name("settings"), description=locale_str(
+        N_("Show the settings, or change house rules (creator or admins)")))
+    @app_commands.rename(**{k: name(k) for k in (
+        "preset", "stacking", "jump_in", "multi_play", "seven_zero", "draw_until_playable", "force_play",
+        "uno_penalty", "false_uno_penalty", "wd4_challenge", "scoring", "target_score", "hand_size",
+        "turn_timer", "afk_policy")})
+    @app_commands.describe(
+        preset=locale_str(N_("Official rules or the common house rules")),
+        stacking=locale_str(N_("Stack +2 and +4 penalties")),
+        jump_in=locale_str(N_("Play an identical card out of turn")),
+        multi_play=locale_str(N_("Play several cards of one rank at once")),
+        seven_zero=locale_str(N_("7 swaps hands, 0 rotates them")),
+        draw_until_playable=locale_str(N_("Keep drawing until you can play")),
+        force_play=locale_str(N_("You must play when you can")),
+        uno_penalty=locale_str(N_("Cards drawn when caught without UNO!")),
+        false_uno_penalty=locale_str(N_("Cards drawn for a wrong UNO! call")),
+        wd4_challenge=locale_str(N_("Allow challenging a Wild Draw Four")),
+        scoring=locale_str(N_("How points are scored")),
+        target_score=locale_str(N_("Points that win the match")),
+        hand_size=locale_str(N_("Cards dealt to each player")),
+        turn_timer=locale_str(N_("Seconds per turn (0 = no timer)")),
+        afk_policy=locale_str(N_("After 3 missed turns: an AI takes the seat, or the player leaves")))
+    @app_commands.choices(
+        preset=[Choice(name=locale_str(N_("Official")), value="official"),
+                Choice(name=locale_str(N_("House rules")), value="house")],
+        stacking=[Choice(name=locale_str(N_("Off")), value="off"),
+                  Choice(name=locale_str(N_("Same card only")), value="same"),
+                  Choice(name=locale_str(N_("Progressive (+2 on +2, +4 on +2/+4)")), value="progressive")],
+        scoring=[Choice(name=locale_str(N_("Winner takes the points")), value="winner_takes"),
+                 Choice(name=locale_str(N_("Losers accumulate points")), value="losers_accumulate")],
+        afk_policy=[Choice(name=locale_str(N_("An AI takes the seat")), value="ai"),
+                    Choice(name=locale_str(N_("The player leaves")), value="leave")])
+    async def settings(interaction: discord.Interaction,
+                       preset: Choice[str] | None = None, stacking: Choice[str] | None = None,
+                       jump_in: bool | None = None, multi_play: bool | None = None,
+                       seven_zero: bool | None = None, draw_until_playable: bool | None = None,
+                       force_play: bool | None = None,
+                       uno_penalty: app_commands.Range[int, 0, 20] | None = None,
+                       false_uno_penalty: app_commands.Range[int, 0, 20] | None = None,
+                       wd4_challenge: bool | None = None, scoring: Choice[str] | None = None,
+                       target_score: app_commands.Range[int, 1, 100_000] | None = None,
+                       hand_size: app_commands.Range[int, 1, 20] | None = None,
+                       turn_timer: app_commands.Range[int, 0, 3600] | None = None,
+                       afk_policy: Choice[str] | None = None) -> None:
+        given = dict(preset=preset, stacking=stacking, jump_in=jump_in, multi_play=multi_play,
+                     seven_zero=seven_zero, draw_until_playable=draw_until_playable, force_play=force_play,
+                     uno_penalty=uno_penalty, false_uno_penalty=false_uno_penalty,
+                     wd4_challenge=wd4_challenge, scoring=scoring, target_score=target_score,
+                     hand_size=hand_size, turn_timer=turn_timer, afk_policy=afk_policy)
+        changes = {k: (v.value if isinstance(v, Choice) else v) for k, v in given.items() if v is not None}
+        if not changes:
+            await run(interaction, cmd.ShowSettings, show_hand=False)
+            return
+        await run(interaction, lambda chat, user: cmd.ChangeSettings(chat, user, changes=changes), show_hand=False)
+
+    @uno.command(name=name("rules"), description=locale_str(N_("The rules, official and this channel's")))
+    async def rules(interaction: discord.Interaction) -> None:
+        await run(interaction, cmd.ShowRules, show_hand=False)
+
+    @uno.command(name=name("stats"), description=locale_str(N_("Your numbers, or another player's")))
+    @app_commands.rename(player=name("player"))
+    @app_commands.describe(player=locale_str(N_("Whose stats (default: yours)")))
+    async def stats(interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+        await run(interaction, lambda chat, user: cmd.ShowStats(chat, user, target=str(player.id) if player else None),
+                  show_hand=False)
+
+    @uno.command(name=name("leaderboard"), description=locale_str(N_("The best players")))
+    @app_commands.rename(scope=name("scope"))
+    @app_commands.choices(scope=[Choice(name=locale_str(N_("This channel")), value="chat"),
+                                 Choice(name=locale_str(N_("Everywhere")), value="global")])
+    async def leaderboard(interaction: discord.Interaction, scope: Choice[str] | None = None) -> None:
+        await run(interaction, lambda chat, user: cmd.ShowLeaderboard(chat, user, scope=scope.value if scope else "chat"),
+                  show_hand=False)
+
+    @uno.command(name=name("language"), description=locale_str(N_("English or Chinese, for you or the channel")))
+    @app_commands.rename(language=name("language"), scope=name("scope"))
+    @app_commands.choices(language=[Choice(name="English", value="en"), Choice(name="简体中文", value="zh_CN")],
+                          scope=[Choice(name=locale_str(N_("Just me")), value="user"),
+                                 Choice(name=locale_str(N_("This channel")), value="chat")])
+    async def language(interaction: discord.Interaction, language: Choice[str],
+                       scope: Choice[str] | None = None) -> None:
+        await run(interaction, lambda chat, user: cmd.SetLanguage(
+            chat, user, language=language.value, scope=scope.value if scope else "user"), show_hand=False)
+
+    @uno.command(name=name("help"), description=locale_str(N_("How to play with this bot")))
+    async def help_(interaction: discord.Interaction) -> None:
+        from bot.i18n import normalize_locale
+
+        loc = normalize_locale(str(interaction.locale))
+        await frontend.tell(interaction, help_text(loc))
+
+    return uno

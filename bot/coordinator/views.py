@@ -127,3 +127,4 @@ class Reply:
     hand: HandView | None = None  # the sender's hand after the command, when they are seated
     lines: tuple[Text, ...] = ()  # longer answers: rules, settings, stats, leaderboard
     locale: str = "en"  # the sender's language for this reply
+    bilingual: bool = False  # show ``lines`` in English and Chinese side by side (rules)

@@ -1,0 +1,111 @@
+"""Clocks: absolute wall time plus timers. ``RealClock`` runs on the asyncio loop; ``FakeClock``
+moves only when a test says so, running due callbacks in deadline order."""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+log = logging.getLogger(__name__)
+
+Callback = Callable[[], Awaitable[None]]
+
+
+class _RealTimer:
+    def __init__(self) -> None:
+        self.handle: asyncio.TimerHandle | None = None
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        # Only the pending call is cancelled: a callback already running is never interrupted
+        # (it may be the very callback re-arming this timer).
+        self.cancelled = True
+        if self.handle is not None:
+            self.handle.cancel()
+
+
+class RealClock:
+    """Wall-clock time (``time.time``) with timers on the running asyncio loop."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def now(self) -> float:
+        return time.time()
+
+    def call_at(self, when: float, callback: Callback) -> _RealTimer:
+        loop = asyncio.get_running_loop()
+        timer = _RealTimer()
+
+        def fire() -> None:
+            if timer.cancelled:
+                return
+            task = loop.create_task(self._run(callback))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+        timer.handle = loop.call_later(max(0.0, when - time.time()), fire)
+        return timer
+
+    @staticmethod
+    async def _run(callback: Callback) -> None:
+        try:
+            await callback()
+        except Exception:  # a timer has nobody to report to but the log
+            log.exception("timer callback failed")
+
+    async def drain(self) -> None:
+        """Wait for callbacks already running (tests and shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+class _FakeTimer:
+    def __init__(self, when: float, callback: Callback) -> None:
+        self.when = when
+        self.callback = callback
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class FakeClock:
+    """Time stands still until ``advance``; then due callbacks run one by one in order of
+    their deadline (ties in order of scheduling), each awaited before the next."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self._now = start
+        self._heap: list[tuple[float, int, _FakeTimer]] = []
+        self._order = itertools.count()
+
+    def now(self) -> float:
+        return self._now
+
+    def call_at(self, when: float, callback: Callback) -> _FakeTimer:
+        timer = _FakeTimer(when, callback)
+        heapq.heappush(self._heap, (when, next(self._order), timer))
+        return timer
+
+    @property
+    def pending(self) -> int:
+        """Timers still armed (not cancelled, not yet run)."""
+        return sum(1 for _, _, t in self._heap if not t.cancelled)
+
+    def next_deadline(self) -> float | None:
+        live = [when for when, _, t in self._heap if not t.cancelled]
+        return min(live) if live else None
+
+    async def advance(self, seconds: float) -> None:
+        target = self._now + max(0.0, seconds)
+        while self._heap and self._heap[0][0] <= target:
+            when, _, timer = heapq.heappop(self._heap)
+            if timer.cancelled:
+                continue
+            self._now = max(self._now, when)
+            await timer.callback()
+        self._now = target

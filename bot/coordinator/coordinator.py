@@ -1,0 +1,480 @@
+"""The coordinator: commands in, engine in the middle, views out through the ports.
+
+Every game command runs under the chat's lock as one transaction: load the record from the
+store (never an in-process cache: another process may share the database), validate and
+apply, save, and only then deliver messages. A version conflict is retried once, then the
+sender is told to try again. Timers (turn, lobby, next hand) are absolute deadlines kept in
+the record, so a restarted coordinator re-arms them with ``resume()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from . import commands as cmds
+from . import info, lobby, play, presenter
+from .ports import (
+    ChatKey,
+    ChatPort,
+    Clock,
+    DeliveryFailed,
+    GameRecord,
+    GameStore,
+    TimerHandle,
+    User,
+    VersionConflict,
+)
+from .refusals import MESSAGES, Refusal
+from .settings import locale_hint
+from .transaction import Tx
+from .views import N_, Reply, Text
+
+log = logging.getLogger(__name__)
+
+MAX_AI_STEPS = 200_000  # a safety stop for one inline run of AI moves (ai_delay == 0)
+
+
+class Coordinator:
+    def __init__(self, chat: ChatPort, store: GameStore, clock: Clock, *, ai_delay: float = 1.0,
+                 hand_pause: float = 0.0, lobby_timeout: float = 600.0, seed: int | None = None) -> None:
+        self.chat = chat
+        self.store = store
+        self.clock = clock
+        self.ai_delay = ai_delay
+        self.hand_pause = hand_pause
+        self.lobby_timeout = lobby_timeout
+        self._rng = random.Random(seed) if seed is not None else random.SystemRandom()
+        self._locks: dict[ChatKey, asyncio.Lock] = {}
+        self._timers: dict[tuple[ChatKey, str], TimerHandle] = {}
+        self._strategies: dict[str, Any] = {}
+        self._closed = False
+        self.on_action: Callable[[float], None] | None = None  # bench hook: seconds per saved action
+        self._handlers: dict[type, Callable[[Any], Awaitable[Reply]]] = {
+            cmds.NewGame: self._new_game, cmds.Join: self._join, cmds.Leave: self._leave,
+            cmds.StartGame: self._start, cmds.AddAiSeat: self._add_ai,
+            cmds.PlayCards: self._play, cmds.Draw: self._draw, cmds.Pass: self._pass,
+            cmds.DeclareUno: self._declare, cmds.CallUno: self._call_uno,
+            cmds.Challenge: self._challenge, cmds.Kick: self._kick, cmds.StopGame: self._stop,
+            cmds.ChangeSettings: self._change_settings, cmds.ShowHand: self._show_hand,
+            cmds.ShowRules: self._show_rules, cmds.ShowSettings: self._show_settings,
+            cmds.ShowStats: self._show_stats, cmds.ShowLeaderboard: self._show_leaderboard,
+            cmds.SetLanguage: self._set_language,
+        }
+
+    # ---- the one entry point -------------------------------------------------------------
+    async def handle(self, cmd: cmds.Command) -> Reply:
+        """Run one command. Never raises: refusals and failures become a Reply."""
+        handler = self._handlers.get(type(cmd))
+        try:
+            if handler is None:
+                raise Refusal("bad_action")
+            reply = await handler(cmd)
+        except Refusal as refusal:
+            reply = Reply(ok=False, text=refusal.text, error=refusal.code,
+                          locale=await self._safe_locale(cmd))
+        except Exception:
+            log.exception("command %s in chat %s (game %s) failed", type(cmd).__name__, cmd.chat,
+                          await self._game_id(cmd.chat))
+            return Reply(ok=False, text=Text(MESSAGES["internal"]), error="internal",
+                         locale=await self._safe_locale(cmd))
+        await self._drive_ai(cmd.chat)
+        return reply
+
+    async def resume(self) -> None:
+        """After a restart: re-arm every stored deadline (a passed one fires at once) and let
+        AI seats that must act do so. Message ids stay as stored."""
+        for record in await self.store.active_games():
+            self._arm(record)
+            if self.ai_delay > 0:
+                self._schedule_ai(record)
+        if self.ai_delay == 0:
+            for record in await self.store.active_games():
+                await self._drive_ai(record.chat)
+
+    async def close(self) -> None:
+        self._closed = True
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+
+    async def user_reachable(self, platform: str, user_id: str) -> int:
+        """A user who could not be reached started the bot: resend their hands. Returns how
+        many games were refreshed."""
+        count = 0
+        for record in await self.store.active_games():
+            if record.chat.platform != platform or record.status != "running":
+                continue
+            if not any(s.user_id == user_id for s in record.seats):
+                continue
+            await self._refresh_hand(record.chat, user_id)
+            count += 1
+        return count
+
+    # ---- transactions --------------------------------------------------------------------
+    def _lock(self, chat: ChatKey) -> asyncio.Lock:
+        lock = self._locks.get(chat)
+        if lock is None:
+            lock = self._locks[chat] = asyncio.Lock()
+        return lock
+
+    async def _transact(self, chat: ChatKey, work: Callable[[Tx], Any]) -> tuple[Any, Tx]:
+        """Load, ``work(tx)``, save, deliver. Refusals propagate with nothing saved."""
+        async with self._lock(chat):
+            for attempt in range(2):
+                started = self.clock.now()
+                tx = Tx(chat, await self.store.load(chat), started, hand_pause=self.hand_pause)
+                outcome = work(tx)
+                if not tx.dirty:
+                    return outcome, tx
+                tx.close_outgoing()
+                try:
+                    saved = await self.store.save(tx.commit(), tx.results)
+                except VersionConflict:
+                    if attempt == 0:
+                        continue
+                    raise Refusal("busy") from None
+                tx.record = saved
+                await self._deliver(tx)
+                self._arm(saved)
+                if self.ai_delay > 0:
+                    self._schedule_ai(saved)
+                return outcome, tx
+        raise Refusal("busy")  # pragma: no cover - the loop returns or raises
+
+    async def _deliver(self, tx: Tx) -> None:
+        """Send what the transaction queued, then store message ids and reachability."""
+        record = tx.record
+        assert record is not None
+        before = (record.table_message_id, dict(record.hand_message_ids),
+                  list(record.meta.get("unreachable", [])))
+        for item in tx.outgoing:
+            edit = None if item.slot in ("new", "notice") else record.table_message_id
+            try:
+                message_id = await self.chat.publish(record.chat, item.view, edit=edit)
+            except Exception:
+                log.exception("game %s: publishing a %s failed", record.game_id, item.slot)
+                continue
+            if item.slot != "notice" and message_id is not None:
+                record.table_message_id = message_id
+        if tx.match is not None:
+            for user_id, note in tx.hand_updates.items():
+                await self._send_hand(record, tx.match, user_id, note)
+        after = (record.table_message_id, record.hand_message_ids,
+                 list(record.meta.get("unreachable", [])))
+        if after != before:
+            await self._save_followup(record)
+
+    async def _send_hand(self, record: GameRecord, match, user_id: str, note: Text | None) -> bool:
+        seat = next((s for s in record.seats if s.user_id == user_id), None)
+        if seat is None or seat.ai is not None:
+            return False
+        view = presenter.hand_view(record, match, user_id, self._seat_locale(record, seat), note=note)
+        away = record.meta.setdefault("unreachable", [])
+        try:
+            message_id = await self.chat.send_hand(record.chat, user_id, view,
+                                                   edit=record.hand_message_ids.get(user_id))
+        except DeliveryFailed as failure:
+            if failure.reason == "blocked" and user_id not in away:
+                away.append(user_id)
+                await self._announce_unreachable(record, seat)
+            elif failure.reason != "blocked":
+                log.warning("game %s: a private hand could not be delivered (%s)",
+                            record.game_id, failure.reason)
+            return False
+        except Exception:
+            log.exception("game %s: sending a private hand failed", record.game_id)
+            return False
+        if user_id in away:
+            away.remove(user_id)
+        if message_id is not None:
+            record.hand_message_ids[user_id] = message_id
+        return True
+
+    async def _announce_unreachable(self, record: GameRecord, seat) -> None:
+        from .views import Notice
+
+        text = Text(N_("{player}, I cannot send you your cards. Open a private chat with me and "
+                       "press Start, then your hand will arrive. Your seat is kept."),
+                    {"player": seat.name})
+        try:
+            await self.chat.publish(record.chat, Notice(record.meta.get("language", "en"), text,
+                                                        (seat.user_id,), record.game_id))
+        except Exception:
+            log.exception("game %s: announcing an unreachable player failed", record.game_id)
+
+    async def _save_followup(self, record: GameRecord) -> None:
+        """Store message ids/reachability learnt while delivering (a second, small save)."""
+        try:
+            saved = await self.store.save(record)
+            record.version = saved.version
+        except VersionConflict:
+            # Someone else saved meanwhile: copy the ids onto the fresh record once.
+            fresh = await self.store.get(record.game_id)
+            if fresh is None:
+                return
+            fresh.table_message_id = record.table_message_id
+            fresh.hand_message_ids.update(record.hand_message_ids)
+            fresh.meta["unreachable"] = record.meta.get("unreachable", [])
+            try:
+                await self.store.save(fresh)
+            except VersionConflict:
+                log.warning("game %s: message ids not stored (busy)", record.game_id)
+
+    # ---- timers --------------------------------------------------------------------------
+    def _arm(self, record: GameRecord) -> None:
+        for key in ("turn", "lobby", "next_hand"):
+            handle = self._timers.pop((record.chat, key), None)
+            if handle is not None:
+                handle.cancel()
+            when = record.deadlines.get(key) if record.active else None
+            if when is not None and not self._closed:
+                self._timers[(record.chat, key)] = self.clock.call_at(
+                    when, self._deadline_callback(record.chat, record.game_id, key, when))
+
+    def _deadline_callback(self, chat: ChatKey, game_id: str, key: str, when: float):
+        async def fire() -> None:
+            self._timers.pop((chat, key), None)
+            try:
+                await self._transact(chat, lambda tx: self._on_deadline(tx, game_id, key, when))
+            except Refusal:
+                pass
+            except Exception:
+                log.exception("game %s: the %s timer failed", game_id, key)
+            await self._drive_ai(chat)
+
+        return fire
+
+    def _on_deadline(self, tx: Tx, game_id: str, key: str, when: float) -> None:
+        record = tx.record
+        if record is None or record.game_id != game_id or record.deadlines.get(key) is None:
+            return
+        if abs(record.deadlines[key] - when) > 1e-3:
+            return  # re-armed since: a newer timer owns this deadline
+        if key == "turn":
+            play.turn_timeout(tx, when)
+        elif key == "lobby" and record.status == "lobby":
+            lobby.expire_lobby(tx)
+        elif key == "next_hand" and record.status == "running":
+            tx.next_hand()
+
+    # ---- AI seats ------------------------------------------------------------------------
+    def _strategy(self, name: str):
+        strategy = self._strategies.get(name)
+        if strategy is None:
+            from bot.ai import get_strategy
+
+            strategy = self._strategies[name] = get_strategy(name)
+        return strategy
+
+    def _ai_rng(self, record: GameRecord) -> random.Random:
+        # Derived from the game's seed and version: the same position gets the same choice.
+        return random.Random(f"{record.meta.get('seed', 0)}:{record.game_id}:{record.version}")
+
+    def _has_ai(self, record: GameRecord | None) -> bool:
+        return bool(record and record.status == "running" and any(s.ai for s in record.seats))
+
+    async def _ai_step(self, chat: ChatKey) -> bool:
+        def work(tx: Tx) -> bool:
+            if tx.record is None or not self._has_ai(tx.record):
+                return False
+            return play.ai_step(tx, self._strategy, self._ai_rng(tx.record))
+
+        started = self.clock.now()
+        acted, _ = await self._transact(chat, work)
+        if acted and self.on_action is not None:
+            self.on_action(self.clock.now() - started)
+        return bool(acted)
+
+    async def _drive_ai(self, chat: ChatKey) -> None:
+        """With no AI delay, let AI seats play right away until a human must act."""
+        if self.ai_delay > 0 or self._closed:
+            return
+        for _ in range(MAX_AI_STEPS):
+            try:
+                if not await self._ai_step(chat):
+                    return
+            except Refusal:
+                return
+            except Exception:
+                log.exception("chat %s (game %s): an AI move failed", chat, await self._game_id(chat))
+                return
+
+    def _schedule_ai(self, record: GameRecord) -> None:
+        key = (record.chat, "ai")
+        handle = self._timers.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+        if self._closed or not self._has_ai(record):
+            return
+        chat = record.chat
+
+        async def fire() -> None:
+            self._timers.pop(key, None)
+            try:
+                await self._ai_step(chat)
+            except Refusal:
+                pass
+            except Exception:
+                log.exception("chat %s: an AI move failed", chat)
+
+        self._timers[key] = self.clock.call_at(self.clock.now() + self.ai_delay, fire)
+
+    # ---- locales -------------------------------------------------------------------------
+    @staticmethod
+    def _seat_locale(record: GameRecord, seat) -> str:
+        return seat.language or record.meta.get("language", "en")
+
+    async def _personal_locale(self, chat: ChatKey, user: User) -> str:
+        """Profile override, else the chat's language when it was changed from English, else
+        the platform's hint for the user, else English."""
+        profile = await self.store.user_profile(chat.platform, user.id)
+        if profile.language:
+            return profile.language
+        settings = await self.store.chat_settings(chat)
+        if settings.language != "en":
+            return settings.language
+        return locale_hint(user.locale) if user.locale else settings.language
+
+    async def _safe_locale(self, cmd: cmds.Command) -> str:
+        try:
+            return await self._personal_locale(cmd.chat, cmd.user)
+        except Exception:
+            return locale_hint(cmd.user.locale)
+
+    async def _game_id(self, chat: ChatKey) -> str | None:
+        try:
+            record = await self.store.load(chat)
+        except Exception:
+            return None
+        return record.game_id if record else None
+
+    # ---- replies -------------------------------------------------------------------------
+    def _reply(self, tx: Tx, user: User, text: Text | None, *, ok: bool = True,
+               error: str | None = None, locale: str | None = None) -> Reply:
+        record = tx.record
+        seat = tx.seat(user.id)
+        if locale is None:
+            if seat is not None and record is not None:
+                locale = self._seat_locale(record, seat)
+            else:
+                locale = locale_hint(user.locale) if user.locale else tx_locale(tx)
+        hand = None
+        if seat is not None and seat.ai is None and record is not None and tx.match is not None \
+                and record.status == "running":
+            hand = presenter.hand_view(record, tx.match, user.id, locale)
+        return Reply(ok=ok, text=text, error=error, hand=hand, locale=locale)
+
+    async def _game_command(self, cmd: cmds.Command, work: Callable[[Tx], Text]) -> Reply:
+        text, tx = await self._transact(cmd.chat, work)
+        return self._reply(tx, cmd.user, text)
+
+    # ---- lobby commands ------------------------------------------------------------------
+    async def _new_game(self, cmd: cmds.NewGame) -> Reply:
+        settings = await self.store.chat_settings(cmd.chat)
+        language = await self._personal_locale(cmd.chat, cmd.user)
+        game_id = self._new_game_id()
+        seed = self._rng.randrange(2**31)
+        return await self._game_command(cmd, lambda tx: lobby.open_lobby(
+            tx, cmd, game_id=game_id, seed=seed, settings=settings, language=language,
+            lobby_timeout=self.lobby_timeout))
+
+    def _new_game_id(self) -> str:
+        if isinstance(self._rng, random.SystemRandom):
+            return secrets.token_hex(5)
+        return f"{self._rng.getrandbits(40):010x}"
+
+    async def _join(self, cmd: cmds.Join) -> Reply:
+        language = await self._personal_locale(cmd.chat, cmd.user)
+        return await self._game_command(cmd, lambda tx: lobby.join(tx, cmd, language=language))
+
+    async def _leave(self, cmd: cmds.Leave) -> Reply:
+        return await self._game_command(cmd, lambda tx: lobby.leave(tx, cmd))
+
+    async def _start(self, cmd: cmds.StartGame) -> Reply:
+        return await self._game_command(cmd, lambda tx: lobby.start(tx, cmd))
+
+    async def _add_ai(self, cmd: cmds.AddAiSeat) -> Reply:
+        return await self._game_command(cmd, lambda tx: lobby.add_ai(tx, cmd, cmd.strategy))
+
+    async def _kick(self, cmd: cmds.Kick) -> Reply:
+        return await self._game_command(cmd, lambda tx: lobby.kick(tx, cmd, cmd.target))
+
+    async def _stop(self, cmd: cmds.StopGame) -> Reply:
+        return await self._game_command(cmd, lambda tx: lobby.stop(tx, cmd))
+
+    # ---- moves ---------------------------------------------------------------------------
+    async def _play(self, cmd: cmds.PlayCards) -> Reply:
+        return await self._game_command(cmd, lambda tx: play.play_cards(tx, cmd))
+
+    async def _draw(self, cmd: cmds.Draw) -> Reply:
+        return await self._game_command(cmd, lambda tx: play.draw(tx, cmd))
+
+    async def _pass(self, cmd: cmds.Pass) -> Reply:
+        return await self._game_command(cmd, lambda tx: play.pass_turn(tx, cmd))
+
+    async def _declare(self, cmd: cmds.DeclareUno) -> Reply:
+        return await self._game_command(cmd, lambda tx: play.declare(tx, cmd))
+
+    async def _challenge(self, cmd: cmds.Challenge) -> Reply:
+        return await self._game_command(cmd, lambda tx: play.challenge(tx, cmd))
+
+    async def _call_uno(self, cmd: cmds.CallUno) -> Reply:
+        (text, ok), tx = await self._transact(cmd.chat, lambda tx: play.call_uno(tx, cmd))
+        reply = self._reply(tx, cmd.user, text)
+        if not ok:  # a wrong call that cost the caller cards: refused, yet the state changed
+            return Reply(ok=False, text=text, error="nothing_to_catch", hand=reply.hand,
+                         locale=reply.locale)
+        return reply
+
+    async def _show_hand(self, cmd: cmds.ShowHand) -> Reply:
+        record = await self.store.load(cmd.chat)
+        if record is None:
+            raise Refusal("no_game")
+        if not any(s.user_id == cmd.user.id for s in record.seats):
+            raise Refusal("not_in_game")
+        if record.status != "running":
+            raise Refusal("not_started")
+        await self._refresh_hand(cmd.chat, cmd.user.id)
+        _, tx = await self._transact(cmd.chat, lambda tx: None)
+        return self._reply(tx, cmd.user, None)
+
+    async def _refresh_hand(self, chat: ChatKey, user_id: str) -> None:
+        """Send one player's hand again (clearing the unreachable mark when it arrives)."""
+        async with self._lock(chat):
+            record = await self.store.load(chat)
+            if record is None or record.match is None or record.status != "running":
+                return
+            from bot.engine import Match
+
+            before = (dict(record.hand_message_ids), list(record.meta.get("unreachable", [])))
+            await self._send_hand(record, Match.from_json(record.match), user_id, None)
+            if (record.hand_message_ids, record.meta.get("unreachable", [])) != before:
+                await self._save_followup(record)
+
+    # ---- settings and information --------------------------------------------------------
+    async def _change_settings(self, cmd: cmds.ChangeSettings) -> Reply:
+        return await info.change_settings(self, cmd)
+
+    async def _set_language(self, cmd: cmds.SetLanguage) -> Reply:
+        return await info.set_language(self, cmd)
+
+    async def _show_rules(self, cmd: cmds.ShowRules) -> Reply:
+        return await info.show_rules(self, cmd)
+
+    async def _show_settings(self, cmd: cmds.ShowSettings) -> Reply:
+        return await info.show_settings(self, cmd)
+
+    async def _show_stats(self, cmd: cmds.ShowStats) -> Reply:
+        return await info.show_stats(self, cmd)
+
+    async def _show_leaderboard(self, cmd: cmds.ShowLeaderboard) -> Reply:
+        return await info.show_leaderboard(self, cmd)
+
+
+def tx_locale(tx: Tx) -> str:
+    return tx.record.meta.get("language", "en") if tx.record is not None else "en"

@@ -1,0 +1,182 @@
+"""Lobby and table management: open, join, leave, start, add bots, kick, stop.
+
+Handlers are synchronous functions on a ``Tx``; they raise ``Refusal`` to turn a command
+down (nothing is saved then) and return the text of the reply on success."""
+
+from __future__ import annotations
+
+from bot.engine import Match
+from bot.engine.errors import UnoError
+from bot.engine.rules import RuleSet
+
+from .commands import Command
+from .ports import ChatSettings, GameRecord, Seat
+from .presenter import MAX_PLAYERS, MIN_PLAYERS
+from .refusals import Refusal, from_engine
+from .settings import rules_of
+from .transaction import Tx
+from .views import N_, Text
+
+STRATEGIES = ("easy", "normal", "hard")
+AI_NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
+
+
+def may_manage(tx: Tx, cmd: Command) -> bool:
+    return cmd.user.is_admin or cmd.user.id == tx.game().creator
+
+
+def require_manager(tx: Tx, cmd: Command) -> None:
+    if not may_manage(tx, cmd):
+        raise Refusal("not_allowed")
+
+
+def open_lobby(tx: Tx, cmd: Command, *, game_id: str, seed: int, settings: ChatSettings,
+               language: str, lobby_timeout: float) -> Text:
+    if tx.record is not None:
+        raise Refusal("game_exists")
+    tx.record = GameRecord(
+        game_id=game_id, chat=cmd.chat, status="lobby", creator=cmd.user.id,
+        seats=[Seat(cmd.user.id, cmd.user.name, language=language)],
+        rules=rules_of(settings).to_dict(),
+        deadlines={"lobby": tx.now + lobby_timeout} if lobby_timeout > 0 else {},
+        meta={"preset": settings.preset, "language": settings.language, "seed": seed,
+              "turn_timer": settings.turn_timer, "afk_policy": settings.afk_policy},
+        created_at=tx.now)
+    tx.lobby_update(Text(N_("{player} opened a game of UNO. Join in!"), {"player": cmd.user.name}))
+    return Text(N_("Game created. Others can join now."))
+
+
+def join(tx: Tx, cmd: Command, *, language: str) -> Text:
+    record = tx.game()
+    if tx.seat(cmd.user.id) is not None:
+        raise Refusal("already_joined")
+    if record.status != "lobby":
+        raise Refusal("game_running")
+    if len(record.seats) >= MAX_PLAYERS:
+        raise Refusal("game_full")
+    record.seats.append(Seat(cmd.user.id, cmd.user.name, language=language))
+    if len(record.seats) == MAX_PLAYERS:
+        start_match(tx)
+        return Text(N_("You joined. The table is full: the game starts."))
+    tx.lobby_update(Text(N_("{player} joined."), {"player": cmd.user.name}))
+    return Text(N_("You joined the game."))
+
+
+def add_ai(tx: Tx, cmd: Command, strategy: str) -> Text:
+    record = tx.game()
+    require_manager(tx, cmd)
+    if record.status != "lobby":
+        raise Refusal("game_running")
+    if strategy not in STRATEGIES:
+        raise Refusal("bad_strategy", {"name": strategy})
+    if len(record.seats) >= MAX_PLAYERS:
+        raise Refusal("game_full")
+    taken = {seat.user_id for seat in record.seats}
+    number = next(n for n in range(1, 2 * MAX_PLAYERS + 2) if f"ai{n}" not in taken)
+    name = f"Bot {AI_NAMES[(number - 1) % len(AI_NAMES)]}"
+    record.seats.append(Seat(f"ai{number}", name, ai=strategy))
+    if len(record.seats) == MAX_PLAYERS:
+        start_match(tx)
+    else:
+        tx.lobby_update(Text(N_("{player} ({level}) takes a seat."), {"player": name, "level": strategy}))
+    return Text(N_("{player} joined the game."), {"player": name})
+
+
+def start(tx: Tx, cmd: Command) -> Text:
+    record = tx.game()
+    if record.status != "lobby":
+        raise Refusal("game_running")
+    if not may_manage(tx, cmd):
+        raise Refusal("not_allowed")
+    start_match(tx)
+    return Text(N_("The game starts!"))
+
+
+def start_match(tx: Tx) -> None:
+    record = tx.game()
+    players = [seat.user_id for seat in record.seats]
+    rules = RuleSet(**record.rules)
+    if len(players) < MIN_PLAYERS:
+        raise Refusal("not_enough_players")
+    if rules.teams and (len(players) % 2 or len(players) < 4):
+        raise Refusal("bad_team_size")
+    try:
+        match, events = Match.start(players, rules, record.meta.get("seed", 0))
+    except UnoError as error:
+        raise from_engine(error) from None
+    record.status = "running"
+    record.deadlines.pop("lobby", None)
+    tx.match = match
+    tx.dirty = True
+    tx.table_due = True
+    from .presenter import describe_all, names_of
+
+    tx.last = [Text(N_("The game starts!")), *describe_all(events, names_of(record))]
+    timer = int(record.meta.get("turn_timer", 0))
+    if timer > 0:
+        record.deadlines["turn"] = tx.now + timer
+    for seat in record.seats:
+        tx.want_hand(seat.user_id)
+
+
+def leave(tx: Tx, cmd: Command) -> Text:
+    tx.seated(cmd.user.id)
+    remove(tx, cmd.user.id, Text(N_("{player} left the game."), {"player": cmd.user.name}))
+    return Text(N_("You left the game."))
+
+
+def kick(tx: Tx, cmd: Command, target: str) -> Text:
+    require_manager(tx, cmd)
+    seat = tx.find_player(target)
+    remove(tx, seat.user_id, Text(N_("{player} was removed from the game by {by}."),
+                                  {"player": seat.name, "by": cmd.user.name}))
+    return Text(N_("{player} was removed from the game."), {"player": seat.name})
+
+
+def remove(tx: Tx, user_id: str, told: Text) -> None:
+    """Take a seat away: in the lobby simply; mid-game through the engine (cards go back under
+    the stock). Ends the game when fewer than two players or no humans would be left."""
+    record = tx.game()
+    others = [s for s in record.seats if s.user_id != user_id]
+    if record.status == "lobby":
+        record.seats = others
+        if not any(s.ai is None for s in others):
+            tx.notice(Text(N_("The lobby is closed: no players are left.")))
+            tx.finish("stopped")
+            return
+        if record.creator == user_id:
+            record.creator = next(s.user_id for s in others if s.ai is None)
+        tx.lobby_update(told)
+        return
+    tx.running()
+    if len(others) < MIN_PLAYERS or not any(s.ai is None for s in others):
+        record.meta.setdefault("names", {})[user_id] = tx.seated(user_id).name
+        record.seats = others
+        tx.notice(Text(N_("{told} Not enough players are left: the game is over."), {"told": told}))
+        tx.finish("stopped")
+        return
+    try:
+        tx.remove_player(user_id)
+    except UnoError as error:
+        raise from_engine(error) from None
+    if record.creator == user_id:
+        record.creator = next(s.user_id for s in record.seats if s.ai is None)
+    tx.last.insert(0, told)
+
+
+def stop(tx: Tx, cmd: Command) -> Text:
+    record = tx.game()
+    require_manager(tx, cmd)
+    humans = [s.user_id for s in record.seats if s.ai is None]
+    running = record.status == "running"
+    tx.notice(Text(N_("{player} stopped the game."), {"player": cmd.user.name}))
+    tx.finish("stopped")
+    if running:
+        for user_id in humans:  # their buttons go stale
+            tx.want_hand(user_id)
+    return Text(N_("The game was stopped."))
+
+
+def expire_lobby(tx: Tx) -> None:
+    tx.notice(Text(N_("Nobody started the game in time: the lobby has closed.")))
+    tx.finish("stopped")

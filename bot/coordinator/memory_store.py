@@ -1,0 +1,142 @@
+"""``MemoryStore``: the whole ``GameStore`` protocol in process memory.
+
+Used by tests, the benchmarks and as the reference behaviour the SQL store is checked
+against. Everything is copied on the way in and out, so a caller can never mutate stored
+state by holding on to an object.
+
+Stats are computed from results, the same way the SQL store does it:
+- ``games`` / ``wins``: rows of ``kind="match"`` results (one per finished match);
+- ``hands`` / ``hands_won`` / ``points`` / ``uno_calls`` / ``caught`` / ``challenges_won``:
+  sums over ``kind="hand"`` results (match rows repeat totals and are not summed again);
+- ``name``: the most recent name seen for the user.
+The leaderboard ranks by wins, then points, then user id; it leaves out AI seats and users
+whose profile opts out of stats.
+"""
+
+from __future__ import annotations
+
+import pickle
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .ports import (
+    ChatKey,
+    ChatSettings,
+    GameRecord,
+    GameResult,
+    PlayerStats,
+    UserProfile,
+    VersionConflict,
+)
+
+
+def _copy(value: Any) -> Any:
+    # pickle round trip: a deep copy, and faster than copy.deepcopy on nested JSON.
+    return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+class MemoryStore:
+    def __init__(self, now: Callable[[], float] = time.time) -> None:
+        self._now = now
+        self._games: dict[str, GameRecord] = {}
+        self._active: dict[ChatKey, str] = {}  # chat -> game id of its lobby/running game
+        self._results: list[GameResult] = []
+        self._settings: dict[ChatKey, ChatSettings] = {}
+        self._profiles: dict[tuple[str, str], UserProfile] = {}
+        self.saves = 0  # successful saves, for tests and benchmarks
+
+    # ---- games ---------------------------------------------------------------------------
+    async def load(self, chat: ChatKey) -> GameRecord | None:
+        game_id = self._active.get(chat)
+        return _copy(self._games[game_id]) if game_id else None
+
+    async def get(self, game_id: str) -> GameRecord | None:
+        record = self._games.get(game_id)
+        return _copy(record) if record else None
+
+    async def save(self, record: GameRecord, results: Iterable[GameResult] = ()) -> GameRecord:
+        stored = self._games.get(record.game_id)
+        if record.version == 0:
+            if stored is not None:
+                raise VersionConflict(f"game {record.game_id} exists already")
+        elif stored is None or stored.version != record.version:
+            raise VersionConflict(f"game {record.game_id} changed since version {record.version}")
+        holder = self._active.get(record.chat)
+        if record.active and holder not in (None, record.game_id):
+            raise VersionConflict(f"chat {record.chat} already has an active game")
+        saved = _copy(record)
+        saved.version = record.version + 1
+        saved.updated_at = self._now()
+        if record.version == 0 and not saved.created_at:
+            saved.created_at = saved.updated_at
+        self._games[saved.game_id] = saved
+        if saved.active:
+            self._active[saved.chat] = saved.game_id
+        elif holder == saved.game_id:
+            del self._active[saved.chat]
+        self._results.extend(_copy(list(results)))
+        self.saves += 1
+        return _copy(saved)
+
+    async def active_games(self) -> list[GameRecord]:
+        return [_copy(self._games[game_id]) for game_id in self._active.values()]
+
+    def forget_finished(self) -> None:
+        """Drop finished and stopped games (keeps memory flat in long benchmarks)."""
+        for game_id in [g for g, r in self._games.items() if not r.active]:
+            del self._games[game_id]
+
+    # ---- settings and profiles -----------------------------------------------------------
+    async def chat_settings(self, chat: ChatKey) -> ChatSettings:
+        return _copy(self._settings.get(chat) or ChatSettings())
+
+    async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None:
+        self._settings[chat] = _copy(settings)
+
+    async def user_profile(self, platform: str, user_id: str) -> UserProfile:
+        return _copy(self._profiles.get((platform, user_id)) or UserProfile())
+
+    async def save_user_profile(self, platform: str, user_id: str, profile: UserProfile) -> None:
+        self._profiles[(platform, user_id)] = _copy(profile)
+
+    # ---- results -------------------------------------------------------------------------
+    @property
+    def results(self) -> list[GameResult]:
+        return _copy(self._results)
+
+    def _tally(self, platform: str, chat: ChatKey | None) -> dict[str, PlayerStats]:
+        table: dict[str, PlayerStats] = {}
+        for result in self._results:
+            if result.chat.platform != platform or (chat is not None and result.chat != chat):
+                continue
+            for row in result.players:
+                stats = table.setdefault(row.user_id, PlayerStats(row.user_id, row.name))
+                stats.name = row.name
+                if result.kind == "match":
+                    stats.games += 1
+                    stats.wins += int(row.won)
+                elif result.kind == "hand":
+                    stats.hands += 1
+                    stats.hands_won += int(row.won)
+                    stats.points += row.points
+                    stats.uno_calls += row.uno_calls
+                    stats.caught += row.caught
+                    stats.challenges_won += row.challenges_won
+        return table
+
+    def _ai_ids(self, platform: str) -> set[str]:
+        return {row.user_id for result in self._results if result.chat.platform == platform
+                for row in result.players if row.is_ai}
+
+    async def stats(self, platform: str, user_id: str, chat: ChatKey | None = None) -> PlayerStats:
+        return self._tally(platform, chat).get(user_id) or PlayerStats(user_id, "")
+
+    async def leaderboard(self, platform: str, chat: ChatKey | None = None,
+                          limit: int = 10) -> list[PlayerStats]:
+        ai = self._ai_ids(platform)
+        rows = [s for s in self._tally(platform, chat).values()
+                if s.user_id not in ai
+                and not (self._profiles.get((platform, s.user_id)) or UserProfile()).stats_opt_out]
+        rows.sort(key=lambda s: (-s.wins, -s.points, s.user_id))
+        return rows[:limit]

@@ -1,0 +1,287 @@
+"""Moves during a hand: human commands turned into engine actions, turn timeouts, and AI
+seats taking their turn or reacting off-turn. Synchronous functions on a ``Tx``."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+
+from bot.engine import events as ev
+from bot.engine import legal_actions
+from bot.engine.actions import Action, CatchUno, Challenge, DeclareUno, Draw, Pass, Play
+from bot.engine.cards import Card, Color
+from bot.engine.errors import BadAction, NothingToCatch, UnoError
+
+from . import commands as cmds
+from .lobby import remove
+from .refusals import Refusal, from_engine
+from .transaction import Tx
+from .views import N_, Text
+
+log = logging.getLogger(__name__)
+
+AFK_LIMIT = 3  # timeouts in a row before the seat is taken over or removed
+TAKEOVER_STRATEGY = "normal"
+
+
+def _engine(tx: Tx, action: Action) -> list[ev.Event]:
+    try:
+        return tx.apply(action)
+    except UnoError as error:
+        raise from_engine(error) from None
+
+
+def _acted(tx: Tx, user_id: str) -> None:
+    """A player acting by themselves resets their run of timeouts."""
+    timeouts = tx.meta.get("timeouts")
+    if timeouts and timeouts.get(user_id):
+        timeouts[user_id] = 0
+
+
+def _in_hand(tx: Tx, user_id: str) -> None:
+    _, match = tx.running()
+    tx.seated(user_id)
+    if match.game.winner is not None:
+        raise Refusal("hand_over")
+
+
+def play_cards(tx: Tx, cmd: cmds.PlayCards) -> Text:
+    user = cmd.user.id
+    _in_hand(tx, user)
+    if not cmd.cards:
+        raise Refusal("bad_card", {"card": ""})
+    cards: list[Card] = []
+    for text in cmd.cards:
+        try:
+            cards.append(Card.parse(text))
+        except BadAction:
+            raise Refusal("bad_card", {"card": str(text)[:20]}) from None
+    color = None
+    if cmd.color:
+        try:
+            color = Color.parse(cmd.color)
+        except BadAction:
+            raise Refusal("bad_color", {"color": str(cmd.color)[:20]}) from None
+    swap = tx.find_player(cmd.swap_with).user_id if cmd.swap_with else None
+    _engine(tx, Play(user, tuple(cards), color, cmd.declare_uno, swap))
+    _acted(tx, user)
+    return Text(N_("You played {cards}."), {"cards": tuple(cards)})
+
+
+def draw(tx: Tx, cmd: cmds.Command) -> Text:
+    user = cmd.user.id
+    _in_hand(tx, user)
+    events = _engine(tx, Draw(user))
+    _acted(tx, user)
+    drawn = [c for e in events if isinstance(e, ev.CardsDrawn) and e.player == user for c in e.cards]
+    return Text(N_("You drew {cards}."), {"cards": tuple(drawn)}) if drawn else Text(N_("Done."))
+
+
+def pass_turn(tx: Tx, cmd: cmds.Command) -> Text:
+    user = cmd.user.id
+    _in_hand(tx, user)
+    _engine(tx, Pass(user))
+    _acted(tx, user)
+    return Text(N_("You passed."))
+
+
+def challenge(tx: Tx, cmd: cmds.Command) -> Text:
+    user = cmd.user.id
+    _in_hand(tx, user)
+    events = _engine(tx, Challenge(user))
+    _acted(tx, user)
+    if any(isinstance(e, ev.ChallengeWon) for e in events):
+        return Text(N_("Challenge won: the Wild Draw Four was a bluff."))
+    return Text(N_("Challenge lost: you draw 6."))
+
+
+def declare(tx: Tx, cmd: cmds.Command) -> Text:
+    user = cmd.user.id
+    _in_hand(tx, user)
+    if not _may_declare(tx, user):
+        raise Refusal("cannot_declare")
+    _engine(tx, DeclareUno(user))
+    return Text(N_("UNO! You are safe."))
+
+
+def _may_declare(tx: Tx, user: str) -> bool:
+    assert tx.match is not None
+    return any(isinstance(a, DeclareUno) for a in legal_actions(tx.match.game, user))
+
+
+def call_uno(tx: Tx, cmd: cmds.CallUno) -> tuple[Text, bool]:
+    """ "UNO!" from anyone in the chat. Returns (reply text, ok). A seated caller exposed with
+    one card declares; otherwise the target (or the first catchable player) is called out.
+    A wrong call is refused; a seated caller pays the false-call penalty, a bystander nothing."""
+    record, match = tx.running()
+    if match.game.winner is not None:
+        raise Refusal("hand_over")
+    user = cmd.user.id
+    seated = tx.seat(user) is not None
+    state = match.game
+    if cmd.target is None and seated and _may_declare(tx, user):
+        _engine(tx, DeclareUno(user))
+        return Text(N_("UNO! You are safe.")), True
+    target = tx.find_player(cmd.target).user_id if cmd.target else None
+    if target is None:
+        target = next((p for p in state.catchable if p != user), None)
+    if target is not None and target in state.catchable and target != user:
+        caller = user if seated else _stand_in(state, target)
+        _engine(tx, CatchUno(caller, target))
+        if not seated:  # the engine needed a seated caller; the credit is the bystander's
+            _rename_caller(tx, caller, user, cmd.user.name)
+        return Text(N_("Caught! {target} draws the penalty."),
+                    {"target": tx.seat(target).name if tx.seat(target) else target}), True
+    if not seated or record.status != "running":
+        raise Refusal("nothing_to_catch")
+    return _wrong_call(tx, user, target), False
+
+
+def _stand_in(state, target: str) -> str:
+    # A bystander is not a seat in the engine: the call is made in the name of another seat.
+    return next(p for p in state.players if p != target)
+
+
+def _rename_caller(tx: Tx, seat_caller: str, user: str, name: str) -> None:
+    counters = tx.meta.get("counters", {})
+    row = counters.get(seat_caller)
+    if row and row.get("uno_calls"):
+        row["uno_calls"] -= 1  # bystanders are not seats: no stats for the stand-in
+    seat_name = tx.seat(seat_caller).name if tx.seat(seat_caller) else seat_caller
+    for i, text in enumerate(tx.last):
+        if text.params.get("caller") == seat_name:
+            tx.last[i] = Text(text.msgid, {**text.params, "caller": name})
+
+
+def _wrong_call(tx: Tx, user: str, target: str | None) -> Text:
+    """A seated player's wrong call: the engine decides the false-call penalty. Returns the
+    refusal text when the penalty changed the state (to be saved); raises when nothing did."""
+    _, match = tx.running()
+    state = match.game
+    victim = target or next(p for p in state.players if p != user)
+    try:
+        new_match, events = match.apply(CatchUno(user, victim))
+    except NothingToCatch as error:
+        penalised = getattr(error, "match", None)
+        if penalised is None:
+            raise _false_call_refusal(0) from None
+        tx.absorb_penalised(match, penalised, list(getattr(error, "events", ())), user)
+        return _false_call_refusal(state.rules.false_uno_penalty).text
+    except UnoError as error:
+        raise from_engine(error) from None
+    # An engine that reports the wrong call as an event rather than an error.
+    tx.absorb_penalised(match, new_match, events, user)
+    return _false_call_refusal(state.rules.false_uno_penalty).text
+
+
+def _false_call_refusal(penalty: int) -> Refusal:
+    if penalty > 0:
+        return Refusal("nothing_to_catch", text=Text(
+            N_("Nobody can be called out for UNO right now. Wrong call: you draw {count}."),
+            {"count": penalty}))
+    return Refusal("nothing_to_catch")
+
+
+# ---- timeouts -------------------------------------------------------------------------------
+
+def turn_timeout(tx: Tx, deadline: float) -> bool:
+    """The player to act ran out of time: draw and pass (or take the penalty). After
+    ``AFK_LIMIT`` in a row the seat becomes an AI seat or leaves, as the chat chose."""
+    record = tx.record
+    if record is None or record.status != "running" or tx.match is None:
+        return False
+    stored = record.deadlines.get("turn")
+    if stored is None or abs(stored - deadline) > 1e-3 or tx.now + 1e-3 < stored:
+        return False  # stale timer: the turn moved on, or another process re-armed it
+    state = tx.match.game
+    player = state.current
+    seat = tx.seat(player) if player else None
+    if seat is None or seat.ai is not None:
+        record.deadlines.pop("turn", None)
+        tx.dirty = True
+        return True
+    timeouts = tx.meta.setdefault("timeouts", {})
+    timeouts[player] = timeouts.get(player, 0) + 1
+    tx.last.append(Text(N_("{player} ran out of time."), {"player": seat.name}))
+    if timeouts[player] >= AFK_LIMIT and tx.meta.get("afk_policy", "ai") == "leave":
+        timeouts.pop(player, None)
+        remove(tx, player, Text(N_("{player} was away too long and left the game."),
+                                {"player": seat.name}))
+        return True
+    auto_move(tx, player)
+    if timeouts[player] >= AFK_LIMIT:
+        timeouts.pop(player, None)
+        seat.ai = TAKEOVER_STRATEGY
+        tx.meta.setdefault("taken_over", []).append(player)
+        tx.notice(Text(N_("{player} was away too long: a bot plays for them now."),
+                       {"player": seat.name}), mentions=(player,))
+    return True
+
+
+def auto_move(tx: Tx, player: str) -> None:
+    """Draw (or take the pending penalty), then pass if the turn is still there."""
+    assert tx.match is not None
+    actions = legal_actions(tx.match.game, player)
+    if any(isinstance(a, Draw) for a in actions):
+        tx.apply(Draw(player))
+    else:  # forced play: the first legal card
+        play = next((a for a in actions if isinstance(a, Play)), None)
+        if play is None:
+            return
+        tx.apply(play)
+    state = tx.match.game
+    if state.current == player and state.winner is None:
+        if any(isinstance(a, Pass) for a in legal_actions(state, player)):
+            tx.apply(Pass(player))
+
+
+# ---- AI seats -------------------------------------------------------------------------------
+
+StrategyFor = Callable[[str], object]
+
+
+def ai_step(tx: Tx, strategy_for: StrategyFor, rng: random.Random) -> bool:
+    """Let one AI seat act: an off-turn reaction first (catching a forgetful player, a
+    jump-in), else the AI whose turn it is. Returns whether anything was applied."""
+    record = tx.record
+    if record is None or record.status != "running" or tx.match is None:
+        return False
+    state = tx.match.game
+    if state.winner is not None:
+        return False
+    for seat in record.seats:
+        if seat.ai is None or seat.user_id == state.current:
+            continue
+        action = strategy_for(seat.ai).react(state, seat.user_id, rng)  # type: ignore[attr-defined]
+        if action is not None and _try(tx, action, seat.user_id):
+            return True
+    current = state.current
+    seat = tx.seat(current) if current else None
+    if seat is None or seat.ai is None:
+        return False
+    action = strategy_for(seat.ai).choose(state, current, rng)  # type: ignore[attr-defined]
+    if _try(tx, action, current):
+        return True
+    log.error("game %s: AI %s chose an illegal action; drawing instead", record.game_id, current)
+    auto_move(tx, current)
+    return True
+
+
+def _try(tx: Tx, action: Action, player: str) -> bool:
+    if getattr(action, "player", None) != player:
+        return False
+    try:
+        tx.apply(action)
+    except UnoError:
+        return False
+    return True
+
+
+def ai_to_act(tx: Tx) -> bool:
+    """Whether an AI seat must act now (its turn). Reactions are tried alongside."""
+    record, match = tx.record, tx.match
+    if record is None or record.status != "running" or match is None or match.game.winner is not None:
+        return False
+    current = match.game.current
+    return any(s.user_id == current and s.ai for s in record.seats)

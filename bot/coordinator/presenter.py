@@ -1,0 +1,179 @@
+"""Building the views from a game record and its engine state: the lobby, the public table,
+each player's private hand, and public one-line descriptions of engine events.
+
+Public views carry card counts only. The single card-bearing public texts are the cards just
+played and the first card turned (both already face up on the table); a drawn card shows as
+a count. Private notes (``HandView.note``) may name the player's own cards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from bot.engine import events as ev
+from bot.engine import legal_actions
+from bot.engine.actions import CatchUno, Challenge, DeclareUno, Draw, Pass, Play
+from bot.engine.cards import display_order
+from bot.engine.rules import PRESETS, RuleSet
+
+from .ports import GameRecord, Seat
+from .views import N_, CardOption, HandView, LobbyView, SeatView, TableView, Text
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+
+
+def names_of(record: GameRecord) -> dict[str, str]:
+    names = dict(record.meta.get("names", {}))  # players who left still have a name
+    names.update({seat.user_id: seat.name for seat in record.seats})
+    return names
+
+
+def unreachable(record: GameRecord) -> set[str]:
+    return set(record.meta.get("unreachable", ()))
+
+
+def lobby_view(record: GameRecord, locale: str, notice: Text | None = None) -> LobbyView:
+    rules = RuleSet(**record.rules)
+    preset = record.meta.get("preset", "official")
+    names = names_of(record)
+    away = unreachable(record)
+    seats = tuple(SeatView(s.user_id, s.name, 0, is_ai=s.ai is not None,
+                           reachable=s.user_id not in away) for s in record.seats)
+    return LobbyView(
+        game_id=record.game_id, locale=locale, creator=record.creator,
+        creator_name=names.get(record.creator, record.creator), seats=seats, preset=preset,
+        rule_changes=rules.differences(PRESETS.get(preset)), min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS, can_start=len(record.seats) >= MIN_PLAYERS,
+        expires_at=record.deadlines.get("lobby"), notice=notice)
+
+
+def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()) -> TableView:
+    state = match.game
+    seats_by_id: Mapping[str, Seat] = {s.user_id: s for s in record.seats}
+    names = names_of(record)
+    away = unreachable(record)
+    scores = match.scores
+    seats = []
+    for player in state.players:
+        seat = seats_by_id.get(player)
+        seats.append(SeatView(
+            user_id=player, name=names.get(player, player), cards=state.card_count(player),
+            is_ai=bool(seat and seat.ai), is_current=state.current == player,
+            declared_uno=player in state.declared, team=state.team_of(player),
+            score=_score_of(scores, state, player), reachable=player not in away))
+    return TableView(
+        game_id=record.game_id, locale=locale, hand_number=match.hand_number, top=state.top,
+        color=state.color, direction=state.direction, seats=tuple(seats), current=state.current,
+        deadline=record.deadlines.get("turn") if state.current else None,
+        pending_draw=state.pending_draw, catchable=tuple(state.catchable),
+        challenge_possible=state.challengeable, last=tuple(last),
+        draw_pile=state.draw_pile_count, target_score=state.rules.target_score)
+
+
+def _score_of(scores: Mapping, state, player: str) -> int:
+    if player in scores:
+        return int(scores[player])
+    team = state.team_of(player)
+    if team is not None:  # team scores may be kept per team
+        return int(scores.get(team, scores.get(str(team), 0)))
+    return 0
+
+
+def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
+              note: Text | None = None) -> HandView:
+    state = match.game
+    over = state.winner is not None or record.status != "running"
+    actions = [] if over else legal_actions(state, user_id)
+    playable = {play.cards[0] for play in actions if isinstance(play, Play)}
+    names = names_of(record)
+    swap_targets: tuple[tuple[str, str], ...] = ()
+    if state.rules.seven_zero:
+        swap_targets = tuple((p, names.get(p, p)) for p in state.players if p != user_id)
+    cards = sorted(state.hand(user_id), key=display_order)
+    return HandView(
+        game_id=record.game_id, locale=locale, user_id=user_id,
+        cards=tuple(CardOption(card, card in playable) for card in cards),
+        top=state.top, color=state.color, is_turn=state.current == user_id and not over,
+        pending_draw=state.pending_draw if state.current == user_id else 0,
+        can_draw=any(isinstance(a, Draw) for a in actions),
+        can_pass=any(isinstance(a, Pass) for a in actions),
+        can_declare_uno=any(isinstance(a, DeclareUno) for a in actions),
+        can_challenge=any(isinstance(a, Challenge) for a in actions),
+        catchable=tuple(dict.fromkeys(a.target for a in actions if isinstance(a, CatchUno))),
+        swap_targets=swap_targets, multi_play=state.rules.multi_play, hand_over=over, note=note)
+
+
+def describe(event: ev.Event, names: Mapping[str, str]) -> Text | None:
+    """A public one-line description of an engine event (None for events shown elsewhere)."""
+
+    def n(player: str) -> str:
+        return names.get(player, player)
+
+    match event:
+        case ev.DealerChosen(dealer=dealer):
+            return Text(N_("{player} deals."), {"player": n(dealer)})
+        case ev.FirstCardTurned(card=card):
+            return Text(N_("The first card is {card}."), {"card": card})
+        case ev.CardPlayed(player=player, cards=cards, color=color, jump_in=jump_in):
+            if jump_in:
+                return Text(N_("{player} jumped in with {cards}."), {"player": n(player), "cards": cards})
+            if cards[-1].is_wild:
+                return Text(N_("{player} played {cards} and chose {color}."),
+                            {"player": n(player), "cards": cards, "color": color})
+            return Text(N_("{player} played {cards}."), {"player": n(player), "cards": cards})
+        case ev.CardsDrawn(player=player, count=count, reason=reason):
+            if reason in ("uno_penalty", "false_uno", "challenge", "first_card"):
+                return None  # told by UnoCaught / FalseUnoCall / Challenge* events
+            if reason == "penalty":
+                return Text(N_("{player} takes {count} penalty cards."), {"player": n(player), "count": count})
+            return Text(N_("{player} drew {count} card(s)."), {"player": n(player), "count": count})
+        case ev.TurnPassed(player=player):
+            return Text(N_("{player} passed."), {"player": n(player)})
+        case ev.PlayerSkipped(player=player):
+            return Text(N_("{player} is skipped."), {"player": n(player)})
+        case ev.DirectionReversed():
+            return Text(N_("Direction reversed."))
+        case ev.PenaltyPending(player=player, amount=amount):
+            return Text(N_("{player} must take {amount} cards, stack or challenge."),
+                        {"player": n(player), "amount": amount})
+        case ev.UnoDeclared(player=player):
+            return Text(N_("{player} says UNO!"), {"player": n(player)})
+        case ev.UnoCaught(caller=caller, target=target, penalty=penalty):
+            return Text(N_("{caller} caught {target} without UNO: {target} draws {penalty}."),
+                        {"caller": n(caller), "target": n(target), "penalty": penalty})
+        case ev.FalseUnoCall(caller=caller, penalty=penalty):
+            return Text(N_("{caller} called UNO wrongly and draws {penalty}."),
+                        {"caller": n(caller), "penalty": penalty})
+        case ev.ChallengeWon(challenger=challenger, bluffer=bluffer):
+            return Text(N_("{challenger} challenged the Wild Draw Four and won: {bluffer} draws 4."),
+                        {"challenger": n(challenger), "bluffer": n(bluffer)})
+        case ev.ChallengeLost(challenger=challenger):
+            return Text(N_("{challenger} challenged the Wild Draw Four and lost: draws 6."),
+                        {"challenger": n(challenger)})
+        case ev.HandsSwapped(player=player, other=other):
+            return Text(N_("{player} swapped hands with {other}."), {"player": n(player), "other": n(other)})
+        case ev.HandsRotated():
+            return Text(N_("Everyone passed their hand on."))
+        case ev.DeckReshuffled():
+            return Text(N_("The discard pile was shuffled into a new stock."))
+    return None
+
+
+def describe_all(events: Iterable[ev.Event], names: Mapping[str, str]) -> list[Text]:
+    return [text for text in (describe(e, names) for e in events) if text is not None]
+
+
+def private_note(events: Iterable[ev.Event], user_id: str) -> Text | None:
+    """What only this player may know: the cards they just drew."""
+    drawn = [card for e in events if isinstance(e, ev.CardsDrawn) and e.player == user_id
+             for card in e.cards]
+    if not drawn:
+        return None
+    return Text(N_("You drew {cards}."), {"cards": tuple(drawn)})
+
+
+def standings(match, names: Mapping[str, str]) -> tuple[Text, ...]:
+    state = match.game
+    rows = sorted(((names.get(p, p), _score_of(match.scores, state, p)) for p in match.players),
+                  key=lambda row: -row[1])
+    return tuple(Text(N_("{name}: {points}"), {"name": name, "points": points}) for name, points in rows)

@@ -1,0 +1,61 @@
+"""Refusals: the one way a command is turned down. Each has a machine code (for adapters and
+tests) and a localisable one-line reason for the person who sent the command."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.errors import UnoError
+
+from .views import N_, Text
+
+# The reason shown for each refusal code (params filled in where the raise site knows more).
+MESSAGES: dict[str, str] = {
+    "no_game": N_("There is no game in this chat. Start one with /new."),
+    "game_exists": N_("A game is already open in this chat."),
+    "not_in_game": N_("You are not playing in this game."),
+    "already_joined": N_("You have already joined this game."),
+    "game_full": N_("This game is full (10 players)."),
+    "game_running": N_("The game has already started."),
+    "not_started": N_("The game has not started yet."),
+    "not_enough_players": N_("At least 2 players are needed to start."),
+    "bad_team_size": N_("Teams need an even number of players, at least 4."),
+    "not_allowed": N_("Only the game's creator or a chat admin can do that."),
+    "not_your_turn": N_("It is not your turn."),
+    "not_in_hand": N_("You do not have that card."),
+    "illegal_play": N_("You cannot play that now."),
+    "color_required": N_("Choose a colour for the wild card."),
+    "nothing_to_catch": N_("Nobody can be called out for UNO right now."),
+    "cannot_challenge": N_("There is no Wild Draw Four to challenge."),
+    "cannot_pass": N_("You can only pass right after drawing."),
+    "cannot_declare": N_("You can declare UNO only when you hold one card."),
+    "hand_over": N_("This hand is over; the next one starts shortly."),
+    "bad_card": N_("I do not know the card {card}."),
+    "bad_color": N_("I do not know the colour {color}."),
+    "bad_action": N_("That move is not possible."),
+    "bad_setting": N_("Invalid setting: {detail}"),
+    "bad_strategy": N_("Unknown bot level {name}. Use easy, normal or hard."),
+    "unknown_player": N_("There is no player {name} in this game."),
+    "busy": N_("The game is busy, please try again."),
+    "internal": N_("Something went wrong. The game is unchanged; please try again."),
+}
+
+
+class Refusal(Exception):
+    """A command refused: nothing changed (the one exception: a seated player's wrong UNO
+    call with a false-call penalty, which the coordinator applies before refusing)."""
+
+    def __init__(self, code: str, params: dict[str, Any] | None = None, *,
+                 text: Text | None = None) -> None:
+        super().__init__(code)
+        self.code = code
+        self.text = text or Text(MESSAGES.get(code, MESSAGES["bad_action"]), dict(params or {}))
+
+
+def from_engine(error: UnoError) -> Refusal:
+    """The engine's error codes are spec codes; the turn-over one reads better as hand_over.
+    The engine's message is not shown: it may describe a hand."""
+    code = "hand_over" if error.code == "game_over" else error.code
+    if code not in MESSAGES:
+        code = "bad_action"
+    return Refusal(code)

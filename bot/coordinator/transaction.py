@@ -1,0 +1,283 @@
+"""``Tx``: one command's work on one game, from load to save.
+
+Handlers change ``tx.record`` and ``tx.match`` and queue what must go out (public views,
+hand updates, results). The coordinator saves the record (with the results) first and only
+then delivers the queue, so nothing is announced that was not stored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine import Match
+from bot.engine import events as ev
+from bot.engine.actions import Action
+
+from . import presenter
+from .ports import ChatKey, GameRecord, GameResult, PlayerResult, Seat
+from .refusals import Refusal
+from .views import N_, Notice, Public, Text
+
+COUNTERS = ("uno_calls", "caught", "challenges_won")
+
+
+@dataclass
+class Outgoing:
+    """A public message: ``slot`` "table" edits the game's message, "new" posts a fresh table
+    message (a new hand), "notice" posts a one-off announcement."""
+
+    view: Public
+    slot: str
+
+
+@dataclass
+class Tx:
+    chat: ChatKey
+    record: GameRecord | None
+    now: float
+    hand_pause: float = 0.0
+    match: Match | None = None
+    dirty: bool = False
+    outgoing: list[Outgoing] = field(default_factory=list)
+    hand_updates: dict[str, Text | None] = field(default_factory=dict)  # user -> private note
+    results: list[GameResult] = field(default_factory=list)
+    last: list[Text] = field(default_factory=list)  # public lines for the next table
+    events: list[ev.Event] = field(default_factory=list)
+    table_due: bool = False
+    ended: bool = False  # the game finished or stopped in this transaction
+
+    def __post_init__(self) -> None:
+        if self.record is not None and self.record.match is not None:
+            self.match = Match.from_json(self.record.match)
+
+    # ---- preconditions -------------------------------------------------------------------
+    def game(self) -> GameRecord:
+        if self.record is None:
+            raise Refusal("no_game")
+        return self.record
+
+    def running(self) -> tuple[GameRecord, Match]:
+        record = self.game()
+        if record.status != "running" or self.match is None:
+            raise Refusal("not_started")
+        return record, self.match
+
+    def seat(self, user_id: str) -> Seat | None:
+        if self.record is None:
+            return None
+        return next((s for s in self.record.seats if s.user_id == user_id), None)
+
+    def seated(self, user_id: str) -> Seat:
+        seat = self.seat(user_id)
+        if seat is None:
+            raise Refusal("not_in_game")
+        return seat
+
+    def find_player(self, ref: str) -> Seat:
+        """A seat by user id, then by name (case-insensitive), then by 1-based seat number."""
+        record = self.game()
+        text = str(ref).strip().lstrip("@")
+        for seat in record.seats:
+            if seat.user_id == text:
+                return seat
+        for seat in record.seats:
+            if seat.name.casefold() == text.casefold():
+                return seat
+        if text.isdigit() and 1 <= int(text) <= len(record.seats):
+            return record.seats[int(text) - 1]
+        raise Refusal("unknown_player", {"name": text})
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return self.game().meta
+
+    @property
+    def locale(self) -> str:
+        return self.meta.get("language", "en")
+
+    # ---- engine --------------------------------------------------------------------------
+    def apply(self, action: Action) -> list[ev.Event]:
+        """Apply one engine action to the match (UnoError propagates: nothing changed)."""
+        record, match = self.running()
+        if match.game.winner is not None:
+            raise Refusal("hand_over")
+        before = match.game
+        new_match, events = match.apply(action)
+        self._absorb(before, new_match, events, actor=getattr(action, "player", None))
+        return events
+
+    def remove_player(self, user_id: str) -> None:
+        record, match = self.running()
+        before = match.game
+        new_match, events = match.remove_player(user_id)
+        record.meta.setdefault("names", {})[user_id] = self.seated(user_id).name
+        record.seats = [s for s in record.seats if s.user_id != user_id]
+        record.hand_message_ids.pop(user_id, None)
+        self.hand_updates.pop(user_id, None)
+        self._absorb(before, new_match, events, actor=None)
+
+    def absorb_penalised(self, before_match: Match, new_match: Match, events: list[ev.Event],
+                         actor: str) -> None:
+        """Take in a state the engine produced alongside a refusal (a wrong UNO call)."""
+        self._absorb(before_match.game, new_match, events, actor=actor)
+
+    def _absorb(self, before, new_match: Match, events: list[ev.Event], actor: str | None) -> None:
+        record = self.game()
+        self.match = new_match
+        self.dirty = True
+        self.table_due = True
+        self.events.extend(events)
+        after = new_match.game
+        names = presenter.names_of(record)
+        self.last.extend(presenter.describe_all(events, names))
+        self._count(events)
+        # Private updates: the actor, the player to act, and whoever's cards changed.
+        for player in after.players:
+            changed = player in before.players and before.hand(player) != after.hand(player)
+            if player == actor or player == after.current or changed:
+                self.want_hand(player, presenter.private_note(events, player))
+        self._rearm_turn(before, after, actor)
+        hand_won = next((e for e in events if isinstance(e, ev.HandWon)), None)
+        match_won = next((e for e in events if isinstance(e, ev.MatchWon)), None)
+        if hand_won is not None:
+            self._hand_finished(hand_won, events)
+        elif match_won is not None:  # the other side left: the match ends without a hand won
+            self._match_finished(match_won.winner)
+
+    def want_hand(self, user_id: str, note: Text | None = None) -> None:
+        seat = self.seat(user_id)
+        if seat is None or seat.ai is not None:
+            return
+        if note is not None or user_id not in self.hand_updates:
+            self.hand_updates[user_id] = note
+
+    def _count(self, events: list[ev.Event]) -> None:
+        counters = self.meta.setdefault("counters", {})
+
+        def bump(player: str, key: str) -> None:
+            row = counters.setdefault(player, dict.fromkeys(COUNTERS, 0))
+            row[key] = row.get(key, 0) + 1
+
+        for event in events:
+            if isinstance(event, ev.UnoCaught):
+                bump(event.caller, "uno_calls")
+                bump(event.target, "caught")
+            elif isinstance(event, ev.ChallengeWon):
+                bump(event.challenger, "challenges_won")
+
+    def _rearm_turn(self, before, after, actor: str | None) -> None:
+        timer = int(self.meta.get("turn_timer", 0))
+        deadlines = self.game().deadlines
+        if after.current is None or timer <= 0:
+            deadlines.pop("turn", None)
+        elif before.current != after.current or actor == before.current or "turn" not in deadlines:
+            deadlines["turn"] = self.now + timer
+
+    # ---- hands and matches ---------------------------------------------------------------
+    def _hand_finished(self, won: ev.HandWon, events: list[ev.Event]) -> None:
+        record, match = self.running()
+        names = presenter.names_of(record)
+        state = match.game
+        winners = set(state.teammates(won.winner))
+        changes = dict(won.scores)
+        counters = self.meta.get("counters", {})
+        totals = self.meta.setdefault("match_counters", {})
+        rows = []
+        for player in state.players:
+            seat = self.seat(player)
+            mine = counters.get(player, {})
+            for key in COUNTERS:
+                totals.setdefault(player, dict.fromkeys(COUNTERS, 0))[key] += mine.get(key, 0)
+            points = changes.get(player, won.points if player == won.winner else 0)
+            rows.append(PlayerResult(player, names.get(player, player), points=points,
+                                     won=player in winners, is_ai=bool(seat and seat.ai),
+                                     **{key: mine.get(key, 0) for key in COUNTERS}))
+        self.results.append(GameResult(record.game_id, record.chat, "hand", match.hand_number,
+                                       rows, finished_at=self.now))
+        self.meta["counters"] = {}
+        record.deadlines.pop("turn", None)
+        # The last play is told in the notice; the next table starts afresh.
+        self.table_due = False
+        last, self.last = self.last, []
+        self.notice(Text(N_("{winner} won hand {hand} and scores {points} points. {last} Standings: {standings}"),
+                         {"winner": names.get(won.winner, won.winner), "hand": match.hand_number,
+                          "points": won.points, "last": tuple(last),
+                          "standings": presenter.standings(match, names)}),
+                    mentions=(won.winner,))
+        for player in state.players:  # everyone's buttons go stale
+            self.want_hand(player)
+        match_won = next((e for e in events if isinstance(e, ev.MatchWon)), None)
+        if match_won is not None or match.winner is not None:
+            self._match_finished(match.winner or (match_won.winner if match_won else won.winner))
+        elif self.hand_pause > 0:
+            record.deadlines["next_hand"] = self.now + self.hand_pause
+        else:
+            self.next_hand()
+
+    def next_hand(self) -> None:
+        record, match = self.running()
+        record.deadlines.pop("next_hand", None)
+        before = match.game
+        new_match, events = match.next_hand()
+        record.table_message_id = None  # a fresh table message below the hand's notice
+        self.last = []
+        self._absorb(before, new_match, events, actor=None)
+        for player in new_match.game.players:
+            self.want_hand(player)
+
+    def _match_finished(self, winner: str) -> None:
+        record, match = self.running()
+        names = presenter.names_of(record)
+        state = match.game
+        winners = set(state.teammates(winner)) if winner in state.players else {winner}
+        totals = self.meta.get("match_counters", {})
+        rows = []
+        for player in match.players:
+            seat = self.seat(player)
+            mine = totals.get(player, {})
+            rows.append(PlayerResult(player, names.get(player, player),
+                                     points=presenter._score_of(match.scores, state, player),
+                                     won=player in winners, is_ai=bool(seat and seat.ai),
+                                     **{key: mine.get(key, 0) for key in COUNTERS}))
+        self.results.append(GameResult(record.game_id, record.chat, "match", match.hand_number,
+                                       rows, finished_at=self.now))
+        self.notice(Text(N_("{winner} wins the match! Final standings: {standings}"),
+                         {"winner": names.get(winner, winner),
+                          "standings": presenter.standings(match, names)}), mentions=(winner,))
+        self.finish("finished")
+
+    def finish(self, status: str) -> None:
+        record = self.game()
+        record.status = status
+        record.deadlines.clear()
+        self.dirty = True
+        self.ended = True
+        self.table_due = False
+
+    # ---- output --------------------------------------------------------------------------
+    def notice(self, text: Text, mentions: tuple[str, ...] = ()) -> None:
+        record = self.game()
+        self.outgoing.append(Outgoing(Notice(self.locale, text, mentions, record.game_id), "notice"))
+
+    def lobby_update(self, notice: Text | None = None) -> None:
+        record = self.game()
+        self.dirty = True
+        self.outgoing.append(Outgoing(presenter.lobby_view(record, self.locale, notice), "table"))
+
+    def close_outgoing(self) -> None:
+        """Queue the table for the state reached (once per transaction: one edit per turn)."""
+        if not self.table_due or self.match is None or self.record is None:
+            return
+        if self.record.status != "running":
+            return
+        view = presenter.table_view(self.record, self.match, self.locale, self.last)
+        slot = "table" if self.record.table_message_id else "new"
+        self.outgoing.append(Outgoing(view, slot))
+        self.table_due = False
+
+    def commit(self) -> GameRecord:
+        record = self.game()
+        if self.match is not None:
+            record.match = self.match.to_json()
+        record.updated_at = self.now
+        return record

@@ -56,7 +56,7 @@ def _usable_entries(catalog: Catalog) -> dict[str, str | tuple[str, ...]]:
             forms = tuple(message.string or ())
             if forms and all(forms):
                 entries[message.id[0]] = forms
-        elif message.string:
+        elif isinstance(message.string, str) and message.string:
             entries[message.id] = message.string
     return entries
 

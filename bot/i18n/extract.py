@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
@@ -63,6 +62,12 @@ def extract_template(root: Path = REPO_ROOT) -> Catalog:
     return template
 
 
+def _forms(value: object) -> tuple[str, ...]:
+    """A msgid/msgstr as its non-empty forms (plural entries have several)."""
+    items = value if isinstance(value, tuple | list) else (value,)
+    return tuple(item for item in items if isinstance(item, str) and item)
+
+
 def missing_translations(template: Catalog, catalog: Catalog) -> list[str]:
     """Problems with ``catalog`` against ``template``: untranslated/fuzzy msgids and
     translations whose ``{fields}`` differ from the msgid's. One readable line each."""
@@ -71,11 +76,8 @@ def missing_translations(template: Catalog, catalog: Catalog) -> list[str]:
         if not message.id:
             continue
         found = catalog.get(message.id, context=message.context)
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings: Iterable[str] = ()
-        if found is not None and not found.fuzzy:
-            strings = found.string if isinstance(found.string, tuple) else (found.string,)
-        strings = tuple(s for s in strings if s)
+        ids = _forms(message.id)
+        strings = _forms(found.string) if found is not None and not found.fuzzy else ()
         if not strings:
             problems.append(f"untranslated: {ids[0]!r}")
             continue

@@ -87,7 +87,7 @@ def _fill(template: str, params: Mapping[str, Any], locale: str, escape: Escape,
             out.append(escape("{" + field + "}"))
             continue
         if spec or conversion:  # "{n:>3}", "{x!r}": plain Python formatting, no localising
-            value = _formatter.format_field(_formatter.convert_field(value, conversion), spec)
+            value = _formatter.format_field(_formatter.convert_field(value, conversion), spec or "")
             out.append(escape(value))
         else:
             out.append(_localise(value, locale, escape, mention))

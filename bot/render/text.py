@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 MESSAGE_LIMIT = 4096  # Telegram's cap; Discord embed descriptions allow the same
 NAME_LIMIT = 24  # display names are cut to this, so ten seats always fit
 LAST_LIMIT = 6  # "what just happened" lines kept on the table
+HISTORY_LINE = 200  # characters of one such line, before escaping
 
 COLOR_MARKS = {Color.RED: "🟥", Color.GREEN: "🟩", Color.BLUE: "🟦", Color.YELLOW: "🟨"}
 RANK_SYMBOLS = {Rank.SKIP: "⊘", Rank.REVERSE: "⇄", Rank.DRAW_TWO: "+2"}
@@ -107,8 +108,6 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
              (t(N_("Direction: ⬇️ in seat order")) if view.direction >= 0
               else t(N_("Direction: ⬆️ reversed seat order")))
              + escape(" · ") + t(N_("Draw pile: {count}"), count=view.draw_pile)]
-    for item in view.last[-LAST_LIMIT:]:
-        lines.append(escape("• ") + t.text(item))
     lines.append("")
     catchable = set(view.catchable)
     for number, seat in enumerate(view.seats, 1):
@@ -146,7 +145,25 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
         lines.append(turn)
     else:
         lines.append(t(N_("The hand is over.")))
-    return fit(lines, keep_last=1)
+    history = _history(view.last, t, MESSAGE_LIMIT - len("\n".join(lines)) - 1)
+    return fit([*lines[:3], *history, *lines[3:]], keep_last=1)
+
+
+def _history(items: tuple[Any, ...], t: _Writer, budget: int) -> list[str]:
+    """The newest "what just happened" lines that fit ``budget``: the seats and the turn line
+    matter more. Each line is cut to HISTORY_LINE plain characters (names inside can be long)
+    and rendered without pings (the turn line pings whoever must act)."""
+    out: list[str] = []
+    for item in reversed(items[-LAST_LIMIT:]):
+        plain = format_text(item, t.locale)
+        if len(plain) > HISTORY_LINE:
+            plain = plain[: HISTORY_LINE - 1] + "…"
+        line = t.escape("• " + plain)
+        if len(line) + 1 > budget:
+            break
+        out.insert(0, line)
+        budget -= len(line) + 1
+    return out
 
 
 # ---- lobby -------------------------------------------------------------------------------

@@ -1,0 +1,240 @@
+"""Text rendering of the views: content, privacy, escaping/mentions and Telegram's length cap."""
+
+import html
+import random
+from dataclasses import replace
+
+import pytest
+
+from bot.coordinator.views import (
+    N_,
+    CardOption,
+    HandView,
+    LobbyView,
+    Notice,
+    Reply,
+    SeatView,
+    TableView,
+    Text,
+)
+from bot.engine.cards import Card, Color, full_deck
+from bot.engine.rules import HOUSE, OFFICIAL, RuleSet
+from bot.i18n import Mention
+from bot.render.text import (
+    MESSAGE_LIMIT,
+    card_emoji,
+    card_label,
+    fit,
+    render_hand,
+    render_lobby,
+    render_notice,
+    render_reply,
+    render_rules,
+    render_table,
+    short_name,
+)
+
+
+def tg_mention(user_id: str, name: str) -> str:
+    return f'<a href="tg://user?id={user_id}">{html.escape(name)}</a>'
+
+
+def seats(count: int, name=lambda i: f"P{i}", current: int = 1) -> tuple[SeatView, ...]:
+    return tuple(SeatView(f"u{i}", name(i), cards=i + 2, is_ai=i % 4 == 0, is_current=i == current,
+                          score=i * 10) for i in range(1, count + 1))
+
+
+def table(locale="en", **changes) -> TableView:
+    base = TableView(game_id="g1", locale=locale, hand_number=3, top=Card.parse("G7"),
+                     color=Color.GREEN, direction=1, seats=seats(4), current="u1",
+                     deadline=1000.0, pending_draw=0, catchable=(), challenge_possible=False,
+                     last=(), draw_pile=61, target_score=500)
+    return replace(base, **changes)
+
+
+def test_card_emoji_is_short_and_language_free():
+    assert card_emoji(Card.parse("R5")) == "🟥5"
+    assert card_emoji(Card.parse("BS")) == "🟦⊘"
+    assert card_emoji(Card.parse("GR")) == "🟩⇄"
+    assert card_emoji(Card.parse("Y+2")) == "🟨+2"
+    assert card_emoji(Card.parse("W+4")) == "🌈+4"
+    assert len({card_emoji(c) for c in full_deck()}) == 54  # every distinct card differs
+
+
+def test_table_shows_counts_turn_time_and_state():
+    out = render_table(table(), now=955.2)
+    assert "hand 3" in out and "Green 7" in out and "Draw pile: 61" in out
+    assert "▶ 1. P1 · 3 cards · 10 pts" in out
+    assert "• 4. P4 🤖 · 6 cards · 40 pts" in out
+    assert "Your move, P1!" in out and "45 s left" in out
+    assert "in seat order" in out
+
+
+def test_table_in_chinese():
+    out = render_table(table("zh_CN", direction=-1, pending_draw=4, challenge_possible=True,
+                             top=Card.parse("W+4"), color=Color.RED), now=990)
+    assert "王牌+4" in out and "红色" in out and "逆座位顺序" in out
+    assert "3张牌" in out and "剩余10秒" in out
+    assert "P1须摸4张" in out and "质疑" in out
+
+
+def test_table_mentions_the_player_to_act_and_escapes_names():
+    tv = table(seats=seats(3, name=lambda i: f"<i>{i}&"), catchable=("u2",),
+               last=(Text(N_("{player} says UNO!"), {"player": "<i>2&"}),))
+    out = render_table(tv, escape=html.escape, mention=tg_mention)
+    assert '<a href="tg://user?id=u1">&lt;i&gt;1&amp;</a>' in out
+    assert "<i>" not in out.replace('<a href="tg://user?id=u1">', "")
+    assert "&lt;i&gt;2&amp; says UNO!" in out
+    assert "Did not say UNO!: &lt;i&gt;2&amp;" in out
+
+
+def test_table_marks_uno_and_catchable_seats():
+    tv = table(seats=(SeatView("a", "Ana", 1, declared_uno=True), SeatView("b", "Bo", 1),
+                      SeatView("c", "Cy", 5, is_current=True, reachable=False)),
+               current="c", catchable=("b",))
+    out = render_table(tv)
+    assert "Ana · 1 card · 0 pts · UNO!" in out
+    assert "Bo · 1 card · 0 pts · ❗" in out
+    assert "Cy 📵" in out
+    assert "Did not say UNO!: Bo" in out
+
+
+def test_hand_over_table_has_no_turn_line():
+    out = render_table(table(current=None, deadline=None), now=10)
+    assert "The hand is over." in out and "Your move" not in out
+
+
+def test_no_card_of_any_hand_appears_in_a_table():
+    rng = random.Random(7)
+    for _ in range(30):
+        deck = full_deck()
+        rng.shuffle(deck)
+        top, played = deck.pop(), deck.pop()
+        hands = [[deck.pop() for _ in range(rng.randint(1, 12))] for _ in range(rng.randint(2, 10))]
+        secret = {card_label(c, loc) for hand in hands for c in hand for loc in ("en", "zh_CN")}
+        secret -= {card_label(c, loc) for c in (top, played) for loc in ("en", "zh_CN")}
+        secret_emoji = {card_emoji(c) for hand in hands for c in hand} - {card_emoji(top)}
+        tv = table(seats=tuple(SeatView(f"u{i}", f"P{i}", len(h)) for i, h in enumerate(hands)),
+                   current="u0", top=top,
+                   last=(Text(N_("{player} played {cards}."), {"player": "P1", "cards": [played]}),))
+        for locale in ("en", "zh_CN"):
+            out = render_table(replace(tv, locale=locale), now=0)
+            # "Red 1" is inside "Red 10"? No such card; labels never prefix one another.
+            assert not [label for label in secret if label in out]
+            assert not [e for e in secret_emoji if e in out and e != card_emoji(played)]
+
+
+@pytest.mark.parametrize("locale", ["en", "zh_CN"])
+def test_ten_long_named_seats_stay_under_the_telegram_cap(locale):
+    long = lambda i: ("&<Ω>" * 60) + str(i)  # noqa: E731 - 240 chars, worst case for escaping
+    tv = table(locale, seats=seats(10, name=long), catchable=tuple(f"u{i}" for i in range(1, 11)),
+               pending_draw=12, challenge_possible=True,
+               last=tuple(Text(N_("{caller} caught {target} without UNO: {target} draws {penalty}."),
+                               {"caller": long(1), "target": long(2), "penalty": 2})
+                          for _ in range(20)))
+    out = render_table(tv, now=0, escape=html.escape, mention=tg_mention)
+    assert len(out) <= MESSAGE_LIMIT
+    assert "tg://user?id=u1" in out  # the turn line survives trimming
+    assert out.count("▶ 1.") == 1 and "10." in out
+    lobby = LobbyView("g", locale, "u1", long(1), seats(10, name=long), "house",
+                      HOUSE.differences(), 2, 10, True, 60.0, Text(N_("{player} joined."),
+                                                                    {"player": long(3)}))
+    assert len(render_lobby(lobby, now=0, escape=html.escape, mention=tg_mention)) <= MESSAGE_LIMIT
+
+
+def test_short_name_and_fit():
+    assert short_name("  Ana\n  Maria  ") == "Ana Maria"
+    assert short_name("x" * 100) == "x" * 23 + "…"
+    assert short_name("") == "?"
+    lines = [f"line {i} " + "y" * 50 for i in range(200)] + ["LAST"]
+    out = fit(lines, limit=1000, keep_last=1)
+    assert len(out) <= 1000 and out.endswith("…\nLAST") and out.startswith("line 0 ")
+
+
+def test_lobby_lists_seats_rules_and_state():
+    lobby = LobbyView("g", "en", "u1", "Ana", seats(3), "house", {"uno_penalty": 4}, 2, 10,
+                      False, 400.0, Text(N_("{player} joined."), {"player": "Bo"}))
+    out = render_lobby(lobby, now=100.0)
+    assert "New UNO game by Ana" in out and "Rules: house rules" in out
+    assert "Caught without saying UNO!: draw 4." in out
+    assert "Players (3/10):" in out and "3. P3" in out
+    assert "at least 2 are needed" in out and "Closes in 5 min" in out
+    zh = render_lobby(replace(lobby, locale="zh_CN", can_start=True), now=100.0,
+                      mention=lambda uid, name: f"@{uid}")
+    assert "家庭规则" in zh and "罚摸4张" in zh and "玩家（3/10）" in zh and "@u1可以开始" in zh
+
+
+def hand(locale="en", **changes) -> HandView:
+    base = HandView(game_id="g", locale=locale, user_id="u1",
+                    cards=(CardOption(Card.parse("R2"), True), CardOption(Card.parse("B9"), False),
+                           CardOption(Card.parse("W+4"), True)),
+                    top=Card.parse("R7"), color=Color.RED, is_turn=True, pending_draw=0,
+                    can_draw=True, can_pass=False, can_declare_uno=False, can_challenge=False,
+                    catchable=())
+    return replace(base, **changes)
+
+
+def test_hand_marks_playable_cards_in_order_and_lists_options():
+    out = render_hand(hand())
+    lines = out.splitlines()
+    assert lines[0] == "🃏 Your hand: 3 cards · ▶ your turn!"
+    assert "Red 7" in lines[1]
+    assert lines[2:5] == ["✅ 1. 🟥2 Red 2", "▫️ 2. 🟦9 Blue 9", "✅ 3. 🌈+4 Wild Draw Four"]
+    assert "You can: play a ✅ card, draw" in out and "pass" not in out
+
+
+def test_hand_options_in_chinese_and_when_waiting():
+    out = render_hand(hand("zh_CN", pending_draw=4, can_challenge=True, can_declare_uno=True,
+                           catchable=("u2",), swap_targets=(("u2", "Bo"),),
+                           note=Text(N_("You drew {cards}."), {"cards": [Card.parse("G5")]})))
+    assert "你须摸4张牌" in out and "质疑" in out and "喊UNO！" in out
+    assert "Bo" in out and "你摸到了绿5。" in out
+    waiting = render_hand(hand(is_turn=False, can_draw=False))
+    assert "✅" not in waiting and "Waiting for your turn." in waiting
+    over = render_hand(hand(hand_over=True))
+    assert "The hand is over." in over and "You can" not in over
+
+
+def test_a_108_card_hand_fits():
+    view = hand(cards=tuple(CardOption(c, True) for c in full_deck()))
+    for locale in ("en", "zh_CN"):
+        out = render_hand(replace(view, locale=locale), escape=html.escape)
+        assert len(out) <= MESSAGE_LIMIT and "108." in out
+
+
+def test_notice_mentions_players_not_mentioned_inline():
+    notice = Notice("en", Text(N_("{player} says UNO!"), {"player": Mention("u1", "Ana")}),
+                    mentions=("u1", "u2"))
+    out = render_notice(notice, mention=lambda uid, name: f"@{uid}:{name}", names={"u2": "Bo"})
+    assert out == "@u1:Ana says UNO!\n@u2:Bo"
+    assert render_notice(notice) == "Ana says UNO!"
+
+
+def test_reply_plain_and_bilingual():
+    reply = Reply(ok=False, text=Text(N_("It is not your turn.")), locale="zh_CN",
+                  lines=(Text(N_("One card per turn.")),))
+    assert render_reply(reply) == "还没轮到你。\n每回合只能出一张牌。"
+    bilingual = replace(reply, locale="en")
+    object.__setattr__(bilingual, "bilingual", True)  # the field the coordinator adds
+    assert render_reply(bilingual) == ("It is not your turn.\nOne card per turn.\n"
+                                       "每回合只能出一张牌。")
+
+
+def test_rules_in_both_languages_with_the_chats_changes():
+    out = render_rules(OFFICIAL, "official")
+    assert "Official UNO rules:" in out and "UNO官方规则：" in out
+    assert "no house rules" in out and "没有家庭规则" in out
+    house = render_rules(HOUSE, "house")
+    assert "Stacking: a Draw Two or Wild Draw Four" in house and "叠加" in house
+    assert "7-0规则" in house and house.index("Wrong UNO! call") < house.index("喊错UNO")
+
+
+def test_rules_with_every_setting_changed_fit_the_cap():
+    everything = RuleSet(hand_size=10, stacking="progressive", jump_in=True, multi_play=True,
+                         seven_zero=True, draw_until_playable=True, play_after_draw=False,
+                         force_play=True, uno_penalty=4, false_uno_penalty=2, wd4_challenge=False,
+                         scoring="losers_accumulate", target_score=250, teams=True)
+    assert len(everything.differences()) == 14
+    out = render_rules(everything, "custom", escape=html.escape)
+    assert len(out) <= MESSAGE_LIMIT
+    assert "250" in out and "组队" in out and "计分" in out

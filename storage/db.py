@@ -32,7 +32,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # synchronous=NORMAL is durable against a process crash (the WAL is fsynced at
     # checkpoints); only a power loss can drop the last commits.
     cursor = dbapi_connection.cursor()
-    for pragma in ("journal_mode=WAL", f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
+    # busy_timeout first: switching a new file to WAL needs a lock another process may hold.
+    for pragma in (f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}", "journal_mode=WAL",
                    "synchronous=NORMAL", "foreign_keys=ON"):
         cursor.execute(f"PRAGMA {pragma}")
     cursor.close()

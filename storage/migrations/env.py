@@ -37,8 +37,25 @@ def _run(connection: sa.Connection) -> None:
         context.run_migrations()
 
 
+def _serialise_sqlite_migrations(engine: sa.Engine) -> None:
+    """Make every migration transaction on SQLite ``BEGIN IMMEDIATE``: it takes the write
+    lock before Alembic reads the current revision, so a second process waits (busy
+    timeout) and then finds the schema at head. The driver's own implicit transactions are
+    turned off so DDL runs inside ours (SQLite has transactional DDL)."""
+
+    @sa.event.listens_for(engine, "connect")
+    def _driver_autocommit(dbapi_connection, _record) -> None:
+        dbapi_connection.isolation_level = None
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin_immediate(connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
 async def _run_async() -> None:
     engine = make_engine(_url(), poolclass=sa.pool.NullPool)
+    if engine.dialect.name == "sqlite":
+        _serialise_sqlite_migrations(engine.sync_engine)
     try:
         async with engine.connect() as connection:
             await connection.run_sync(_run)

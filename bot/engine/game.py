@@ -315,14 +315,14 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
             events.append(ev.PlayerSkipped(s.players[tx.next_seat(seat, i)]))
         tx.start_turn(tx.next_seat(seat, count + 1))
     elif rank is Rank.REVERSE:
-        if count % 2:
-            tx.direction = -tx.direction
-            events.append(ev.DirectionReversed(tx.direction))
-        if tx.n == 2:  # reverse acts as skip with two players
+        if tx.n == 2:  # reverse acts as skip with two players (the direction stays)
             for _ in range(count):
                 events.append(ev.PlayerSkipped(s.players[tx.next_seat(seat)]))
             tx.start_turn(tx.next_seat(seat, count + 1))
         else:
+            if count % 2:
+                tx.direction = -tx.direction
+                events.append(ev.DirectionReversed(tx.direction))
             tx.start_turn(tx.next_seat(seat))
     elif amount:
         total = pending_before + amount
@@ -665,8 +665,11 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
         events.append(ev.PlayerSkipped(state.players[first]))
         tx.start_turn(tx.next_seat(first))
     elif rank is Rank.REVERSE:
-        tx.direction = -1
-        events.append(ev.DirectionReversed(-1))
+        if tx.n > 2:  # with two players it acts as Skip: the dealer starts all the same
+            tx.direction = -1
+            events.append(ev.DirectionReversed(-1))
+        else:
+            events.append(ev.PlayerSkipped(state.players[first]))
         tx.start_turn(d)
     elif rank is _D2:
         if state.rules.stacking != "off":

@@ -31,6 +31,7 @@ LAST_LIMIT = 6  # "what just happened" lines kept on the table
 HISTORY_LINE = 200  # characters of one such line, before escaping
 
 COLOR_MARKS = {Color.RED: "🟥", Color.GREEN: "🟩", Color.BLUE: "🟦", Color.YELLOW: "🟨"}
+_PERSON_PARAMS = ("player", "winner")  # param names that carry the name of the one player
 RANK_SYMBOLS = {Rank.SKIP: "⊘", Rank.REVERSE: "⇄", Rank.DRAW_TWO: "+2"}
 
 
@@ -210,14 +211,28 @@ def render_notice(view: Notice, *, escape: Escape = str, mention: MentionFn | No
     """A one-off announcement. Players in ``view.mentions`` that the text does not already
     mention inline (Mention params) are pinged on a last line, named from ``names``."""
     t = _Writer(view.locale, escape, mention)
-    lines = [t.text(view.text)]
-    if mention is not None:
-        missing = [uid for uid in view.mentions if uid not in _mentions_in(view.text)]
-        if missing:
-            names = names or {}
-            lines.append(" ".join(mention(uid, short_name(names.get(uid) or uid))
-                                  for uid in missing))
+    text = view.text
+    missing = [uid for uid in view.mentions if uid not in _mentions_in(text)]
+    if mention is not None and len(missing) == 1:
+        text, pinged = _mention_inline(text, missing[0])
+        if pinged:
+            missing = []
+    lines = [t.text(text)]
+    if mention is not None and missing:
+        names = names or {}
+        lines.append(" ".join(mention(uid, short_name(names.get(uid) or "👤")) for uid in missing))
     return fit(lines)
+
+
+def _mention_inline(text: Any, user_id: str) -> tuple[Any, bool]:
+    """The one player a notice is about, named by a plain ``player``/``winner`` param: ping
+    them where the name stands rather than on an extra line."""
+    params = dict(text.params or {})
+    keys = [key for key in _PERSON_PARAMS if isinstance(params.get(key), str)]
+    if len(keys) != 1:
+        return text, False
+    params[keys[0]] = Mention(user_id, params[keys[0]])
+    return Text(text.msgid, params), True
 
 
 def _bilingual(text: Any, escape: Escape) -> list[str]:

@@ -210,6 +210,15 @@ def test_notice_mentions_players_not_mentioned_inline():
     assert render_notice(notice) == "Ana says UNO!"
 
 
+def test_notice_pings_the_one_player_it_names():
+    notice = Notice("en", Text(N_("{player} left the game."), {"player": "<Bo>"}), mentions=("u2",))
+    out = render_notice(notice, escape=html.escape, mention=tg_mention)
+    assert out == '<a href="tg://user?id=u2">&lt;Bo&gt;</a> left the game.'
+    two = Notice("en", Text(N_("The game starts!")), mentions=("u1", "u2"))
+    assert render_notice(two, mention=lambda uid, name: f"@{uid}({name})") == (
+        "The game starts!\n@u1(👤) @u2(👤)")
+
+
 def test_reply_plain_and_bilingual():
     reply = Reply(ok=False, text=Text(N_("It is not your turn.")), locale="zh_CN",
                   lines=(Text(N_("One card per turn.")),))

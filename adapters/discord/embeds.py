@@ -84,10 +84,8 @@ def _seat_lines(view: TableView | LobbyView, locale: str, *, show_cards: bool) -
 def lobby_embed(view: LobbyView) -> discord.Embed:
     loc = view.locale
     embed = discord.Embed(title=tr(N_("UNO: new game"), loc), colour=NEUTRAL)
-    text = [tr(N_("{creator} opened a game. Press Join to take a seat."), loc,
-               creator=view.creator_name)]
-    if view.notice is not None:
-        text.append(fmt(view.notice, loc))
+    text = [fmt(view.notice, loc)] if view.notice is not None else []
+    text.append(tr(N_("Press Join to take a seat."), loc))
     embed.description = _clip("\n".join(text), EMBED_DESCRIPTION_MAX)
     seats = _seat_lines(view, loc, show_cards=False) or "—"
     embed.add_field(name=tr(N_("Players ({count}/{max})"), loc, count=len(view.seats), max=view.max_players),

@@ -227,7 +227,7 @@ class Frontend:
         command = self._hand_command(chat, user, button)
         reply, deferred = await self.run(interaction, command, update=True)
         hand = reply.hand
-        if hand is None and reply.ok:  # seated players always get a hand; refetch to be safe
+        if hand is None:  # a refusal carries no hand: show the current one under the reason
             hand = await self.own_hand(interaction)
         await self.update_hand(interaction, hand, _prefix(reply, reply_text(reply)), deferred=deferred,
                                page=button.page)

@@ -1,0 +1,125 @@
+"""The bot under test and a "player" robot that reads the messages like a person would.
+
+Players act only on what Discord would show them: the components of recorded messages (the
+public table, their own ephemeral hand message) and slash commands.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from adapters.discord.app import DiscordApp, DiscordConfig
+from adapters.discord.custom_ids import HandId, TableId, decode
+from bot.coordinator import Coordinator, FakeClock
+
+from .fake_discord import EPHEMERAL, FakeDiscord, FakeUser, InteractionRecord
+
+MENTION = re.compile(r"<@(\d+)>")
+
+
+class _ErrorLog(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+class BotHarness:
+    def __init__(self, fake: FakeDiscord, store: Any, *, seed: int = 7, ack_after: float = 2.0,
+                 clock: FakeClock | None = None, coordinator_wrapper: Any = None) -> None:
+        self.fake = fake
+        self.store = store
+        self.seed = seed
+        self.ack_after = ack_after
+        self.clock = clock or FakeClock()
+        self.coordinator_wrapper = coordinator_wrapper
+        self.errors: list[BaseException] = []
+        self.log = _ErrorLog()
+        self.app: DiscordApp | None = None
+
+    def make_coordinator(self, port):
+        coordinator = Coordinator(port, self.store, self.clock, ai_delay=0, seed=self.seed)
+        return self.coordinator_wrapper(coordinator) if self.coordinator_wrapper else coordinator
+
+    async def start(self) -> None:
+        config = DiscordConfig(token=self.fake.token, ack_after=self.ack_after, guild_ready_timeout=0.01)
+        self.app = DiscordApp(config, self.make_coordinator, self.store, on_error=self.errors.append)
+        self.app.client.on_error = self._client_error  # type: ignore[method-assign]
+        for name in ("discord", "adapters", "bot"):
+            logging.getLogger(name).addHandler(self.log)
+        await self.app.start()
+        await self.app.wait_ready(timeout=10)
+
+    async def _client_error(self, event: str, *args: Any, **kwargs: Any) -> None:
+        import sys
+
+        self.errors.append(sys.exc_info()[1] or RuntimeError(event))
+
+    async def stop(self) -> None:
+        if self.app is not None:
+            await self.app.stop()
+        for name in ("discord", "adapters", "bot"):
+            logging.getLogger(name).removeHandler(self.log)
+
+    def assert_no_errors(self) -> None:
+        logged = [f"{r.name}: {r.getMessage()} {r.exc_info[1] if r.exc_info else ''}" for r in self.log.records]
+        assert not self.errors and not logged, (self.errors, logged)
+        assert not self.fake.unhandled, self.fake.unhandled
+
+    # ---- reading what players see ----------------------------------------------------------
+
+    def table_message(self) -> dict[str, Any]:
+        """The latest public message carrying table/lobby buttons."""
+        tables = [m for m in self.fake.channel_messages() if any(
+            isinstance(decode(c.get("custom_id", "")), TableId) for c in self.fake.iter_components(m))]
+        assert tables, "no table message posted"
+        return max(tables, key=lambda m: int(m["id"]))
+
+    def table_button(self, action: str, message: dict[str, Any] | None = None) -> tuple[int, str]:
+        message = message or self.table_message()
+        for comp in self.fake.iter_components(message):
+            parsed = decode(comp.get("custom_id", ""))
+            if isinstance(parsed, TableId) and parsed.action == action:
+                return int(message["id"]), comp["custom_id"]
+        raise AssertionError(f"no {action!r} button on the table")
+
+    def current_player_id(self) -> str | None:
+        embed = (self.table_message().get("embeds") or [{}])[0]
+        for field in embed.get("fields", []):
+            if field["name"] == "Turn":
+                found = MENTION.search(field["value"])
+                return found.group(1) if found else None
+        return None
+
+    @staticmethod
+    def hand_buttons(message: dict[str, Any]) -> list[tuple[HandId, dict[str, Any]]]:
+        out = []
+        for row in message.get("components") or []:
+            for comp in row.get("components", []):
+                parsed = decode(comp.get("custom_id", ""))
+                if isinstance(parsed, HandId):
+                    out.append((parsed, comp))
+        return out
+
+    # ---- acting ----------------------------------------------------------------------------
+
+    async def press_table(self, user: FakeUser, action: str) -> InteractionRecord:
+        mid, custom_id = self.table_button(action)
+        return await self.fake.wait(await self.fake.click(user, mid, custom_id))
+
+    async def slash(self, user: FakeUser, sub: str, **options: Any) -> InteractionRecord:
+        return await self.fake.wait(await self.fake.slash(user, sub, **options))
+
+    async def click(self, user: FakeUser, message_id: int, custom_id: str) -> InteractionRecord:
+        return await self.fake.wait(await self.fake.click(user, message_id, custom_id))
+
+    async def open_hand(self, user: FakeUser) -> dict[str, Any]:
+        record = await self.press_table(user, "hand")
+        message = self.fake.response_message(record)
+        assert message["flags"] & EPHEMERAL
+        return message
+

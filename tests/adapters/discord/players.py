@@ -1,0 +1,135 @@
+"""Robot players for the Discord tests: they act only through what Discord shows them."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from adapters.discord.custom_ids import HandId
+from bot.coordinator.ports import ChatKey
+from bot.engine import Match
+from bot.engine.cards import Card
+from bot.i18n import card_label
+
+from .fake_discord import EPHEMERAL, FakeUser
+from .harness import BotHarness
+
+CHAT = ChatKey("discord", "1000")
+# lines of a public message allowed to name a card: the card(s) just played or turned over
+PLAYED_LINE = re.compile(r"played|first card|jumped in|chose|Top card", re.IGNORECASE)
+
+
+@dataclass
+class Table:
+    bot: BotHarness
+    users: dict[str, FakeUser]
+    hand_messages: dict[str, int] = field(default_factory=dict)  # user id -> their hand message
+    turns: int = 0
+    slash_plays: int = 0
+    button_plays: int = 0
+    checked_history: int = 0
+
+    async def hand_message(self, user: FakeUser, *, fresh: bool) -> dict[str, Any]:
+        """The player's ephemeral hand: their existing one refreshed with its own button, or a
+        new one from the table's My hand button."""
+        fake = self.bot.fake
+        mid = self.hand_messages.get(str(user.id))
+        if mid is not None and mid in fake.messages and fresh:
+            refresh = next((c for h, c in self.bot.hand_buttons(fake.messages[mid]) if h.action in ("b",)), None)
+            if refresh is not None and not refresh.get("disabled"):
+                await self.bot.click(user, mid, refresh["custom_id"])
+                return fake.messages[mid]
+        message = await self.bot.open_hand(user)
+        assert message["flags"] & EPHEMERAL
+        self.hand_messages[str(user.id)] = int(message["id"])
+        return message
+
+    async def take_turn(self, user: FakeUser, *, use_slash: bool, declare: bool = True) -> None:
+        fake = self.bot.fake
+        message = await self.hand_message(user, fresh=True)
+        mid = int(message["id"])
+        card = self._first_playable(message)
+        if card is None:
+            draw = self._control(message, "d")
+            await self.bot.click(user, mid, draw["custom_id"])
+            message = fake.messages[mid]
+            card = self._first_playable(message)
+            if card is None:
+                passed = self._control(message, "n")
+                if not passed.get("disabled"):
+                    await self.bot.click(user, mid, passed["custom_id"])
+                return
+        hand_id, comp = card
+        if use_slash:
+            options: dict[str, Any] = {"card": hand_id.arg}
+            if hand_id.action == "w":
+                options["color"] = "B"
+            if hand_id.action == "s":
+                options["swap_with"] = next(u for u in self.users.values() if u.id != user.id)
+            record = await self.bot.slash(user, "play", **options)
+            assert fake.response_message(record)["flags"] & EPHEMERAL
+            self.slash_plays += 1
+        else:
+            await self.bot.click(user, mid, comp["custom_id"])
+            if hand_id.action in ("w", "s"):  # a picker replaced the hand: choose in it
+                picker = fake.messages[mid]
+                choice = next(c for h, c in self.bot.hand_buttons(picker) if h.action in ("c", "x"))
+                await self.bot.click(user, mid, choice["custom_id"])
+            self.button_plays += 1
+        self.turns += 1
+        if declare and await self.cards_left(user) == 1:
+            await self.bot.slash(user, "call")
+
+    def _first_playable(self, message: dict[str, Any]) -> tuple[HandId, dict[str, Any]] | None:
+        for hand_id, comp in self.bot.hand_buttons(message):
+            if hand_id.action in ("p", "w", "s") and not comp.get("disabled"):
+                return hand_id, comp
+        return None
+
+    def _control(self, message: dict[str, Any], action: str) -> dict[str, Any]:
+        return next(c for h, c in self.bot.hand_buttons(message) if h.action == action)
+
+    async def match(self) -> Match | None:
+        record = await self.bot.store.load(CHAT)
+        return Match.from_json(record.match) if record and record.match else None
+
+    async def cards_left(self, user: FakeUser) -> int:
+        match = await self.match()
+        return len(match.game.hand(str(user.id))) if match else 0
+
+    async def check_privacy(self) -> int:
+        """Every public message state since the last check names no card held by anyone,
+        except the card(s) just played. Returns how many states were checked."""
+        match = await self.match()
+        history = self.bot.fake.public_history()
+        new = history[self.checked_history:]
+        self.checked_history = len(history)
+        if match is None:
+            return 0
+        held: set[Card] = set()
+        for player in match.game.players:
+            held |= set(match.game.hand(player))
+        for message in new:
+            text = public_text(message)
+            for card in held:
+                label = card_label(card, "en")
+                assert not re.search(rf"(?<![\w]){re.escape(label)}(?![\w])", text), \
+                    f"a held card ({label}) appears in a public message: {text!r}"
+        return len(new)
+
+
+def public_text(message: dict[str, Any]) -> str:
+    """All visible text of a message, minus the lines that name the card just played."""
+    parts = [message.get("content") or ""]
+    for embed in message.get("embeds") or []:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        for f in embed.get("fields", []):
+            if not PLAYED_LINE.search(f["name"]):
+                parts.append(f["name"] + "\n" + f["value"])
+        parts.append(json.dumps(embed.get("footer") or {}))
+    for row in message.get("components") or []:
+        parts += [c.get("label") or "" for c in row.get("components", [])]
+    lines = "\n".join(parts).splitlines()
+    return "\n".join(line for line in lines if not PLAYED_LINE.search(line))

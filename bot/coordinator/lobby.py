@@ -165,15 +165,9 @@ def remove(tx: Tx, user_id: str, told: Text) -> None:
 
 
 def stop(tx: Tx, cmd: Command) -> Text:
-    record = tx.game()
     require_manager(tx, cmd)
-    humans = [s.user_id for s in record.seats if s.ai is None]
-    running = record.status == "running"
     tx.notice(Text(N_("{player} stopped the game."), {"player": cmd.user.name}))
     tx.finish("stopped")
-    if running:
-        for user_id in humans:  # their buttons go stale
-            tx.want_hand(user_id)
     return Text(N_("The game was stopped."))
 
 

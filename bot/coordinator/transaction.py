@@ -68,6 +68,7 @@ class Tx:
         return next((s for s in self.record.seats if s.user_id == user_id), None)
 
     def seated(self, user_id: str) -> Seat:
+        self.game()
         seat = self.seat(user_id)
         if seat is None:
             raise Refusal("not_in_game")
@@ -248,8 +249,12 @@ class Tx:
 
     def finish(self, status: str) -> None:
         record = self.game()
+        was_running = record.status == "running"
         record.status = status
         record.deadlines.clear()
+        if was_running:  # everyone's buttons go stale
+            for seat in record.seats:
+                self.want_hand(seat.user_id)
         self.dirty = True
         self.ended = True
         self.table_due = False

@@ -1,0 +1,132 @@
+"""Lobby life: open, join, leave, start, bots, kick, stop, permissions, expiry."""
+
+from __future__ import annotations
+
+from bot.coordinator import commands as cmds
+from bot.coordinator.ports import User
+from bot.coordinator.views import LobbyView, TableView
+
+from .conftest import Harness, user
+
+STRANGER = User("u99", "Stranger")
+
+
+async def test_open_join_and_start(h: Harness) -> None:
+    u1, u2 = user(1), user(2)
+    assert (await h.do(cmds.NewGame, u1)).ok
+    assert (await h.do(cmds.NewGame, u2)).error == "game_exists"
+    assert (await h.do(cmds.StartGame, u1)).error == "not_enough_players"
+    assert (await h.do(cmds.Join, u2)).ok
+    assert (await h.do(cmds.Join, u2)).error == "already_joined"
+    assert (await h.do(cmds.StartGame, u2)).error == "not_allowed"
+    reply = await h.do(cmds.StartGame, u1)
+    assert reply.ok and reply.hand is not None and len(reply.hand.cards) == 7
+    assert (await h.do(cmds.Join, user(3))).error == "game_running"
+    record = await h.record()
+    assert record.status == "running" and len(record.game_id) <= 12
+    # One message: the lobby, edited as people joined, then edited into the table.
+    ids = {edit for _, _, edit in h.chat.public if edit}
+    assert h.chat.public_sends == 1 and ids == {record.table_message_id}
+    assert isinstance(h.chat.public[0][1], LobbyView) and isinstance(h.chat.public[-1][1], TableView)
+    assert set(h.chat.private) == {"u1", "u2"}
+
+
+async def test_commands_without_a_game(h: Harness) -> None:
+    for command in (cmds.Join, cmds.StartGame, cmds.Draw, cmds.Leave, cmds.StopGame):
+        reply = await h.do(command, user(1))
+        assert (reply.ok, reply.error) == (False, "no_game"), command
+        assert reply.text is not None and reply.text.msgid
+
+
+async def test_ten_seats_start_by_themselves(h: Harness) -> None:
+    await h.lobby(1, 8)
+    assert (await h.record()).status == "lobby"
+    reply = await h.do(cmds.Join, user(2))
+    assert reply.ok
+    record = await h.record()
+    assert record.status == "running" and len(record.seats) == 10
+    assert (await h.do(cmds.Join, user(3))).error in ("game_running", "game_full")
+
+
+async def test_game_full_for_bots(h: Harness) -> None:
+    people = await h.lobby(9)
+    assert (await h.do(cmds.AddAiSeat, people[0], strategy="hard")).ok
+    assert (await h.record()).status == "running"  # the tenth seat started it
+
+
+async def test_bots_only_by_the_creator_and_known_levels(h: Harness) -> None:
+    u1, u2 = await h.lobby(2)
+    assert (await h.do(cmds.AddAiSeat, u2)).error == "not_allowed"
+    assert (await h.do(cmds.AddAiSeat, u1, strategy="genius")).error == "bad_strategy"
+    assert (await h.do(cmds.AddAiSeat, u1, strategy="easy")).ok
+    seats = (await h.record()).seats
+    assert seats[-1].ai == "easy" and seats[-1].name.startswith("Bot ")
+
+
+async def test_leaving_the_lobby_hands_over_the_creator(h: Harness) -> None:
+    u1, u2, u3 = await h.lobby(3)
+    assert (await h.do(cmds.Leave, u1)).ok
+    record = await h.record()
+    assert record.creator == "u2" and [s.user_id for s in record.seats] == ["u2", "u3"]
+    assert (await h.do(cmds.Leave, STRANGER)).error == "not_in_game"
+
+
+async def test_last_human_leaving_closes_the_lobby(h: Harness) -> None:
+    u1, = await h.lobby(1, 2)
+    assert (await h.do(cmds.Leave, u1)).ok
+    assert await h.store.load(h.key) is None
+    assert "no players are left" in h.chat.notices()[-1].text.msgid
+
+
+async def test_kick_and_stop_need_creator_or_admin(h: Harness) -> None:
+    u1, u2, u3 = await h.lobby(3)
+    assert (await h.do(cmds.Kick, u3, target="u2")).error == "not_allowed"
+    assert (await h.do(cmds.StopGame, u3)).error == "not_allowed"
+    admin = User("u50", "Admin", is_admin=True)
+    assert (await h.do(cmds.Kick, admin, target="P2")).ok
+    assert [s.user_id for s in (await h.record()).seats] == ["u1", "u3"]
+    assert (await h.do(cmds.Kick, u1, target="nobody")).error == "unknown_player"
+    assert (await h.do(cmds.StopGame, u1)).ok
+    assert await h.store.load(h.key) is None
+    assert (await h.store.active_games()) == []
+
+
+async def test_kick_mid_game_returns_cards_under_the_stock(h: Harness) -> None:
+    u1, u2, u3 = await h.start(3)
+    before = await h.state()
+    assert (await h.do(cmds.Kick, u1, target="u3")).ok
+    after = await h.state()
+    assert after.players == ("u1", "u2")
+    assert after.draw_pile[-len(before.hand("u3")):] == before.hand("u3")
+    assert after.card_total() == 108
+    assert any("removed" in t.msgid for t in h.chat.last_table().last)
+
+
+async def test_leaving_mid_game_down_to_one_player_ends_it(h: Harness) -> None:
+    u1, u2 = await h.start(2)
+    assert (await h.do(cmds.Leave, u2)).ok
+    assert await h.store.active_games() == []
+    assert "game is over" in h.chat.notices()[-1].text.msgid
+    assert h.chat.last_hand("u1").hand_over
+
+
+async def test_stop_a_running_game_disables_hands(h: Harness) -> None:
+    u1, u2 = await h.start(2)
+    assert (await h.do(cmds.StopGame, u1)).ok
+    assert h.chat.last_hand("u1").hand_over and h.chat.last_hand("u2").hand_over
+    assert (await h.do(cmds.Draw, u1)).error == "no_game"
+
+
+async def test_lobby_expires(h: Harness) -> None:
+    await h.lobby(2)
+    await h.clock.advance(599)
+    assert await h.store.load(h.key) is not None
+    await h.clock.advance(2)
+    assert await h.store.load(h.key) is None
+    assert "lobby has closed" in h.chat.notices()[-1].text.msgid
+
+
+async def test_started_lobby_does_not_expire(h: Harness) -> None:
+    await h.start(2, settings={"turn_timer": 0})
+    await h.clock.advance(700)
+    assert (await h.record()).status == "running"

@@ -246,25 +246,29 @@ def render_reply(reply: Reply, *, escape: Escape = str, mention: MentionFn | Non
     ``reply.bilingual`` each line appears in English and then Chinese."""
     t = _Writer(reply.locale, escape, mention)
     lines = [t.text(reply.text)] if reply.text is not None else []
-    bilingual = getattr(reply, "bilingual", False)
-    for item in reply.lines:
-        if bilingual:
-            lines += _bilingual(item, escape)
-        else:
-            lines.append(t.text(item))
+    if getattr(reply, "bilingual", False):
+        lines += _bilingual_block(reply.lines, escape)
+    else:
+        lines += [t.text(item) for item in reply.lines]
     return fit(lines)
 
 
-def render_rules(rules: RuleSet, preset: str, *, escape: Escape = str) -> str:
-    """The official rules summary and this chat's house rules, English then Chinese per line."""
+def _bilingual_block(items: Iterable[Any], escape: Escape) -> list[str]:
+    """Each Text in English, then Chinese; a heading (msgid ending in ":") opens a section,
+    the lines under it are bulleted so each English/Chinese pair reads as one item."""
     lines: list[str] = []
-    for item in rules_texts(rules, preset):
-        heading = item.msgid.endswith(":")
+    for item in items:
+        heading = item.msgid.rstrip().endswith((":", "："))
         if heading and lines:
             lines.append("")
         for version in _bilingual(item, escape):
             lines.append(version if heading else escape("• ") + version)
-    return fit(lines)
+    return lines
+
+
+def render_rules(rules: RuleSet, preset: str, *, escape: Escape = str) -> str:
+    """The official rules summary and this chat's house rules, English then Chinese per line."""
+    return fit(_bilingual_block(rules_texts(rules, preset), escape))
 
 
 # ---- private hand ------------------------------------------------------------------------

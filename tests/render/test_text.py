@@ -223,10 +223,15 @@ def test_reply_plain_and_bilingual():
     reply = Reply(ok=False, text=Text(N_("It is not your turn.")), locale="zh_CN",
                   lines=(Text(N_("One card per turn.")),))
     assert render_reply(reply) == "还没轮到你。\n每回合只能出一张牌。"
-    bilingual = replace(reply, locale="en")
-    object.__setattr__(bilingual, "bilingual", True)  # the field the coordinator adds
-    assert render_reply(bilingual) == ("It is not your turn.\nOne card per turn.\n"
-                                       "每回合只能出一张牌。")
+    bilingual = replace(reply, locale="en", bilingual=True)
+    assert render_reply(bilingual) == ("It is not your turn.\n• One card per turn.\n"
+                                       "• 每回合只能出一张牌。")
+    sections = replace(bilingual, lines=(Text(N_("Official UNO rules:")),
+                                         Text(N_("One card per turn.")),
+                                         Text(N_("Official UNO rules:"))))
+    assert render_reply(sections).splitlines()[1:] == [
+        "Official UNO rules:", "UNO官方规则：", "• One card per turn.", "• 每回合只能出一张牌。",
+        "", "Official UNO rules:", "UNO官方规则："]
 
 
 def test_rules_in_both_languages_with_the_chats_changes():

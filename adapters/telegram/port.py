@@ -49,6 +49,10 @@ class TelegramChatPort:
 
     # ---- what handlers ask -------------------------------------------------------------------
 
+    def use_clock(self, now: Callable[[], float]) -> None:
+        """Time left on a turn is shown against the coordinator's clock."""
+        self._now = now
+
     def known_hand(self, user_id: str) -> KnownHand | None:
         return self._hands.get(user_id)
 

@@ -15,7 +15,7 @@ import asyncio
 import itertools
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,7 +57,7 @@ class StoredMessage:
         return [button for row in rows for button in row]
 
 
-@dataclass
+@dataclass(frozen=True)
 class TgUser:
     id: int
     first_name: str
@@ -108,6 +108,8 @@ class FakeBotApi:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.injected_at: dict[int, float] = {}  # update id -> perf_counter() at injection
+        # Awaited on every recorded call before it is answered (tests snapshot state there).
+        self.observer: Callable[[ApiCall], Awaitable[None]] | None = None
 
     # ---- lifecycle ------------------------------------------------------------------------
 
@@ -295,6 +297,8 @@ class FakeBotApi:
         if method != "getUpdates":
             self.calls.append(call)
             self._new_call.set()
+            if self.observer is not None:
+                await self.observer(call)
         failure = self._failure_for(method, params) if method != "getUpdates" else None
         if failure is not None:
             call.status = failure.status

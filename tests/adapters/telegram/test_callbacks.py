@@ -1,0 +1,55 @@
+"""Callback data and inline result ids: ids only, at most 64 bytes, forged data refused."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adapters.telegram import callbacks
+from adapters.telegram.callbacks import MAX_BYTES, BadCallback, ButtonAction
+from adapters.telegram.inline import parse_result_id
+
+CARDS = ["R0", "G9", "BS", "YR", "R+2", "W", "W+4"]
+game_ids = st.text("0123456789abcdef", min_size=1, max_size=12)
+user_ids = st.integers(1, 10**13).map(str)
+
+
+@settings(max_examples=200, deadline=None)
+@given(game_ids, user_ids, st.sampled_from(callbacks.HAND_VERBS), st.sampled_from(CARDS),
+       st.sampled_from([None, "R", "G", "B", "Y"]), st.one_of(st.none(), user_ids), st.booleans(),
+       st.integers(0, 9))
+def test_hand_buttons_round_trip_within_64_bytes(game, owner, verb, card, color, target, uno, page):
+    if verb == "k" and target is None:
+        target = owner
+    action = ButtonAction("h", game, verb, owner, card, color, target, uno, page)
+    data = action.encode()
+    assert len(data.encode()) <= MAX_BYTES
+    assert callbacks.parse(data) == action
+
+
+def test_lobby_and_table_buttons_round_trip():
+    for verb in callbacks.LOBBY_VERBS:
+        assert callbacks.parse(callbacks.lobby("ab12", verb)) == ButtonAction("l", "ab12", verb)
+    assert callbacks.parse(callbacks.table("ab12", "uno")) == ButtonAction("t", "ab12", "uno")
+
+
+def test_the_longest_hand_button_fits():
+    data = callbacks.hand("f" * 12, "9" * 13, "p", card="W+4", color="Y", target="8" * 13, uno=True, page=9)
+    assert len(data) <= MAX_BYTES
+
+
+@pytest.mark.parametrize("data", [
+    None, "", "x:ab:leave", "l:ab:dance", "l:ab", "t:ab:uno:extra", "h:ab:1:p", "h:ab:1:p:Z9",
+    "h:ab:1:p:R5:Q", "h:ab:1:zz", "h:ab:1:k", "h:ab:1:p:R5::::u:1:more", "h:a b:1:d",
+    "h:ab:1:d:::::x", "h:ab:1:g::::::z", "l:" + "a" * 70 + ":leave", "h:ab:<b>:d",
+])
+def test_forged_or_malformed_data_is_refused(data):
+    with pytest.raises(BadCallback):
+        callbacks.parse(data)
+
+
+def test_inline_result_ids():
+    assert parse_result_id("0:ab12:p:R5") == ("ab12", "p", "R5", None)
+    assert parse_result_id("3:ab12:pu:W:G") == ("ab12", "pu", "W", "G")
+    assert parse_result_id("7:ab12:d") == ("ab12", "d", None, None)
+    for bad in ("", "x:ab12:d", "0:ab12:p", "0:ab12:p:Q5", "0:ab12:p:W:X", "0:ab12:d:R5", "0:ab12:zz"):
+        assert parse_result_id(bad) is None

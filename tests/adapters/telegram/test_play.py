@@ -1,0 +1,184 @@
+"""Games through the real Application: users only press buttons found in messages they got."""
+
+from __future__ import annotations
+
+import asyncio
+
+from adapters.telegram import callbacks
+
+from .conftest import ANA, BO, CY, DEE, GROUP, Harness, data_of, hand_button
+from .helpers import (
+    actor,
+    hand_results,
+    match_of,
+    next_actor,
+    play_until_hand_ends,
+    refresh_hands,
+    rig,
+    take_turn,
+)
+
+PLAYERS = [ANA, BO, CY]
+IDS = {u: str(u.id) for u in PLAYERS}
+
+
+async def test_three_users_play_a_whole_hand_with_buttons(harness: Harness):
+    await harness.start()
+    game_id = await harness.open_game(ANA, BO, CY)
+    assert all(n in harness.lobby().text for n in ("Ana", "Bo", "Cy"))
+    await harness.start_game(ANA, PLAYERS)
+    turns = await play_until_hand_ends(harness, PLAYERS)
+    assert turns > 3
+    result = hand_results(harness)[0]
+    assert result.game_id == game_id
+    assert sum(p.won for p in result.players) == 1
+    await harness.settle()
+    # One table message, edited in place: never a new post per turn.
+    group_sends = harness.api.calls_to("sendMessage", GROUP)
+    tables = [m for m in harness.api.chat_messages(GROUP) if m.edits]
+    assert len(tables) == 1 and tables[0].edits >= turns
+    assert len(group_sends) <= 3  # the lobby (later the table) and the hand's result notice(s)
+    # Each player has one private hand message, edited as the hand changes (and for the
+    # next hand, which the coordinator deals at once here).
+    for user in PLAYERS:
+        hands_sent = [c for c in harness.api.calls_to("sendMessage", user.id) if "reply_markup" in c.params]
+        assert len(hands_sent) == 1, user.first_name
+        assert harness.api.calls_to("editMessageText", user.id)
+    # Every callback query got exactly one answer.
+    ids = [c.params["callback_query_id"] for c in harness.api.calls_to("answerCallbackQuery")]
+    assert len(ids) == len(set(ids))
+
+
+async def test_pressing_another_players_hand_changes_nothing(harness: Harness):
+    await harness.start()
+    game_id = await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, PLAYERS)
+    mover = await next_actor(harness, PLAYERS)
+    intruder = next(u for u in PLAYERS if u is not mover)
+    victim_hand = harness.hand_message(mover)
+    before = await harness.store.get(game_id)
+    for data in data_of(victim_hand)[:3]:
+        answer = await harness.press(intruder, victim_hand, data)
+        assert answer["show_alert"] is True and "another player" in answer["text"]
+    # Forged data naming the intruder as owner, pressed on the victim's message: the
+    # coordinator judges it as the intruder's own move (not their turn).
+    forged = callbacks.hand(game_id, str(intruder.id), "d")
+    answer = await harness.press(intruder, victim_hand, forged)
+    assert answer.get("text")
+    garbage = await harness.press(intruder, victim_hand, "h:zz:1:p:Q9")
+    assert garbage["show_alert"] is True
+    after = await harness.store.get(game_id)
+    assert after.match == before.match
+
+
+async def test_stale_keyboard_after_the_game_ended_gets_a_popup(harness: Harness):
+    await harness.start()
+    game_id = await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    mover = await next_actor(harness, [ANA, BO])
+    old = harness.hand_message(mover)
+    old_buttons = data_of(old)
+    harness.say(ANA, "/stop")
+    await _wait_stopped(harness, game_id)
+    stopped = await harness.store.get(game_id)
+    for data in old_buttons[:2]:
+        answer = await harness.press(mover, old, data)
+        assert answer["show_alert"] is True and "over" in answer["text"]
+    table_answer = await harness.press(DEE, old, callbacks.table(game_id, "uno"))
+    assert table_answer["show_alert"] is True
+    assert (await harness.store.get(game_id)).version == stopped.version
+
+
+async def _wait_stopped(harness: Harness, game_id: str) -> None:
+    async def stopped() -> bool:
+        record = await harness.store.get(game_id)
+        return record is not None and not record.active
+
+    for _ in range(100):
+        if await stopped():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the game was not stopped")
+
+
+async def test_uno_call_out_race_gives_exactly_one_penalty(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, PLAYERS)
+    mover = await next_actor(harness, PLAYERS)
+    match = await match_of(harness)
+    top = match.game.top
+    # The mover holds two cards, one of them playable, and plays it without saying UNO.
+    playable = f"{top.color.value}{'7' if top.rank.value != '7' else '8'}" if top.color else "W"
+    await rig(harness, hands={IDS[mover]: [playable, "Y+2" if playable != "Y+2" else "G+2"]},
+              current=IDS[mover])
+    await refresh_hands(harness, PLAYERS)
+    message = harness.hand_message(mover)
+    plain = next(d for d in data_of(message)
+                 if callbacks.parse(d).card == playable and not callbacks.parse(d).uno
+                 and callbacks.parse(d).verb in ("p", "w"))
+    answer = await harness.press(mover, message, plain)
+    if callbacks.parse(plain).verb == "w":
+        message = harness.api.message(message.chat_id, message.message_id)
+        answer = await harness.press(mover, message, next(d for d in data_of(message) if ":p:" in d))
+    assert answer.get("show_alert") is not True
+    assert len((await match_of(harness)).game.hand(IDS[mover])) == 1
+    # Two others press the table's UNO! button in the same instant.
+    others = [u for u in PLAYERS if u is not mover]
+    table = harness.table()
+    uno = next(d for d in data_of(table) if d.startswith("t:"))
+    first = harness.api.press(others[0], table, uno)
+    second = harness.api.press(others[1], table, uno)
+    answers = [(await harness.api.wait_answer(first)).params, (await harness.api.wait_answer(second)).params]
+    held = len((await match_of(harness)).game.hand(IDS[mover]))
+    assert held == 3, answers  # one card + one penalty of two, not two penalties
+    texts = [a.get("text", "") for a in answers]
+    assert sum("caught" in t.lower() or "penalty" in t.lower() or "draw" in t.lower() for t in texts) >= 1
+    # A bystander's late call changes nothing.
+    late = await harness.press(DEE, table, uno)
+    assert late.get("text")
+    assert len((await match_of(harness)).game.hand(IDS[mover])) == 3
+
+
+async def test_challenge_a_bluffed_wild_draw_four(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    await rig(harness, hands={IDS[ANA]: ["W+4", "R5", "B7"], IDS[BO]: ["G1", "G2", "Y3"]},
+              top="R3", current=IDS[ANA])
+    await refresh_hands(harness, [ANA, BO])
+    message = harness.hand_message(ANA)
+    wild = next(d for d in data_of(message) if callbacks.parse(d).card == "W+4")
+    await harness.press(ANA, message, wild)
+    colours = harness.api.message(message.chat_id, message.message_id)
+    green = next(d for d in data_of(colours) if callbacks.parse(d).color == "G")
+    answer = await harness.press(ANA, colours, green)
+    assert answer.get("show_alert") is not True
+    bo_hand = await harness.api.wait_for(
+        lambda: hand_button(harness.hand_message(BO), "c") and harness.hand_message(BO),
+        what="Bo's Challenge button")
+    answer = await harness.press(BO, bo_hand, hand_button(bo_hand, "c"))
+    assert answer.get("show_alert") is not True
+    game = (await match_of(harness)).game
+    assert len(game.hand(IDS[ANA])) == 2 + 4  # she held red: the bluff costs her four cards
+    assert len(game.hand(IDS[BO])) == 3
+
+
+async def test_restart_in_the_middle_the_old_keyboard_still_works(harness: Harness):
+    await harness.start()
+    game_id = await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, PLAYERS)
+    for _ in range(3):
+        await take_turn(harness, await next_actor(harness, PLAYERS))
+    mover = await next_actor(harness, PLAYERS)
+    old_message = harness.hand_message(mover)
+    table_id = harness.table().message_id
+    record = await harness.store.get(game_id)
+    await harness.restart()
+    await take_turn(harness, mover)  # presses a button of the keyboard sent before the restart
+    after = await harness.store.get(game_id)
+    assert after.version > record.version
+    assert harness.hand_message(mover).message_id == old_message.message_id
+    await harness.settle()
+    assert harness.table().message_id == table_id  # the stored table message is edited on
+    assert actor(harness, PLAYERS) is not mover

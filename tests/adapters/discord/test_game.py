@@ -145,4 +145,3 @@ async def test_uno_call_race_costs_exactly_one_penalty(bot, fake):
     answers = [r.callback["data"]["content"] for r in (r1, r2)]
     assert all(r.callback["data"]["flags"] & EPHEMERAL for r in (r1, r2))
     assert len(set(answers)) == 2, answers  # one caught them, the other was too late
-    print(answers)

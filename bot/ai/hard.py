@@ -23,7 +23,7 @@ from .normal import remaining_hand
 LOW = 2  # an opponent with this many cards or fewer is about to win
 ATTACKS = (Rank.SKIP, Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR)
 BLUFF_PRIOR = 0.3  # how often we assume a player holding the colour bluffs anyway
-CHALLENGE_ABOVE = 0.4  # win 4 cards' swing vs lose 2 extra: challenge when a bluff is this likely
+CHALLENGE_ABOVE = 0.3  # a bluff called swings 8 cards, a wrong call costs 2: challenge early
 KEEP_WILD_HAND = 4  # with at least this many cards, a lone wild is worth more kept
 
 
@@ -72,7 +72,8 @@ def move_score(view: PublicView, move: Move) -> float:
     """Higher is better. Weights are hand-tuned; see tests/ai for the win-rate check."""
     card = move.card
     rest = remaining_hand(view, move)
-    score = 10.0 * len(move.cards) + 0.2 * move.points
+    # Shed cards (several at once where allowed), the valuable ones first.
+    score = 10.0 + 20.0 * (len(move.cards) - 1) + 0.5 * move.points
     if card.is_wild:
         score -= 40 if card.rank is Rank.WILD_DRAW_FOUR else 35
     nxt = view.next_player

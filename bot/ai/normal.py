@@ -32,8 +32,9 @@ class NormalStrategy(Strategy):
         return move.complete(color, swap)
 
 
-def greedy_key(move: Move) -> tuple[int, int]:
-    return (move.points, len(move.cards))
+def greedy_key(move: Move) -> tuple[int, int, int]:
+    """Most points first; on a tie more cards, then the card that hurts the next player most."""
+    return (move.points, len(move.cards), move.card.rank.draw_amount)
 
 
 def remaining_hand(view: PublicView, move: Move) -> list:

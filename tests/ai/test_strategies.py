@@ -24,7 +24,7 @@ positions = st.builds(
     preset=st.sampled_from(["official", "house"]),
     steps=st.integers(0, 60),
 )
-BOUNDED = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+BOUNDED = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def without_uno(action):

@@ -7,6 +7,7 @@ rank in the middle, wilds black with the four colours. Images are cached per (ca
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -24,6 +25,7 @@ WHITE = (255, 255, 255)
 EDGE = (250, 250, 250)
 DEFAULT_HEIGHT = 180
 ASPECT = 2 / 3  # width / height of a real UNO card (56 x 87 mm is close enough)
+DIM = 0.6  # how much an unplayable card is darkened in hand_image
 MAX_ROW = 12  # hand_image wraps to a new row after this many cards
 FACE = {Rank.SKIP: "⊘", Rank.REVERSE: "⇄", Rank.DRAW_TWO: "+2",
         Rank.WILD: "W", Rank.WILD_DRAW_FOUR: "+4"}
@@ -114,14 +116,27 @@ def hand_layout(count: int, width: int, height: int) -> tuple[int, int, int, int
     return step, rows, width + step * (per_row - 1), rows * height + (rows - 1) * gap
 
 
-def hand_image(cards: list[Card] | tuple[Card, ...], card_height: int = 120) -> bytes:
-    """PNG of a hand: cards in the given order, overlapping in rows of up to MAX_ROW."""
+@lru_cache(maxsize=256)
+def _dimmed_picture(card: Card, width: int, height: int) -> Image.Image:
+    picture = _card_picture(card, width, height)
+    shade = Image.new("RGBA", picture.size, (0, 0, 0, 0))
+    shade.paste((40, 40, 40, 255), mask=picture.getchannel("A"))
+    return Image.blend(picture, shade, DIM)
+
+
+def hand_image(cards: Sequence[Card], card_height: int = 120, *,
+               playable: Sequence[bool] | None = None) -> bytes:
+    """PNG of a hand: cards in the given order, overlapping in rows of up to MAX_ROW. With
+    ``playable`` (one flag per card), the cards that cannot be played now are darkened."""
+    if playable is not None and len(playable) != len(cards):
+        raise ValueError("playable needs one flag per card")
     width, height = card_size(card_height)
     step, _rows, total_w, total_h = hand_layout(len(cards), width, height)
     canvas = Image.new("RGBA", (total_w, total_h), (0, 0, 0, 0))
     gap = max(2, height // 12)
     for index, card in enumerate(cards):
         row, col = divmod(index, MAX_ROW)
-        picture = _card_picture(card, width, height)
+        dim = playable is not None and not playable[index]
+        picture = (_dimmed_picture if dim else _card_picture)(card, width, height)
         canvas.alpha_composite(picture, (col * step, row * (height + gap)))
     return _png(canvas)

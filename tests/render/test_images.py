@@ -66,3 +66,15 @@ def test_hand_image_row_and_wrapping():
     assert many.size[0] == width + (MAX_ROW - 1) * step
     assert many.size[1] > 2 * height  # two rows
     assert decode(hand_image([], card_height=60)).size == card_size(60)
+
+
+def test_unplayable_cards_are_darkened():
+    cards = [Card.parse("R1"), Card.parse("R2")]
+    width, height = card_size(90)
+    image = decode(hand_image(cards, card_height=90, playable=[True, False]))
+    bright = image.getpixel((8, height // 2))
+    dark = image.getpixel((width * 3 // 5 + 8, height // 2))
+    assert close(bright, CARD_RGB[Color.RED])
+    assert sum(dark[:3]) < sum(bright[:3]) * 0.7 and dark[3] == 255
+    with pytest.raises(ValueError):
+        hand_image(cards, playable=[True])

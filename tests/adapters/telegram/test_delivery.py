@@ -1,0 +1,158 @@
+"""Private delivery: a player who never started the bot (403), flood control (429), inline
+mode, languages and the command menu."""
+
+from __future__ import annotations
+
+from adapters.telegram import callbacks
+from adapters.telegram.inline import PAGE
+from adapters.telegram.port import KnownHand
+from bot.coordinator.views import CardOption, HandView
+from bot.engine.cards import Card, Color, Rank
+
+from .conftest import ANA, BO, CY, DEE, GROUP, Harness, data_of
+from .fake_bot_api import TgUser
+from .helpers import CHAT, match_of, next_actor, take_turn
+
+PLAYERS = [ANA, BO, CY]
+
+
+async def test_unreachable_player_is_told_in_the_group_and_gets_the_hand_after_start(harness: Harness):
+    harness.api.forbid_chat(CY.id)
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    harness.say(CY, "/join")
+    await harness.api.wait_for(lambda: "Cy" in harness.lobby().text, what="Cy in the lobby")
+    await harness.start_game(ANA, [ANA, BO])
+    notice = await harness.api.wait_for(
+        lambda: [c for c in harness.api.calls_to("sendMessage", GROUP)
+                 if "tg://user?id=1003" in c.params["text"] and "Start" in c.params["text"]],
+        what="the unreachable notice")
+    assert len(notice) == 1
+    assert harness.api.calls_to("sendMessage", CY.id)[0].status == 403
+    state = (await match_of(harness)).game
+    cy_cards = {str(c) for c in state.hand(str(CY.id))}
+    assert cy_cards  # Cy keeps the seat and the cards
+    # Cy opens the private chat: the hand arrives at once.
+    harness.api.allow_chat(CY.id)
+    harness.say(CY, "/start", chat=CY.id)
+    hand = await harness.api.wait_for(lambda: harness.hand_message(CY), what="Cy's hand")
+    shown = {callbacks.parse(d).card for d in data_of(hand) if callbacks.parse(d).verb in ("p", "w", "s")}
+    assert shown == cy_cards
+    # And Cy plays on with it, like everyone else.
+    for _ in range(12):
+        mover = await next_actor(harness, PLAYERS)
+        await take_turn(harness, mover)
+        if mover is CY:
+            break
+    else:
+        raise AssertionError("Cy never got a turn")
+
+
+async def test_a_429_is_retried_without_losing_or_reordering_messages(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    mover = await next_actor(harness, [ANA, BO])
+    harness.api.rate_limit_once(chat_id=GROUP, method="editMessageText", retry_after=1)
+    harness.api.rate_limit_once(chat_id=mover.id, method="editMessageText", retry_after=1)
+    await take_turn(harness, mover)
+    await harness.settle()
+    edits = harness.api.calls_to("editMessageText", GROUP)
+    limited = [i for i, c in enumerate(edits) if c.status == 429]
+    assert len(limited) == 1
+    retried = edits[limited[0] + 1]
+    assert retried.status == 200 and retried.params == edits[limited[0]].params
+    # The table shows the latest state: what the store holds after the move.
+    match = await match_of(harness)
+    table = harness.table()
+    assert table.text == edits[-1].params["text"]
+    assert str(len(match.game.hand(str(mover.id)))) in table.text
+    private = harness.api.calls_to("editMessageText", mover.id)
+    assert [c.status for c in private].count(429) == 1 and private[-1].status == 200
+    assert harness.hand_message(mover).text == private[-1].params["text"]
+
+
+async def test_inline_mode_shows_the_hand_personally_and_plays_the_chosen_card(harness: Harness):
+    await harness.start()
+    game_id = await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    mover = await next_actor(harness, [ANA, BO])
+    query_id = harness.api.inline_query(mover)
+    answer = (await harness.api.wait_for(
+        lambda: [c for c in harness.api.calls_to("answerInlineQuery")
+                 if c.params["inline_query_id"] == query_id], what="inline answer"))[0].params
+    assert answer["is_personal"] is True and answer["cache_time"] == 0
+    results = answer["results"]
+    hand = (await match_of(harness)).game.hand(str(mover.id))
+    assert len([r for r in results if ":p:" in r["id"]]) >= len(hand)
+    for result in results:
+        text = result["input_message_content"]["message_text"]
+        assert not any(str(card) in text for card in hand)  # the posted line names no card
+    playable = [r for r in results if ":p:" in r["id"] and r.get("description") == "Playable"]
+    choice = playable[0] if playable else next(r for r in results if r["id"].endswith(":d"))
+    before = len(hand)
+    harness.api.choose_inline_result(mover, choice["id"])
+    await harness.api.wait_for(lambda: next_actor_now(harness, [ANA, BO]) not in (mover, None),
+                               what="the turn to move on")
+    after = (await match_of(harness)).game.hand(str(mover.id))
+    assert len(after) == before - 1 if playable else len(after) >= before
+    # Someone without a game gets no results, only a button to the bot.
+    other = harness.api.inline_query(DEE)
+    empty = (await harness.api.wait_for(
+        lambda: [c for c in harness.api.calls_to("answerInlineQuery")
+                 if c.params["inline_query_id"] == other], what="inline answer"))[0].params
+    assert empty["results"] == [] and empty["button"]["start_parameter"] == "help"
+    assert game_id
+
+
+def next_actor_now(harness: Harness, players: list[TgUser]) -> TgUser | None:
+    from .helpers import actor
+
+    return actor(harness, players)
+
+
+async def test_inline_results_are_paged_past_fifty(harness: Harness):
+    bot = await harness.start()
+    game_id = await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    reds = tuple(CardOption(Card(Color.RED, rank), True) for rank in Rank if not rank.is_wild)
+    big = HandView(game_id, "en", str(ANA.id), reds * 5, Card.parse("R1"), Color.RED,
+                   is_turn=True, pending_draw=0, can_draw=True, can_pass=False,
+                   can_declare_uno=False, can_challenge=False, catchable=())
+    bot.port._hands[str(ANA.id)] = KnownHand(CHAT, big)  # a 65-card hand, as the port saw it
+    first = harness.api.inline_query(ANA)
+    page1 = await _inline_answer(harness, first)
+    assert len(page1["results"]) == PAGE and page1["next_offset"] == str(PAGE)
+    second = harness.api.inline_query(ANA, offset=page1["next_offset"])
+    page2 = await _inline_answer(harness, second)
+    assert len(page2["results"]) == 65 + 1 - PAGE and page2.get("next_offset", "") == ""  # + Draw
+    ids = [r["id"] for r in page1["results"] + page2["results"]]
+    assert len(ids) == len(set(ids)) and all(len(i.encode()) <= 64 for i in ids)
+
+
+async def _inline_answer(harness: Harness, query_id: str) -> dict:
+    calls = await harness.api.wait_for(
+        lambda: [c for c in harness.api.calls_to("answerInlineQuery")
+                 if c.params["inline_query_id"] == query_id], what="inline answer")
+    return calls[0].params
+
+
+async def test_chinese_speakers_get_chinese_hands_and_popups(harness: Harness):
+    zh = TgUser(1009, "Li", language_code="zh-hans")
+    await harness.start()
+    await harness.open_game(ANA, zh)
+    await harness.start_game(ANA, [ANA, zh])
+    hand = harness.hand_message(zh)
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in hand.text), hand.text
+    answer = await harness.press(zh, harness.hand_message(ANA), data_of(harness.hand_message(ANA))[0])
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in answer["text"]), answer
+
+
+async def test_command_menu_is_registered_in_english_and_chinese(harness: Harness):
+    await harness.start()
+    menus = harness.api.calls_to("setMyCommands")
+    assert [m.params.get("language_code") for m in menus] == [None, "zh"]
+    english = {c["command"] for c in menus[0].params["commands"]}
+    assert {"new", "join", "start", "uno", "challenge", "draw", "pass", "stop", "kick", "settings",
+            "rules", "stats", "top", "lang", "help"} <= english
+    assert any("\u4e00" <= ch <= "\u9fff" for c in menus[1].params["commands"] for ch in c["description"])

@@ -104,6 +104,11 @@ def _card_picture(card: Card, width: int, height: int) -> Image.Image:
 def card_image(card: Card, size: int | tuple[int, int] = DEFAULT_HEIGHT) -> bytes:
     """PNG of one card; ``size`` is its height (or (width, height)) in pixels."""
     width, height = card_size(size)
+    return _card_png(card, width, height)
+
+
+@lru_cache(maxsize=512)
+def _card_png(card: Card, width: int, height: int) -> bytes:  # 54 faces: encode each once
     return _png(_card_picture(card, width, height))
 
 

@@ -1,0 +1,164 @@
+"""Turn timers on the fake clock, AFK takeover/leave, restart with resume(), unreachable
+players."""
+
+from __future__ import annotations
+
+from bot.coordinator import commands as cmds
+from bot.coordinator.views import Card
+
+from .conftest import Harness
+
+
+async def test_timeout_draws_and_passes(h: Harness) -> None:
+    await h.start(2)
+    state = await h.state()
+    player, count = state.current, state.card_count(state.current)
+    deadline = (await h.record()).deadlines["turn"]
+    assert deadline == h.clock.now() + 60
+    assert h.chat.last_table().deadline == deadline
+    await h.clock.advance(59)
+    assert (await h.state()).current == player
+    await h.clock.advance(2)
+    after = await h.state()
+    assert after.current != player and after.card_count(player) >= count  # drew (penalty or 1)
+    assert any("ran out of time" in t.msgid for t in h.chat.last_table().last)
+    assert (await h.record()).meta["timeouts"][player] == 1
+
+
+async def test_acting_resets_the_timeout_run(h: Harness) -> None:
+    people = await h.start(2)
+    by_id = {p.id: p for p in people}
+    first = (await h.state()).current
+    await h.clock.advance(61)
+    second = (await h.state()).current
+    assert second != first
+    assert (await h.human_move(by_id[second])).ok
+    while (await h.state()).current != first:  # e.g. a skip: the same player again
+        assert (await h.human_move(by_id[(await h.state()).current])).ok
+    assert (await h.human_move(by_id[first])).ok
+    assert (await h.record()).meta["timeouts"].get(first, 0) == 0
+
+
+async def test_three_timeouts_hand_the_seat_to_a_bot(h: Harness) -> None:
+    await h.start(2, 1)
+    game_id = (await h.record()).game_id
+    for _ in range(12):
+        record = await h.store.get(game_id)
+        if all(seat.ai for seat in record.seats) or record.status != "running":
+            break
+        await h.clock.advance(61)
+    record = await h.store.get(game_id)
+    assert [s.ai for s in record.seats] == ["normal", "normal", "normal"]
+    takeovers = [n for n in h.chat.notices() if "bot plays for them" in n.text.msgid]
+    assert {n.mentions for n in takeovers} == {("u1",), ("u2",)}
+    # With nobody left to wait for, the bots finish the match by themselves.
+    assert record.status == "finished"
+
+
+async def test_three_timeouts_leave_when_the_chat_says_so(h: Harness) -> None:
+    await h.start(3, settings={"afk_policy": "leave"})
+    for _ in range(12):
+        if len((await h.record()).seats) < 3:
+            break
+        await h.clock.advance(61)
+    record = await h.record()
+    assert len(record.seats) == 2
+    state = await h.state()
+    assert len(state.players) == 2 and state.card_total() == 108
+    assert any("away too long and left" in t.msgid for t in h.chat.last_table().last)
+
+
+async def test_no_timer_when_switched_off(h: Harness) -> None:
+    await h.start(2, settings={"turn_timer": 0})
+    before = await h.record()
+    assert "turn" not in before.deadlines
+    await h.clock.advance(10_000)
+    assert (await h.record()).match == before.match
+
+
+async def test_restart_continues_with_the_same_messages(h: Harness) -> None:
+    people = await h.start(2, settings={"turn_timer": 0})
+    by_id = {p.id: p for p in people}
+    assert (await h.human_move(by_id[(await h.state()).current])).ok
+    table_id = (await h.record()).table_message_id
+    hand_ids = dict((await h.record()).hand_message_ids)
+    sends = h.chat.public_sends
+    await h.coordinator.close()
+    h2 = h.restart()
+    await h2.coordinator.resume()
+    assert (await h2.human_move(by_id[(await h2.state()).current])).ok
+    assert h.chat.public_sends == sends and h.chat.public[-1][2] == table_id
+    assert (await h2.record()).table_message_id == table_id
+    assert (await h2.record()).hand_message_ids == hand_ids
+
+
+async def test_restart_fires_a_passed_deadline(h: Harness) -> None:
+    await h.start(2)
+    player = (await h.state()).current
+    await h.coordinator.close()
+    await h.clock.advance(300)  # the process is down: nothing happens
+    assert (await h.state()).current == player
+    h2 = h.restart()
+    await h2.coordinator.resume()
+    await h.clock.advance(0)
+    assert (await h2.state()).current != player
+    assert (await h2.record()).deadlines["turn"] == h.clock.now() + 60
+
+
+async def test_restart_lets_a_waiting_bot_move(h: Harness) -> None:
+    await h.start(1, 2, settings={"turn_timer": 0})
+    await h.rig({"u1": ["R1", "R2"], "ai1": ["G5", "R6"], "ai2": ["B3", "R4"]},
+                ["Y1", "Y2", "Y3", "Y4"], ["R9"], current="ai1", color="R")
+    h2 = h.restart()
+    await h2.coordinator.resume()
+    state = await h2.state()
+    assert state.current == "u1" and state.card_count("ai1") == 1
+
+
+async def test_unreachable_player_keeps_the_seat_and_gets_the_hand_later(h: Harness) -> None:
+    h.chat.block("u2")
+    people = await h.start(2, settings={"turn_timer": 0})
+    warnings = [n for n in h.chat.notices() if n.mentions == ("u2",)]
+    assert len(warnings) == 1
+    assert not any(isinstance(v, Card) for v in warnings[0].text.params.values())
+    record = await h.record()
+    assert record.meta["unreachable"] == ["u2"] and len(record.seats) == 2
+    by_id = {p.id: p for p in people}
+    for _ in range(4):  # more moves: no second warning
+        assert (await h.human_move(by_id[(await h.state()).current])).ok
+    assert not next(s for s in h.chat.last_table().seats if s.user_id == "u2").reachable
+    assert len([n for n in h.chat.notices() if n.mentions == ("u2",)]) == 1
+    h.chat.unblock("u2")
+    assert await h.coordinator.user_reachable("telegram", "u2") == 1
+    assert h.chat.last_hand("u2").user_id == "u2"
+    assert (await h.record()).meta["unreachable"] == []
+
+
+async def test_show_hand_resends_after_unblocking(h: Harness) -> None:
+    h.chat.block("u2")
+    u1, u2 = await h.start(2, settings={"turn_timer": 0})
+    h.chat.unblock("u2")
+    reply = await h.do(cmds.ShowHand, u2)
+    assert reply.ok and reply.hand is not None
+    assert len(h.chat.private["u2"]) == 1
+    assert (await h.record()).meta["unreachable"] == []
+    assert len([n for n in h.chat.notices() if n.mentions == ("u2",)]) == 1
+
+
+async def test_hand_pause_deals_the_next_hand_later() -> None:
+    h = Harness(hand_pause=5)
+    people = await h.start(2, settings={"turn_timer": 0, "hand_size": 2})
+    by_id = {p.id: p for p in people}
+    for _ in range(200):
+        record = await h.record()
+        if "next_hand" in record.deadlines:
+            break
+        assert (await h.human_move(by_id[(await h.state()).current])).ok
+    record = await h.record()
+    assert "next_hand" in record.deadlines
+    assert (await h.do(cmds.Draw, people[0])).error == "hand_over"
+    hand = (await h.match()).hand_number
+    sends = h.chat.public_sends
+    await h.clock.advance(5)
+    assert (await h.match()).hand_number == hand + 1
+    assert h.chat.public_sends == sends + 1  # a fresh table message for the new hand

@@ -118,7 +118,7 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
         if not seat.reachable:
             badges += " 📵"
         if seat.team is not None:
-            badges += " " + t(N_("team {team}"), team=seat.team)
+            badges += " " + t(N_("team {team}"), team=seat.team + 1)  # engine teams are 0-based
         flags = ""
         if seat.declared_uno and seat.cards == 1:
             flags = escape(" · ") + t(N_("UNO!"))

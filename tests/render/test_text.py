@@ -90,12 +90,12 @@ def test_table_mentions_the_player_to_act_and_escapes_names():
 
 def test_table_marks_uno_and_catchable_seats():
     tv = table(seats=(SeatView("a", "Ana", 1, declared_uno=True), SeatView("b", "Bo", 1),
-                      SeatView("c", "Cy", 5, is_current=True, reachable=False)),
+                      SeatView("c", "Cy", 5, is_current=True, reachable=False, team=0)),
                current="c", catchable=("b",))
     out = render_table(tv)
     assert "Ana · 1 card · 0 pts · UNO!" in out
     assert "Bo · 1 card · 0 pts · ❗" in out
-    assert "Cy 📵" in out
+    assert "Cy 📵 team 1 · 5 cards" in out
     assert "Did not say UNO!: Bo" in out
 
 

@@ -81,6 +81,7 @@ class InteractionRecord:
     message_id: int | None = None  # the message the response created or updated
     followups: list[int] = field(default_factory=list)
     source_message: int | None = None  # for a click: the message holding the component
+    channel_id: int = 0
     done: asyncio.Event = field(default_factory=asyncio.Event)  # a final answer arrived
 
     @property
@@ -241,7 +242,8 @@ class FakeDiscord:
 
     def _interaction_base(self, itype: int, user: FakeUser, channel_id: int) -> tuple[InteractionRecord, dict[str, Any]]:
         iid = self.next_id()
-        record = InteractionRecord(id=iid, token=f"tok{iid}", type=itype, user=user, sent_at=time.perf_counter())
+        record = InteractionRecord(id=iid, token=f"tok{iid}", type=itype, user=user,
+                                   sent_at=time.perf_counter(), channel_id=channel_id)
         self.interactions[iid] = record
         payload = {
             "id": str(iid), "application_id": str(self.application_id), "type": itype,
@@ -485,7 +487,7 @@ class FakeDiscord:
         record.callback_at = time.perf_counter()
         ctype = body["type"]
         data = body.get("data") or {}
-        channel_id = str(self.channel_ids[0])
+        channel_id = str(record.channel_id)
         result: dict[str, Any] = {"interaction": {"id": str(iid), "type": record.type}}
         message: dict[str, Any] | None = None
         if ctype in (MESSAGE, DEFERRED_MESSAGE):
@@ -520,7 +522,8 @@ class FakeDiscord:
             return 404, {"message": "Unknown Webhook", "code": 10015}
         if which is None and method == "POST":  # followup
             flags = int((body or {}).get("flags") or 0)
-            message = self._message_payload(str(self.channel_ids[0]), body or {}, flags=flags, interaction=record)
+            message = self._message_payload(str(record.channel_id), body or {}, flags=flags,
+                                           interaction=record)
             record.followups.append(int(message["id"]))
             record.done.set()
             return 200, self._public(message)

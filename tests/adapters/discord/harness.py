@@ -72,9 +72,9 @@ class BotHarness:
 
     # ---- reading what players see ----------------------------------------------------------
 
-    def table_message(self) -> dict[str, Any]:
+    def table_message(self, channel_id: int | None = None) -> dict[str, Any]:
         """The latest public message carrying table/lobby buttons."""
-        tables = [m for m in self.fake.channel_messages() if any(
+        tables = [m for m in self.fake.channel_messages(channel_id) if any(
             isinstance(decode(c.get("custom_id", "")), TableId) for c in self.fake.iter_components(m))]
         assert tables, "no table message posted"
         return max(tables, key=lambda m: int(m["id"]))
@@ -87,8 +87,8 @@ class BotHarness:
                 return int(message["id"]), comp["custom_id"]
         raise AssertionError(f"no {action!r} button on the table")
 
-    def current_player_id(self) -> str | None:
-        embed = (self.table_message().get("embeds") or [{}])[0]
+    def current_player_id(self, channel_id: int | None = None) -> str | None:
+        embed = (self.table_message(channel_id).get("embeds") or [{}])[0]
         for field in embed.get("fields", []):
             if field["name"] == "Turn":
                 found = MENTION.search(field["value"])
@@ -107,18 +107,18 @@ class BotHarness:
 
     # ---- acting ----------------------------------------------------------------------------
 
-    async def press_table(self, user: FakeUser, action: str) -> InteractionRecord:
-        mid, custom_id = self.table_button(action)
+    async def press_table(self, user: FakeUser, action: str, channel_id: int | None = None) -> InteractionRecord:
+        mid, custom_id = self.table_button(action, self.table_message(channel_id))
         return await self.fake.wait(await self.fake.click(user, mid, custom_id))
 
-    async def slash(self, user: FakeUser, sub: str, **options: Any) -> InteractionRecord:
-        return await self.fake.wait(await self.fake.slash(user, sub, **options))
+    async def slash(self, user: FakeUser, sub: str, channel_id: int | None = None, **options: Any) -> InteractionRecord:
+        return await self.fake.wait(await self.fake.slash(user, sub, channel_id, **options))
 
     async def click(self, user: FakeUser, message_id: int, custom_id: str) -> InteractionRecord:
         return await self.fake.wait(await self.fake.click(user, message_id, custom_id))
 
-    async def open_hand(self, user: FakeUser) -> dict[str, Any]:
-        record = await self.press_table(user, "hand")
+    async def open_hand(self, user: FakeUser, channel_id: int | None = None) -> dict[str, Any]:
+        record = await self.press_table(user, "hand", channel_id)
         message = self.fake.response_message(record)
         assert message["flags"] & EPHEMERAL
         return message

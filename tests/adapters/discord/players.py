@@ -30,6 +30,11 @@ class Table:
     slash_plays: int = 0
     button_plays: int = 0
     checked_history: int = 0
+    channel_id: int = 1000
+
+    @property
+    def chat(self) -> ChatKey:
+        return ChatKey("discord", str(self.channel_id))
 
     async def hand_message(self, user: FakeUser, *, fresh: bool) -> dict[str, Any]:
         """The player's ephemeral hand: their existing one refreshed with its own button, or a
@@ -41,7 +46,7 @@ class Table:
             if refresh is not None and not refresh.get("disabled"):
                 await self.bot.click(user, mid, refresh["custom_id"])
                 return fake.messages[mid]
-        message = await self.bot.open_hand(user)
+        message = await self.bot.open_hand(user, self.channel_id)
         assert message["flags"] & EPHEMERAL
         self.hand_messages[str(user.id)] = int(message["id"])
         return message
@@ -68,7 +73,7 @@ class Table:
                 options["color"] = "B"
             if hand_id.action == "s":
                 options["swap_with"] = next(u for u in self.users.values() if u.id != user.id)
-            record = await self.bot.slash(user, "play", **options)
+            record = await self.bot.slash(user, "play", self.channel_id, **options)
             assert fake.response_message(record)["flags"] & EPHEMERAL
             self.slash_plays += 1
         else:
@@ -80,7 +85,7 @@ class Table:
             self.button_plays += 1
         self.turns += 1
         if declare and await self.cards_left(user) == 1:
-            await self.bot.slash(user, "call")
+            await self.bot.slash(user, "call", self.channel_id)
 
     def _first_playable(self, message: dict[str, Any]) -> tuple[HandId, dict[str, Any]] | None:
         for hand_id, comp in self.bot.hand_buttons(message):
@@ -92,7 +97,7 @@ class Table:
         return next(c for h, c in self.bot.hand_buttons(message) if h.action == action)
 
     async def match(self) -> Match | None:
-        record = await self.bot.store.load(CHAT)
+        record = await self.bot.store.load(self.chat)
         return Match.from_json(record.match) if record and record.match else None
 
     async def cards_left(self, user: FakeUser) -> int:

@@ -145,3 +145,26 @@ async def test_uno_call_race_costs_exactly_one_penalty(bot, fake):
     answers = [r.callback["data"]["content"] for r in (r1, r2)]
     assert all(r.callback["data"]["flags"] & EPHEMERAL for r in (r1, r2))
     assert len(set(answers)) == 2, answers  # one caught them, the other was too late
+
+
+async def test_one_player_against_two_ai_seats_added_with_the_button(bot, fake):
+    await bot.slash(ANA, "new")
+    await bot.slash(ANA, "settings", hand_size=4)
+    for _ in range(2):
+        record = await bot.press_table(ANA, "ai")
+        assert record.callback["data"]["flags"] & EPHEMERAL
+    await bot.press_table(ANA, "start")
+    table = Table(bot, {str(ANA.id): ANA})
+    start_hand = (await table.match()).hand_number
+    for _ in range(200):
+        match = await table.match()
+        if match is None or match.hand_number != start_hand:
+            break
+        # AI seats move inside the coordinator; whenever we look, it is Ana's turn
+        assert bot.current_player_id() == str(ANA.id)
+        await table.take_turn(ANA, use_slash=False)
+        await table.check_privacy()
+    else:
+        raise AssertionError("the hand did not finish")
+    names = " ".join(f["value"] for f in bot.table_message()["embeds"][0]["fields"])
+    assert "🤖" in names

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import random
 import secrets
+import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -52,6 +53,7 @@ class Coordinator:
         self._locks: dict[ChatKey, asyncio.Lock] = {}
         self._timers: dict[tuple[ChatKey, str], TimerHandle] = {}
         self._strategies: dict[str, Any] = {}
+        self._game_ids: dict[ChatKey, str] = {}  # last game seen per chat, for log lines only
         self._closed = False
         self.on_action: Callable[[float], None] | None = None  # bench hook: seconds per saved action
         self._handlers: dict[type, Callable[[Any], Awaitable[Reply]]] = {
@@ -77,9 +79,8 @@ class Coordinator:
         except Refusal as refusal:
             reply = Reply(ok=False, text=refusal.text, error=refusal.code,
                           locale=await self._safe_locale(cmd))
-        except Exception:
-            log.exception("command %s in chat %s (game %s) failed", type(cmd).__name__, cmd.chat,
-                          await self._game_id(cmd.chat))
+        except Exception as error:
+            self._log_failure(error, f"command {type(cmd).__name__}", cmd.chat)
             return Reply(ok=False, text=Text(MESSAGES["internal"]), error="internal",
                          locale=await self._safe_locale(cmd))
         await self._drive_ai(cmd.chat)
@@ -128,6 +129,8 @@ class Coordinator:
             for attempt in range(2):
                 started = self.clock.now()
                 tx = Tx(chat, await self.store.load(chat), started, hand_pause=self.hand_pause)
+                if tx.record is not None:
+                    self._game_ids[chat] = tx.record.game_id
                 outcome = work(tx)
                 if not tx.dirty:
                     return outcome, tx
@@ -156,8 +159,8 @@ class Coordinator:
             edit = None if item.slot in ("new", "notice") else record.table_message_id
             try:
                 message_id = await self.chat.publish(record.chat, item.view, edit=edit)
-            except Exception:
-                log.exception("game %s: publishing a %s failed", record.game_id, item.slot)
+            except Exception as error:
+                self._log_failure(error, f"publishing a {item.slot}", record.chat)
                 continue
             if item.slot != "notice" and message_id is not None:
                 record.table_message_id = message_id
@@ -186,8 +189,8 @@ class Coordinator:
                 log.warning("game %s: a private hand could not be delivered (%s)",
                             record.game_id, failure.reason)
             return False
-        except Exception:
-            log.exception("game %s: sending a private hand failed", record.game_id)
+        except Exception as error:
+            self._log_failure(error, "sending a private hand", record.chat)
             return False
         if user_id in away:
             away.remove(user_id)
@@ -204,8 +207,8 @@ class Coordinator:
         try:
             await self.chat.publish(record.chat, Notice(record.meta.get("language", "en"), text,
                                                         (seat.user_id,), record.game_id))
-        except Exception:
-            log.exception("game %s: announcing an unreachable player failed", record.game_id)
+        except Exception as error:
+            self._log_failure(error, "announcing an unreachable player", record.chat)
 
     async def _save_followup(self, record: GameRecord) -> None:
         """Store message ids/reachability learnt while delivering (a second, small save)."""
@@ -243,8 +246,8 @@ class Coordinator:
                 await self._transact(chat, lambda tx: self._on_deadline(tx, game_id, key, when))
             except Refusal:
                 pass
-            except Exception:
-                log.exception("game %s: the %s timer failed", game_id, key)
+            except Exception as error:
+                self._log_failure(error, f"the {key} timer", chat)
             await self._drive_ai(chat)
 
         return fire
@@ -300,8 +303,8 @@ class Coordinator:
                     return
             except Refusal:
                 return
-            except Exception:
-                log.exception("chat %s (game %s): an AI move failed", chat, await self._game_id(chat))
+            except Exception as error:
+                self._log_failure(error, "an AI move", chat)
                 return
 
     def _schedule_ai(self, record: GameRecord) -> None:
@@ -319,8 +322,8 @@ class Coordinator:
                 await self._ai_step(chat)
             except Refusal:
                 pass
-            except Exception:
-                log.exception("chat %s: an AI move failed", chat)
+            except Exception as error:
+                self._log_failure(error, "a scheduled AI move", chat)
 
         self._timers[key] = self.clock.call_at(self.clock.now() + self.ai_delay, fire)
 
@@ -346,12 +349,12 @@ class Coordinator:
         except Exception:
             return locale_hint(cmd.user.locale)
 
-    async def _game_id(self, chat: ChatKey) -> str | None:
-        try:
-            record = await self.store.load(chat)
-        except Exception:
-            return None
-        return record.game_id if record else None
+    def _log_failure(self, error: BaseException, what: str, chat: ChatKey) -> None:
+        """Log the unexpected with the game id and the stack, but not the exception's text:
+        it may quote a hand (engine subjects, stored JSON), and hands are secret."""
+        stack = "".join(traceback.format_tb(error.__traceback__))
+        log.error("%s in chat %s (game %s) failed with %s\n%s", what, chat,
+                  self._game_ids.get(chat), type(error).__name__, stack)
 
     # ---- replies -------------------------------------------------------------------------
     def _reply(self, tx: Tx, user: User, text: Text | None, *, ok: bool = True,

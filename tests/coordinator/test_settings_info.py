@@ -1,0 +1,141 @@
+"""Settings (validated as a whole), languages, rules, stats and leaderboard through the store."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.coordinator import commands as cmds
+from bot.coordinator.ports import ChatSettings, User
+
+from .conftest import Harness, user
+
+ADMIN = User("u50", "Admin", is_admin=True)
+
+
+@pytest.mark.parametrize("changes", [
+    {"stacking": "sideways"}, {"hand_size": 0}, {"hand_size": "many"}, {"jump_in": "maybe"},
+    {"preset": "chaos"}, {"turn_timer": 2}, {"turn_timer": -5}, {"afk_policy": "sleep"},
+    {"language": "klingon"}, {"colour_of_sky": "blue"}, {}, {"target_score": 0},
+    {"jump_in": True, "uno_penalty": 99},  # one bad value refuses the lot
+])
+async def test_bad_settings_change_nothing(h: Harness, changes) -> None:
+    reply = await h.do(cmds.ChangeSettings, ADMIN, changes=changes)
+    assert (reply.ok, reply.error) == (False, "bad_setting")
+    assert await h.store.chat_settings(h.key) == ChatSettings()
+
+
+async def test_good_settings_are_stored_and_coerced(h: Harness) -> None:
+    reply = await h.do(cmds.ChangeSettings, ADMIN, changes={
+        "preset": "house", "jump_in": "off", "hand_size": "5", "turn_timer": 30,
+        "afk_policy": "leave", "language": "zh"})
+    assert reply.ok and reply.lines
+    settings = await h.store.chat_settings(h.key)
+    assert settings.preset == "house" and settings.overrides == {"jump_in": False, "hand_size": 5}
+    assert (settings.turn_timer, settings.afk_policy, settings.language) == (30, "leave", "zh_CN")
+
+
+async def test_only_admins_change_settings_without_a_game(h: Harness) -> None:
+    reply = await h.do(cmds.ChangeSettings, user(3), changes={"jump_in": True})
+    assert reply.error == "not_allowed"
+    assert await h.store.chat_settings(h.key) == ChatSettings()
+
+
+async def test_the_creator_changes_lobby_rules_but_not_running_ones(h: Harness) -> None:
+    u1, u2 = await h.lobby(2)
+    u1 = User("u1", "P1")  # not an admin: the creator
+    assert (await h.do(cmds.ChangeSettings, u2, changes={"jump_in": True})).error == "not_allowed"
+    assert (await h.do(cmds.ChangeSettings, u1, changes={"jump_in": True})).ok
+    assert (await h.record()).rules["jump_in"] is True
+    assert h.chat.lobbies()[-1].rule_changes == {"jump_in": True}
+    assert (await h.do(cmds.StartGame, u1)).ok
+    reply = await h.do(cmds.ChangeSettings, u1, changes={"stacking": "same"})
+    assert reply.error == "game_running"
+    assert (await h.do(cmds.ChangeSettings, u1, changes={"turn_timer": 0})).ok
+    assert (await h.record()).meta["turn_timer"] == 0
+
+
+async def test_languages_chat_user_and_hint(h: Harness) -> None:
+    zh_user = User("u7", "Li", locale="zh-hans")
+    assert (await h.do(cmds.ShowSettings, zh_user)).locale == "zh_CN"
+    assert (await h.do(cmds.ShowSettings, user(8))).locale == "en"
+    reply = await h.do(cmds.SetLanguage, user(8), language="zh", scope="user")
+    assert reply.ok and reply.locale == "zh_CN"
+    assert (await h.do(cmds.ShowSettings, user(8))).locale == "zh_CN"
+    assert (await h.do(cmds.SetLanguage, user(8), language="xx")).error == "bad_setting"
+    assert (await h.do(cmds.SetLanguage, user(8), language="zh", scope="chat")).error == "not_allowed"
+    assert (await h.do(cmds.SetLanguage, ADMIN, language="zh", scope="chat")).ok
+    assert (await h.store.chat_settings(h.key)).language == "zh_CN"
+    assert (await h.do(cmds.ShowSettings, User("u9", "En", locale="en"))).locale == "zh_CN"
+
+
+async def test_hands_follow_each_players_language(h: Harness) -> None:
+    await h.store.save_user_profile("telegram", "u2", __import__(
+        "bot.coordinator.ports", fromlist=["UserProfile"]).UserProfile(language="zh_CN"))
+    u1, u2 = await h.start(2)
+    assert h.chat.last_hand("u2").locale == "zh_CN" and h.chat.last_hand("u1").locale == "en"
+    assert h.chat.last_table().locale == "en"
+    assert (await h.do(cmds.SetLanguage, u1, language="zh_CN")).ok
+    assert h.chat.last_hand("u1").locale == "zh_CN"
+
+
+async def test_rules_are_bilingual_and_list_house_changes(h: Harness) -> None:
+    await h.do(cmds.ChangeSettings, ADMIN, changes={"stacking": "same"})
+    reply = await h.do(cmds.ShowRules, user(3))
+    assert reply.ok and reply.bilingual
+    rules = [t.params.get("value") for t in reply.lines if "rule" in t.params]
+    assert "same" in rules
+
+
+async def test_stats_and_leaderboard_from_results(h: Harness) -> None:
+    people = await h.start(1, 1, settings={"target_score": 30, "turn_timer": 0})
+    from .test_full_games import play_match
+
+    h.game_id = (await h.record()).game_id
+    await play_match(h, people)
+    reply = await h.do(cmds.ShowStats, people[0])
+    assert reply.ok
+    matches_line = reply.lines[1]
+    assert matches_line.params["games"] == 1
+    stats = await h.store.stats("telegram", "u1", h.key)
+    assert stats.hands == len([r for r in h.store.results if r.kind == "hand"])
+    board = await h.do(cmds.ShowLeaderboard, people[0])
+    names = [t.params["player"] for t in board.lines]
+    assert names == ["P1"]  # the bot is not ranked
+    assert (await h.do(cmds.ShowLeaderboard, people[0], scope="galaxy")).error == "bad_setting"
+
+
+class ExplodingStore:
+    """A store that fails unexpectedly on load, to check the error boundary."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    async def load(self, chat):
+        record = await self.inner.load(chat)
+        if record is not None and record.status == "running":
+            raise RuntimeError(f"disk on fire; hand {record.match['game']['hands'][0]}")
+        return record
+
+
+async def test_unexpected_errors_become_a_generic_reply(h: Harness, caplog) -> None:
+    await h.start(2)
+    game_id = (await h.record()).game_id
+    h.coordinator.store = ExplodingStore(h.store)
+    with caplog.at_level(logging.ERROR):
+        reply = await h.do(cmds.Draw, user(1))
+    assert (reply.ok, reply.error) == (False, "internal")
+    assert "went wrong" in reply.text.msgid
+    assert any(game_id in r.getMessage() for r in caplog.records)
+    secret = str((await h.record()).match["game"]["hands"][0])
+    assert not any(secret in r.getMessage() for r in caplog.records)
+    assert all(r.exc_info is None for r in caplog.records)
+
+
+async def test_unknown_command_is_refused(h: Harness) -> None:
+    reply = await h.coordinator.handle(cmds.Command(h.key, user(1)))
+    assert (reply.ok, reply.error) == (False, "bad_action")

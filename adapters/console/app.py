@@ -18,7 +18,7 @@ from typing import Any
 from bot.coordinator import commands as cmd
 from bot.coordinator.ports import ChatKey, GameRecord, GameStore, User
 from bot.coordinator.views import N_, Reply, Text
-from bot.engine.rules import RuleSet
+from bot.engine import Match
 from bot.i18n import normalize_locale
 from bot.render import text as render
 
@@ -28,6 +28,7 @@ from .port import ConsoleChat, Writer
 CHAT = ChatKey("console", "local")
 HUMAN_ID = "human"
 MAX_AI = 9
+ID_RETRIES = 20
 
 LineReader = Callable[[], Awaitable[str | None]]  # the next line, or None at end of input
 
@@ -82,7 +83,8 @@ class ConsoleSession:
         the AI seats, then start. A game left open by an earlier run is stopped first."""
         settings = await self.store.chat_settings(CHAT)
         settings.preset = getattr(self.args, "rules", "official")
-        settings.overrides = {}
+        target = getattr(self.args, "target", None)
+        settings.overrides = {"target_score": target} if target else {}
         settings.language = self.locale
         settings.turn_timer = 0
         await self.store.save_chat_settings(CHAT, settings)
@@ -94,7 +96,14 @@ class ConsoleSession:
         steps.append(cmd.StartGame(chat=CHAT, user=self.user))
         for step in steps:
             reply = await self.coordinator.handle(step)
+            for _ in range(ID_RETRIES):
+                # A seeded coordinator draws its game ids from the seed too: the same --seed
+                # against the same database collides with an earlier game's id ("busy").
+                if reply.ok or reply.error != "busy" or not isinstance(step, cmd.NewGame):
+                    break
+                reply = await self.coordinator.handle(step)
             if not reply.ok:
+                self.port.flush_lobby()
                 self.show_reply(reply)
                 return False
         record = await self.store.load(CHAT)
@@ -187,11 +196,11 @@ class ConsoleSession:
 def standings(record: GameRecord) -> list[tuple[str, int]]:
     """(name, score) best first: highest wins, or lowest under losers_accumulate."""
     names = {seat.user_id: seat.name for seat in record.seats}
-    match = record.match or {}
-    scores: dict[str, int] = dict(match.get("scores") or {})
-    rules = RuleSet.from_dict({"preset": "official", **(record.rules or {})})
-    lowest_first = rules.scoring == "losers_accumulate"
-    rows = [(names.get(uid, uid), scores.get(uid, 0)) for uid in names]
+    if not record.match:
+        return [(name, 0) for name in names.values()]
+    match = Match.from_json(record.match)
+    lowest_first = match.rules.scoring == "losers_accumulate"
+    rows = [(names.get(uid, uid), points) for uid, points in match.scores.items()]
     return sorted(rows, key=lambda row: row[1] if lowest_first else -row[1])
 
 

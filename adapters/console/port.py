@@ -30,17 +30,24 @@ class ConsoleChat:
         self._ids = itertools.count(1)
         self.last_table: TableView | None = None
         self.last_hand: HandView | None = None
+        self.pending_lobby: LobbyView | None = None
         self.hands_shown = 0  # how many times the human's hand was printed
         self.changed = asyncio.Event()  # set on every message: the app re-checks the game then
 
     # ---- ChatPort -------------------------------------------------------------------------
 
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
+        if isinstance(message, LobbyView):
+            # The console fills the lobby itself, seat by seat: show it once, when play starts.
+            self.pending_lobby = message
+            self.changed.set()
+            return str(next(self._ids))
         if isinstance(message, TableView):
+            if self.pending_lobby is not None:
+                self.say(render.render_lobby(self.pending_lobby))
+                self.pending_lobby = None
             self.last_table = message
             body = render.render_table(message)
-        elif isinstance(message, LobbyView):
-            body = render.render_lobby(message)
         elif isinstance(message, Notice):
             body = render.render_notice(message)
         else:  # a new kind of view: say so rather than crash the game
@@ -58,6 +65,11 @@ class ConsoleChat:
         return f"hand-{next(self._ids)}"
 
     # ---- output ---------------------------------------------------------------------------
+
+    def flush_lobby(self) -> None:
+        if self.pending_lobby is not None:
+            self.say(render.render_lobby(self.pending_lobby))
+            self.pending_lobby = None
 
     def say(self, body: str) -> None:
         self._write(body.rstrip("\n") + "\n")

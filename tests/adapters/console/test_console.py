@@ -1,0 +1,241 @@
+"""The console game, in process: a scripted human reads the printed hand and plays."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+
+import pytest
+
+from adapters.console.app import CHAT, HUMAN_ID, ConsoleSession
+from adapters.console.port import ConsoleChat
+from bot.coordinator import Coordinator
+from bot.coordinator.clock import RealClock
+from bot.coordinator.memory_store import MemoryStore
+from bot.coordinator.views import CardOption, HandView
+from bot.engine import Match
+from bot.engine.cards import Card, Color
+from bot.i18n import card_label
+from bot.render.text import card_emoji
+
+HAND_BLOCK = re.compile(r"┌─+ (.+?) ─+\n(.*?)\n└─+", re.S)
+
+
+def console_args(**overrides) -> argparse.Namespace:
+    values = dict(rules="official", lang="en", seed=5, ai=2, level="normal", name="you", target=None)
+    values.update(overrides)
+    return argparse.Namespace(**values)
+
+
+class Terminal:
+    """Collects what the console prints."""
+
+    def __init__(self) -> None:
+        self.chunks: list[str] = []
+
+    def write(self, text: str) -> None:
+        self.chunks.append(text)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.chunks)
+
+
+def make_session(args, store, reader_factory, terminal):
+    session_box = {}
+
+    async def read_line():
+        return await reader_factory(session_box["session"])
+
+    session = ConsoleSession(
+        args, lambda port: Coordinator(port, store, RealClock(), ai_delay=0, seed=args.seed), store,
+        read_line=read_line, write=terminal.write)
+    session_box["session"] = session
+    return session
+
+
+def first_playable(hand: HandView) -> str:
+    """What a simple human types: the first playable card (naming red for a wild and
+    declaring UNO when it leaves one card), else pass after a draw, else draw."""
+    for number, option in enumerate(hand.cards, 1):
+        if option.playable:
+            line = f"play {number}"
+            if option.card.color is None:
+                line += " red"
+            if len(hand.cards) == 2:
+                line += " uno"
+            return line
+    return "pass" if hand.can_pass else "draw"
+
+
+async def my_turn(session: ConsoleSession, *, after: int, timeout: float = 10.0) -> HandView | None:
+    """Wait until a hand newer than the ``after``-th one shows it is the human's turn, or the
+    match is over (None)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        if session.over.is_set():
+            return None
+        hand = session.port.last_hand
+        if hand is not None and session.port.hands_shown > after and hand.is_turn and not hand.hand_over:
+            return hand
+        await asyncio.sleep(0.005)
+    raise AssertionError("the human never got a turn")
+
+
+def scripted_human(limit: int = 600):
+    typed: list[str] = []
+    seen = {"hands": 0}
+
+    async def reader(session: ConsoleSession):
+        if len(typed) >= limit:
+            raise AssertionError("too many moves: the script is stuck")
+        hand = await my_turn(session, after=seen["hands"])
+        if hand is None:
+            return None
+        seen["hands"] = session.port.hands_shown
+        typed.append(first_playable(hand))
+        return typed[-1]
+
+    return reader, typed
+
+
+async def test_a_scripted_human_plays_a_whole_match():
+    store, terminal = MemoryStore(), Terminal()
+    reader, typed = scripted_human()
+    session = make_session(console_args(target=120, ai=2, level="hard"), store, reader, terminal)
+    assert await asyncio.wait_for(session.run(), 60) == 0
+    out = terminal.text
+    assert typed, "the human played"
+    assert "Final standings" in out
+    record = await store.get(session.game_id)
+    assert record.status == "finished"
+    match = Match.from_json(record.match)
+    assert match.winner is not None and max(match.scores.values()) >= 120
+    # The standings list every seat, best first.
+    rows = re.findall(r"^(\d+)\. (.+): (\d+) points$", out, re.M)
+    assert [int(r[0]) for r in rows] == [1, 2, 3]
+    assert [int(r[2]) for r in rows] == sorted((int(r[2]) for r in rows), reverse=True)
+    stats = await store.stats("console", HUMAN_ID, CHAT)
+    assert stats.games == 1
+
+
+async def test_the_hand_blocks_are_the_humans_own():
+    store, terminal = MemoryStore(), Terminal()
+    reader, _ = scripted_human(limit=4)
+    moves = {"n": 0}
+
+    async def few_moves(session):
+        moves["n"] += 1
+        return None if moves["n"] > 3 else await reader(session)
+
+    session = make_session(console_args(ai=3), store, few_moves, terminal)
+    assert await asyncio.wait_for(session.run(), 30) == 0
+    blocks = HAND_BLOCK.findall(terminal.text)
+    assert blocks and len(blocks) == session.port.hands_shown
+    assert all(title == "Your hand (only you can see this)" for title, _ in blocks)
+    # The last block lists exactly the human's cards as the engine holds them.
+    record = await store.get(session.game_id)
+    mine = Match.from_json(record.match).game.hand(HUMAN_ID)
+    numbered = re.findall(r"^\S+ (\d+)\. (.+)$", blocks[-1][1], re.M)
+    assert len(numbered) == len(mine)
+    shown = sorted(label for _, label in numbered)
+    assert shown == sorted(f"{card_emoji(c)} {card_label(c, 'en')}" for c in mine)
+
+
+async def test_eof_ends_the_session_cleanly_and_stops_the_game():
+    store, terminal = MemoryStore(), Terminal()
+
+    async def eof(session):
+        return None
+
+    session = make_session(console_args(), store, eof, terminal)
+    assert await session.run() == 0
+    assert await store.load(CHAT) is None  # no game left open for the next run
+    assert "Top card" in terminal.text
+
+
+async def test_bad_input_gets_one_line_and_changes_nothing():
+    store, terminal = MemoryStore(), Terminal()
+    lines = iter(["dance", "play 99", "play r7 8", "catch nobody", "play W+4 purple"])
+    versions = []
+
+    async def typist(session):
+        record = await store.load(CHAT)
+        versions.append(record.version)
+        return next(lines, None)
+
+    session = make_session(console_args(), store, typist, terminal)
+    assert await session.run() == 0
+    assert len(set(versions)) == 1, versions
+    out = terminal.text
+    assert 'Unknown command "dance". Type "help" for the list.' in out
+    assert "There is no card 99 in your hand." in out
+
+
+async def test_quit_stops_the_game():
+    store, terminal = MemoryStore(), Terminal()
+
+    async def quitter(session):
+        return "quit"
+
+    session = make_session(console_args(), store, quitter, terminal)
+    assert await session.run() == 0
+    record = await store.get(session.game_id)
+    assert record.status == "stopped"
+
+
+async def test_too_many_ai_seats_is_refused():
+    store, terminal = MemoryStore(), Terminal()
+
+    async def never(session):  # pragma: no cover - not reached
+        return None
+
+    session = make_session(console_args(ai=12), store, never, terminal)
+    assert await session.run() == 2
+    assert "between 1 and 9" in terminal.text
+
+
+async def test_a_game_left_open_by_an_earlier_run_is_replaced():
+    store = MemoryStore()
+
+    async def eof(session):
+        return None
+
+    first = make_session(console_args(), store, eof, Terminal())
+    first.stop_quietly = _noop  # simulate a crash: the game stays open
+    await first.run()
+    assert (await store.load(CHAT)) is not None
+    second = make_session(console_args(), store, eof, Terminal())
+    assert await second.run() == 0
+    assert second.game_id != first.game_id
+
+
+async def _noop():
+    return None
+
+
+async def test_hands_sent_to_anyone_else_are_never_printed():
+    terminal = Terminal()
+    port = ConsoleChat(HUMAN_ID, "en", terminal.write)
+    secret = HandView(game_id="g", locale="en", user_id="ai1",
+                      cards=(CardOption(Card.parse("B9"), True),), top=Card.parse("B1"),
+                      color=Color.BLUE, is_turn=True, pending_draw=0, can_draw=True,
+                      can_pass=False, can_declare_uno=False, can_challenge=False, catchable=())
+    assert await port.send_hand(CHAT, "ai1", secret) is None
+    assert terminal.text == "" and port.last_hand is None
+
+
+@pytest.mark.parametrize("lang", ["zh", "zh_CN"])
+async def test_chinese_console(lang):
+    store, terminal = MemoryStore(), Terminal()
+
+    async def help_then_eof(session):
+        session.script = getattr(session, "script", iter(["help"]))
+        return next(session.script, None)
+
+    session = make_session(console_args(lang=lang), store, help_then_eof, terminal)
+    assert await session.run() == 0
+    assert session.locale == "zh_CN"
+    assert re.search(r"[\u4e00-\u9fff]", terminal.text), "Chinese text is shown"

@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--ai", type=int, default=3, help="number of AI opponents (1-9)")
     play.add_argument("--level", choices=("easy", "normal", "hard"), default="normal")
     play.add_argument("--name", default="you")
+    play.add_argument("--target", type=int, default=None, help="points that end the match (default: the rules)")
     play.add_argument("--database", default=None, help="database URL (default: $DATABASE_URL or a SQLite file)")
     run = sub.add_parser("run", help="run the bot on a chat platform")
     run.add_argument("platform", choices=("telegram", "discord"))
@@ -63,7 +64,8 @@ async def _play(args: argparse.Namespace) -> int:
 
     store = await _open_store(args.database or database_url())
     try:
-        return await play(args, lambda chat_port: Coordinator(chat_port, store, RealClock(), ai_delay=0.4), store)
+        return await play(args, lambda chat_port: Coordinator(chat_port, store, RealClock(), ai_delay=0.4,
+                                                          seed=args.seed), store)
     finally:
         await store.close()
 

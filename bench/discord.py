@@ -1,0 +1,152 @@
+"""Discord adapter throughput through the fake Discord (REST + gateway on 127.0.0.1).
+
+    .venv/bin/python bench/discord.py [--games 4] [--echo 400]
+
+Prints, for the same run:
+  * a bare slash-command echo (discord.py alone: gateway -> tree -> callback), the baseline;
+  * UNO games played by robot players through slash commands and buttons: interactions/s,
+    p50/p99 from INTERACTION_CREATE sent to its callback received, and REST calls per turn
+    split into public (channel messages) and ephemeral (interaction responses).
+The fake server and the bot share one event loop (and CPU), so absolute figures are a floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# this file is named like the library: drop bench/ from the path so "import discord" is discord.py
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(ROOT))
+
+import discord  # noqa: E402
+import yarl  # noqa: E402
+from discord import app_commands  # noqa: E402
+
+from bot.coordinator import MemoryStore  # noqa: E402
+from tests.adapters.discord.fake_discord import FakeDiscord, FakeUser  # noqa: E402
+from tests.adapters.discord.harness import BotHarness  # noqa: E402
+from tests.adapters.discord.players import Table  # noqa: E402
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def latencies_ms(records) -> list[float]:
+    return [(r.callback_at - r.sent_at) * 1000 for r in records if r.callback_at is not None]
+
+
+async def bench_echo(fake: FakeDiscord, count: int, concurrency: int) -> dict[str, float]:
+    client = discord.Client(intents=discord.Intents.none(), guild_ready_timeout=0.01)
+    tree = app_commands.CommandTree(client)
+    group = app_commands.Group(name="uno", description="echo")
+
+    @group.command(name="echo", description="echo")
+    async def echo(interaction: discord.Interaction, text: str) -> None:
+        await interaction.response.send_message(text, ephemeral=True)
+
+    tree.add_command(group)
+    ready = asyncio.Event()
+    client.event(_on_ready(ready))
+    await client.login(fake.token)
+    runner = asyncio.create_task(client.connect(reconnect=False))
+    await asyncio.wait_for(ready.wait(), 10)
+    await tree.sync()
+    user = FakeUser(1, "Echo")
+    records = []
+    started = time.perf_counter()
+    for start in range(0, count, concurrency):
+        batch = [await fake.slash(user, "echo", text=str(i)) for i in range(start, min(count, start + concurrency))]
+        for record in batch:
+            await fake.wait(record, timeout=30)
+        records += batch
+    wall = time.perf_counter() - started
+    await client.close()
+    runner.cancel()
+    await asyncio.gather(runner, return_exceptions=True)
+    lat = latencies_ms(records)
+    return {"interactions": len(records), "per_s": len(records) / wall, "p50": statistics.median(lat),
+            "p99": percentile(lat, 0.99)}
+
+
+def _on_ready(event: asyncio.Event):
+    async def on_ready() -> None:
+        event.set()
+    return on_ready
+
+
+async def play_one_game(bot: BotHarness, channel: int, players: list[FakeUser]) -> Table:
+    creator = players[0]
+    await bot.slash(creator, "new", channel)
+    for user in players[1:]:
+        await bot.press_table(user, "join", channel)
+    await bot.press_table(creator, "start", channel)
+    table = Table(bot, {str(u.id): u for u in players}, channel_id=channel)
+    first = (await table.match()).hand_number
+    for turn in range(1000):
+        match = await table.match()
+        if match is None or match.hand_number != first:
+            return table
+        current = bot.current_player_id(channel)
+        await table.take_turn(table.users[current], use_slash=turn % 4 == 3)
+    raise RuntimeError("hand did not finish")
+
+
+async def bench_uno(fake: FakeDiscord, games: int) -> dict[str, float]:
+    bot = BotHarness(fake, MemoryStore())
+    await bot.start()
+    first_interaction = max(fake.interactions, default=0)
+    requests_before = len(fake.requests)
+    started = time.perf_counter()
+    tables = await asyncio.gather(*[
+        play_one_game(bot, fake.channel_ids[g], [FakeUser(10_000 + 10 * g + i, f"P{g}{i}") for i in range(3)])
+        for g in range(games)])
+    wall = time.perf_counter() - started
+    await bot.stop()
+    bot.assert_no_errors()
+    records = [r for i, r in fake.interactions.items() if i > first_interaction]
+    lat = latencies_ms(records)
+    turns = sum(t.turns for t in tables)
+    requests = fake.requests[requests_before:]
+    public = sum(1 for r in requests if r.path.startswith("/channels/"))
+    ephemeral = sum(1 for r in requests if r.path.startswith(("/interactions/", "/webhooks/")))
+    return {"interactions": len(records), "per_s": len(records) / wall, "p50": statistics.median(lat),
+            "p99": percentile(lat, 0.99), "turns": turns, "public_per_turn": public / turns,
+            "ephemeral_per_turn": ephemeral / turns, "interactions_per_turn": len(records) / turns,
+            "wall": wall}
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=4, help="games played at once, one per channel")
+    parser.add_argument("--echo", type=int, default=400, help="bare echo interactions")
+    args = parser.parse_args()
+    fake = FakeDiscord(channel_ids=tuple(1000 + i for i in range(max(1, args.games))))
+    await fake.start()
+    discord.http.Route.BASE = fake.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    try:
+        echo_seq = await bench_echo(fake, args.echo // 4, 1)
+        echo_par = await bench_echo(fake, args.echo, 20)
+        uno = await bench_uno(fake, args.games)
+    finally:
+        await fake.close()
+    print("bare slash echo, sequential : {interactions} interactions, {per_s:.0f}/s, "
+          "p50 {p50:.2f} ms, p99 {p99:.2f} ms".format(**echo_seq))
+    print("bare slash echo, 20 at once : {interactions} interactions, {per_s:.0f}/s, "
+          "p50 {p50:.2f} ms, p99 {p99:.2f} ms".format(**echo_par))
+    print(f"UNO, {args.games} games at once   : " + "{interactions} interactions in {wall:.1f} s, {per_s:.0f}/s, "
+          "p50 {p50:.2f} ms, p99 {p99:.2f} ms".format(**uno))
+    print("UNO per turn               : {interactions_per_turn:.2f} interactions, REST {public_per_turn:.2f} public "
+          "+ {ephemeral_per_turn:.2f} ephemeral ({turns} turns)".format(**uno))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

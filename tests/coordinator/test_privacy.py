@@ -1,0 +1,90 @@
+"""Privacy over whole AI-played games: at the moment of every public message, the cards it
+shows are face-up cards (the discard pile: the cards just played and the first card), never
+a card only a hand holds; each private hand goes to its owner and holds exactly their cards."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from bot.coordinator.memory_store import MemoryStore
+from bot.coordinator.views import LobbyView, Notice, TableView, Text
+from bot.engine import Card, Match
+from tests.fakes import FakeChat
+
+from .conftest import Harness
+
+
+def cards_in(value) -> list[Card]:
+    if isinstance(value, Card):
+        return [value]
+    if isinstance(value, Text):
+        return [c for v in value.params.values() for c in cards_in(v)]
+    if isinstance(value, list | tuple):
+        return [c for v in value for c in cards_in(v)]
+    return []
+
+
+class AuditingChat(FakeChat):
+    def __init__(self, store: MemoryStore) -> None:
+        super().__init__()
+        self.store = store
+        self.checked_public = 0
+        self.checked_private = 0
+
+    async def _state(self, chat):
+        record = await self.store.load(chat)
+        return Match.from_json(record.match).game if record and record.match else None
+
+    async def publish(self, chat, message, *, edit=None):
+        state = await self._state(chat)
+        if isinstance(message, TableView):
+            shown = [message.top, *cards_in(message.last)]
+            assert state is not None and message.top == state.top
+        elif isinstance(message, Notice):
+            shown = cards_in(message.text)
+        else:
+            assert isinstance(message, LobbyView)
+            shown = []
+        if shown:
+            assert state is not None
+            face_up = Counter(state.discard)
+            assert not Counter(shown) - face_up, f"public cards {shown} not face up"
+            for seat in message.seats if isinstance(message, TableView) else ():
+                assert seat.cards == state.card_count(seat.user_id)
+        self.checked_public += 1
+        return await super().publish(chat, message, edit=edit)
+
+    async def send_hand(self, chat, user_id, view, *, edit=None):
+        state = await self._state(chat)
+        assert view.user_id == user_id
+        assert Counter(o.card for o in view.cards) == Counter(state.hand(user_id))
+        self.checked_private += 1
+        return await super().send_hand(chat, user_id, view, edit=edit)
+
+
+@pytest.mark.parametrize("players, preset, level", [
+    (2, "official", "easy"), (4, "house", "hard"), (6, "official", "normal"), (10, "house", "easy"),
+])
+async def test_no_hand_card_is_ever_public(players: int, preset: str, level: str) -> None:
+    store = MemoryStore()
+    chat = AuditingChat(store)
+    h = Harness(seed=players, store=store, chat=chat, hand_pause=1)
+    people = await h.lobby(1, players - 1, level=level,
+                           settings={"preset": preset, "target_score": 120, "turn_timer": 0})
+    if players < 10:
+        from bot.coordinator import commands as cmds
+
+        assert (await h.do(cmds.StartGame, people[0])).ok
+    game_id = (await h.record()).game_id
+    for _ in range(3000):
+        record = await store.get(game_id)
+        if record.status != "running":
+            break
+        if "next_hand" in record.deadlines:
+            await h.clock.advance(1)
+            continue
+        assert (await h.human_move(people[0])).ok
+    assert (await store.get(game_id)).status == "finished"
+    assert chat.checked_public > 20 and chat.checked_private > 10

@@ -1,0 +1,163 @@
+"""Random commands from random people (members, strangers, an admin) against one chat: no
+exception escapes ``handle``, nothing answers "internal", all 108 cards stay in play, the
+store version of a game never goes back, and refusals leave the stored game unchanged."""
+
+from __future__ import annotations
+
+import asyncio
+
+from hypothesis import HealthCheck, event, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from bot.coordinator import commands as cmds
+from bot.coordinator.ports import User
+from bot.engine import Match, legal_actions
+from bot.engine.actions import Draw, Pass, Play
+
+from .conftest import Harness
+
+PEOPLE = [User(f"u{i}", f"P{i}") for i in range(1, 5)] + \
+    [User("s1", "Stranger"), User("adm", "Admin", is_admin=True)]
+CARD_TEXTS = ["R1", "G5", "B+2", "YS", "W", "W+4", "R", "XX", "Y7", "GR"]
+people = st.sampled_from(PEOPLE)
+
+
+class ChatMachine(RuleBasedStateMachine):
+    @initialize(seed=st.integers(0, 10_000))
+    def setup(self, seed: int) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.h = Harness(seed=seed)
+        self.versions: dict[str, int] = {}
+
+    def teardown(self) -> None:
+        if hasattr(self, "loop"):
+            self.loop.run_until_complete(self.h.coordinator.close())
+            self.loop.close()
+
+    def run(self, command_type, who: User, **kw):
+        before = self.loop.run_until_complete(self.h.store.load(self.h.key))
+        reply = self.loop.run_until_complete(self.h.do(command_type, who, **kw))
+        assert reply.error != "internal", reply
+        assert reply.ok or reply.error, reply
+        after = self.loop.run_until_complete(self.h.store.load(self.h.key))
+        if not reply.ok and reply.error not in ("nothing_to_catch",) and before is not None \
+                and after is not None and after.game_id == before.game_id:
+            assert after.match == before.match and after.seats == before.seats
+        return reply
+
+    @rule(who=people)
+    def new_game(self, who):
+        self.run(cmds.NewGame, who)
+
+    @rule(others=st.lists(st.sampled_from(PEOPLE[1:4]), min_size=1, max_size=3, unique=True),
+          bots=st.integers(0, 2))
+    def open_a_table(self, others, bots):
+        """u1 opens, others join, bots sit, u1 starts (each step may be refused)."""
+        self.run(cmds.NewGame, PEOPLE[0])
+        for who in others:
+            self.run(cmds.Join, who)
+        for _ in range(bots):
+            self.run(cmds.AddAiSeat, PEOPLE[0], strategy="easy")
+        self.run(cmds.StartGame, PEOPLE[0])
+
+    @rule(who=people)
+    def join(self, who):
+        self.run(cmds.Join, who)
+
+    @rule(who=people)
+    def leave(self, who):
+        self.run(cmds.Leave, who)
+
+    @rule(who=people)
+    def start(self, who):
+        self.run(cmds.StartGame, who)
+
+    @rule(who=people, level=st.sampled_from(["easy", "normal", "hard", "silly"]))
+    def add_ai(self, who, level):
+        self.run(cmds.AddAiSeat, who, strategy=level)
+
+    @rule(who=people, cards=st.lists(st.sampled_from(CARD_TEXTS), max_size=3),
+          color=st.sampled_from([None, "R", "green", "x"]), uno=st.booleans())
+    def play_anything(self, who, cards, color, uno):
+        self.run(cmds.PlayCards, who, cards=tuple(cards), color=color, declare_uno=uno)
+
+    @rule(data=st.data())
+    def play_legally(self, data):
+        record = self.loop.run_until_complete(self.h.store.load(self.h.key))
+        if record is None or record.status != "running":
+            return
+        state = Match.from_json(record.match).game
+        if state.current is None:
+            return
+        who = next((p for p in PEOPLE if p.id == state.current), None)
+        if who is None:
+            return
+        actions = [a for a in legal_actions(state, who.id) if isinstance(a, Play | Draw | Pass)]
+        action = data.draw(st.sampled_from(actions))
+        if isinstance(action, Play):
+            reply = self.run(cmds.PlayCards, who, cards=tuple(str(c) for c in action.cards),
+                             color=action.color.value if action.color else None,
+                             swap_with=action.swap, declare_uno=data.draw(st.booleans()))
+        elif isinstance(action, Draw):
+            reply = self.run(cmds.Draw, who)
+        else:
+            reply = self.run(cmds.Pass, who)
+        assert reply.ok, reply
+
+    @rule(who=people)
+    def draw(self, who):
+        self.run(cmds.Draw, who)
+
+    @rule(who=people)
+    def pass_turn(self, who):
+        self.run(cmds.Pass, who)
+
+    @rule(who=people, whom=st.sampled_from([None, "u1", "u2", "P3", "ai1", "nobody"]))
+    def call_uno(self, who, whom):
+        self.run(cmds.CallUno, who, target=whom)
+
+    @rule(who=people)
+    def challenge(self, who):
+        self.run(cmds.Challenge, who)
+
+    @rule(who=people, whom=st.sampled_from(["u1", "u2", "u3", "ai1", "zz"]))
+    def kick(self, who, whom):
+        self.run(cmds.Kick, who, target=whom)
+
+    @rule(who=people)
+    def stop(self, who):
+        self.run(cmds.StopGame, who)
+
+    @rule(who=people, changes=st.dictionaries(
+        st.sampled_from(["jump_in", "stacking", "hand_size", "turn_timer", "preset", "bogus"]),
+        st.sampled_from([True, "off", 3, "same", "house", 0, 30, "??"]), max_size=2))
+    def change_settings(self, who, changes):
+        self.run(cmds.ChangeSettings, who, changes=changes)
+
+    @rule(who=people)
+    def show(self, who):
+        for command in (cmds.ShowHand, cmds.ShowRules, cmds.ShowStats, cmds.ShowLeaderboard):
+            self.run(command, who)
+
+    @rule(seconds=st.sampled_from([1, 30, 61, 700]))
+    def time_passes(self, seconds):
+        self.loop.run_until_complete(self.h.clock.advance(seconds))
+
+    @invariant()
+    def cards_and_versions(self):
+        if not hasattr(self, "h"):
+            return
+        for record in self.loop.run_until_complete(self.h.store.active_games()):
+            assert record.version >= self.versions.get(record.game_id, 0)
+            self.versions[record.game_id] = record.version
+            event(f"a game is {record.status}")
+            if record.match is not None:
+                state = Match.from_json(record.match).game
+                assert state.card_total() == 108
+                assert {s.user_id for s in record.seats} >= set(state.players) or state.winner
+
+
+ChatMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=50, deadline=None,
+                                         suppress_health_check=[HealthCheck.too_slow])
+TestChat = ChatMachine.TestCase

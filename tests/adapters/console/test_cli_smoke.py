@@ -1,0 +1,94 @@
+"""`unobot play` as a real process on a fresh SQLite file: through a pipe and a pseudo-terminal."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def play_command(tmp_path: Path, *extra: str) -> list[str]:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    return [sys.executable, "-m", "bot.cli", "play", "--seed", "3", "--ai", "2",
+            "--database", url, *extra]
+
+
+def clean_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("DATABASE_URL", None)
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+def test_piped_commands_then_eof_exit_zero(tmp_path):
+    done = subprocess.run(play_command(tmp_path), input="hand\nhelp\nfly away\n",
+                          capture_output=True, text=True, timeout=60, cwd=ROOT, env=clean_env())
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Top card" in out and "1. you" in out  # the public table
+    assert "Your hand (only you can see this)" in out  # the private block
+    assert "play W red" in out  # help
+    assert 'Unknown command "fly". Type "help" for the list.' in out
+    assert "Traceback" not in done.stderr
+
+
+def test_a_pseudo_terminal_session_ends_on_ctrl_d(tmp_path):
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(play_command(tmp_path, "--lang", "zh"), stdin=follower, stdout=follower,
+                            stderr=subprocess.PIPE, cwd=ROOT, env=clean_env(), close_fds=True)
+    os.close(follower)
+    seen = b""
+    try:
+        block_end = "└".encode()
+        seen += read_until(leader, block_end, timeout=30)  # the first hand is on screen
+        os.write(leader, b"hand\n")
+        seen += read_until(leader, block_end, timeout=10)  # shown again
+        os.write(leader, b"\x04")  # Ctrl-D at the start of a line: end of input
+        assert proc.wait(timeout=30) == 0
+        seen += drain(leader)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(leader)
+    text = seen.decode("utf-8", "replace")
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in text)  # Chinese on screen
+
+
+def read_until(fd: int, marker: bytes, timeout: float) -> bytes:
+    """Read what the process prints from now on until ``marker`` appears in it."""
+    got = b""
+    deadline = time.monotonic() + timeout
+    while marker not in got:
+        left = deadline - time.monotonic()
+        assert left > 0, f"never saw {marker!r} in {got[-500:]!r}"
+        ready, _, _ = select.select([fd], [], [], left)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            got += chunk
+    return got
+
+
+def drain(fd: int) -> bytes:
+    got = b""
+    while True:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if not ready:
+            return got
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            return got
+        if not chunk:
+            return got
+        got += chunk

@@ -71,7 +71,7 @@ def _seat_lines(view: TableView | LobbyView, locale: str, *, show_cards: bool) -
         name = mention(seat.user_id, seat.name) if seat.is_current else f"**{escape(seat.name[:32])}**"
         parts = [marker + name + (" 🤖" if seat.is_ai else "")]
         if show_cards:
-            parts.append(ngettext(N_("{n} card"), N_("{n} cards"), seat.cards, locale).format(n=seat.cards))
+            parts.append(ngettext("{n} card", "{n} cards", seat.cards, locale).format(n=seat.cards))
             parts.append(tr(N_("{points} pts"), locale, points=seat.score))
             if seat.declared_uno:
                 parts.append("📢 UNO!")

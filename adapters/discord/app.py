@@ -89,9 +89,9 @@ class DiscordApp:
         options: dict[str, Any] = {"intents": intents, "guild_ready_timeout": self.config.guild_ready_timeout,
                                    "allowed_mentions": discord.AllowedMentions(everyone=False, roles=False)}
         if self.config.sharded:
-            client: discord.Client = discord.AutoShardedClient(
-                shard_count=self.config.shard_count,
-                shard_ids=list(self.config.shard_ids) if self.config.shard_ids else None, **options)
+            if self.config.shard_ids:
+                options["shard_ids"] = list(self.config.shard_ids)
+            client: discord.Client = discord.AutoShardedClient(shard_count=self.config.shard_count, **options)
         else:
             client = discord.Client(**options)
         client.uno_frontend = self.frontend  # type: ignore[attr-defined]  # for UnoButton

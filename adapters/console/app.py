@@ -29,6 +29,7 @@ CHAT = ChatKey("console", "local")
 HUMAN_ID = "human"
 MAX_AI = 9
 ID_RETRIES = 20
+ECHOED = (cmd.PlayCards, cmd.Draw, cmd.Pass)  # their success is already on the table
 
 LineReader = Callable[[], Awaitable[str | None]]  # the next line, or None at end of input
 
@@ -145,7 +146,8 @@ class ConsoleSession:
             return True
         shown_before = self.port.hands_shown
         reply = await self.coordinator.handle(parsed)
-        self.show_reply(reply)
+        if not (reply.ok and isinstance(parsed, ECHOED) and not reply.lines):
+            self.show_reply(reply)  # a move that worked shows on the table and in the hand
         if isinstance(parsed, cmd.ShowHand) and reply.hand is not None and self.port.hands_shown == shown_before:
             self.port.show_hand(reply.hand)
         await self.check_over()
@@ -229,5 +231,8 @@ class StdinReader:
 
 
 def _stdout_writer(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # piped into `head` and the reader left: nothing more to show
+        pass

@@ -15,7 +15,7 @@ from bot.coordinator.clock import RealClock
 from bot.coordinator.memory_store import MemoryStore
 from bot.coordinator.views import CardOption, HandView
 from bot.engine import Match
-from bot.engine.cards import Card, Color
+from bot.engine.cards import Card, Color, Rank
 from bot.i18n import card_label
 from bot.render.text import card_emoji
 
@@ -63,6 +63,8 @@ def first_playable(hand: HandView) -> str:
             line = f"play {number}"
             if option.card.color is None:
                 line += " red"
+            if option.card.rank is Rank.SEVEN and hand.swap_targets and len(hand.cards) > 1:
+                line += " " + hand.swap_targets[0][1]  # a name, maybe with spaces
             if len(hand.cards) == 2:
                 line += " uno"
             return line
@@ -101,10 +103,12 @@ def scripted_human(limit: int = 600):
     return reader, typed
 
 
-async def test_a_scripted_human_plays_a_whole_match():
+@pytest.mark.parametrize("rules, ai, level", [("official", 2, "hard"), ("house", 4, "easy")])
+async def test_a_scripted_human_plays_a_whole_match(rules, ai, level):
     store, terminal = MemoryStore(), Terminal()
     reader, typed = scripted_human()
-    session = make_session(console_args(target=500, ai=2, level="hard"), store, reader, terminal)
+    session = make_session(console_args(target=500, ai=ai, level=level, rules=rules), store, reader,
+                           terminal)
     assert await asyncio.wait_for(session.run(), 60) == 0
     out = terminal.text
     assert typed, "the human played"
@@ -116,7 +120,7 @@ async def test_a_scripted_human_plays_a_whole_match():
     assert match.hand_number >= 2  # the match went on over several hands
     # The standings list every seat, best first.
     rows = re.findall(r"^(\d+)\. (.+): (\d+) points$", out, re.M)
-    assert [int(r[0]) for r in rows] == [1, 2, 3]
+    assert [int(r[0]) for r in rows] == list(range(1, ai + 2))
     assert [int(r[2]) for r in rows] == sorted((int(r[2]) for r in rows), reverse=True)
     stats = await store.stats("console", HUMAN_ID, CHAT)
     assert stats.games == 1
@@ -240,3 +244,15 @@ async def test_chinese_console(lang):
     assert await session.run() == 0
     assert session.locale == "zh_CN"
     assert re.search(r"[\u4e00-\u9fff]", terminal.text), "Chinese text is shown"
+
+
+async def test_rules_are_shown_in_both_languages():
+    store, terminal = MemoryStore(), Terminal()
+    lines = iter(["rules"])
+
+    async def typist(session):
+        return next(lines, None)
+
+    session = make_session(console_args(rules="house"), store, typist, terminal)
+    assert await session.run() == 0
+    assert "Official rules:" in terminal.text and "官方规则" in terminal.text

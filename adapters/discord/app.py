@@ -105,6 +105,8 @@ class DiscordApp:
 
     async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         self.frontend.report(error, interaction)
+        if interaction.type is not discord.InteractionType.autocomplete:
+            await self.frontend.apologise(interaction)
 
     async def _setup_hook(self) -> None:
         self.client.add_dynamic_items(UnoButton)

@@ -95,6 +95,17 @@ class Frontend:
         if self.on_error is not None:
             self.on_error(error)
 
+    async def apologise(self, interaction: discord.Interaction) -> None:
+        """After an unexpected error: a short ephemeral answer rather than "interaction failed"."""
+        text = tr(N_("Something went wrong. Please try again."), _locale(interaction))
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass  # the interaction is gone; the error is already logged
+
     # ---- answering -------------------------------------------------------------------------
 
     async def answer(self, interaction: discord.Interaction, reply: Reply, *, deferred: bool,
@@ -173,6 +184,7 @@ class Frontend:
             await self.answer(interaction, reply, deferred=deferred, show_hand=show_hand)
         except Exception as error:
             self.report(error, interaction)
+            await self.apologise(interaction)
 
     async def own_hand(self, interaction: discord.Interaction) -> HandView | None:
         reply = await self._handle(cmd.ShowHand(chat_of(interaction), user_of(interaction)))
@@ -191,6 +203,7 @@ class Frontend:
                 await self.tell(interaction, tr(N_("This button is no longer valid."), _locale(interaction)))
         except Exception as error:
             self.report(error, interaction)
+            await self.apologise(interaction)
 
     async def _current_game(self, chat: ChatKey) -> str | None:
         record = await self.store.load(chat)
@@ -246,11 +259,12 @@ class Frontend:
 
     async def _hand_navigation(self, interaction: discord.Interaction, button: HandId) -> None:
         """Pure UI: a colour picker, a swap picker, another page, or back to the hand."""
-        hand = await self.own_hand(interaction)
+        reply, deferred = await self.run(
+            interaction, cmd.ShowHand(chat_of(interaction), user_of(interaction)), update=True)
+        hand = reply.hand
         owner = str(interaction.user.id)
         if hand is None:
-            await self.update_hand(interaction, None, tr(N_("You are not in this game."), _locale(interaction)),
-                                   deferred=False)
+            await self.update_hand(interaction, None, _prefix(reply, reply_text(reply)), deferred=deferred)
             return
         page = int(button.arg) if button.action == "pg" and button.arg.isdigit() else button.page
         if button.action in ("w", "s"):
@@ -260,13 +274,13 @@ class Frontend:
                     hand, owner, button.page, button.arg)
                 prompt = (N_("Choose a colour for your wild card.") if button.action == "w"
                           else N_("Choose whom to swap hands with."))
-                await self.update_hand(interaction, hand, tr(prompt, hand.locale), deferred=False,
+                await self.update_hand(interaction, hand, tr(prompt, hand.locale), deferred=deferred,
                                        page=button.page, view=picker)
                 return
             await self.update_hand(interaction, hand, tr(N_("You no longer hold that card."), hand.locale),
-                                   deferred=False, page=page)
+                                   deferred=deferred, page=page)
             return
-        await self.update_hand(interaction, hand, "", deferred=False, page=page)
+        await self.update_hand(interaction, hand, "", deferred=deferred, page=page)
 
 
 def _locale(interaction: discord.Interaction) -> str:

@@ -213,3 +213,20 @@ async def test_buttons_of_a_finished_game_are_refused(bot, fake):
 def test_custom_ids_fit_discords_limit(action):
     long = HandId("f" * 12, "9" * 20, 2, action, "W+4.R" if action == "w" else "R7.ai10")
     assert len(long.encode()) <= 100
+
+
+class BrokenCoordinator(SlowCoordinator):
+    async def handle(self, command):
+        raise RuntimeError("boom")
+
+
+async def test_an_unexpected_error_is_reported_and_the_player_still_gets_an_answer(fake):
+    bot = BotHarness(fake, MemoryStore(), coordinator_wrapper=lambda c: BrokenCoordinator(c, 0))
+    await bot.start()
+    try:
+        record = await bot.slash(ANA, "new")
+        assert record.callback["data"]["flags"] & EPHEMERAL
+        assert "Something went wrong" in record.callback["data"]["content"]
+        assert [str(e) for e in bot.errors] == ["boom"]
+    finally:
+        await bot.stop()

@@ -17,8 +17,9 @@ from .fake_discord import EPHEMERAL, FakeUser
 from .harness import BotHarness
 
 CHAT = ChatKey("discord", "1000")
-# lines of a public message allowed to name a card: the card(s) just played or turned over
-PLAYED_LINE = re.compile(r"played|first card|jumped in|chose|Top card", re.IGNORECASE)
+# lines of a public message allowed to name a card: the card(s) just played or turned over,
+# and the rule line about challenging the Wild Draw Four just played
+PLAYED_LINE = re.compile(r"played|first card|jumped in|chose|Top card|challenged", re.IGNORECASE)
 
 
 @dataclass
@@ -120,7 +121,9 @@ class Table:
             text = public_text(message)
             for card in held:
                 label = card_label(card, "en")
-                assert not re.search(rf"(?<![\w]){re.escape(label)}(?![\w])", text), \
+                # "Wild" inside the generic "Wild Draw Four may be challenged" names no held card
+                tail = r"(?![\w]| Draw Four)" if label == "Wild" else r"(?![\w])"
+                assert not re.search(rf"(?<![\w]){re.escape(label)}{tail}", text), \
                     f"a held card ({label}) appears in a public message: {text!r}"
         return len(new)
 

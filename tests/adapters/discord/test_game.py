@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from bot.coordinator import MemoryStore
+from bot.coordinator.views import Notice, Text
+
 from .fake_discord import EPHEMERAL, FakeUser
+from .harness import BotHarness
 from .players import CHAT, Table
 
 ANA, BO, CY = FakeUser(101, "Ana", admin=False), FakeUser(102, "Bo"), FakeUser(103, "Cy")
@@ -61,11 +67,30 @@ async def test_three_players_play_a_whole_hand_with_slash_commands_and_buttons(b
     assert (await table.match()) is not None
 
 
-async def test_privacy_over_whole_house_rules_hand(bot, fake):
-    await open_game(bot, hand_size=5, preset="house")
+@pytest.mark.parametrize("seed,preset", [(1, "house"), (2, "official"), (3, "house"), (4, None)])
+async def test_privacy_over_whole_hands(fake, seed, preset):
+    bot = BotHarness(fake, MemoryStore(), seed=seed)
+    await bot.start()
+    try:
+        await open_game(bot, hand_size=5, preset=preset)
+        table = Table(bot, USERS)
+        await play_until_hand_over(bot, table)
+        assert table.checked_history > 10
+    finally:
+        await bot.stop()
+    bot.assert_no_errors()
+
+
+async def test_the_privacy_check_catches_a_leak(bot, fake):
+    await open_game(bot)
     table = Table(bot, USERS)
-    await play_until_hand_over(bot, table)
-    assert table.checked_history > 10
+    await table.check_privacy()
+    match = await table.match()
+    held = match.game.hand(str(BO.id))[0]
+    leak = Notice("en", Text("Bo holds {card}", {"card": held}))
+    await bot.app.chat_port.publish(CHAT, leak)
+    with pytest.raises(AssertionError, match="held card"):
+        await table.check_privacy()
 
 
 async def test_autocomplete_offers_only_the_callers_cards(bot, fake):

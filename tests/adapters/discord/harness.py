@@ -69,6 +69,10 @@ class BotHarness:
         logged = [f"{r.name}: {r.getMessage()} {r.exc_info[1] if r.exc_info else ''}" for r in self.log.records]
         assert not self.errors and not logged, (self.errors, logged)
         assert not self.fake.unhandled, self.fake.unhandled
+        # a hand is private: every message state that ever carried hand buttons was ephemeral
+        for _, message in self.fake.message_history:
+            if any(str(c.get("custom_id", "")).startswith("uno:h:") for c in self.fake.iter_components(message)):
+                assert message["flags"] & EPHEMERAL, message
 
     # ---- reading what players see ----------------------------------------------------------
 

@@ -15,6 +15,7 @@ from bot.config import ConfigError
 from bot.coordinator import Coordinator, FakeClock, MemoryStore
 from bot.coordinator.views import CardOption, HandView
 from bot.engine.cards import Card, Color, full_deck
+from bot.i18n import gettext
 
 from .fake_discord import EPHEMERAL, FakeUser
 from .harness import BotHarness
@@ -55,6 +56,9 @@ async def test_commands_are_registered_with_chinese_localisations(bot, fake):
                          "language", "help"}
     for name, sub in subs.items():
         assert sub["name_localizations"]["zh-CN"] == ZH_NAMES[name]
+        assert sub["description"].isascii()
+    assert subs["new"]["description_localizations"]["zh-CN"] == gettext(subs["new"]["description"], "zh_CN")
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in subs["new"]["description_localizations"]["zh-CN"])
     assert all(NAME_RE.match(n) and n == n.lower() for n in ZH_NAMES.values())
     play_card = next(o for o in subs["play"]["options"] if o["name"] == "card")
     assert play_card["autocomplete"] is True and play_card["name_localizations"]["zh-CN"] == "牌"

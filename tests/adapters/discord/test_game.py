@@ -143,7 +143,8 @@ async def test_wrong_turn_click_gets_an_ephemeral_refusal_and_a_refreshed_hand(b
     assert after.match == before.match
 
 
-async def test_uno_call_race_costs_exactly_one_penalty(bot, fake):
+@pytest.mark.parametrize("how", ["slash", "button"])
+async def test_uno_call_race_costs_exactly_one_penalty(bot, fake, how):
     await open_game(bot, hand_size=2)
     table = Table(bot, USERS)
     # play until somebody is left with one card without declaring
@@ -160,9 +161,12 @@ async def test_uno_call_race_costs_exactly_one_penalty(bot, fake):
     match = await table.match()
     callers = [u for k, u in USERS.items() if k != target]
     before = len(match.game.hand(target))
-    mid, custom_id = bot.table_button("uno")
-    # both press UNO! on the table at once: the coordinator serialises, one penalty only
-    r1, r2 = await fake.click(callers[0], mid, custom_id), await fake.click(callers[1], mid, custom_id)
+    # both call at once (/uno call, or UNO! on the table): the coordinator serialises, one penalty
+    if how == "slash":
+        r1, r2 = await fake.slash(callers[0], "call"), await fake.slash(callers[1], "call")
+    else:
+        mid, custom_id = bot.table_button("uno")
+        r1, r2 = await fake.click(callers[0], mid, custom_id), await fake.click(callers[1], mid, custom_id)
     await fake.wait(r1)
     await fake.wait(r2)
     match = await table.match()

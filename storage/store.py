@@ -62,6 +62,9 @@ class SqlStore:
 
     def __init__(self, engine: AsyncEngine, *, clock: Any = time.time) -> None:
         self.engine = engine
+        # Single statements need no BEGIN/COMMIT round trips: reads, and a save that is one
+        # UPDATE (no seat change, no results), run in autocommit; one statement is atomic.
+        self._single = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._now = clock
         # game_id -> (version, digest of its seats). One version of a game has exactly one
         # seat list, so when we saved/read version v with digest d and the UPDATE of
@@ -84,12 +87,12 @@ class SqlStore:
         query = sa.select(games).where(
             games.c.platform == chat.platform, games.c.chat_id == chat.chat_id,
             games.c.status.in_(ACTIVE_STATUSES))
-        async with self.engine.connect() as conn:
+        async with self._single.connect() as conn:
             row = (await conn.execute(query)).mappings().first()
         return self._record(row) if row else None
 
     async def get(self, game_id: str) -> GameRecord | None:
-        async with self.engine.connect() as conn:
+        async with self._single.connect() as conn:
             row = (await conn.execute(
                 sa.select(games).where(games.c.game_id == game_id))).mappings().first()
         return self._record(row) if row else None
@@ -97,7 +100,7 @@ class SqlStore:
     async def active_games(self) -> list[GameRecord]:
         query = (sa.select(games).where(games.c.status.in_(ACTIVE_STATUSES))
                  .order_by(games.c.created_at, games.c.game_id))
-        async with self.engine.connect() as conn:
+        async with self._single.connect() as conn:
             rows = (await conn.execute(query)).mappings().all()
         return [self._record(row) for row in rows]
 
@@ -109,27 +112,25 @@ class SqlStore:
             saved.created_at = now
         digest = _seats_digest(saved.seats)
         values = self._row_values(saved)
+        results = list(results)
+        seats_changed = self._seat_digests.get(record.game_id) != (record.version, digest)
         try:
-            async with self.engine.begin() as conn:
-                if record.version == 0:
+            if record.version == 0:
+                async with self.engine.begin() as conn:
                     await conn.execute(games.insert().values(**values))
                     await self._write_seats(conn, saved)
-                else:
-                    update = (games.update()
-                              .where(games.c.game_id == record.game_id,
-                                     games.c.version == record.version)
-                              .values({name: values[name] for name in _MUTABLE_COLUMNS}
-                                      | {"version": saved.version, "updated_at": now}))
-                    outcome = await conn.execute(update)
-                    if outcome.rowcount != 1:
-                        raise VersionConflict(
-                            f"game {record.game_id}: version {record.version} is stale or unknown")
-                    if self._seat_digests.get(record.game_id) != (record.version, digest):
+                    await self._write_results(conn, results)
+            elif seats_changed or results:
+                async with self.engine.begin() as conn:
+                    await self._update(conn, record, values)
+                    if seats_changed:
                         await conn.execute(game_seats.delete().where(
                             game_seats.c.game_id == record.game_id))
                         await self._write_seats(conn, saved)
-                for result in results:
-                    await self._write_result(conn, result)
+                    await self._write_results(conn, results)
+            else:  # the hot path: one version-checked UPDATE, atomic on its own
+                async with self._single.connect() as conn:
+                    await self._update(conn, record, values)
         except IntegrityError as error:
             # Duplicate game id, a second active game in the chat, or a result recorded twice.
             raise VersionConflict(
@@ -137,6 +138,21 @@ class SqlStore:
                 f"({type(error.orig).__name__ if error.orig else 'integrity'})") from None
         self._seat_digests[saved.game_id] = (saved.version, digest)
         return saved
+
+    @staticmethod
+    async def _update(conn: AsyncConnection, record: GameRecord, values: dict[str, Any]) -> None:
+        update = (games.update()
+                  .where(games.c.game_id == record.game_id, games.c.version == record.version)
+                  .values({name: values[name] for name in _MUTABLE_COLUMNS}
+                          | {"version": values["version"], "updated_at": values["updated_at"]}))
+        outcome = await conn.execute(update)
+        if outcome.rowcount != 1:
+            raise VersionConflict(
+                f"game {record.game_id}: version {record.version} is stale or unknown")
+
+    async def _write_results(self, conn: AsyncConnection, results: list[GameResult]) -> None:
+        for result in results:
+            await self._write_result(conn, result)
 
     def _row_values(self, record: GameRecord) -> dict[str, Any]:
         return {
@@ -206,7 +222,7 @@ class SqlStore:
     async def chat_settings(self, chat: ChatKey) -> ChatSettings:
         query = sa.select(chat_settings).where(chat_settings.c.platform == chat.platform,
                                                chat_settings.c.chat_id == chat.chat_id)
-        async with self.engine.connect() as conn:
+        async with self._single.connect() as conn:
             row = (await conn.execute(query)).mappings().first()
         if row is None:
             return ChatSettings()
@@ -224,7 +240,7 @@ class SqlStore:
     async def user_profile(self, platform: str, user_id: str) -> UserProfile:
         query = sa.select(user_profiles).where(user_profiles.c.platform == platform,
                                                user_profiles.c.user_id == user_id)
-        async with self.engine.connect() as conn:
+        async with self._single.connect() as conn:
             row = (await conn.execute(query)).mappings().first()
         if row is None:
             return UserProfile()
@@ -238,16 +254,16 @@ class SqlStore:
     async def _upsert(self, table: sa.Table, key: dict[str, Any], values: dict[str, Any]) -> None:
         statement = self._insert(table).values(**key, **values)
         statement = statement.on_conflict_do_update(index_elements=list(key), set_=values)
-        async with self.engine.begin() as conn:
+        async with self._single.connect() as conn:
             await conn.execute(statement)
 
     # ---- stats ----------------------------------------------------------------------------
 
     async def stats(self, platform: str, user_id: str, chat: ChatKey | None = None) -> PlayerStats:
-        async with self.engine.connect() as conn:
+        async with self._single.connect() as conn:
             return await stats_queries.player_stats(conn, platform, user_id, chat)
 
     async def leaderboard(self, platform: str, chat: ChatKey | None = None,
                           limit: int = 10) -> list[PlayerStats]:
-        async with self.engine.connect() as conn:
+        async with self._single.connect() as conn:
             return await stats_queries.leaderboard(conn, platform, chat, limit)

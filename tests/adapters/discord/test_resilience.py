@@ -230,3 +230,18 @@ async def test_an_unexpected_error_is_reported_and_the_player_still_gets_an_answ
         assert [str(e) for e in bot.errors] == ["boom"]
     finally:
         await bot.stop()
+
+
+async def test_a_deleted_table_message_is_posted_again(bot, fake):
+    await open_game(bot)
+    old_id = int(bot.table_message()["id"])
+    del fake.messages[old_id]  # a moderator deleted it
+    current = USERS[Match.from_json((await bot.store.load(CHAT)).match).game.current]
+    await bot.slash(current, "draw")  # no table to click on: the player uses the slash command
+    new_id = int(bot.table_message()["id"])
+    assert new_id != old_id
+    assert (await bot.store.load(CHAT)).table_message_id == str(new_id)
+    # and the next move edits the new one in place
+    table = Table(bot, USERS)
+    await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
+    assert int(bot.table_message()["id"]) == new_id

@@ -113,12 +113,13 @@ class ConsoleSession:
 
     async def read_loop(self) -> None:
         """Read lines until EOF, "quit" or the end of the match, whichever comes first."""
-        pending: asyncio.Task | None = None
-        over = asyncio.create_task(self.over.wait())
+        pending: asyncio.Future[str | None] | None = None
+        over: asyncio.Future[Any] = asyncio.ensure_future(self.over.wait())
         try:
             while not self.over.is_set():
-                pending = pending or asyncio.create_task(self.read_line())
-                done, _ = await asyncio.wait({pending, over}, return_when=asyncio.FIRST_COMPLETED)
+                pending = pending or asyncio.ensure_future(self.read_line())
+                waiting: set[asyncio.Future[Any]] = {pending, over}
+                done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
                 if pending not in done:
                     break  # the match ended while waiting for input
                 line, pending = pending.result(), None

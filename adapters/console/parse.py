@@ -62,23 +62,22 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
     if not words:
         return None
     head, rest = words[0].lower(), words[1:]
-    base = {"chat": ctx.chat, "user": ctx.user}
     simple: dict[str, type[cmd.Command]] = {
         "draw": cmd.Draw, "d": cmd.Draw, "pass": cmd.Pass, "challenge": cmd.Challenge,
         "hand": cmd.ShowHand, "h": cmd.ShowHand, "rules": cmd.ShowRules,
         "stats": cmd.ShowStats, "settings": cmd.ShowSettings,
     }
     if head in simple:
-        return simple[head](**base)
+        return simple[head](chat=ctx.chat, user=ctx.user)
     if head in UNO_WORDS:
-        return cmd.DeclareUno(**base)
+        return cmd.DeclareUno(chat=ctx.chat, user=ctx.user)
     if head == "catch":
         if not rest:
-            return cmd.CallUno(**base)
+            return cmd.CallUno(chat=ctx.chat, user=ctx.user)
         target = find_seat(" ".join(rest), ctx)
         if isinstance(target, Refusal):
             return target
-        return cmd.CallUno(**base, target=target)
+        return cmd.CallUno(chat=ctx.chat, user=ctx.user, target=target)
     if head in ("help", "?"):
         return Local("help")
     if head in ("quit", "exit", "q"):

@@ -59,3 +59,47 @@ def react_round(state: GameState, seats: Mapping[str, Strategy], actor: str,
         if state.winner is not None:
             break
     return state, applied
+
+
+def win_share(strong: Strategy, weak: Strategy, rules: RuleSet, hands: int, seats: int = 2,
+              first_seed: int = 0) -> tuple[float, int]:
+    """Share of finished hands won by ``strong`` seats, the two levels alternating around the
+    table and the first seat switching every hand; also how many actions were played."""
+    wins = finished = actions = 0
+    for seed in range(first_seed, first_seed + hands):
+        order = (strong, weak) if seed % 2 == 0 else (weak, strong)
+        table = {f"s{i}": order[i % 2] for i in range(seats)}
+        outcome = play_hand(table, rules, seed)
+        actions += outcome.actions
+        if outcome.winner is not None:
+            finished += 1
+            wins += table[outcome.winner] is strong
+    return (wins / finished if finished else 0.0), actions
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print head-to-head figures: ``python -m bot.ai.arena [--hands N]``."""
+    import argparse
+    import time
+
+    from bot.engine.rules import PRESETS
+
+    from . import get_strategy
+
+    parser = argparse.ArgumentParser(description="AI levels head to head, straight on the engine.")
+    parser.add_argument("--hands", type=int, default=1000)
+    args = parser.parse_args(argv)
+    print(f"{'pairing':<16}{'rules':<10}{'seats':>6}{'share':>8}{'hands/s':>10}{'actions/s':>11}")
+    for strong, weak in (("hard", "easy"), ("hard", "normal"), ("normal", "easy")):
+        for preset in ("official", "house"):
+            for seats in (2, 4):
+                started = time.perf_counter()
+                share, actions = win_share(get_strategy(strong), get_strategy(weak),
+                                           PRESETS[preset], args.hands, seats)
+                took = time.perf_counter() - started
+                print(f"{strong + ' v ' + weak:<16}{preset:<10}{seats:>6}{share:>8.3f}"
+                      f"{args.hands / took:>10.0f}{actions / took:>11.0f}")
+
+
+if __name__ == "__main__":
+    main()

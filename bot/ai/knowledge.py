@@ -25,7 +25,7 @@ class PublicView:
         self.hand: tuple[Card, ...] = state.hand(player)
         self.players: tuple[str, ...] = state.players
         self.top: Card = state.top
-        self.color: Color = state.color
+        self.color: Color | None = state.color  # None only after a first-card Wild
         self.direction: int = state.direction
         self.pending_draw: int = state.pending_draw
         self.drawn_card: Card | None = state.drawn_card

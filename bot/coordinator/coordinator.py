@@ -54,8 +54,8 @@ class Coordinator:
         self._timers: dict[tuple[ChatKey, str], TimerHandle] = {}
         self._strategies: dict[str, Any] = {}
         self._game_ids: dict[ChatKey, str] = {}  # last game seen per chat, for log lines only
+        self._ai_due: dict[ChatKey, bool] = {}  # hint from the last transaction (absent: look)
         self._closed = False
-        self.on_action: Callable[[float], None] | None = None  # bench hook: seconds per saved action
         self._handlers: dict[type, Callable[[Any], Awaitable[Reply]]] = {
             cmds.NewGame: self._new_game, cmds.Join: self._join, cmds.Leave: self._leave,
             cmds.StartGame: self._start, cmds.AddAiSeat: self._add_ai,
@@ -144,6 +144,7 @@ class Coordinator:
                 tx.record = saved
                 await self._deliver(tx)
                 self._arm(saved)
+                self._ai_due[chat] = tx.ai_may_act()
                 if self.ai_delay > 0:
                     self._schedule_ai(saved)
                 return outcome, tx
@@ -287,10 +288,9 @@ class Coordinator:
                 return False
             return play.ai_step(tx, self._strategy, self._ai_rng(tx.record))
 
-        started = self.clock.now()
         acted, _ = await self._transact(chat, work)
-        if acted and self.on_action is not None:
-            self.on_action(self.clock.now() - started)
+        if not acted:
+            self._ai_due[chat] = False
         return bool(acted)
 
     async def _drive_ai(self, chat: ChatKey) -> None:
@@ -298,6 +298,8 @@ class Coordinator:
         if self.ai_delay > 0 or self._closed:
             return
         for _ in range(MAX_AI_STEPS):
+            if not self._ai_due.get(chat, True):
+                return
             try:
                 if not await self._ai_step(chat):
                     return
@@ -312,7 +314,7 @@ class Coordinator:
         handle = self._timers.pop(key, None)
         if handle is not None:
             handle.cancel()
-        if self._closed or not self._has_ai(record):
+        if self._closed or not self._ai_due.get(record.chat, True) or not self._has_ai(record):
             return
         chat = record.chat
 

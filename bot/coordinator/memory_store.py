@@ -18,6 +18,7 @@ from __future__ import annotations
 import pickle
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from .ports import (
@@ -36,10 +37,25 @@ def _copy(value: Any) -> Any:
     return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
+class _Stored:
+    """One game as a pickled blob (a private deep copy, compact) plus what the indexes need."""
+
+    __slots__ = ("version", "chat", "active", "blob")
+
+    def __init__(self, record: GameRecord) -> None:
+        self.version = record.version
+        self.chat = record.chat
+        self.active = record.active
+        self.blob = pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def record(self) -> GameRecord:
+        return pickle.loads(self.blob)
+
+
 class MemoryStore:
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         self._now = now
-        self._games: dict[str, GameRecord] = {}
+        self._games: dict[str, _Stored] = {}
         self._active: dict[ChatKey, str] = {}  # chat -> game id of its lobby/running game
         self._results: list[GameResult] = []
         self._settings: dict[ChatKey, ChatSettings] = {}
@@ -49,11 +65,11 @@ class MemoryStore:
     # ---- games ---------------------------------------------------------------------------
     async def load(self, chat: ChatKey) -> GameRecord | None:
         game_id = self._active.get(chat)
-        return _copy(self._games[game_id]) if game_id else None
+        return self._games[game_id].record() if game_id else None
 
     async def get(self, game_id: str) -> GameRecord | None:
-        record = self._games.get(game_id)
-        return _copy(record) if record else None
+        stored = self._games.get(game_id)
+        return stored.record() if stored else None
 
     async def save(self, record: GameRecord, results: Iterable[GameResult] = ()) -> GameRecord:
         stored = self._games.get(record.game_id)
@@ -65,26 +81,26 @@ class MemoryStore:
         holder = self._active.get(record.chat)
         if record.active and holder not in (None, record.game_id):
             raise VersionConflict(f"chat {record.chat} already has an active game")
-        saved = _copy(record)
-        saved.version = record.version + 1
-        saved.updated_at = self._now()
-        if record.version == 0 and not saved.created_at:
-            saved.created_at = saved.updated_at
-        self._games[saved.game_id] = saved
-        if saved.active:
-            self._active[saved.chat] = saved.game_id
-        elif holder == saved.game_id:
-            del self._active[saved.chat]
+        now = self._now()
+        saved = replace(record, version=record.version + 1, updated_at=now,
+                        created_at=record.created_at or now)
+        new = _Stored(saved)  # the deep copy is taken here: later changes by the caller don't leak in
+        self._games[record.game_id] = new
+        if new.active:
+            self._active[new.chat] = record.game_id
+        elif holder == record.game_id:
+            del self._active[new.chat]
         self._results.extend(_copy(list(results)))
         self.saves += 1
-        return _copy(saved)
+        # A shallow copy is returned: the stored state lives in the blob, not in these objects.
+        return saved
 
     async def active_games(self) -> list[GameRecord]:
-        return [_copy(self._games[game_id]) for game_id in self._active.values()]
+        return [self._games[game_id].record() for game_id in self._active.values()]
 
     def forget_finished(self) -> None:
         """Drop finished and stopped games (keeps memory flat in long benchmarks)."""
-        for game_id in [g for g, r in self._games.items() if not r.active]:
+        for game_id in [g for g, stored in self._games.items() if not stored.active]:
             del self._games[game_id]
 
     # ---- settings and profiles -----------------------------------------------------------

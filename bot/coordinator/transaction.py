@@ -259,6 +259,18 @@ class Tx:
         self.ended = True
         self.table_due = False
 
+    def ai_may_act(self) -> bool:
+        """Cheap hint: could an AI seat act now (its turn, a catch, a jump-in)? Saves loading
+        the game again just to find that only humans can move."""
+        record, match = self.record, self.match
+        if record is None or record.status != "running" or match is None or match.game.winner is not None:
+            return False
+        bots = {seat.user_id for seat in record.seats if seat.ai}
+        if not bots:
+            return False
+        state = match.game
+        return state.current in bots or bool(state.catchable) or state.rules.jump_in
+
     # ---- output --------------------------------------------------------------------------
     def notice(self, text: Text, mentions: tuple[str, ...] = ()) -> None:
         record = self.game()

@@ -1,0 +1,172 @@
+"""Coordinator benchmark: games driven by AI seats through a fake chat, in memory.
+
+    python bench/coordinator.py [--games 200] [--memory-games 10000] [--seed 1]
+
+Each game has one human seat, played by the "normal" strategy through commands (the same
+path a chat adapter takes), and three AI seats that move by themselves (ai_delay 0). The
+fake chat yields to the event loop on every send, like network I/O would, so concurrent
+games really interleave. Prints actions/s, p50/p99 latency of one action (one saved
+transaction: load, engine, save, deliver), public and private messages per action, and the
+memory per open game with many games open (tracemalloc).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.ai import get_strategy  # noqa: E402
+from bot.coordinator import commands as cmds  # noqa: E402
+from bot.coordinator.clock import FakeClock  # noqa: E402
+from bot.coordinator.coordinator import Coordinator  # noqa: E402
+from bot.coordinator.memory_store import MemoryStore  # noqa: E402
+from bot.coordinator.ports import ChatKey, ChatSettings, User  # noqa: E402
+from bot.engine import Match  # noqa: E402
+from bot.engine.actions import Draw, Pass, Play  # noqa: E402
+
+
+class BenchChat:
+    """Counts messages; yields once per send like a network call would."""
+
+    def __init__(self, yield_each: bool = True) -> None:
+        self.public = 0
+        self.private = 0
+        self.yield_each = yield_each
+
+    async def publish(self, chat, message, *, edit=None):
+        self.public += 1
+        if self.yield_each:
+            await asyncio.sleep(0)
+        return edit or f"m{self.public}"
+
+    async def send_hand(self, chat, user_id, view, *, edit=None):
+        self.private += 1
+        if self.yield_each:
+            await asyncio.sleep(0)
+        return edit or f"p{self.private}"
+
+
+def timed(coordinator: Coordinator, latencies: list[float]) -> None:
+    """Record the duration of every transaction that saved something (= one action)."""
+    inner = coordinator._transact
+
+    async def transact(chat, work):
+        started = time.perf_counter()
+        outcome, tx = await inner(chat, work)
+        if tx.dirty:
+            latencies.append(time.perf_counter() - started)
+        return outcome, tx
+
+    coordinator._transact = transact  # type: ignore[method-assign]
+
+
+async def open_game(coordinator: Coordinator, chat: ChatKey, human: User, bots: int = 3) -> None:
+    await coordinator.handle(cmds.NewGame(chat, human))
+    for _ in range(bots):
+        await coordinator.handle(cmds.AddAiSeat(chat, human, "normal"))
+    reply = await coordinator.handle(cmds.StartGame(chat, human))
+    assert reply.ok, reply
+
+
+async def play_human(coordinator: Coordinator, store: MemoryStore, chat: ChatKey, human: User,
+                     rng: random.Random, max_moves: int = 100_000) -> None:
+    """The human seat, played by the normal strategy through commands, to the end of the match."""
+    strategy = get_strategy("normal")
+    for _ in range(max_moves):
+        record = await store.load(chat)
+        if record is None:
+            return
+        state = Match.from_json(record.match).game
+        if state.current != human.id:
+            await asyncio.sleep(0)
+            continue
+        action = strategy.choose(state, human.id, rng)
+        if isinstance(action, Play):
+            command = cmds.PlayCards(chat, human, tuple(str(c) for c in action.cards),
+                                     action.color.value if action.color else None, action.uno, action.swap)
+        elif isinstance(action, Draw):
+            command = cmds.Draw(chat, human)
+        elif isinstance(action, Pass):
+            command = cmds.Pass(chat, human)
+        else:
+            command = cmds.Challenge(chat, human)
+        reply = await coordinator.handle(command)
+        assert reply.ok, reply
+
+
+async def run_games(games: int, seed: int, target: int) -> dict[str, float]:
+    store = MemoryStore()
+    chat_port = BenchChat()
+    clock = FakeClock()
+    coordinator = Coordinator(chat_port, store, clock, ai_delay=0, seed=seed)
+    latencies: list[float] = []
+    timed(coordinator, latencies)
+    chats = [ChatKey("bench", f"c{i}") for i in range(games)]
+    for chat in chats:
+        await store.save_chat_settings(chat, ChatSettings(overrides={"target_score": target}, turn_timer=0))
+    human = User("h1", "Human")
+    started = time.perf_counter()
+    await asyncio.gather(*(open_game(coordinator, chat, human) for chat in chats))
+    await asyncio.gather(*(play_human(coordinator, store, chat, human, random.Random(seed + i))
+                           for i, chat in enumerate(chats)))
+    elapsed = time.perf_counter() - started
+    actions = len(latencies)
+    ordered = sorted(latencies)
+    return {
+        "games": games, "actions": actions, "seconds": elapsed, "actions_per_s": actions / elapsed,
+        "busy_actions_per_s": actions / sum(latencies) if games == 1 else float("nan"),
+        "p50_ms": 1000 * statistics.median(ordered),
+        "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+        "public_per_action": chat_port.public / actions, "private_per_action": chat_port.private / actions,
+        "results": len(store.results),
+    }
+
+
+async def memory_per_game(games: int, seed: int) -> float:
+    store = MemoryStore()
+    coordinator = Coordinator(BenchChat(yield_each=False), store, FakeClock(), ai_delay=0, seed=seed)
+    human = User("h1", "Human")
+    chats = [ChatKey("bench", f"m{i}") for i in range(games)]
+    await open_game(coordinator, ChatKey("bench", "warm-up"), human)  # imports, caches
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for chat in chats:
+        await open_game(coordinator, chat, human)
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert len(await store.active_games()) == games + 1
+    return (after - before) / games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--memory-games", type=int, default=10_000)
+    parser.add_argument("--target", type=int, default=500, help="target score of each match")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"coordinator bench (python {sys.version.split()[0]}, MemoryStore, 1 human + 3 AI seats per game)")
+    for games in (1, args.games):
+        r = asyncio.run(run_games(games, args.seed, args.target))
+        print(f"{games:>4} concurrent game(s): {r['actions']:>7} actions in {r['seconds']:.2f} s = "
+              f"{r['actions_per_s']:,.0f} actions/s"
+              + (f" ({r['busy_actions_per_s']:,.0f}/s inside the coordinator)" if games == 1 else "")
+              + f"; latency p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms; "
+              f"per action: {r['public_per_action']:.3f} public, {r['private_per_action']:.3f} private")
+    per_game = asyncio.run(memory_per_game(args.memory_games, args.seed))
+    print(f"memory with {args.memory_games:,} games open: {per_game / 1024:.1f} KiB per game (target <= 50 KiB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -18,7 +18,7 @@ from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, card_label, color_label, gettext
 
 from .custom_ids import PATTERN, HandId, TableId
-from .embeds import card_emoji
+from .embeds import card_emoji, tr
 
 CARDS_PER_PAGE = 20
 CONTROL_ROW = 4
@@ -105,6 +105,8 @@ def hand_components(view: HandView, owner: str, page: int = 0) -> discord.ui.Vie
             action = "w"
         elif card.rank is Rank.SEVEN and view.swap_targets:
             action = "s"
+        elif view.multi_play and option.playable and len(same_rank(view, card)) > 1:
+            action = "m"
         else:
             action = "p"
         label = card_label(card, loc) + (f" ×{count}" if count > 1 else "")
@@ -148,6 +150,35 @@ def swap_components(view: HandView, owner: str, page: int, card: str) -> discord
                 style=discord.ButtonStyle.primary, row=i // 5)
         for i, (user_id, name) in enumerate(view.swap_targets[:20])
     ]
+    items.append(_button(HandId(game, owner, page, "b").encode(), gettext(N_("Back"), loc), row=CONTROL_ROW))
+    return _view(items)
+
+
+def same_rank(view: HandView, card: Card) -> list[Card]:
+    """The cards of the hand that may go down together with ``card`` (multi-play house rule)."""
+    return [o.card for o in view.cards if o.card.rank is card.rank and not o.card.is_wild]
+
+
+def several_order(view: HandView, top: Card) -> tuple[Card, ...]:
+    """All cards of ``top``'s rank, ``top`` last so it ends on the pile (its colour counts)."""
+    cards = same_rank(view, top)
+    cards.remove(top)
+    return (*cards, top)
+
+
+def several_components(view: HandView, owner: str, page: int, card: str) -> discord.ui.View:
+    """Multi-play: this card alone, or every card of its rank with a chosen one on top."""
+    loc, game = view.locale, view.game_id
+    chosen = Card.parse(card)
+    items = [_button(HandId(game, owner, page, "p", card).encode(),
+                     tr(N_("Only {card}"), loc, card=chosen), style=discord.ButtonStyle.secondary, row=0)]
+    tops = list(dict.fromkeys(same_rank(view, chosen)))
+    count = len(same_rank(view, chosen))
+    for i, top in enumerate(tops[:15]):
+        items.append(_button(HandId(game, owner, page, "a", str(top)).encode(),
+                             tr(N_("All {n}, {card} on top"), loc, n=count, card=top),
+                             style=CARD_STYLES.get(top.color, discord.ButtonStyle.primary) if top.color
+                             else discord.ButtonStyle.primary, row=1 + i // 5))
     items.append(_button(HandId(game, owner, page, "b").encode(), gettext(N_("Back"), loc), row=CONTROL_ROW))
     return _view(items)
 

@@ -18,6 +18,7 @@ import discord
 from bot.coordinator import commands as cmd
 from bot.coordinator.ports import ChatKey, GameStore, User
 from bot.coordinator.views import HandView, Reply, Text
+from bot.engine.cards import Card
 from bot.i18n import N_, normalize_locale
 
 from . import components as ui
@@ -234,10 +235,16 @@ class Frontend:
                 N_("This hand view belongs to a game that is over. Press My hand on the table again."), loc),
                 deferred=False)
             return
-        if button.action in ("w", "s", "pg", "b"):
+        if button.action in ("w", "s", "m", "pg", "b"):
             await self._hand_navigation(interaction, button)
             return
-        command = self._hand_command(chat, user, button)
+        if button.action == "a":  # several cards of one rank: which ones is read from the hand now
+            hand = await self.own_hand(interaction)
+            top = Card.parse(button.arg)
+            cards = ui.several_order(hand, top) if hand and top in {o.card for o in hand.cards} else (top,)
+            command: cmd.Command = cmd.PlayCards(chat, user, cards=tuple(str(c) for c in cards))
+        else:
+            command = self._hand_command(chat, user, button)
         reply, deferred = await self.run(interaction, command, update=True)
         hand = reply.hand
         if hand is None:  # a refusal carries no hand: show the current one under the reason
@@ -267,13 +274,15 @@ class Frontend:
             await self.update_hand(interaction, None, _prefix(reply, reply_text(reply)), deferred=deferred)
             return
         page = int(button.arg) if button.action == "pg" and button.arg.isdigit() else button.page
-        if button.action in ("w", "s"):
+        if button.action in ("w", "s", "m"):
             holding = button.arg in {str(o.card) for o in hand.cards}
             if holding:
-                picker = (ui.colour_components if button.action == "w" else ui.swap_components)(
-                    hand, owner, button.page, button.arg)
-                prompt = (N_("Choose a colour for your wild card.") if button.action == "w"
-                          else N_("Choose whom to swap hands with."))
+                builder, prompt = {
+                    "w": (ui.colour_components, N_("Choose a colour for your wild card.")),
+                    "s": (ui.swap_components, N_("Choose whom to swap hands with.")),
+                    "m": (ui.several_components, N_("Play this card alone, or all of this rank?")),
+                }[button.action]
+                picker = builder(hand, owner, button.page, button.arg)
                 await self.update_hand(interaction, hand, tr(prompt, hand.locale), deferred=deferred,
                                        page=button.page, view=picker)
                 return

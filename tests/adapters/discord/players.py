@@ -79,9 +79,9 @@ class Table:
             self.slash_plays += 1
         else:
             await self.bot.click(user, mid, comp["custom_id"])
-            if hand_id.action in ("w", "s"):  # a picker replaced the hand: choose in it
+            if hand_id.action in ("w", "s", "m"):  # a picker replaced the hand: choose in it
                 picker = fake.messages[mid]
-                choice = next(c for h, c in self.bot.hand_buttons(picker) if h.action in ("c", "x"))
+                choice = next(c for h, c in self.bot.hand_buttons(picker) if h.action in ("c", "x", "a"))
                 await self.bot.click(user, mid, choice["custom_id"])
             self.button_plays += 1
         self.turns += 1
@@ -90,7 +90,7 @@ class Table:
 
     def _first_playable(self, message: dict[str, Any]) -> tuple[HandId, dict[str, Any]] | None:
         for hand_id, comp in self.bot.hand_buttons(message):
-            if hand_id.action in ("p", "w", "s") and not comp.get("disabled"):
+            if hand_id.action in ("p", "w", "s", "m") and not comp.get("disabled"):
                 return hand_id, comp
         return None
 

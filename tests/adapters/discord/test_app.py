@@ -101,12 +101,12 @@ async def test_a_huge_hand_is_paged(bot, fake):
     message = fake.response_message(record)
     buttons = list(fake.iter_components(message))
     assert len(message["components"]) <= 5 and all(len(r["components"]) <= 5 for r in message["components"])
-    assert len([b for b in buttons if decode(b["custom_id"]).action in ("p", "w", "s")]) == CARDS_PER_PAGE
+    assert len([b for b in buttons if decode(b["custom_id"]).action in ("p", "w", "s", "m")]) == CARDS_PER_PAGE
     more = next(b for b in buttons if decode(b["custom_id"]).action == "pg")
     await bot.click(ANA, int(message["id"]), more["custom_id"])
     page2 = fake.messages[int(message["id"])]
     cards2 = [decode(b["custom_id"]) for b in fake.iter_components(page2)
-              if decode(b["custom_id"]).action in ("p", "w", "s")]
+              if decode(b["custom_id"]).action in ("p", "w", "s", "m")]
     assert len(cards2) == 10 and all(h.page == 1 for h in cards2)
     assert "Page 2 of 2" in page2["embeds"][0]["footer"]["text"]
 

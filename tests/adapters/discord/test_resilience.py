@@ -245,3 +245,28 @@ async def test_a_deleted_table_message_is_posted_again(bot, fake):
     table = Table(bot, USERS)
     await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
     assert int(bot.table_message()["id"]) == new_id
+
+
+async def test_multi_play_picker_plays_every_card_of_a_rank(bot, fake):
+    await open_game(bot, preset="house")
+    a, b, c = (str(u.id) for u in (ANA, BO, CY))
+    await set_position(bot, {a: ["R5", "B5", "G5", "Y9"], b: ["G7", "R9"], c: ["B2", "Y1"]}, ["R3"], a)
+    table = Table(bot, USERS)
+    hand = await table.hand_message(ANA, fresh=False)
+    red5 = next(c for h, c in bot.hand_buttons(hand) if h.arg == "R5")
+    assert decode_action(red5) == "m"
+    await bot.click(ANA, int(hand["id"]), red5["custom_id"])
+    picker = fake.messages[int(hand["id"])]
+    labels = [c["label"] for c in fake.iter_components(picker)]
+    assert "Only Red 5" in labels and "All 3, Green 5 on top" in labels
+    green_on_top = next(c for c in fake.iter_components(picker) if c["label"] == "All 3, Green 5 on top")
+    await bot.click(ANA, int(hand["id"]), green_on_top["custom_id"])
+    match = await table.match()
+    assert [str(x) for x in match.game.hand(a)] == ["Y9"]
+    assert str(match.game.top) == "G5"
+
+
+def decode_action(component) -> str:
+    from adapters.discord.custom_ids import decode
+
+    return decode(component["custom_id"]).action

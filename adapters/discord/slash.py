@@ -7,6 +7,7 @@ because Discord constrains names (lower case, no spaces) in ways a free translat
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import TYPE_CHECKING
 
@@ -104,8 +105,14 @@ def build_group(frontend: Frontend) -> app_commands.Group:
 
     @play.autocomplete("card")
     async def play_card(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        # only the caller's own hand, fetched from the coordinator; it validates the play anyway
-        hand = await frontend.own_hand(interaction)
+        # only the caller's own hand, fetched from the coordinator; it validates the play anyway.
+        # An autocomplete cannot be deferred: past the ack deadline, offer nothing rather than fail
+        # (shielded: the coordinator's work is never cancelled halfway)
+        lookup = asyncio.ensure_future(frontend.own_hand(interaction))
+        try:
+            hand = await asyncio.wait_for(asyncio.shield(lookup), timeout=frontend.ack_after)
+        except TimeoutError:
+            return []
         if hand is None:
             return []
         typed = current.strip().lower()

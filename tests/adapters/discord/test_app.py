@@ -150,3 +150,27 @@ def test_hand_id_round_trip():
     assert decode(hand_id.encode()) == hand_id
     assert decode("uno:h:ab12:123:1:zz") is None and decode("other:thing") is None
     assert BO.id != CY.id
+
+
+async def test_serve_runs_until_cancelled_and_rejects_a_bad_token(fake):
+    import asyncio
+
+    from adapters.discord.app import serve
+
+    store = MemoryStore()
+
+    def make(port):
+        return Coordinator(port, store, FakeClock(), ai_delay=0)
+
+    with pytest.raises(ConfigError):
+        await serve(DiscordConfig(token="nope", guild_ready_timeout=0.01), make, store)
+    task = asyncio.create_task(serve(DiscordConfig(token=fake.token, guild_ready_timeout=0.01), make, store))
+    try:
+        await fake.wait_for(lambda: bool(fake.identifies) and bool(fake.commands), timeout=10)
+        record = await fake.slash(ANA, "new")
+        await fake.wait(record, timeout=10)
+        assert "Game created" in record.callback["data"]["content"]
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    assert task.cancelled() or task.done()

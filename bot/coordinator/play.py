@@ -131,11 +131,15 @@ def call_uno(tx: Tx, cmd: cmds.CallUno) -> tuple[Text, bool]:
         _engine(tx, CatchUno(caller, target))
         if not seated:  # the engine needed a seated caller; the credit is the bystander's
             _rename_caller(tx, caller, user, cmd.user.name)
-        return Text(N_("Caught! {target} draws the penalty."),
-                    {"target": tx.seat(target).name if tx.seat(target) else target}), True
+        return Text(N_("Caught! {target} draws the penalty."), {"target": _name(tx, target)}), True
     if not seated or record.status != "running":
         raise Refusal("nothing_to_catch")
     return _wrong_call(tx, user, target), False
+
+
+def _name(tx: Tx, user_id: str) -> str:
+    seat = tx.seat(user_id)
+    return seat.name if seat is not None else user_id
 
 
 def _stand_in(state, target: str) -> str:
@@ -148,7 +152,7 @@ def _rename_caller(tx: Tx, seat_caller: str, user: str, name: str) -> None:
     row = counters.get(seat_caller)
     if row and row.get("uno_calls"):
         row["uno_calls"] -= 1  # bystanders are not seats: no stats for the stand-in
-    seat_name = tx.seat(seat_caller).name if tx.seat(seat_caller) else seat_caller
+    seat_name = _name(tx, seat_caller)
     for i, text in enumerate(tx.last):
         if text.params.get("caller") == seat_name:
             tx.last[i] = Text(text.msgid, {**text.params, "caller": name})
@@ -197,7 +201,7 @@ def turn_timeout(tx: Tx, deadline: float) -> bool:
     state = tx.match.game
     player = state.current
     seat = tx.seat(player) if player else None
-    if seat is None or seat.ai is not None:
+    if player is None or seat is None or seat.ai is not None:
         record.deadlines.pop("turn", None)
         tx.dirty = True
         return True
@@ -257,10 +261,10 @@ def ai_step(tx: Tx, strategy_for: StrategyFor, rng: random.Random) -> bool:
         if action is not None and _try(tx, action, seat.user_id):
             return True
     current = state.current
-    seat = tx.seat(current) if current else None
-    if seat is None or seat.ai is None:
+    mover = tx.seat(current) if current else None
+    if current is None or mover is None or mover.ai is None:
         return False
-    action = strategy_for(seat.ai).choose(state, current, rng)  # type: ignore[attr-defined]
+    action = strategy_for(mover.ai).choose(state, current, rng)  # type: ignore[attr-defined]
     if _try(tx, action, current):
         return True
     log.error("game %s: AI %s chose an illegal action; drawing instead", record.game_id, current)

@@ -64,6 +64,17 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def top_card_text(top: Card, color: Color | None, loc: str) -> str:
+    """The top card, and for a wild the colour chosen (none yet when a wild is turned first)."""
+    text = f"{card_emoji(top)} {escape(card_label(top, loc))}"
+    if top.is_wild:
+        if color is None:
+            text += " → " + tr(N_("colour not chosen yet"), loc)
+        else:
+            text += " → " + COLOR_SQUARES[color] + " " + escape(color_label(color, loc))
+    return text
+
+
 def _seat_lines(view: TableView | LobbyView, locale: str, *, show_cards: bool) -> str:
     lines = []
     for seat in view.seats:
@@ -111,9 +122,7 @@ def table_embed(view: TableView) -> discord.Embed:
     embed = discord.Embed(title=tr(N_("UNO: hand {number}"), loc, number=view.hand_number),
                           colour=COLOURS.get(view.color, NEUTRAL))
     embed.description = _clip("\n".join(fmt(t, loc) for t in view.last), EMBED_DESCRIPTION_MAX) or None
-    top = f"{card_emoji(view.top)} {escape(card_label(view.top, loc))}"
-    if view.top.is_wild:
-        top += " → " + COLOR_SQUARES[view.color] + " " + escape(color_label(view.color, loc))
+    top = top_card_text(view.top, view.color, loc)
     embed.add_field(name=tr(N_("Top card"), loc), value=top)
     direction = tr(N_("↻ in seat order"), loc) if view.direction == 1 else tr(N_("↺ reversed"), loc)
     embed.add_field(name=tr(N_("Direction"), loc), value=direction)
@@ -164,9 +173,7 @@ def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1) ->
         lines.append(fmt(view.note, loc))
     cards = " ".join(card_emoji(o.card) + ("" if o.playable else "·") for o in view.cards)
     lines.append(cards or "—")
-    top = f"{card_emoji(view.top)} {escape(card_label(view.top, loc))}"
-    if view.top.is_wild:
-        top += " → " + escape(color_label(view.color, loc))
+    top = top_card_text(view.top, view.color, loc)
     lines.append(tr_markup(N_("On top: {card}"), loc, card=top))
     if view.hand_over:
         lines.append(tr(N_("This hand is over."), loc))

@@ -270,3 +270,16 @@ def decode_action(component) -> str:
     from adapters.discord.custom_ids import decode
 
     return decode(component["custom_id"]).action
+
+
+async def test_a_wild_turned_first_renders_before_its_colour_is_chosen(bot, fake):
+    await open_game(bot)
+    a, b, c = (str(u.id) for u in (ANA, BO, CY))
+    await set_position(bot, {a: ["R1", "G2"], b: ["G7", "R9"], c: ["B2", "Y1"]}, ["W"], a)
+    record = await bot.slash(ANA, "hand")
+    hand = fake.response_message(record)
+    assert "not chosen" in hand["embeds"][-1]["description"]
+    # a table published with that top card renders too
+    await bot.slash(ANA, "draw")
+    top = next(f for f in bot.table_message()["embeds"][0]["fields"] if f["name"] == "Top card")
+    assert "Wild" in top["value"]

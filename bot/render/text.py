@@ -43,8 +43,14 @@ def card_emoji(card: Card) -> str:
                                       else RANK_SYMBOLS[card.rank])
 
 
-def color_mark(color: Color) -> str:
-    return COLOR_MARKS[color]
+def color_mark(color: Color | None) -> str:
+    return COLOR_MARKS[color] if color is not None else "🌈"
+
+
+def _color_param(color: Color | None) -> Color | Text:
+    """The colour in force; None after a wild turned as the first card (the first player
+    chooses it by playing any card)."""
+    return color if color is not None else Text(N_("free choice"), {})
 
 
 def short_name(name: str, limit: int = NAME_LIMIT) -> str:
@@ -105,7 +111,7 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
                number=view.hand_number, target=view.target_score),
              t(N_("Top card: {card} · colour: {mark} {color}"),
                card=f"{card_emoji(view.top)} {card_label(view.top, t.locale)}",
-               mark=color_mark(view.color), color=view.color),
+               mark=color_mark(view.color), color=_color_param(view.color)),
              (t(N_("Direction: ⬇️ in seat order")) if view.direction >= 0
               else t(N_("Direction: ⬆️ reversed seat order")))
              + escape(" · ") + t(N_("Draw pile: {count}"), count=view.draw_pile)]
@@ -283,7 +289,7 @@ def render_hand(view: HandView, *, escape: Escape = str) -> str:
     lines = [header,
              t(N_("On the table: {card} · colour: {mark} {color}"),
                card=f"{card_emoji(view.top)} {card_label(view.top, t.locale)}",
-               mark=color_mark(view.color), color=view.color)]
+               mark=color_mark(view.color), color=_color_param(view.color))]
     for number, option in enumerate(view.cards, 1):
         mark = "✅" if option.playable and view.is_turn and not view.hand_over else "▫️"
         lines.append(escape(f"{mark} {number}. ") + t.card(option.card))

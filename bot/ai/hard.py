@@ -25,6 +25,15 @@ ATTACKS = (Rank.SKIP, Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR)
 BLUFF_PRIOR = 0.3  # how often we assume a player holding the colour bluffs anyway
 CHALLENGE_ABOVE = 0.3  # a bluff called swings 8 cards, a wrong call costs 2: challenge early
 KEEP_WILD_HAND = 4  # with at least this many cards, a lone wild is worth more kept
+# move_score weights (hand-tuned with `python -m bot.ai.arena`)
+W_EXTRA_CARD = 20.0  # each extra card shed by one multi-card play
+W_POINTS = 0.5  # per point of the cards shed: valuable cards are a liability at the end
+W_KEEP_WILD = 35.0  # the cost of spending a Wild ...
+W_KEEP_WD4 = 40.0  # ... or a Wild Draw Four while other plays exist
+W_ATTACK = 60.0  # Skip/Draw Two/Wild Draw Four on a next player about to win
+W_SAVE_ATTACK = 10.0  # the same cards spent when nobody is threatened
+W_FLOW = 4.0  # per card still held that will match what we leave on top
+W_EXCHANGE = 6.0  # per card gained or shed by a 7-0 exchange
 
 
 class HardStrategy(Strategy):
@@ -38,6 +47,9 @@ class HardStrategy(Strategy):
         best = max(options.moves, key=lambda m: move_score(view, m))
         if best.card.is_wild and view.pending_draw == 0 and self.worth_keeping(view, options):
             return self.fallback(view, options)
+        if view.pending_draw == 0 and hand_after(view, best) > len(view.hand) + 1 \
+                and (options.can_draw or options.can_pass):
+            return self.fallback(view, options)  # a 7-0 exchange would cost more than a draw
         return self.complete(view, best)
 
     def pick_catch(self, view: PublicView, targets: list[str], rng: random.Random) -> str | None:
@@ -73,28 +85,40 @@ def move_score(view: PublicView, move: Move) -> float:
     card = move.card
     rest = remaining_hand(view, move)
     # Shed cards (several at once where allowed), the valuable ones first.
-    score = 10.0 + 20.0 * (len(move.cards) - 1) + 0.5 * move.points
+    score = 10.0 + W_EXTRA_CARD * (len(move.cards) - 1) + W_POINTS * move.points
     if card.is_wild:
-        score -= 40 if card.rank is Rank.WILD_DRAW_FOUR else 35
+        score -= W_KEEP_WD4 if card.rank is Rank.WILD_DRAW_FOUR else W_KEEP_WILD
     nxt = view.next_player
     threatened = view.count(nxt) <= LOW and not view.is_partner(nxt)
     if card.rank in ATTACKS or (card.rank is Rank.REVERSE and len(view.players) == 2):
-        score += 60 if threatened else -10  # save attacks for when they matter
+        score += W_ATTACK if threatened else -W_SAVE_ATTACK  # save attacks for when they matter
         if view.is_partner(nxt):
             score -= 30
     elif card.rank is Rank.REVERSE and threatened:
-        score += 30  # play turns away from them
+        score += W_ATTACK / 2  # play turns away from them
     # Keep the colour flowing into what we still hold.
     after = card.color
     if after is not None:
-        score += 4 * sum(1 for c in rest if c.color is after or c.rank is card.rank)
+        score += W_FLOW * sum(1 for c in rest if c.color is after or c.rank is card.rank)
     if view.rules.seven_zero and card.rank is Rank.SEVEN and move.swap_targets:
         fewest = min(view.count(p) for p in move.swap_targets)
-        score += 6 * (len(rest) - fewest)
+        score += W_EXCHANGE * (len(rest) - fewest)
     if view.rules.seven_zero and card.rank is Rank.ZERO:
         # Every hand moves on one seat in play direction: we receive the previous seat's.
-        score += 6 * (len(rest) - view.count(view.previous_player))
+        score += W_EXCHANGE * (len(rest) - view.count(view.previous_player))
     return score
+
+
+def hand_after(view: PublicView, move: Move) -> int:
+    """How many cards this seat holds after ``move``, 7-0 exchanges included."""
+    left = len(view.hand) - len(move.cards)
+    if not view.rules.seven_zero or left == 0:
+        return left
+    if move.card.rank is Rank.SEVEN and move.swap_targets:
+        return min(view.count(p) for p in move.swap_targets)
+    if move.card.rank is Rank.ZERO:
+        return view.count(view.previous_player)
+    return left
 
 
 def best_color(view: PublicView, move: Move) -> Color:

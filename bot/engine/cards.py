@@ -73,6 +73,20 @@ class Card:
     def __post_init__(self) -> None:
         if self.rank.is_wild != (self.color is None):
             raise BadAction(f"invalid card {self.color} {self.rank}", str(self.rank))
+        # Hashing is hot in the engine (dedupe, sets); enum hashing is slow, so compute it once.
+        object.__setattr__(self, "_hash", hash((self.color.value if self.color else "", self.rank.value)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined,no-any-return]
+
+    @classmethod
+    def of(cls, color: Color | None, rank: Rank) -> Card:
+        """The canonical instance for this colour and rank (identity makes comparisons cheap)."""
+        key = (color, rank)
+        card = _CANONICAL.get(key)
+        if card is None:
+            card = _CANONICAL.setdefault(key, cls(color, rank))
+        return card
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -81,10 +95,10 @@ class Card:
             raise BadAction(f"card must be a string, not {type(text).__name__}", text)
         t = text.strip().upper()
         if t in ("W", "W+4"):
-            return cls(None, Rank(t))
+            return cls.of(None, Rank(t))
         if len(t) >= 2 and t[0] in "RGBY":
             try:
-                return cls(Color(t[0]), Rank(t[1:]))
+                return cls.of(Color(t[0]), Rank(t[1:]))
             except ValueError:
                 pass
         raise BadAction(f"unknown card {text!r}", text)
@@ -104,16 +118,27 @@ class Card:
         return f"Card({self})"
 
 
-def full_deck() -> list[Card]:
-    """The 108-card deck in a fixed order: per colour one 0, two of 1-9/S/R/+2; 4 W; 4 W+4."""
+_CANONICAL: dict[tuple[Color | None, Rank], Card] = {}
+
+
+def _build_deck() -> tuple[Card, ...]:
     deck: list[Card] = []
     for color in Color:
-        deck.append(Card(color, Rank.ZERO))
+        deck.append(Card.of(color, Rank.ZERO))
         for rank in Rank:
             if rank is not Rank.ZERO and not rank.is_wild:
-                deck += [Card(color, rank)] * 2
-    deck += [Card(None, Rank.WILD)] * 4 + [Card(None, Rank.WILD_DRAW_FOUR)] * 4
-    return deck
+                deck += [Card.of(color, rank)] * 2
+    deck += [Card.of(None, Rank.WILD)] * 4 + [Card.of(None, Rank.WILD_DRAW_FOUR)] * 4
+    return tuple(deck)
+
+
+_DECK = _build_deck()
+
+
+def full_deck() -> list[Card]:
+    """The 108-card deck in a fixed order: per colour one 0, two of 1-9/S/R/+2; 4 W; 4 W+4.
+    The cards are the canonical instances (``Card.of``)."""
+    return list(_DECK)
 
 
 # Sort key for showing a hand: by colour, then rank order, wilds last.

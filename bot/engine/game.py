@@ -51,6 +51,7 @@ _W4 = Rank.WILD_DRAW_FOUR
 _D2 = Rank.DRAW_TWO
 _COLORS = tuple(Color)
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
+_new = object.__new__
 
 
 def _rng(seed: int | str, counter: int) -> random.Random:
@@ -116,12 +117,26 @@ class _Tx:
         self.n = len(s.players)
 
     def freeze(self) -> GameState:
-        return self.s.evolve(
-            hands=tuple(self.hands), draw_pile=self.pile, discard=self.discard, color=self.color,
-            direction=self.direction, turn=self.turn, pending_draw=self.pending,
-            drawn_card=self.drawn, declared=self.declared, catchable=self.catchable,
-            caught=self.caught, wd4_by=self.wd4_by, wd4_bluff=self.wd4_bluff, winner=self.winner,
-            hand_points=self.points, rng_counter=self.counter)
+        new = _new(GameState)
+        d = new.__dict__
+        d.update(self.s.__dict__)  # rules, players, dealer, team_ids, seed stay
+        d["hands"] = tuple(self.hands)
+        d["draw_pile"] = self.pile
+        d["discard"] = self.discard
+        d["color"] = self.color
+        d["direction"] = self.direction
+        d["turn"] = self.turn
+        d["pending_draw"] = self.pending
+        d["drawn_card"] = self.drawn
+        d["declared"] = self.declared
+        d["catchable"] = self.catchable
+        d["caught"] = self.caught
+        d["wd4_by"] = self.wd4_by
+        d["wd4_bluff"] = self.wd4_bluff
+        d["winner"] = self.winner
+        d["hand_points"] = self.points
+        d["rng_counter"] = self.counter
+        return new
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         return (seat + self.direction * steps) % self.n
@@ -129,7 +144,9 @@ class _Tx:
     def start_turn(self, seat: int) -> None:
         self.turn = seat
         self.drawn = None
-        self.events.append(ev.TurnStarted(self.s.players[seat]))
+        started = _new(ev.TurnStarted)  # hot: skip the frozen dataclass __init__
+        started.__dict__["player"] = self.s.players[seat]
+        self.events.append(started)
 
     def take(self, count: int) -> tuple[Card, ...]:
         """Up to ``count`` cards off the stock, refilling it from the discard pile if it runs out."""
@@ -285,7 +302,7 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
         events.append(ev.ColorChosen(player, new_color))
     rank = last.rank
     count = len(cards)
-    amount = rank.draw_amount * count
+    amount = (2 if rank is _D2 else 4 if rank is _W4 else 0) * count
     if not remaining:
         _uno_after_play(tx, a, seat)
         if amount:  # a closing +2/+4 is still drawn before the cards are counted
@@ -489,9 +506,25 @@ def _apply_challenge(s: GameState, a: Challenge, seat: int) -> tuple[GameState, 
 
 # --- legal actions --------------------------------------------------------------------------
 
+def _play(player: str, cards: tuple[Card, ...], color: Color | None, uno: bool, swap: str | None) -> Play:
+    # legal_actions builds many Plays: filling __dict__ directly is ~3x faster than the frozen
+    # dataclass __init__ and gives an equal, hash-equal object.
+    p = _new(Play)
+    d = p.__dict__
+    d["player"] = player
+    d["cards"] = cards
+    d["color"] = color
+    d["uno"] = uno
+    d["swap"] = swap
+    return p
+
+
 def _variants(s: GameState, player: str, cards: tuple[Card, ...], left: int, out: list[Action]) -> None:
     """Every distinct Play of ``cards``: a colour per wild, a target per 7 (7-0), UNO or not."""
     last = cards[-1]
+    if left > 1 and last.color is not None and not (last.rank is Rank.SEVEN and s.rules.seven_zero):
+        out.append(_play(player, cards, None, False, None))  # the common case, kept lean
+        return
     colors: Sequence[Color | None] = _COLORS if last.color is None else (None,)
     swaps: Sequence[str | None] = (None,)
     if left and last.rank is Rank.SEVEN and s.rules.seven_zero:
@@ -500,7 +533,7 @@ def _variants(s: GameState, player: str, cards: tuple[Card, ...], left: int, out
     for color in colors:
         for swap in swaps:
             for uno in unos:
-                out.append(Play(player, cards, color, uno, swap))
+                out.append(_play(player, cards, color, uno, swap))
 
 
 def _groups(s: GameState, player: str, hand: tuple[Card, ...], firsts: list[Card],
@@ -554,8 +587,18 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
             out.append(Pass(player))
         else:
             color = s.color
-            firsts = [c for c in dict.fromkeys(hand) if _playable(rules, c, hand, top, color)]
-            for c in firsts:
+            top_rank = top.rank
+            # W+4 is listed only where legal: always with the challenge on (a bluff is legal).
+            wd4_ok = rules.wd4_challenge or not _holds_color(hand, color)
+            firsts = []
+            for c in dict.fromkeys(hand):  # identical cards are one choice
+                cc = c.color
+                if cc is None:
+                    if c.rank is _W4 and not wd4_ok:
+                        continue
+                elif not (cc is color or color is None or c.rank is top_rank):
+                    continue
+                firsts.append(c)
                 _variants(s, player, (c,), n - 1, out)
             if rules.multi_play:
                 _groups(s, player, hand, firsts, out)

@@ -24,7 +24,7 @@ from bot.engine import (
 from bot.engine.cards import Color, Rank
 from bot.engine.rules import HOUSE, OFFICIAL
 
-STEP_CAP = 1500
+STEP_CAP = 2000
 DECK = sorted(set(full_deck()), key=str)
 
 
@@ -64,14 +64,16 @@ def games(draw):
 
 
 def choose(state: GameState, rnd: random.Random):
-    """Mostly the current player, preferring plays; sometimes anyone's legal action."""
-    if rnd.random() < 0.15:
-        everyone = [a for p in state.players for a in legal_actions(state, p)]
+    """Sometimes anyone's catch/declaration/jump-in/challenge; else the current player plays
+    if they can (so hands end), otherwise draws, passes or challenges."""
+    if rnd.random() < 0.1:
+        everyone = [a for p in state.players for a in legal_actions(state, p)
+                    if not isinstance(a, Draw | Pass)]
         if everyone:
             return rnd.choice(everyone)
     mine = legal_actions(state, state.current)
     plays = [a for a in mine if isinstance(a, Play)]
-    if plays and rnd.random() < 0.9:
+    if plays:
         return rnd.choice(plays)
     takes = [a for a in mine if isinstance(a, Draw | Pass | Challenge)]
     return rnd.choice(takes or mine)

@@ -139,7 +139,7 @@ def bluff_likelihood(view: PublicView) -> float:
     unseen cards of the colour in force before it (Bayes with a fixed bluffing prior)."""
     if not view.top_is_wild_draw_four():
         return 0.0
-    player = view.previous_player
+    player = view.wild_draw_four_by or view.previous_player
     cards = view.count(player)
     before = view.color_before_top()
     colors = [before] if before is not None else list(Color)

@@ -31,6 +31,8 @@ class PublicView:
         self.drawn_card: Card | None = state.drawn_card
         self.discard: tuple[Card, ...] = state.discard
         self.rules = state.rules
+        # Who played the Wild Draw Four now waiting on the current player: everyone saw it.
+        self.wild_draw_four_by: str | None = state.wd4_by
 
     def count(self, player: str) -> int:
         return self._state.card_count(player)

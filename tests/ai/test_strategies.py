@@ -167,6 +167,17 @@ def test_hard_swaps_with_the_player_holding_fewest_cards():
     assert action.card == Card.parse("R7") and action.swap == "cy"
 
 
+def test_hard_draws_rather_than_swap_into_a_bigger_hand():
+    rules = OFFICIAL.with_(seven_zero=True)
+    state = position({"ai": ["R7", "G4"], "bo": ["B1", "B2", "B3", "B4", "B5", "B6"],
+                      "cy": ["Y1", "Y2", "Y3", "Y4", "Y5"]}, "R3", rules=rules)
+    assert get_strategy("hard").choose(state, "ai", random.Random(0)) == Draw("ai")
+    forced = position({"ai": ["R7", "G4"], "bo": ["B1", "B2", "B3", "B4", "B5", "B6"],
+                       "cy": ["Y1", "Y2", "Y3", "Y4", "Y5"]}, "R3", rules=rules.with_(force_play=True))
+    action = get_strategy("hard").choose(forced, "ai", random.Random(0))
+    assert action.card == Card.parse("R7") and action.swap == "cy"  # the smaller of two evils
+
+
 def wild_draw_four_on(victim_cards: list[str], bluffer_cards: list[str], color_before: str = "R3"):
     """``bo`` plays a Wild Draw Four on ``ai``; returns the state where ``ai`` must answer."""
     state = position({"bo": ["W+4", *bluffer_cards], "ai": victim_cards}, color_before)

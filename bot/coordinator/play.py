@@ -120,7 +120,8 @@ def call_uno(tx: Tx, cmd: cmds.CallUno) -> tuple[Text, bool]:
     user = cmd.user.id
     seated = tx.seat(user) is not None
     state = match.game
-    if cmd.target is None and seated and _may_declare(tx, user):
+    if seated and _may_declare(tx, user) and (
+            cmd.target is None or tx.find_player(cmd.target).user_id == user):
         _engine(tx, DeclareUno(user))
         return Text(N_("UNO! You are safe.")), True
     target = tx.find_player(cmd.target).user_id if cmd.target else None

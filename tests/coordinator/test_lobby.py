@@ -130,3 +130,12 @@ async def test_started_lobby_does_not_expire(h: Harness) -> None:
     await h.start(2, settings={"turn_timer": 0})
     await h.clock.advance(700)
     assert (await h.record()).status == "running"
+
+
+async def test_teams_need_an_even_table_of_four_or_more(h: Harness) -> None:
+    u1, *_ = await h.lobby(3, settings={"teams": True})
+    assert (await h.do(cmds.StartGame, u1)).error == "bad_team_size"
+    assert (await h.do(cmds.Join, user(4))).ok
+    assert (await h.do(cmds.StartGame, u1)).ok
+    table = h.chat.last_table()
+    assert {s.team for s in table.seats} == {0, 1} or len({s.team for s in table.seats}) == 2

@@ -120,3 +120,10 @@ async def test_declare_refused_with_more_than_one_card(h: Harness) -> None:
     _, u2, _ = await setup(h)
     reply = await h.do(cmds.DeclareUno, u2)
     assert (reply.ok, reply.error) == (False, "cannot_declare")
+
+
+async def test_calling_uno_on_oneself_declares(h: Harness) -> None:
+    u1, u2, _ = await setup(h)
+    assert (await h.do(cmds.PlayCards, u1, cards=("R1",))).ok
+    assert (await h.do(cmds.CallUno, u1, target="u1")).ok
+    assert "u1" in (await h.state()).declared

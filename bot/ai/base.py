@@ -84,19 +84,6 @@ def options_for(state: GameState, player: str) -> Options:
     )
 
 
-def catch_targets(state: GameState, player: str) -> list[str]:
-    """Other players who can be called out right now, per the engine's legal actions."""
-    return [a.target for a in legal_actions(state, player)
-            if isinstance(a, CatchUno) and a.target != player]
-
-
-def jump_in_moves(state: GameState, player: str) -> tuple[Move, ...]:
-    """Out-of-turn plays (jump-ins) the engine allows ``player`` now."""
-    if state.current == player or state.winner is not None:
-        return ()
-    return group_plays([a for a in legal_actions(state, player) if isinstance(a, Play)])
-
-
 def with_uno(play: Play, hand_size: int, declare: bool) -> Play:
     """Declare UNO with a play that leaves exactly one card, unless the seat forgets."""
     leaves_one = hand_size - len(play.cards) == 1
@@ -126,13 +113,17 @@ class Strategy:
     def react(self, state: GameState, player: str, rng: random.Random) -> Action | None:
         if state.winner is not None or player not in state.players:
             return None
+        may_jump_in = state.rules.jump_in and state.current != player
+        if not (may_jump_in or any(t != player for t in state.catchable)):
+            return None  # the common case, kept cheap: the coordinator asks after every move
         view = PublicView(state, player)
-        targets = catch_targets(state, player)
+        actions = legal_actions(state, player)
+        targets = [a.target for a in actions if isinstance(a, CatchUno) and a.target != player]
         if targets:
             target = self.pick_catch(view, targets, rng)
             if target is not None:
                 return CatchUno(player, target)
-        moves = jump_in_moves(state, player)
+        moves = group_plays([a for a in actions if isinstance(a, Play)]) if may_jump_in else ()
         if moves:
             play = self.pick_jump_in(view, moves, rng)
             if play is not None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from . import events as ev
 from .actions import Action, CatchUno, Challenge, DeclareUno, Draw, Pass, Play
@@ -204,18 +204,9 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[ev.Event]]:
     if player not in state.players:
         raise BadAction(f"{player!r} is not playing in this hand", action)
     seat = state.players.index(player)
-    if type(action) is Play:
-        return _apply_play(state, action, seat)
-    if type(action) is Draw:
-        return _apply_draw(state, action, seat)
-    if type(action) is Pass:
-        return _apply_pass(state, action, seat)
-    if type(action) is CatchUno:
-        return _apply_catch(state, action, seat)
-    if type(action) is DeclareUno:
-        return _apply_declare(state, action, seat)
-    if type(action) is Challenge:
-        return _apply_challenge(state, action, seat)
+    handler = _HANDLERS.get(type(action))
+    if handler is not None:
+        return handler(state, action, seat)
     raise BadAction(f"not an action: {action!r}", action)
 
 
@@ -230,6 +221,9 @@ def is_legal(state: GameState, action: Action) -> bool:
 def _remove_cards(hand: tuple[Card, ...], cards: tuple[Card, ...], action: Action) -> tuple[Card, ...]:
     if len(cards) == 1:
         card = cards[0]
+        for i, c in enumerate(hand):  # hands hold canonical cards: identity is the fast test
+            if c is card:
+                return hand[:i] + hand[i + 1:]
         for i, c in enumerate(hand):
             if c == card:
                 return hand[:i] + hand[i + 1:]
@@ -246,7 +240,8 @@ def _remove_cards(hand: tuple[Card, ...], cards: tuple[Card, ...], action: Actio
 def _check_play(s: GameState, a: Play, seat: int) -> tuple[tuple[Card, ...], bool, Color | None]:
     """Validate a play; returns (remaining hand, is_jump_in, colour in force after it)."""
     cards = a.cards
-    if not cards or not all(isinstance(c, Card) for c in cards):
+    if not cards or (type(cards[0]) is not Card if len(cards) == 1
+                     else not all(isinstance(c, Card) for c in cards)):
         raise BadAction("a play needs cards", a)
     rules = s.rules
     top = s.discard[-1]
@@ -297,7 +292,9 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
     tx.wd4_by = None
     tx.wd4_bluff = False
     events = tx.events
-    events.append(ev.CardPlayed(player, cards, new_color, jump))
+    played = _new(ev.CardPlayed)  # hot: skip the frozen dataclass __init__
+    played.__dict__.update(player=player, cards=cards, color=new_color, jump_in=jump)
+    events.append(played)
     if last.color is None:
         events.append(ev.ColorChosen(player, new_color))
     rank = last.rank
@@ -504,6 +501,12 @@ def _apply_challenge(s: GameState, a: Challenge, seat: int) -> tuple[GameState, 
     return tx.freeze(), tx.events
 
 
+_HANDLERS: dict[type, Callable[..., tuple[GameState, list[ev.Event]]]] = {
+    Play: _apply_play, Draw: _apply_draw, Pass: _apply_pass, CatchUno: _apply_catch,
+    DeclareUno: _apply_declare, Challenge: _apply_challenge,
+}
+
+
 # --- legal actions --------------------------------------------------------------------------
 
 def _play(player: str, cards: tuple[Card, ...], color: Color | None, uno: bool, swap: str | None) -> Play:
@@ -626,11 +629,11 @@ def _check_players(players: Sequence[str], rules: RuleSet) -> tuple[str, ...]:
     return players
 
 
-def choose_dealer(players: Sequence[str], seed: int | str, counter: int
-                  ) -> tuple[str, tuple[tuple[str, Card], ...], int]:
-    """Each contender turns cards until a number card; the highest deals; ties turn again.
-    Returns (dealer, the cards turned in order, next rng counter)."""
-    deck: list[Card] = []
+def choose_dealer(players: Sequence[str], rng: random.Random
+                  ) -> tuple[str, tuple[tuple[str, Card], ...]]:
+    """Each contender turns cards from a shuffled deck until a number card; the highest deals;
+    ties turn again. Returns (dealer, the cards turned in order)."""
+    deck = full_deck()
     draws: list[tuple[str, Card]] = []
     contenders = list(players)
     while True:
@@ -639,9 +642,7 @@ def choose_dealer(players: Sequence[str], seed: int | str, counter: int
             while True:
                 if not deck:
                     deck = full_deck()
-                    _rng(seed, counter).shuffle(deck)
-                    counter += 1
-                card = deck.pop()
+                card = deck.pop(rng.randrange(len(deck)))  # a random card of those left
                 draws.append((p, card))
                 if card.rank.is_number:
                     values[p] = card.rank.number  # type: ignore[assignment]
@@ -649,7 +650,7 @@ def choose_dealer(players: Sequence[str], seed: int | str, counter: int
         best = max(values.values())
         contenders = [p for p in contenders if values[p] == best]
         if len(contenders) == 1:
-            return contenders[0], tuple(draws), counter
+            return contenders[0], tuple(draws)
 
 
 def new_hand(players: Sequence[str], rules: RuleSet = OFFICIAL, seed: int | str = 0,
@@ -657,15 +658,15 @@ def new_hand(players: Sequence[str], rules: RuleSet = OFFICIAL, seed: int | str 
     """Shuffle with ``seed``, choose the dealer by drawing if None, deal, turn the first card."""
     players = _check_players(players, rules)
     events: list[ev.Event] = []
-    counter = 0
+    rng = _rng(seed, 0)  # one generator for choosing the dealer and the deal
     if dealer is None:
-        dealer, draws, counter = choose_dealer(players, seed, counter)
+        dealer, draws = choose_dealer(players, rng)
         events.append(ev.DealerChosen(dealer, draws))
     elif dealer not in players:
         raise BadAction(f"dealer {dealer!r} is not playing", dealer)
     deck = full_deck()
-    _rng(seed, counter).shuffle(deck)
-    counter += 1
+    rng.shuffle(deck)
+    counter = 1
     n = len(players)
     d = players.index(dealer)
     hands: list[list[Card]] = [[] for _ in players]

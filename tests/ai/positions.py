@@ -3,19 +3,33 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from bot.engine import GameState, apply, legal_actions, new_hand
 from bot.engine.actions import CatchUno, DeclareUno
 from bot.engine.rules import PRESETS, RuleSet
 
+SITUATIONS: dict[str, Callable[[GameState], bool]] = {
+    "any": lambda s: True,
+    "challenge": lambda s: s.challengeable,
+    "catch": lambda s: bool(s.catchable),
+    "penalty": lambda s: s.pending_draw > 0,
+    "drawn": lambda s: s.drawn_card is not None,
+}
 
-def random_position(seed: int, players: int, preset: str, steps: int) -> GameState:
-    """A position reached by ``steps`` random legal actions from a fresh deal (stops early
-    when the hand ends; the returned state is then the last one still running)."""
+
+def random_position(seed: int, players: int, preset: str, steps: int, situation: str = "any",
+                    max_steps: int = 400) -> GameState:
+    """A position reached by random legal actions from a fresh deal: the first one after
+    ``steps`` actions that is in ``situation`` (a W+4 to challenge, someone to catch, ...),
+    else the last position before the hand ended."""
     rng = random.Random(seed)
+    wanted = SITUATIONS[situation]
     names = tuple(f"p{i}" for i in range(players))
     state, _ = new_hand(names, PRESETS[preset], seed)
-    for _ in range(steps):
+    for step in range(max_steps):
+        if step >= steps and wanted(state):
+            break
         actor = state.current
         if actor is None:
             break

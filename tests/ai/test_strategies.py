@@ -15,7 +15,7 @@ from bot.engine.actions import CatchUno, Challenge, DeclareUno, Draw, Play
 from bot.engine.cards import Card, Color, Rank
 from bot.engine.rules import OFFICIAL
 
-from .positions import hide_differently, position, random_position
+from .positions import SITUATIONS, hide_differently, position, random_position
 
 positions = st.builds(
     random_position,
@@ -23,6 +23,7 @@ positions = st.builds(
     players=st.integers(2, 6),
     preset=st.sampled_from(["official", "house"]),
     steps=st.integers(0, 60),
+    situation=st.sampled_from(sorted(SITUATIONS)),
 )
 BOUNDED = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

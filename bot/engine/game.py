@@ -237,7 +237,7 @@ def _remove_cards(hand: tuple[Card, ...], cards: tuple[Card, ...], action: Actio
     return tuple(rest)
 
 
-def _check_play(s: GameState, a: Play, seat: int) -> tuple[tuple[Card, ...], bool, Color | None]:
+def _check_play(s: GameState, a: Play, seat: int) -> tuple[tuple[Card, ...], bool, Color]:
     """Validate a play; returns (remaining hand, is_jump_in, colour in force after it)."""
     cards = a.cards
     if not cards or (type(cards[0]) is not Card if len(cards) == 1
@@ -264,12 +264,11 @@ def _check_play(s: GameState, a: Play, seat: int) -> tuple[tuple[Card, ...], boo
                 raise IllegalPlay("a penalty is waiting: stack it or draw", a)
         elif not _playable(rules, first, hand, top, s.color):
             raise IllegalPlay(f"{first} does not match", a)
-    if last.color is None:
-        if a.color is None or not isinstance(a.color, Color):
+    new_color = last.color
+    if new_color is None:
+        if not isinstance(a.color, Color):
             raise ColorRequired("name a colour for the wild", a)
         new_color = a.color
-    else:
-        new_color = last.color
     if rules.seven_zero and last.rank is Rank.SEVEN and remaining:
         if a.swap is None or a.swap == a.player or a.swap not in s.players:
             raise BadAction("a 7 needs another player to swap with", a)
@@ -767,8 +766,6 @@ def position(players: Sequence[str], hands: object, draw_pile: object, *, rules:
         col = Color.parse(color)
     else:
         raise BadAction("colour is R, G, B or Y", color)
-    if top.color is not None and col is not top.color:
-        raise BadAction("the colour in force must be the top card's colour", color)
     if current is None:
         current = players[0]
     if current not in players:

@@ -219,10 +219,16 @@ class StdinReader:
             loop = asyncio.get_running_loop()
             queue = self._queue
 
+            if hasattr(sys.stdin, "reconfigure"):
+                sys.stdin.reconfigure(errors="replace")  # a stray byte is bad input, not a crash
+
             def pump() -> None:
                 try:
                     for line in sys.stdin:
                         loop.call_soon_threadsafe(queue.put_nowait, line)
+                except (OSError, ValueError):  # stdin closed under us: treat as end of input
+                    pass
+                try:
                     loop.call_soon_threadsafe(queue.put_nowait, None)
                 except RuntimeError:  # the loop closed first: we are exiting anyway
                     pass

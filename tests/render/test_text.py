@@ -252,3 +252,9 @@ def test_rules_with_every_setting_changed_fit_the_cap():
     out = render_rules(everything, "custom", escape=html.escape)
     assert len(out) <= MESSAGE_LIMIT
     assert "250" in out and "组队" in out and "计分" in out
+
+
+def test_a_first_wild_without_colour_reads_as_free_choice():
+    out = render_table(table("zh_CN", top=Card.parse("W"), color=None), now=0)
+    assert "万能牌" in out and "任意颜色" in out
+    assert "free choice" in render_hand(hand(top=Card.parse("W"), color=None))

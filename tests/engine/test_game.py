@@ -99,3 +99,25 @@ def test_errors_do_not_leak_the_hand():
     with pytest.raises(Exception) as info:
         apply(state, Play("ana", cards("G1")))
     assert "R5" not in str(info.value)
+
+
+def test_events_tell_the_story_of_a_draw_two():
+    state = table(ana=["R+2", "G1"], bo=["B1"], cy=["G2"])
+    state, events = apply(state, Play("ana", cards("R+2")))
+    kinds = [type(e).__name__ for e in events]
+    assert kinds == ["CardPlayed", "CardsDrawn", "PlayerSkipped", "TurnStarted"]
+    drawn = events[1]
+    assert (drawn.player, drawn.count, drawn.reason) == ("bo", 2, "penalty")
+    assert drawn.cards == cards("Y1", "Y2")
+    assert events[-1] == ev.TurnStarted("cy")
+
+
+def test_challenge_events_and_pending_penalty():
+    state = table(ana=["W+4", "R1", "G1"], bo=["B1"], cy=["G2"])
+    state, events = apply(state, Play("ana", cards("W+4"), Color.BLUE))
+    assert ev.PenaltyPending("bo", 4) in events and ev.ColorChosen("ana", Color.BLUE) in events
+    assert state.challengeable and state.pending_draw == 4 and state.current == "bo"
+    from bot.engine import Challenge
+    after, events = apply(state, Challenge("bo"))
+    assert ev.ChallengeWon("bo", "ana") in events
+    assert after.current == "bo" and after.color is Color.BLUE and after.card_count("ana") == 6

@@ -100,6 +100,7 @@ def scripted_human(limit: int = 600):
         typed.append(first_playable(hand))
         return typed[-1]
 
+    reader.seen = seen  # type: ignore[attr-defined]  # tests may let the next read reuse a hand
     return reader, typed
 
 
@@ -256,3 +257,26 @@ async def test_rules_are_shown_in_both_languages():
     session = make_session(console_args(rules="house"), store, typist, terminal)
     assert await session.run() == 0
     assert "Official rules:" in terminal.text and "官方规则" in terminal.text
+
+
+async def test_the_human_calls_out_a_bot_that_forgot_uno():
+    store, terminal = MemoryStore(), Terminal()
+    reader, typed = scripted_human()
+    calls = []
+
+    async def watchful(session):
+        table = session.port.last_table
+        if table is not None and table.catchable and HUMAN_ID not in table.catchable \
+                and len(calls) < 3 and table.catchable[0] not in calls:
+            calls.append(table.catchable[0])
+            name = next(s.name for s in table.seats if s.user_id == calls[-1])
+            typed.append(f"catch {name}")
+            reader.seen["hands"] = 0  # a catch does not end our turn: the shown hand still counts
+            return typed[-1]
+        return await reader(session)
+
+    session = make_session(console_args(target=500, ai=1, level="easy", seed=11), store, watchful,
+                           terminal)
+    assert await asyncio.wait_for(session.run(), 60) == 0
+    assert calls, "an easy bot forgot UNO at some point in the match"
+    assert re.search(r"you caught Bot \w+ without UNO: Bot \w+ draws 2\.", terminal.text)

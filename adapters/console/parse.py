@@ -25,8 +25,18 @@ COLOR_WORDS = {
     "b": Color.BLUE, "blue": Color.BLUE, "蓝": Color.BLUE, "蓝色": Color.BLUE,
     "y": Color.YELLOW, "yellow": Color.YELLOW, "黄": Color.YELLOW, "黄色": Color.YELLOW,
 }
-PLAY_WORDS = {"play", "p", "出"}
+# English commands, with the Chinese a player may type with --lang zh.
+PLAY_WORDS = {"play", "p", "出", "出牌"}
 UNO_WORDS = {"uno", "uno!"}
+CATCH_WORDS = {"catch", "抓"}
+SIMPLE: dict[str, type[cmd.Command]] = {
+    "draw": cmd.Draw, "d": cmd.Draw, "摸": cmd.Draw, "摸牌": cmd.Draw,
+    "pass": cmd.Pass, "过": cmd.Pass,
+    "challenge": cmd.Challenge, "质疑": cmd.Challenge,
+    "hand": cmd.ShowHand, "h": cmd.ShowHand, "手牌": cmd.ShowHand,
+    "rules": cmd.ShowRules, "规则": cmd.ShowRules,
+    "stats": cmd.ShowStats, "战绩": cmd.ShowStats, "settings": cmd.ShowSettings,
+}
 
 
 @dataclass(frozen=True)
@@ -62,25 +72,20 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
     if not words:
         return None
     head, rest = words[0].lower(), words[1:]
-    simple: dict[str, type[cmd.Command]] = {
-        "draw": cmd.Draw, "d": cmd.Draw, "pass": cmd.Pass, "challenge": cmd.Challenge,
-        "hand": cmd.ShowHand, "h": cmd.ShowHand, "rules": cmd.ShowRules,
-        "stats": cmd.ShowStats, "settings": cmd.ShowSettings,
-    }
-    if head in simple:
-        return simple[head](chat=ctx.chat, user=ctx.user)
+    if head in SIMPLE:
+        return SIMPLE[head](chat=ctx.chat, user=ctx.user)
     if head in UNO_WORDS:
         return cmd.DeclareUno(chat=ctx.chat, user=ctx.user)
-    if head == "catch":
+    if head in CATCH_WORDS:
         if not rest:
             return cmd.CallUno(chat=ctx.chat, user=ctx.user)
         target = find_seat(" ".join(rest), ctx)
         if isinstance(target, Refusal):
             return target
         return cmd.CallUno(chat=ctx.chat, user=ctx.user, target=target)
-    if head in ("help", "?"):
+    if head in ("help", "?", "帮助"):
         return Local("help")
-    if head in ("quit", "exit", "q"):
+    if head in ("quit", "exit", "q", "退出"):
         return Local("quit")
     if head in PLAY_WORDS:
         if not rest:

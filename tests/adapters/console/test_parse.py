@@ -37,6 +37,7 @@ def play(**fields):
     ("play g3 g3", play(cards=("G3", "G3"))),
     ("p 2 3", play(cards=("G3", "G3"))),
     ("play r5 uno", play(cards=("R5",), declare_uno=True)),
+    ("出 w 红", play(cards=("W",), color="R")),
 ])
 def test_plays(line, expected):
     parsed = parse_line(line, CTX)
@@ -49,7 +50,8 @@ def test_plays(line, expected):
 @pytest.mark.parametrize("line, kind", [
     ("draw", cmd.Draw), ("d", cmd.Draw), ("pass", cmd.Pass), ("uno", cmd.DeclareUno),
     ("challenge", cmd.Challenge), ("hand", cmd.ShowHand), ("rules", cmd.ShowRules),
-    ("stats", cmd.ShowStats), ("DRAW", cmd.Draw),
+    ("stats", cmd.ShowStats), ("DRAW", cmd.Draw), ("摸牌", cmd.Draw), ("过", cmd.Pass),
+    ("质疑", cmd.Challenge), ("手牌", cmd.ShowHand),
 ])
 def test_simple_commands(line, kind):
     parsed = parse_line(line, CTX)

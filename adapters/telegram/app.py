@@ -52,6 +52,10 @@ class TelegramConfig:
     group_period: float = 60
     max_retries: int = 5  # 429s retried by AIORateLimiter before a message is given up
     poll_timeout: float = 10  # long-poll seconds per getUpdates
+    # Updates handled at once. Games must not wait on each other's network round trips
+    # (~50-100 ms per Bot API call in production); the coordinator's per-game lock orders
+    # each game's commands.
+    concurrent_updates: int = 32
 
     @property
     def bot_url(self) -> str:
@@ -90,8 +94,7 @@ def build_application(config: TelegramConfig) -> Application:
     return (ApplicationBuilder().token(config.token)
             .base_url(config.bot_url).base_file_url(config.file_url)
             .rate_limiter(limiter)
-            # Games run concurrently; the coordinator serialises each game with its own lock.
-            .concurrent_updates(256)
+            .concurrent_updates(config.concurrent_updates)
             .build())
 
 

@@ -97,6 +97,9 @@ class FakeBotApi:
         self.bot_username = bot_username
         self.calls: list[ApiCall] = []
         self.messages: dict[tuple[int, int], StoredMessage] = {}
+        self._by_chat: dict[int, dict[int, StoredMessage]] = {}
+        self._answer_waiters: dict[str, asyncio.Future[ApiCall]] = {}
+        self._answers: dict[str, list[ApiCall]] = {}  # callback query id -> its answers
         self.admins: dict[int, set[int]] = {}  # chat id -> admin user ids
         self.failures: list[Failure] = []
         self._updates: list[dict[str, Any]] = []
@@ -227,15 +230,13 @@ class FakeBotApi:
 
     def chat_messages(self, chat_id: int) -> list[StoredMessage]:
         """The messages the bot sent to a chat, oldest first, in their current (edited) state."""
-        return sorted((m for (c, _), m in self.messages.items() if c == chat_id),
-                      key=lambda m: m.message_id)
+        return sorted(self._by_chat.get(chat_id, {}).values(), key=lambda m: m.message_id)
 
     def message(self, chat_id: int, message_id: int) -> StoredMessage:
         return self.messages[(chat_id, message_id)]
 
     def answers(self, callback_id: str) -> list[ApiCall]:
-        return [c for c in self.calls if c.method == "answerCallbackQuery"
-                and c.params.get("callback_query_id") == callback_id]
+        return list(self._answers.get(callback_id, ()))
 
     async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0,
                        what: str = "condition") -> Any:
@@ -256,9 +257,14 @@ class FakeBotApi:
                 pass
 
     async def wait_answer(self, callback_id: str, timeout: float = 5.0) -> ApiCall:
-        found = await self.wait_for(lambda: self.answers(callback_id), timeout,
-                                    f"answer to callback {callback_id}")
-        return found[0]
+        found = self.answers(callback_id)
+        if found:
+            return found[0]
+        waiter = self._answer_waiters.setdefault(callback_id, asyncio.get_running_loop().create_future())
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiter), timeout)
+        except TimeoutError:
+            raise AssertionError(f"callback query {callback_id} was never answered") from None
 
     async def wait_idle(self, quiet: float = 0.15, timeout: float = 10.0) -> None:
         """Wait until every injected update was fetched and no API call came for ``quiet`` s."""
@@ -296,6 +302,8 @@ class FakeBotApi:
         call = ApiCall(method, params, time.perf_counter())
         if method != "getUpdates":
             self.calls.append(call)
+            if method == "answerCallbackQuery":
+                self._answers.setdefault(str(params.get("callback_query_id")), []).append(call)
             self._new_call.set()
             if self.observer is not None:
                 await self.observer(call)
@@ -346,6 +354,7 @@ class FakeBotApi:
         message = StoredMessage(chat_id, next(self._message_ids), params.get("text", ""),
                                 params.get("reply_markup"), params.get("parse_mode"))
         self.messages[(chat_id, message.message_id)] = message
+        self._by_chat.setdefault(chat_id, {})[message.message_id] = message
         return message
 
     def _message_dict(self, message: StoredMessage) -> dict[str, Any]:
@@ -386,6 +395,13 @@ class FakeBotApi:
         message.reply_markup = markup
         message.edits += 1
         return self._message_dict(message)
+
+    async def _api_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
+        callback_id = str(params.get("callback_query_id"))
+        waiter = self._answer_waiters.pop(callback_id, None)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(self.answers(callback_id)[-1])
+        return True
 
     async def _api_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:
         chat_id, user_id = int(params["chat_id"]), int(params["user_id"])

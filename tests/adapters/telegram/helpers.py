@@ -101,7 +101,8 @@ async def rig(h: Harness, *, hands: dict[str, list[str]] | None = None, current:
         pile.append(discard.pop())
         discard.append(card)
         changes["discard"] = tuple(discard)
-        changes["color"] = Color(color) if color else (card.color or Color.RED)
+        # color="" leaves no colour in force: a wild turned as the first card.
+        changes["color"] = Color(color) if color else (card.color if color is None else None)
     changes["draw_pile"] = tuple(pile)
     if current is not None:
         changes["turn"] = state.players.index(current)

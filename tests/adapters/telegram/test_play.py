@@ -183,3 +183,19 @@ async def test_restart_in_the_middle_the_old_keyboard_still_works(harness: Harne
     await harness.settle()
     assert harness.table().message_id == table_id  # the stored table message is edited on
     assert actor(harness, PLAYERS) is not mover
+
+
+async def test_a_wild_turned_first_renders_and_can_be_played_on(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    await rig(harness, hands={IDS[ANA]: ["R1", "G2"], IDS[BO]: ["G7", "R9"]}, top="W", color="",
+              current=IDS[ANA])
+    await refresh_hands(harness, [ANA, BO])
+    hand = harness.hand_message(ANA)
+    assert "free choice" in hand.text
+    assert {callbacks.parse(d).card for d in data_of(hand) if ":p:" in d and not d.endswith(":u")} >= {"R1", "G2"}
+    await take_turn(harness, ANA)  # any card may be played on it
+    await harness.settle()
+    assert (await match_of(harness)).game.color is not None
+    assert len((await match_of(harness)).game.hand(IDS[ANA])) == 1

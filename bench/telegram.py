@@ -1,0 +1,211 @@
+"""Telegram adapter throughput through the fake Bot API (tests/adapters/telegram/fake_bot_api.py).
+
+Many concurrent games, each played by simulated users who read the inline keyboards they
+received and press buttons (a playable card first, the UNO! variant with two cards, else
+Pass, else Draw): the real python-telegram-bot Application (polling), the real coordinator
+on a MemoryStore. Prints updates/s, latency from an update's injection to the last API call
+it causes (the callback answer, sent after the coordinator delivered every message), and Bot
+API calls per turn split by group and private chats. A bare echo bot (update -> sendMessage)
+measured in the same run gives the ceiling of PTB + the fake server on this machine.
+
+    .venv/bin/python bench/telegram.py [--games 40] [--turns 30] [--echo 3000] [--telegram-limits]
+
+Without --telegram-limits the AIORateLimiter is set wide open, so the figures are the
+adapter's own cost; with it, Telegram's real limits (30/s overall, 20/min per group) apply.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# This file is named like the library: drop bench/ from the path so "telegram" is PTB.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("PTB_TIMEDELTA", "1")
+os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"
+
+from telegram.ext import ApplicationBuilder, MessageHandler, filters  # noqa: E402
+
+from adapters.telegram import callbacks  # noqa: E402
+from adapters.telegram.app import TelegramBot, TelegramConfig  # noqa: E402
+from bot.coordinator import Coordinator  # noqa: E402
+from bot.coordinator.clock import FakeClock  # noqa: E402
+from bot.coordinator.memory_store import MemoryStore  # noqa: E402
+from tests.adapters.telegram.fake_bot_api import FakeBotApi, StoredMessage, TgUser  # noqa: E402
+
+
+def buttons(message: StoredMessage) -> list[tuple[str, str]]:
+    return [(b["text"], b["callback_data"]) for b in message.buttons() if "callback_data" in b]
+
+
+class GameDriver:
+    def __init__(self, api: FakeBotApi, index: int, players: int) -> None:
+        self.api = api
+        self.group = -1_000_000_000 - index
+        self.users = [TgUser(5_000_000 + index * 16 + i, f"P{index}-{i}") for i in range(players)]
+        self.latencies: list[float] = []
+        self.turns = 0
+        self.hand_ids: dict[int, int] = {}
+
+    async def press(self, user: TgUser, message: StoredMessage, data: str) -> dict:
+        callback_id = self.api.press(user, message, data)
+        injected = time.perf_counter()
+        answer = await self.api.wait_answer(callback_id, timeout=30)
+        self.latencies.append(answer.at - injected)
+        return answer.params
+
+    async def wait(self, predicate, what: str):
+        return await self.api.wait_for(predicate, timeout=30, what=what)
+
+    def lobby(self) -> StoredMessage | None:
+        for message in reversed(self.api.chat_messages(self.group)):
+            if any("start=join_" in b.get("url", "") for b in message.buttons()):
+                return message
+        return None
+
+    def hand(self, user: TgUser) -> StoredMessage | None:
+        messages = self.api.chat_messages(user.id)
+        for message in reversed(messages):
+            if any(d.startswith("h:") for _, d in buttons(message)):
+                return message
+        return None
+
+    def actor(self) -> TgUser | None:
+        for user in self.users:
+            message = self.hand(user)
+            if message and any(callbacks.parse(d).verb in ("d", "n") for _, d in buttons(message)):
+                return user
+        return None
+
+    async def run(self, turns: int) -> None:
+        creator, *others = self.users
+        self.api.send_text(creator, self.group, "/new")
+        lobby = await self.wait(self.lobby, "lobby")
+        url = next(b["url"] for b in lobby.buttons() if "url" in b)
+        game_id = url.rsplit("join_", 1)[1]
+        for user in others:
+            self.api.send_text(user, user.id, f"/start join_{game_id}")
+        await self.wait(lambda: all(u.first_name in (self.lobby() or lobby).text for u in self.users), "joins")
+        await self.press(creator, self.lobby(), callbacks.lobby(game_id, "start"))
+        for _ in range(turns):
+            user = await self.wait(self.actor, "someone to act")
+            message = self.hand(user)
+            options = buttons(message)
+            playable = [d for label, d in options
+                        if callbacks.parse(d).verb in ("p", "w", "s") and not label.startswith("·")]
+            declared = [d for d in playable if callbacks.parse(d).uno]
+            choice = (declared or playable)[0] if playable else next(
+                d for _, d in options if callbacks.parse(d).verb in ("n", "d"))
+            await self.press(user, message, choice)
+            if callbacks.parse(choice).verb in ("w", "s"):
+                message = self.api.message(message.chat_id, message.message_id)
+                follow = next(d for _, d in buttons(message) if callbacks.parse(d).verb == "p")
+                await self.press(user, message, follow)
+            self.turns += 1
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def bench_games(games: int, players: int, turns: int, telegram_limits: bool,
+                      concurrency: int) -> None:
+    api = FakeBotApi()
+    await api.start()
+    store = MemoryStore()
+    limits = dict(overall_rate=30, group_rate=20) if telegram_limits else dict(overall_rate=100_000, group_rate=0)
+    config = TelegramConfig(token=api.token, api_base_url=f"http://127.0.0.1:{api.port}",
+                            max_retries=3, poll_timeout=5, concurrent_updates=concurrency, **limits)
+    bot = TelegramBot(config, lambda port: Coordinator(port, store, FakeClock(), ai_delay=0, seed=1), store)
+    await bot.start()
+    drivers = [GameDriver(api, i, players) for i in range(games)]
+    calls_before = len(api.calls)
+    started = time.perf_counter()
+    await asyncio.gather(*(d.run(turns) for d in drivers))
+    elapsed = time.perf_counter() - started
+    await api.wait_idle(quiet=0.2, timeout=30)
+    await bot.stop()
+    await api.stop()
+
+    updates = len(api.injected_at)
+    latencies = [x for d in drivers for x in d.latencies]
+    total_turns = sum(d.turns for d in drivers)
+    groups = {d.group for d in drivers}
+    kinds: Counter[str] = Counter()
+    for call in api.calls[calls_before:]:
+        if call.method == "answerCallbackQuery":
+            kinds["callback answers"] += 1
+        elif call.chat_id in groups:
+            kinds["group"] += 1
+        elif call.chat_id is not None and call.chat_id > 0:
+            kinds["private"] += 1
+        else:
+            kinds["other"] += 1
+    print(f"games: {games} x {players} players, {turns} turns each; {concurrency} updates at once; limiter: "
+          f"{'Telegram limits' if telegram_limits else 'wide open'}")
+    print(f"  updates: {updates} in {elapsed:.2f} s -> {updates / elapsed:.0f} updates/s; "
+          f"turns: {total_turns} -> {total_turns / elapsed:.0f} turns/s")
+    print(f"  update -> last API call (callback answer): p50 {statistics.median(latencies) * 1000:.1f} ms, "
+          f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms")
+    per_turn = {k: v / total_turns for k, v in kinds.items()}
+    print("  Bot API calls per turn (whole run incl. lobby): " +
+          ", ".join(f"{k} {v:.2f}" for k, v in sorted(per_turn.items())))
+
+
+async def bench_echo(count: int, concurrency: int) -> None:
+    api = FakeBotApi()
+    await api.start()
+    app = (ApplicationBuilder().token(api.token).base_url(api.base_url)
+           .base_file_url(api.base_url).concurrent_updates(concurrency).build())
+
+    async def echo(update, context) -> None:
+        await update.effective_chat.send_message(update.effective_message.text)
+
+    app.add_handler(MessageHandler(filters.TEXT, echo))
+    await app.initialize()
+    await app.start()
+    await app.updater.start_polling(poll_interval=0, timeout=5)
+    user = TgUser(42, "echo")
+    started = time.perf_counter()
+    for i in range(count):
+        api.send_text(user, 1_000 + i % 500, f"hello {i}")
+    await api.wait_for(lambda: len(api.calls_to("sendMessage")) >= count, timeout=120, what="echoes")
+    elapsed = time.perf_counter() - started
+    await app.updater.stop()
+    await app.stop()
+    await app.shutdown()
+    await api.stop()
+    print(f"bare echo bot (PTB polling -> handler -> sendMessage, {concurrency} at once): "
+          f"{count} updates in {elapsed:.2f} s "
+          f"-> {count / elapsed:.0f} updates/s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--turns", type=int, default=30)
+    parser.add_argument("--echo", type=int, default=3000)
+    parser.add_argument("--telegram-limits", action="store_true")
+    parser.add_argument("--concurrency", type=int, default=TelegramConfig.concurrent_updates,
+                        help="updates handled at once (both bots)")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    asyncio.run(bench_echo(args.echo, args.concurrency))
+    # One game alone: the latency a player feels; then many at once: the throughput.
+    for games in sorted({1, args.games}):
+        asyncio.run(bench_games(games, args.players, args.turns, args.telegram_limits, args.concurrency))
+
+
+if __name__ == "__main__":
+    main()

@@ -275,7 +275,65 @@ def _check_play(s: GameState, a: Play, seat: int) -> tuple[tuple[Card, ...], boo
     return remaining, jump, new_color
 
 
+_SIMPLE_RANKS = frozenset({Rank.ONE, Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX,
+                           Rank.EIGHT, Rank.NINE, Rank.SKIP, Rank.REVERSE})
+_SEVEN_ZERO_RANKS = frozenset({Rank.SEVEN, Rank.ZERO})
+
+
+def _apply_plain_play(s: GameState, a: Play, seat: int, card: Card, hand: tuple[Card, ...],
+                      i: int) -> tuple[GameState, list[ev.Event]]:
+    """The most common move, kept lean for speed: one coloured number/Skip/Reverse card (7 and
+    0 only without 7-0), on one's own turn, nothing pending or drawn, no catch window open, at least two
+    cards left. ``_apply_play`` has checked all that; the result equals the general path's."""
+    n = len(s.players)
+    direction = s.direction
+    rank = card.rank
+    events: list[ev.Event] = []
+    played = _new(ev.CardPlayed)
+    played.__dict__.update(player=a.player, cards=a.cards, color=card.color, jump_in=False)
+    events.append(played)
+    if rank is Rank.SKIP or (rank is Rank.REVERSE and n == 2):
+        skipped = (seat + direction) % n
+        events.append(ev.PlayerSkipped(s.players[skipped]))
+        nxt = (skipped + direction) % n
+    else:
+        if rank is Rank.REVERSE:
+            direction = -direction
+            events.append(ev.DirectionReversed(direction))
+        nxt = (seat + direction) % n
+    started = _new(ev.TurnStarted)
+    started.__dict__["player"] = s.players[nxt]
+    events.append(started)
+    hands = list(s.hands)
+    hands[seat] = hand[:i] + hand[i + 1:]
+    new = _new(GameState)
+    d = new.__dict__
+    d.update(s.__dict__)
+    d["hands"] = tuple(hands)
+    d["discard"] = s.discard + (card,)
+    d["color"] = card.color
+    d["direction"] = direction
+    d["turn"] = nxt
+    if a.player in s.declared or a.player in s.caught:  # they held one card? not with 2+ left
+        d["declared"] = s.declared - {a.player}
+        d["caught"] = s.caught - {a.player}
+    return new, events
+
+
 def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Event]]:
+    cards = a.cards
+    if (len(cards) == 1 and seat == s.turn and not s.pending_draw and s.drawn_card is None
+            and not s.catchable):
+        card = cards[0]
+        hand = s.hands[seat]
+        color = card.color
+        rank = card.rank
+        if ((rank in _SIMPLE_RANKS or (rank in _SEVEN_ZERO_RANKS and not s.rules.seven_zero))
+                and len(hand) > 2 and color is not None
+                and (color is s.color or s.color is None or rank is s.discard[-1].rank)):
+            for i, c in enumerate(hand):
+                if c is card:
+                    return _apply_plain_play(s, a, seat, card, hand, i)
     remaining, jump, new_color = _check_play(s, a, seat)
     rules = s.rules
     cards = a.cards

@@ -92,7 +92,13 @@ async def rig(h: Harness, *, hands: dict[str, list[str]] | None = None, current:
         wanted = [Card.parse(n) for n in names]
         pile += hands_now[seat]
         for card in wanted:
-            pile.remove(card)
+            if card in pile:
+                pile.remove(card)
+                continue
+            # Held by someone we leave alone: they get a card from the pile instead.
+            other = next(i for i, hand in enumerate(hands_now)
+                         if card in hand and state.players[i] not in hands)
+            hands_now[other][hands_now[other].index(card)] = pile.pop(0)
         hands_now[seat] = wanted
     changes = {"hands": tuple(tuple(hand) for hand in hands_now)}
     if top is not None:

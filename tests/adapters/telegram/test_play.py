@@ -199,3 +199,35 @@ async def test_a_wild_turned_first_renders_and_can_be_played_on(harness: Harness
     await harness.settle()
     assert (await match_of(harness)).game.color is not None
     assert len((await match_of(harness)).game.hand(IDS[ANA])) == 1
+
+
+async def test_a_big_hand_is_paged_and_a_seven_swaps_with_the_chosen_player(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    harness.say(ANA, "/settings seven_zero=on")
+    await harness.settle()
+    await harness.start_game(ANA, PLAYERS)
+    big = ["R7"] + [f"{c}{n}" for c in "GB" for n in range(1, 10)] + [f"Y{n}" for n in range(1, 10)] + ["GS", "BS"]
+    await rig(harness, hands={IDS[ANA]: big, IDS[BO]: ["Y1", "Y2"]}, top="R3", current=IDS[ANA])
+    await refresh_hands(harness, PLAYERS)
+    hand = harness.hand_message(ANA)
+    cards_shown = [d for d in data_of(hand) if callbacks.parse(d).verb in ("p", "w", "s")]
+    assert len(cards_shown) == 24  # one page; the rest behind ▶
+    forward = [d for d in data_of(hand) if callbacks.parse(d).verb == "g"][-1]
+    await harness.press(ANA, hand, forward)
+    page2 = harness.api.message(hand.chat_id, hand.message_id)
+    assert len([d for d in data_of(page2) if callbacks.parse(d).verb in ("p", "w", "s")]) == len(big) - 24
+    # The 7 (playable, so on page 1) asks whom to swap with, then swaps.
+    back = [d for d in data_of(page2) if callbacks.parse(d).verb == "g"][0]
+    await harness.press(ANA, page2, back)
+    hand = harness.api.message(hand.chat_id, hand.message_id)
+    seven = next(d for d in data_of(hand) if callbacks.parse(d).card == "R7")
+    assert callbacks.parse(seven).verb == "s"
+    await harness.press(ANA, hand, seven)
+    targets = harness.api.message(hand.chat_id, hand.message_id)
+    to_bo = next(d for d in data_of(targets) if callbacks.parse(d).target == IDS[BO])
+    answer = await harness.press(ANA, targets, to_bo)
+    assert answer.get("show_alert") is not True, answer
+    game = (await match_of(harness)).game
+    assert sorted(map(str, game.hand(IDS[ANA]))) == ["Y1", "Y2"]
+    assert len(game.hand(IDS[BO])) == len(big) - 1

@@ -62,9 +62,14 @@ class SqlStore:
 
     def __init__(self, engine: AsyncEngine, *, clock: Any = time.time) -> None:
         self.engine = engine
-        # Single statements need no BEGIN/COMMIT round trips: reads, and a save that is one
-        # UPDATE (no seat change, no results), run in autocommit; one statement is atomic.
-        self._single = engine.execution_options(isolation_level="AUTOCOMMIT")
+        # Single statements need no BEGIN/COMMIT round trips on PostgreSQL: reads, and a save
+        # that is one UPDATE (no seat change, no results), run in autocommit; one statement is
+        # atomic. On SQLite the driver already runs a SELECT outside any transaction, and
+        # switching its isolation level costs extra thread hops, so it keeps the defaults.
+        sqlite_engine = engine.dialect.name == "sqlite"
+        self._single = engine if sqlite_engine else engine.execution_options(
+            isolation_level="AUTOCOMMIT")
+        self._single_write = engine.begin if sqlite_engine else self._single.connect
         self._now = clock
         # game_id -> (version, digest of its seats). One version of a game has exactly one
         # seat list, so when we saved/read version v with digest d and the UPDATE of
@@ -129,7 +134,7 @@ class SqlStore:
                         await self._write_seats(conn, saved)
                     await self._write_results(conn, results)
             else:  # the hot path: one version-checked UPDATE, atomic on its own
-                async with self._single.connect() as conn:
+                async with self._single_write() as conn:
                     await self._update(conn, record, values)
         except IntegrityError as error:
             # Duplicate game id, a second active game in the chat, or a result recorded twice.
@@ -254,7 +259,7 @@ class SqlStore:
     async def _upsert(self, table: sa.Table, key: dict[str, Any], values: dict[str, Any]) -> None:
         statement = self._insert(table).values(**key, **values)
         statement = statement.on_conflict_do_update(index_elements=list(key), set_=values)
-        async with self._single.connect() as conn:
+        async with self._single_write() as conn:
             await conn.execute(statement)
 
     # ---- stats ----------------------------------------------------------------------------

@@ -1,0 +1,177 @@
+"""Storage benchmark: the coordinator with persistence, SQLite file and PostgreSQL, against
+the in-memory store in the same run.
+
+    python bench/storage.py [--games 1 50] [--target 200] [--pg postgresql+asyncpg://postgres@127.0.0.1:5432/test]
+
+Every game has one human seat, played by the "normal" strategy through commands (as a chat
+adapter would send them), and three AI seats moving by themselves (ai_delay 0). An action is
+one coordinator transaction that saved something: load, engine, save (one transaction,
+version-checked), deliver. Prints actions/s, p50/p99 per action and the cost of persistence
+as a ratio to the memory store. PostgreSQL runs in a scratch database created and dropped
+here (the server named by --pg must accept CREATE DATABASE); it is skipped if unreachable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.ai import get_strategy  # noqa: E402
+from bot.coordinator import commands as cmds  # noqa: E402
+from bot.coordinator.clock import FakeClock  # noqa: E402
+from bot.coordinator.coordinator import Coordinator  # noqa: E402
+from bot.coordinator.memory_store import MemoryStore  # noqa: E402
+from bot.coordinator.ports import ChatKey, ChatSettings, User  # noqa: E402
+from bot.engine import Match  # noqa: E402
+from bot.engine.actions import Draw, Pass, Play  # noqa: E402
+from storage import open_store  # noqa: E402
+
+
+class BenchChat:
+    """Accepts every message and yields once per send, like a network call."""
+
+    async def publish(self, chat, message, *, edit=None):
+        await asyncio.sleep(0)
+        return edit or "t"
+
+    async def send_hand(self, chat, user_id, view, *, edit=None):
+        await asyncio.sleep(0)
+        return edit or f"h{user_id}"
+
+
+def time_actions(coordinator: Coordinator, latencies: list[float]) -> None:
+    """Record the duration of every transaction that saved something (= one action)."""
+    inner = coordinator._transact
+
+    async def transact(chat, work):
+        started = time.perf_counter()
+        outcome, tx = await inner(chat, work)
+        if tx.dirty:
+            latencies.append(time.perf_counter() - started)
+        return outcome, tx
+
+    coordinator._transact = transact  # type: ignore[method-assign]
+
+
+def command_for(action, chat: ChatKey, human: User) -> cmds.Command:
+    if isinstance(action, Play):
+        return cmds.PlayCards(chat, human, tuple(str(c) for c in action.cards),
+                              action.color.value if action.color else None, action.uno, action.swap)
+    if isinstance(action, Draw):
+        return cmds.Draw(chat, human)
+    if isinstance(action, Pass):
+        return cmds.Pass(chat, human)
+    return cmds.Challenge(chat, human)
+
+
+async def play_game(coordinator: Coordinator, store, chat: ChatKey, seed: int) -> None:
+    human = User("h1", "Human")
+    for command in (cmds.NewGame(chat, human), *[cmds.AddAiSeat(chat, human, "normal")] * 3,
+                    cmds.StartGame(chat, human)):
+        reply = await coordinator.handle(command)
+        assert reply.ok, reply
+    strategy, rng = get_strategy("normal"), random.Random(seed)
+    for _ in range(100_000):
+        record = await store.load(chat)
+        if record is None:
+            return
+        state = Match.from_json(record.match).game
+        if state.current != human.id:  # cannot happen with ai_delay 0, but never spin
+            await asyncio.sleep(0)
+            continue
+        reply = await coordinator.handle(command_for(strategy.choose(state, human.id, rng), chat, human))
+        assert reply.ok, reply
+
+
+async def run(store, games: int, target: int, seed: int) -> dict[str, float]:
+    coordinator = Coordinator(BenchChat(), store, FakeClock(), ai_delay=0, seed=seed)
+    latencies: list[float] = []
+    time_actions(coordinator, latencies)
+    chats = [ChatKey("bench", f"{uuid.uuid4().hex[:8]}-{i}") for i in range(games)]
+    for chat in chats:
+        await store.save_chat_settings(chat, ChatSettings(overrides={"target_score": target},
+                                                          turn_timer=0))
+    started = time.perf_counter()
+    await asyncio.gather(*(play_game(coordinator, store, chat, seed + i) for i, chat in enumerate(chats)))
+    elapsed = time.perf_counter() - started
+    await coordinator.close()
+    ordered = sorted(latencies)
+    return {"actions": len(ordered), "seconds": elapsed, "per_s": len(ordered) / elapsed,
+            "p50_ms": 1000 * statistics.median(ordered),
+            "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]}
+
+
+async def scratch_pg(admin_url: str):
+    """Create a scratch database next to ``admin_url``'s; returns (url, drop coroutine)."""
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(admin_url)
+    connect = {"host": url.host or "127.0.0.1", "port": url.port or 5432,
+               "user": url.username or "postgres", "password": url.password,
+               "database": url.database or "postgres"}
+    name = f"unobot_bench_{uuid.uuid4().hex[:8]}"
+    conn = await asyncpg.connect(**connect, timeout=3)
+    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.close()
+
+    async def drop() -> None:
+        conn = await asyncpg.connect(**connect)
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await conn.close()
+
+    return url.set(database=name).render_as_string(hide_password=False), drop
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 50])
+    parser.add_argument("--target", type=int, default=200, help="match target score")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pg", default="postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+    args = parser.parse_args()
+
+    backends: list[tuple[str, object, object]] = []  # (name, store factory, cleanup)
+    tmp = tempfile.TemporaryDirectory()
+    backends.append(("memory", MemoryStore, None))
+    sqlite_url = f"sqlite+aiosqlite:///{tmp.name}/bench.db"
+    backends.append(("sqlite", lambda: open_store(sqlite_url), None))
+    try:
+        pg_url, drop_pg = await scratch_pg(args.pg)
+        backends.append(("postgresql", lambda: open_store(pg_url), drop_pg))
+    except Exception as error:  # no server: say so and go on
+        print(f"postgresql skipped: {type(error).__name__}: {error}")
+
+    print(f"{'store':<11}{'games':>6}{'actions':>9}{'actions/s':>11}{'p50 ms':>9}{'p99 ms':>9}{'x memory':>10}")
+    baseline: dict[int, float] = {}
+    for name, factory, cleanup in backends:
+        made = factory()
+        store = await made if asyncio.iscoroutine(made) else made
+        try:
+            for games in args.games:
+                figures = await run(store, games, args.target, args.seed)
+                if name == "memory":
+                    baseline[games] = figures["per_s"]
+                ratio = baseline[games] / figures["per_s"] if games in baseline else float("nan")
+                print(f"{name:<11}{games:>6}{figures['actions']:>9}{figures['per_s']:>11.0f}"
+                      f"{figures['p50_ms']:>9.2f}{figures['p99_ms']:>9.2f}{ratio:>9.1f}x")
+        finally:
+            if hasattr(store, "close"):
+                await store.close()
+            if cleanup is not None:
+                await cleanup()
+    tmp.cleanup()
+    print("x memory = how many times slower than the in-memory store (same games, same run)")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

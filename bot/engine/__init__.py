@@ -9,8 +9,11 @@ Public API (see README and ../shared/spec/scenario.md):
     GameState                              -- one hand, frozen, JSON round-trip exact (state.py)
                                               ``color`` is None only after a Wild turned first
                                               (the first player may then play any card).
-    new_hand, legal_actions, is_legal, apply, remove_player         (game.py)
-    GameState.from_position / scenario.run -- positions and replay of the scenario format
+    apply, is_legal, remove_player         -- the rules of play      (game.py)
+    legal_actions                          -- every legal action now (legal.py)
+    new_hand, choose_dealer                -- dealing, first card    (deal.py)
+    GameState.from_position -> (state, events), scenario.run -- the scenario format
+    cards_value                            -- scoring helpers        (scoring.py)
     Match                                  -- hands to the target score (match.py)
     python -m bot.engine.replay FILE       -- the spec's replay command (replay.py)
 

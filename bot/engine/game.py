@@ -1,4 +1,6 @@
-"""The rules: dealing, legal actions and applying an action to a GameState.
+"""Applying an action to a GameState, and a player leaving mid-hand.
+
+Dealing lives in ``deal.py`` and legal action listing in ``legal.py`` (both re-exported here).
 
 ``apply(state, action) -> (new_state, events)`` never changes ``state``. An illegal action
 raises the precise ``UnoError`` subclass (``.code`` is the spec's error code).
@@ -24,13 +26,13 @@ Decisions where the printed rules leave room (all documented in the README's rul
 
 from __future__ import annotations
 
-import itertools
-import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 
 from . import events as ev
 from .actions import Action, CatchUno, Challenge, DeclareUno, Draw, Pass, Play
-from .cards import Card, Color, Rank, full_deck
+from .cards import Card, Color, Rank
+from .core import D2, W4, Tx, can_stack, holds_color, matches, new_object, playable
+from .deal import choose_dealer, new_hand, position, turn_first_card
 from .errors import (
     BadAction,
     CannotChallenge,
@@ -43,156 +45,9 @@ from .errors import (
     NotYourTurn,
     UnoError,
 )
-from .rules import OFFICIAL, RuleSet
-from .scoring import hand_winner_points, score_changes, team_ids_for
-from .state import GameState, card_from_name, cards_from_names
-
-_W4 = Rank.WILD_DRAW_FOUR
-_D2 = Rank.DRAW_TWO
-_COLORS = tuple(Color)
-MIN_PLAYERS, MAX_PLAYERS = 2, 10
-_new = object.__new__
-
-
-def _rng(seed: int | str, counter: int) -> random.Random:
-    # A fresh generator per shuffle, keyed by seed and counter: replay needs no hidden state.
-    return random.Random(f"{seed}:{counter}")
-
-
-# --- card predicates ------------------------------------------------------------------------
-
-def matches(card: Card, top: Card, color: Color | None) -> bool:
-    """Colour, number/symbol or wild match. ``color`` None (first card Wild): anything goes."""
-    return card.color is None or color is None or card.color is color or card.rank is top.rank
-
-
-def can_stack(rules: RuleSet, top: Card, card: Card) -> bool:
-    """May ``card`` be put on a waiting +2/+4 penalty whose top card is ``top``?"""
-    if rules.stacking == "off":
-        return False
-    if top.rank is _D2:
-        return card.rank is _D2 or (rules.stacking == "progressive" and card.rank is _W4)
-    return top.rank is _W4 and card.rank is _W4
-
-
-def _holds_color(hand: Iterable[Card], color: Color | None) -> bool:
-    return color is not None and any(c.color is color for c in hand)
-
-
-def _playable(rules: RuleSet, card: Card, hand: Sequence[Card], top: Card, color: Color | None) -> bool:
-    """Playable as a normal turn's (first) card, W+4 restriction included when unchallengeable."""
-    if not matches(card, top, color):
-        return False
-    return not (card.rank is _W4 and not rules.wd4_challenge and _holds_color(hand, color))
-
-
-# --- the working copy -----------------------------------------------------------------------
-
-class _Tx:
-    """A mutable working copy for one ``apply``; ``freeze`` makes the new frozen state."""
-
-    __slots__ = ("s", "hands", "pile", "discard", "color", "direction", "turn", "pending", "drawn",
-                 "declared", "catchable", "caught", "wd4_by", "wd4_bluff", "winner", "points",
-                 "counter", "events", "n")
-
-    def __init__(self, s: GameState) -> None:
-        self.s = s
-        self.hands = list(s.hands)
-        self.pile = s.draw_pile
-        self.discard = s.discard
-        self.color = s.color
-        self.direction = s.direction
-        self.turn = s.turn
-        self.pending = s.pending_draw
-        self.drawn = s.drawn_card
-        self.declared = s.declared
-        self.catchable = s.catchable
-        self.caught = s.caught
-        self.wd4_by = s.wd4_by
-        self.wd4_bluff = s.wd4_bluff
-        self.winner = s.winner
-        self.points = s.hand_points
-        self.counter = s.rng_counter
-        self.events: list[ev.Event] = []
-        self.n = len(s.players)
-
-    def freeze(self) -> GameState:
-        new = _new(GameState)
-        d = new.__dict__
-        d.update(self.s.__dict__)  # rules, players, dealer, team_ids, seed stay
-        d["hands"] = tuple(self.hands)
-        d["draw_pile"] = self.pile
-        d["discard"] = self.discard
-        d["color"] = self.color
-        d["direction"] = self.direction
-        d["turn"] = self.turn
-        d["pending_draw"] = self.pending
-        d["drawn_card"] = self.drawn
-        d["declared"] = self.declared
-        d["catchable"] = self.catchable
-        d["caught"] = self.caught
-        d["wd4_by"] = self.wd4_by
-        d["wd4_bluff"] = self.wd4_bluff
-        d["winner"] = self.winner
-        d["hand_points"] = self.points
-        d["rng_counter"] = self.counter
-        return new
-
-    def next_seat(self, seat: int, steps: int = 1) -> int:
-        return (seat + self.direction * steps) % self.n
-
-    def start_turn(self, seat: int) -> None:
-        self.turn = seat
-        self.drawn = None
-        started = _new(ev.TurnStarted)  # hot: skip the frozen dataclass __init__
-        started.__dict__["player"] = self.s.players[seat]
-        self.events.append(started)
-
-    def take(self, count: int) -> tuple[Card, ...]:
-        """Up to ``count`` cards off the stock, refilling it from the discard pile if it runs out."""
-        pile = self.pile
-        if len(pile) >= count:
-            self.pile = pile[count:]
-            return pile[:count]
-        got = pile
-        self.pile = ()
-        if len(self.discard) > 1:
-            rest = list(self.discard[:-1])
-            _rng(self.s.seed, self.counter).shuffle(rest)
-            self.counter += 1
-            self.discard = self.discard[-1:]
-            self.events.append(ev.DeckReshuffled(len(rest)))
-            need = count - len(got)
-            got += tuple(rest[:need])
-            self.pile = tuple(rest[need:])
-        return got
-
-    def draw(self, seat: int, count: int, reason: str) -> tuple[Card, ...]:
-        cards = self.take(count)
-        if cards:
-            self.hands[seat] = self.hands[seat] + cards
-            self.hand_changed(seat)
-        self.events.append(ev.CardsDrawn(self.s.players[seat], len(cards), cards, reason))
-        return cards
-
-    def hand_changed(self, seat: int) -> None:
-        """UNO bookkeeping only applies to a one-card hand: forget it when the count moves."""
-        if len(self.hands[seat]) != 1:
-            self.forget_uno(self.s.players[seat])
-
-    def forget_uno(self, player: str) -> None:
-        if player in self.declared:
-            self.declared = self.declared - {player}
-        if player in self.caught:
-            self.caught = self.caught - {player}
-        if player in self.catchable:
-            self.catchable = tuple(p for p in self.catchable if p != player)
-
-    def close_windows(self, actor: str) -> None:
-        """A play, draw or pass by ``actor`` ends everyone else's catch window."""
-        if self.catchable:
-            self.catchable = tuple(p for p in self.catchable if p == actor)
-
+from .legal import legal_actions
+from .scoring import hand_winner_points, score_changes
+from .state import GameState
 
 # --- apply ----------------------------------------------------------------------------------
 
@@ -262,7 +117,7 @@ def _check_play(s: GameState, a: Play, seat: int) -> tuple[tuple[Card, ...], boo
         if s.pending_draw:
             if not can_stack(rules, top, first):
                 raise IllegalPlay("a penalty is waiting: stack it or draw", a)
-        elif not _playable(rules, first, hand, top, s.color):
+        elif not playable(rules, first, hand, top, s.color):
             raise IllegalPlay(f"{first} does not match", a)
     new_color = last.color
     if new_color is None:
@@ -289,7 +144,7 @@ def _apply_plain_play(s: GameState, a: Play, seat: int, card: Card, hand: tuple[
     direction = s.direction
     rank = card.rank
     events: list[ev.Event] = []
-    played = _new(ev.CardPlayed)
+    played = new_object(ev.CardPlayed)
     played.__dict__.update(player=a.player, cards=a.cards, color=card.color, jump_in=False)
     events.append(played)
     if rank is Rank.SKIP or (rank is Rank.REVERSE and n == 2):
@@ -301,12 +156,12 @@ def _apply_plain_play(s: GameState, a: Play, seat: int, card: Card, hand: tuple[
             direction = -direction
             events.append(ev.DirectionReversed(direction))
         nxt = (seat + direction) % n
-    started = _new(ev.TurnStarted)
+    started = new_object(ev.TurnStarted)
     started.__dict__["player"] = s.players[nxt]
     events.append(started)
     hands = list(s.hands)
     hands[seat] = hand[:i] + hand[i + 1:]
-    new = _new(GameState)
+    new = new_object(GameState)
     d = new.__dict__
     d.update(s.__dict__)
     d["hands"] = tuple(hands)
@@ -340,7 +195,7 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
     last = cards[-1]
     player = a.player
     pending_before, color_before = s.pending_draw, s.color
-    tx = _Tx(s)
+    tx = Tx(s)
     tx.close_windows(player)
     tx.hands[seat] = remaining
     tx.discard = s.discard + cards
@@ -349,14 +204,14 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
     tx.wd4_by = None
     tx.wd4_bluff = False
     events = tx.events
-    played = _new(ev.CardPlayed)  # hot: skip the frozen dataclass __init__
+    played = new_object(ev.CardPlayed)  # hot: skip the frozen dataclass __init__
     played.__dict__.update(player=player, cards=cards, color=new_color, jump_in=jump)
     events.append(played)
     if last.color is None:
         events.append(ev.ColorChosen(player, new_color))
     rank = last.rank
     count = len(cards)
-    amount = (2 if rank is _D2 else 4 if rank is _W4 else 0) * count
+    amount = (2 if rank is D2 else 4 if rank is W4 else 0) * count
     if not remaining:
         _uno_after_play(tx, a, seat)
         if amount:  # a closing +2/+4 is still drawn before the cards are counted
@@ -398,12 +253,12 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
     elif amount:
         total = pending_before + amount
         victim = tx.next_seat(seat)
-        challengeable = rank is _W4 and rules.wd4_challenge
+        challengeable = rank is W4 and rules.wd4_challenge
         if rules.stacking != "off" or challengeable:
             tx.pending = total
             if challengeable:
                 tx.wd4_by = player
-                tx.wd4_bluff = pending_before == 0 and _holds_color(s.hands[seat], color_before)
+                tx.wd4_bluff = pending_before == 0 and holds_color(s.hands[seat], color_before)
             tx.start_turn(victim)
             events.append(ev.PenaltyPending(s.players[victim], total))
         else:  # paid at once: draw and lose the turn
@@ -416,7 +271,7 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
     return tx.freeze(), events
 
 
-def _uno_after_play(tx: _Tx, a: Play, seat: int) -> None:
+def _uno_after_play(tx: Tx, a: Play, seat: int) -> None:
     player = a.player
     if len(tx.hands[seat]) == 1:
         if a.uno:
@@ -429,7 +284,7 @@ def _uno_after_play(tx: _Tx, a: Play, seat: int) -> None:
         tx.forget_uno(player)
 
 
-def _finish(tx: _Tx, winner: str) -> None:
+def _finish(tx: Tx, winner: str) -> None:
     s = tx.s
     points = hand_winner_points(s.players, tx.hands, s.team_ids, winner)
     changes = score_changes(s.players, tx.hands, s.team_ids, winner, s.rules.scoring)
@@ -449,7 +304,7 @@ def _apply_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Ev
         raise NotYourTurn(f"it is {s.current}'s turn", a)
     rules = s.rules
     if s.pending_draw:
-        tx = _Tx(s)
+        tx = Tx(s)
         tx.close_windows(a.player)
         tx.draw(seat, s.pending_draw, "penalty")
         tx.pending = 0
@@ -461,9 +316,9 @@ def _apply_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Ev
         raise BadAction("already drew: play the drawn card or pass", a)
     hand = s.hands[seat]
     top, color = s.discard[-1], s.color
-    if rules.force_play and any(_playable(rules, c, hand, top, color) for c in hand):
+    if rules.force_play and any(playable(rules, c, hand, top, color) for c in hand):
         raise IllegalPlay("a playable card must be played (force play)", a)
-    tx = _Tx(s)
+    tx = Tx(s)
     tx.close_windows(a.player)
     if rules.draw_until_playable:
         drawn: tuple[Card, ...] = ()
@@ -472,7 +327,7 @@ def _apply_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Ev
             if not got:
                 break
             drawn += got
-            if _playable(rules, got[0], hand + drawn, top, color):
+            if playable(rules, got[0], hand + drawn, top, color):
                 break
         if drawn:
             tx.hands[seat] = hand + drawn
@@ -481,7 +336,7 @@ def _apply_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Ev
     else:
         drawn = tx.draw(seat, 1, "draw")
     new_hand = tx.hands[seat]
-    if drawn and rules.play_after_draw and _playable(rules, drawn[-1], new_hand, top, color):
+    if drawn and rules.play_after_draw and playable(rules, drawn[-1], new_hand, top, color):
         tx.drawn = drawn[-1]
     else:
         tx.events.append(ev.TurnPassed(a.player))
@@ -494,7 +349,7 @@ def _apply_pass(s: GameState, a: Pass, seat: int) -> tuple[GameState, list[ev.Ev
         raise NotYourTurn(f"it is {s.current}'s turn", a)
     if s.drawn_card is None:
         raise CannotPass("pass only after drawing a playable card", a)
-    tx = _Tx(s)
+    tx = Tx(s)
     tx.close_windows(a.player)
     tx.events.append(ev.TurnPassed(a.player))
     tx.start_turn(tx.next_seat(seat))
@@ -505,7 +360,7 @@ def _apply_declare(s: GameState, a: DeclareUno, seat: int) -> tuple[GameState, l
     p = a.player
     if len(s.hands[seat]) != 1 or p in s.declared or p in s.caught:
         raise BadAction("UNO is declared holding one card, once, before being caught", a)
-    tx = _Tx(s)
+    tx = Tx(s)
     tx.forget_uno(p)
     tx.declared = tx.declared | {p}
     tx.events.append(ev.UnoDeclared(p))
@@ -516,7 +371,7 @@ def _apply_catch(s: GameState, a: CatchUno, seat: int) -> tuple[GameState, list[
     target = a.target
     if target not in s.players or target == a.player:
         raise BadAction("catch another player of this hand", a)
-    tx = _Tx(s)
+    tx = Tx(s)
     if target not in s.catchable:
         exc = NothingToCatch(f"{target} cannot be called out now", a)
         penalty = s.rules.false_uno_penalty
@@ -542,7 +397,7 @@ def _apply_challenge(s: GameState, a: Challenge, seat: int) -> tuple[GameState, 
         raise CannotChallenge("there is no W+4 to challenge", a)
     bluffer = s.wd4_by
     assert bluffer is not None
-    tx = _Tx(s)
+    tx = Tx(s)
     pending = s.pending_draw
     tx.pending = 0
     tx.wd4_by = None
@@ -562,281 +417,6 @@ _HANDLERS: dict[type, Callable[..., tuple[GameState, list[ev.Event]]]] = {
     Play: _apply_play, Draw: _apply_draw, Pass: _apply_pass, CatchUno: _apply_catch,
     DeclareUno: _apply_declare, Challenge: _apply_challenge,
 }
-
-
-# --- legal actions --------------------------------------------------------------------------
-
-def _play(player: str, cards: tuple[Card, ...], color: Color | None, uno: bool, swap: str | None) -> Play:
-    # legal_actions builds many Plays: filling __dict__ directly is ~3x faster than the frozen
-    # dataclass __init__ and gives an equal, hash-equal object.
-    p = _new(Play)
-    d = p.__dict__
-    d["player"] = player
-    d["cards"] = cards
-    d["color"] = color
-    d["uno"] = uno
-    d["swap"] = swap
-    return p
-
-
-def _variants(s: GameState, player: str, cards: tuple[Card, ...], left: int, out: list[Action]) -> None:
-    """Every distinct Play of ``cards``: a colour per wild, a target per 7 (7-0), UNO or not."""
-    last = cards[-1]
-    if left > 1 and last.color is not None and not (last.rank is Rank.SEVEN and s.rules.seven_zero):
-        out.append(_play(player, cards, None, False, None))  # the common case, kept lean
-        return
-    colors: Sequence[Color | None] = _COLORS if last.color is None else (None,)
-    swaps: Sequence[str | None] = (None,)
-    if left and last.rank is Rank.SEVEN and s.rules.seven_zero:
-        swaps = [p for p in s.players if p != player]
-    unos = (False, True) if left == 1 else (False,)
-    for color in colors:
-        for swap in swaps:
-            for uno in unos:
-                out.append(_play(player, cards, color, uno, swap))
-
-
-def _groups(s: GameState, player: str, hand: tuple[Card, ...], firsts: list[Card],
-            out: list[Action]) -> None:
-    """Multi-card plays: a legal first card, then any further cards of its rank; every
-    distinct (first, middle multiset, last on top) combination."""
-    for first in firsts:
-        rest = list(hand)
-        rest.remove(first)
-        same = [c for c in rest if c.rank is first.rank]
-        if not same:
-            continue
-        distinct = list(dict.fromkeys(same))
-        counts = [same.count(c) for c in distinct]
-        for picks in itertools.product(*(range(k + 1) for k in counts)):
-            chosen = [c for c, k in zip(distinct, picks, strict=True) for _ in range(k)]
-            if not chosen:
-                continue
-            for last in dict.fromkeys(chosen):
-                middle = list(chosen)
-                middle.remove(last)
-                cards = (first, *middle, last)
-                _variants(s, player, cards, len(hand) - len(cards), out)
-
-
-def legal_actions(state: GameState, player: str) -> list[Action]:
-    """Every action ``player`` may take now (catches, declarations, plays, jump-ins, ...)."""
-    s = state
-    if s.winner is not None or player not in s.players:
-        return []
-    seat = s.players.index(player)
-    hand = s.hands[seat]
-    rules = s.rules
-    out: list[Action] = [CatchUno(player, t) for t in s.catchable if t != player]
-    if len(hand) == 1 and player not in s.declared and player not in s.caught:
-        out.append(DeclareUno(player))
-    top = s.discard[-1]
-    n = len(hand)
-    if seat == s.turn:
-        if s.pending_draw:
-            firsts = [c for c in dict.fromkeys(hand) if can_stack(rules, top, c)]
-            for c in firsts:
-                _variants(s, player, (c,), n - 1, out)
-            if rules.multi_play:
-                _groups(s, player, hand, firsts, out)
-            out.append(Draw(player))
-            if s.challengeable:
-                out.append(Challenge(player))
-        elif s.drawn_card is not None:
-            _variants(s, player, (s.drawn_card,), n - 1, out)
-            out.append(Pass(player))
-        else:
-            color = s.color
-            top_rank = top.rank
-            # W+4 is listed only where legal: always with the challenge on (a bluff is legal).
-            wd4_ok = rules.wd4_challenge or not _holds_color(hand, color)
-            firsts = []
-            for c in dict.fromkeys(hand):  # identical cards are one choice
-                cc = c.color
-                if cc is None:
-                    if c.rank is _W4 and not wd4_ok:
-                        continue
-                elif not (cc is color or color is None or c.rank is top_rank):
-                    continue
-                firsts.append(c)
-                _variants(s, player, (c,), n - 1, out)
-            if rules.multi_play:
-                _groups(s, player, hand, firsts, out)
-            if not (rules.force_play and firsts):
-                out.append(Draw(player))
-    elif rules.jump_in and not top.is_wild:
-        held = hand.count(top)
-        for k in range(1, (held if rules.multi_play else min(held, 1)) + 1):
-            _variants(s, player, (top,) * k, n - k, out)
-    return out
-
-
-# --- dealing --------------------------------------------------------------------------------
-
-def _check_players(players: Sequence[str], rules: RuleSet) -> tuple[str, ...]:
-    players = tuple(players)
-    if not (MIN_PLAYERS <= len(players) <= MAX_PLAYERS):
-        raise BadAction(f"{MIN_PLAYERS} to {MAX_PLAYERS} players", players)
-    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
-        raise BadAction("players are distinct non-empty ids", players)
-    if rules.teams and (len(players) < 4 or len(players) % 2):
-        raise BadAction("teams need an even number of players, at least 4", players)
-    if len(players) * rules.hand_size > 100:
-        raise BadAction("not enough cards to deal that many", players)
-    return players
-
-
-def choose_dealer(players: Sequence[str], rng: random.Random
-                  ) -> tuple[str, tuple[tuple[str, Card], ...]]:
-    """Each contender turns cards from a shuffled deck until a number card; the highest deals;
-    ties turn again. Returns (dealer, the cards turned in order)."""
-    deck = full_deck()
-    draws: list[tuple[str, Card]] = []
-    contenders = list(players)
-    while True:
-        values: dict[str, int] = {}
-        for p in contenders:
-            while True:
-                if not deck:
-                    deck = full_deck()
-                card = deck.pop(rng.randrange(len(deck)))  # a random card of those left
-                draws.append((p, card))
-                if card.rank.is_number:
-                    values[p] = card.rank.number  # type: ignore[assignment]
-                    break
-        best = max(values.values())
-        contenders = [p for p in contenders if values[p] == best]
-        if len(contenders) == 1:
-            return contenders[0], tuple(draws)
-
-
-def new_hand(players: Sequence[str], rules: RuleSet = OFFICIAL, seed: int | str = 0,
-             dealer: str | None = None) -> tuple[GameState, list[ev.Event]]:
-    """Shuffle with ``seed``, choose the dealer by drawing if None, deal, turn the first card."""
-    players = _check_players(players, rules)
-    events: list[ev.Event] = []
-    rng = _rng(seed, 0)  # one generator for choosing the dealer and the deal
-    if dealer is None:
-        dealer, draws = choose_dealer(players, rng)
-        events.append(ev.DealerChosen(dealer, draws))
-    elif dealer not in players:
-        raise BadAction(f"dealer {dealer!r} is not playing", dealer)
-    deck = full_deck()
-    rng.shuffle(deck)
-    counter = 1
-    n = len(players)
-    d = players.index(dealer)
-    hands: list[list[Card]] = [[] for _ in players]
-    pos = 0
-    for _ in range(rules.hand_size):  # one card at a time, starting left of the dealer
-        for k in range(1, n + 1):
-            hands[(d + k) % n].append(deck[pos])
-            pos += 1
-    events.append(ev.HandDealt(dealer, rules.hand_size))
-    state = GameState(
-        rules=rules, players=players, hands=tuple(tuple(h) for h in hands),
-        draw_pile=tuple(deck[pos:]), discard=(), color=None, direction=1, turn=None,
-        dealer=dealer, team_ids=team_ids_for(n) if rules.teams else (), seed=seed,
-        rng_counter=counter)
-    state, more = turn_first_card(state)
-    return state, events + more
-
-
-def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
-    """Turn the top of the stock with the official first-card effects, the dealer 'playing' it:
-    W+4 goes under the stock and another is turned; Skip skips the first player; Reverse lets
-    the dealer start and turns the direction; +2 makes the first player draw 2 and lose the
-    turn (waits in ``pending_draw`` when stacking is on); Wild lets the first player play any
-    card. The first player is the one after the dealer in seat order."""
-    pile = state.draw_pile
-    if not pile or all(c.rank is _W4 for c in pile):
-        raise BadAction("no card to turn over", [str(c) for c in pile])
-    reshuffled = False
-    while pile[0].rank is _W4:
-        pile = pile[1:] + pile[:1]
-        reshuffled = True
-    card = pile[0]
-    tx = _Tx(state.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1))
-    events = tx.events
-    events.append(ev.FirstCardTurned(card, reshuffled))
-    d = state.players.index(state.dealer)
-    first = tx.next_seat(d)
-    rank = card.rank
-    if rank is Rank.SKIP:
-        events.append(ev.PlayerSkipped(state.players[first]))
-        tx.start_turn(tx.next_seat(first))
-    elif rank is Rank.REVERSE:
-        if tx.n > 2:  # with two players it acts as Skip: the dealer starts all the same
-            tx.direction = -1
-            events.append(ev.DirectionReversed(-1))
-        else:
-            events.append(ev.PlayerSkipped(state.players[first]))
-        tx.start_turn(d)
-    elif rank is _D2:
-        if state.rules.stacking != "off":
-            tx.pending = 2
-            tx.start_turn(first)
-            events.append(ev.PenaltyPending(state.players[first], 2))
-        else:
-            tx.draw(first, 2, "first_card")
-            events.append(ev.PlayerSkipped(state.players[first]))
-            tx.start_turn(tx.next_seat(first))
-    else:
-        tx.start_turn(first)
-    return tx.freeze(), events
-
-
-def position(players: Sequence[str], hands: object, draw_pile: object, *, rules: RuleSet | None = None,
-             discard: object = None, color: object = None, current: str | None = None,
-             direction: int = 1, dealer: str | None = None, pending_draw: int = 0,
-             seed: int | str = 0) -> tuple[GameState, list[ev.Event]]:
-    """A state from an arbitrary position (the scenario format). Raises BadAction if malformed."""
-    rules = rules or OFFICIAL
-    players = tuple(players)
-    if not (MIN_PLAYERS <= len(players) <= MAX_PLAYERS) or len(set(players)) != len(players) \
-            or not all(isinstance(p, str) and p for p in players):
-        raise BadAction("2 to 10 distinct players", list(players))
-    if rules.teams and (len(players) < 4 or len(players) % 2):
-        raise BadAction("teams need an even number of players, at least 4", list(players))
-    if not isinstance(hands, dict) or set(hands) != set(players):
-        raise BadAction("hands must list every player", hands)
-    hand_tuple = tuple(cards_from_names(hands[p]) for p in players)
-    pile = cards_from_names(draw_pile if draw_pile is not None else [])
-    if direction not in (1, -1):
-        raise BadAction("direction is 1 or -1", direction)
-    team_ids = team_ids_for(len(players)) if rules.teams else ()
-    if discard is None:
-        if dealer is None or dealer not in players:
-            raise BadAction("start needs a dealer who plays", dealer)
-        base = GameState(rules=rules, players=players, hands=hand_tuple, draw_pile=pile, discard=(),
-                         color=None, direction=1, turn=None, dealer=dealer, team_ids=team_ids,
-                         seed=seed)
-        return turn_first_card(base)
-    disc = cards_from_names(discard)
-    if not disc:
-        raise BadAction("the discard pile needs a top card", discard)
-    top = disc[-1]
-    if color is None:
-        col = top.color
-    elif isinstance(color, Color):
-        col = color
-    elif isinstance(color, str):
-        col = Color.parse(color)
-    else:
-        raise BadAction("colour is R, G, B or Y", color)
-    if current is None:
-        current = players[0]
-    if current not in players:
-        raise BadAction(f"current player {current!r} is not playing", current)
-    if not isinstance(pending_draw, int) or pending_draw < 0:
-        raise BadAction("pending_draw is a count", pending_draw)
-    if pending_draw and top.rank not in (_D2, _W4):
-        raise BadAction("a pending penalty needs a +2 or W+4 on top", pending_draw)
-    state = GameState(rules=rules, players=players, hands=hand_tuple, draw_pile=pile, discard=disc,
-                      color=col, direction=direction, turn=players.index(current),
-                      dealer=dealer if dealer in players else players[0],
-                      pending_draw=pending_draw, team_ids=team_ids, seed=seed)
-    return state, []
 
 
 # --- leaving ---------------------------------------------------------------------------------
@@ -869,7 +449,7 @@ def remove_player(state: GameState, player: str) -> tuple[GameState, list[ev.Eve
     new = s.evolve(**changes)
     if new.winner is None and (len(players) == 1 or (team_ids and len(set(team_ids)) == 1)):
         winner = min(players, key=lambda p: len(new.hands[players.index(p)]))
-        tx = _Tx(new)
+        tx = Tx(new)
         _finish(tx, winner)
         new = tx.freeze()
         events = tx.events
@@ -877,4 +457,4 @@ def remove_player(state: GameState, player: str) -> tuple[GameState, list[ev.Eve
 
 
 __all__ = ["apply", "is_legal", "legal_actions", "new_hand", "remove_player", "turn_first_card",
-           "position", "choose_dealer", "matches", "can_stack", "card_from_name"]
+           "position", "choose_dealer", "matches", "can_stack"]

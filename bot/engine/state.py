@@ -199,7 +199,7 @@ class GameState:
                       seed: int | str = 0) -> tuple[GameState, list]:
         """A state from the scenario format (see ``scenario.py``). Without ``discard`` the top of
         ``draw_pile`` is turned as the first card with its official effects (``dealer`` deals)."""
-        from .game import position  # the game module owns the first-card rules
+        from .deal import position  # the deal module owns the first-card rules
 
         return position(players, hands, draw_pile, rules=rules, discard=discard, color=color,
                         current=current, direction=direction, dealer=dealer,

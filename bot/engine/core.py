@@ -1,0 +1,156 @@
+"""Internals shared by the rule modules: seeded shuffles, card predicates and the working copy
+that one ``apply`` mutates before freezing it into the next GameState."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from . import events as ev
+from .cards import Card, Color, Rank
+from .rules import RuleSet
+from .state import GameState
+
+W4 = Rank.WILD_DRAW_FOUR
+D2 = Rank.DRAW_TWO
+COLORS = tuple(Color)
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+new_object = object.__new__  # builds frozen values without their (slower) __init__
+
+
+def seeded_rng(seed: int | str, counter: int) -> random.Random:
+    # A fresh generator per shuffle, keyed by seed and counter: replay needs no hidden state.
+    return random.Random(f"{seed}:{counter}")
+
+
+# --- card predicates ------------------------------------------------------------------------
+
+def matches(card: Card, top: Card, color: Color | None) -> bool:
+    """Colour, number/symbol or wild match. ``color`` None (first card Wild): anything goes."""
+    return card.color is None or color is None or card.color is color or card.rank is top.rank
+
+
+def can_stack(rules: RuleSet, top: Card, card: Card) -> bool:
+    """May ``card`` be put on a waiting +2/+4 penalty whose top card is ``top``?"""
+    if rules.stacking == "off":
+        return False
+    if top.rank is D2:
+        return card.rank is D2 or (rules.stacking == "progressive" and card.rank is W4)
+    return top.rank is W4 and card.rank is W4
+
+
+def holds_color(hand: Iterable[Card], color: Color | None) -> bool:
+    return color is not None and any(c.color is color for c in hand)
+
+
+def playable(rules: RuleSet, card: Card, hand: Sequence[Card], top: Card, color: Color | None) -> bool:
+    """Playable as a normal turn's (first) card, W+4 restriction included when unchallengeable."""
+    if not matches(card, top, color):
+        return False
+    return not (card.rank is W4 and not rules.wd4_challenge and holds_color(hand, color))
+
+
+class Tx:
+    """A mutable working copy for one ``apply``; ``freeze`` makes the new frozen state."""
+
+    __slots__ = ("s", "hands", "pile", "discard", "color", "direction", "turn", "pending", "drawn",
+                 "declared", "catchable", "caught", "wd4_by", "wd4_bluff", "winner", "points",
+                 "counter", "events", "n")
+
+    def __init__(self, s: GameState) -> None:
+        self.s = s
+        self.hands = list(s.hands)
+        self.pile = s.draw_pile
+        self.discard = s.discard
+        self.color = s.color
+        self.direction = s.direction
+        self.turn = s.turn
+        self.pending = s.pending_draw
+        self.drawn = s.drawn_card
+        self.declared = s.declared
+        self.catchable = s.catchable
+        self.caught = s.caught
+        self.wd4_by = s.wd4_by
+        self.wd4_bluff = s.wd4_bluff
+        self.winner = s.winner
+        self.points = s.hand_points
+        self.counter = s.rng_counter
+        self.events: list[ev.Event] = []
+        self.n = len(s.players)
+
+    def freeze(self) -> GameState:
+        new = new_object(GameState)
+        d = new.__dict__
+        d.update(self.s.__dict__)  # rules, players, dealer, team_ids, seed stay
+        d["hands"] = tuple(self.hands)
+        d["draw_pile"] = self.pile
+        d["discard"] = self.discard
+        d["color"] = self.color
+        d["direction"] = self.direction
+        d["turn"] = self.turn
+        d["pending_draw"] = self.pending
+        d["drawn_card"] = self.drawn
+        d["declared"] = self.declared
+        d["catchable"] = self.catchable
+        d["caught"] = self.caught
+        d["wd4_by"] = self.wd4_by
+        d["wd4_bluff"] = self.wd4_bluff
+        d["winner"] = self.winner
+        d["hand_points"] = self.points
+        d["rng_counter"] = self.counter
+        return new
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        return (seat + self.direction * steps) % self.n
+
+    def start_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.drawn = None
+        started = new_object(ev.TurnStarted)  # hot: skip the frozen dataclass __init__
+        started.__dict__["player"] = self.s.players[seat]
+        self.events.append(started)
+
+    def take(self, count: int) -> tuple[Card, ...]:
+        """Up to ``count`` cards off the stock, refilling it from the discard pile if it runs out."""
+        pile = self.pile
+        if len(pile) >= count:
+            self.pile = pile[count:]
+            return pile[:count]
+        got = pile
+        self.pile = ()
+        if len(self.discard) > 1:
+            rest = list(self.discard[:-1])
+            seeded_rng(self.s.seed, self.counter).shuffle(rest)
+            self.counter += 1
+            self.discard = self.discard[-1:]
+            self.events.append(ev.DeckReshuffled(len(rest)))
+            need = count - len(got)
+            got += tuple(rest[:need])
+            self.pile = tuple(rest[need:])
+        return got
+
+    def draw(self, seat: int, count: int, reason: str) -> tuple[Card, ...]:
+        cards = self.take(count)
+        if cards:
+            self.hands[seat] = self.hands[seat] + cards
+            self.hand_changed(seat)
+        self.events.append(ev.CardsDrawn(self.s.players[seat], len(cards), cards, reason))
+        return cards
+
+    def hand_changed(self, seat: int) -> None:
+        """UNO bookkeeping only applies to a one-card hand: forget it when the count moves."""
+        if len(self.hands[seat]) != 1:
+            self.forget_uno(self.s.players[seat])
+
+    def forget_uno(self, player: str) -> None:
+        if player in self.declared:
+            self.declared = self.declared - {player}
+        if player in self.caught:
+            self.caught = self.caught - {player}
+        if player in self.catchable:
+            self.catchable = tuple(p for p in self.catchable if p != player)
+
+    def close_windows(self, actor: str) -> None:
+        """A play, draw or pass by ``actor`` ends everyone else's catch window."""
+        if self.catchable:
+            self.catchable = tuple(p for p in self.catchable if p == actor)

@@ -34,6 +34,7 @@ W_ATTACK = 60.0  # Skip/Draw Two/Wild Draw Four on a next player about to win
 W_SAVE_ATTACK = 10.0  # the same cards spent when nobody is threatened
 W_FLOW = 4.0  # per card still held that will match what we leave on top
 W_EXCHANGE = 6.0  # per card gained or shed by a 7-0 exchange
+W_SCARCE = 25.0  # leaving on top a colour already seen on the pile (per full colour seen)
 
 
 class HardStrategy(Strategy):
@@ -100,6 +101,8 @@ def move_score(view: PublicView, move: Move) -> float:
     after = card.color
     if after is not None:
         score += W_FLOW * sum(1 for c in rest if c.color is after or c.rank is card.rank)
+        # A colour the table has used up is one the next player is less likely to follow.
+        score += W_SCARCE * view.seen_of(after) / 25
     if view.rules.seven_zero and card.rank is Rank.SEVEN and move.swap_targets:
         fewest = min(view.count(p) for p in move.swap_targets)
         score += W_EXCHANGE * (len(rest) - fewest)

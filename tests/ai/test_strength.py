@@ -1,6 +1,6 @@
 """Levels really differ: seeded head-to-head hands straight on the engine (no coordinator).
-Figures over 1,000 hands (`python -m bot.ai.arena`): hard v easy 0.71, hard v normal 0.61
-(0.66 with four seats, 0.57 under house rules), normal v easy 0.60. The margins below, over
+Figures over 1,000 hands (`python -m bot.ai.arena`): hard v easy 0.75, hard v normal 0.64
+(0.68 with four seats, 0.57 under house rules), normal v easy 0.62. The margins below, over
 400 hands, leave room for engine changes."""
 
 from __future__ import annotations

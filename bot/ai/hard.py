@@ -2,7 +2,8 @@
 
 - keeps Wild and Wild Draw Four for later while it has other plays (and, with a big hand and
   no opponent close to winning, draws rather than spend its only wild);
-- counts the discard pile: names colours it holds and opponents are short of;
+- counts the discard pile: names colours it holds and opponents are short of, and prefers
+  to leave on top a colour the pile has used up;
 - attacks the next player when they are low (Skip, Draw Two, Reverse, Wild Draw Four);
 - challenges a Wild Draw Four when a bluff is likely given the player's card count and the
   unseen cards of the colour that was in force;

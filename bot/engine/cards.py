@@ -16,6 +16,8 @@ class Color(enum.Enum):
 
     @classmethod
     def parse(cls, text: str) -> Color:
+        if not isinstance(text, str):
+            raise BadAction(f"unknown colour {text!r}", text)
         try:
             return cls(text.strip().upper()[:1]) if len(text.strip()) == 1 else cls[text.strip().upper()]
         except (KeyError, ValueError):

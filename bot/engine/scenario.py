@@ -83,6 +83,8 @@ def step(state: GameState, raw_action: Any) -> tuple[GameState, dict[str, Any]]:
         return (penalised if penalised is not None else state), {"ok": False, "error": exc.code}
     except UnoError as exc:
         return state, {"ok": False, "error": exc.code}
+    except (AttributeError, TypeError, ValueError):  # odd JSON types in an action object
+        return state, {"ok": False, "error": "bad_action"}
 
 
 def run(data: Any) -> dict[str, Any]:

@@ -1,0 +1,93 @@
+"""Group and private commands: each becomes one coordinator command; its reply reaches the sender."""
+
+from __future__ import annotations
+
+import asyncio
+
+from .conftest import ANA, BO, CY, DEE, GROUP, Harness
+from .helpers import match_of, next_actor, take_turn
+
+
+def replies_to(harness: Harness, chat: int, after: int) -> list[str]:
+    return [c.params["text"] for c in harness.api.calls[after:]
+            if c.method == "sendMessage" and c.chat_id == chat]
+
+
+async def ask(harness: Harness, user, text: str, chat: int = GROUP, **kw) -> str:
+    mark = len(harness.api.calls)
+    harness.say(user, text, chat=chat, **kw)
+    found = await harness.api.wait_for(lambda: replies_to(harness, chat, mark), what=f"a reply to {text}")
+    return found[-1]
+
+
+async def test_information_commands_answer_in_the_chat(harness: Harness):
+    await harness.start()
+    rules = await ask(harness, ANA, "/rules")
+    assert "UNO" in rules and any("\u4e00" <= ch <= "\u9fff" for ch in rules) and len(rules) <= 4096
+    help_text = await ask(harness, DEE, "/help")
+    assert "/new" in help_text and "/uno" in help_text
+    await harness.open_game(ANA, BO)
+    settings = await ask(harness, BO, "/settings")
+    assert "Rules: official" in settings
+    refused = await ask(harness, BO, "/settings stacking=same")  # not the creator, not an admin
+    assert "creator or a chat admin" in refused
+    harness.api.admins[GROUP] = {DEE.id}  # a chat admin (Telegram's getChatMember says so)
+    await ask(harness, DEE, "/settings stacking=same")
+    assert harness.api.calls_to("getChatMember", GROUP)[-1].params["user_id"] == DEE.id
+    changed = await ask(harness, BO, "/settings")
+    assert "Stacking +2/+4: off" in settings and "Stacking +2/+4: off" not in changed
+    stats = await ask(harness, ANA, "/stats")
+    assert "Stats of Ana" in stats
+    top = await ask(harness, ANA, "/top")
+    assert "Leaderboard" in top
+
+
+async def until(check, what: str) -> None:
+    for _ in range(200):
+        if await check():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def test_kick_by_reply_stop_and_language(harness: Harness):
+    await harness.start()
+    game_id = await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, [ANA, BO, CY])
+    mover = await next_actor(harness, [ANA, BO, CY])
+    await take_turn(harness, mover)
+    # Only the creator (or an admin) may kick; a reply names the player.
+    refused = await ask(harness, BO, "/kick", reply_to=harness.api.user_message(CY, GROUP))
+    assert "creator or a chat admin" in refused
+    assert str(CY.id) in (await match_of(harness)).players
+    harness.say(ANA, "/kick", reply_to=harness.api.user_message(CY, GROUP))
+
+    async def cy_gone() -> bool:
+        return str(CY.id) not in (await match_of(harness)).players
+
+    await until(cy_gone, "Cy to be kicked")
+    # The chat's language, set by the creator: the table speaks Chinese from the next update.
+    harness.say(ANA, "/lang zh")
+    await harness.settle()
+    mover = await next_actor(harness, [ANA, BO])
+    await take_turn(harness, mover)
+    await harness.settle()
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in harness.table().text)
+    harness.say(ANA, "/stop")
+
+    async def stopped() -> bool:
+        return (await harness.store.get(game_id)).status == "stopped"
+
+    await until(stopped, "the game to stop")
+
+
+async def test_private_commands_find_the_players_game(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    mover = await next_actor(harness, [ANA, BO])
+    waiting = BO if mover is ANA else ANA
+    refusal = await ask(harness, waiting, "/draw", chat=waiting.id)  # in the private chat
+    assert "turn" in refusal.lower()
+    lonely = await ask(harness, DEE, "/draw", chat=DEE.id)
+    assert "not in a game" in lonely.lower()

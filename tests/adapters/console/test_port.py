@@ -1,0 +1,54 @@
+"""The console port and the standings table, in isolation."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from adapters.console.app import CHAT, standings
+from adapters.console.port import ConsoleChat
+from bot.coordinator.ports import GameRecord, Seat
+from bot.coordinator.views import N_, LobbyView, Notice, SeatView, Text
+from bot.engine import Match
+from bot.engine.rules import OFFICIAL
+
+
+def lobby(seats: int) -> LobbyView:
+    views = tuple(SeatView(f"u{i}", f"Player {i}", 0) for i in range(seats))
+    return LobbyView(game_id="g", locale="en", creator="u0", creator_name="Player 0", seats=views,
+                     preset="official", rule_changes={}, min_players=2, max_players=10,
+                     can_start=seats >= 2, expires_at=None)
+
+
+async def test_the_lobby_is_printed_once_with_every_seat():
+    out: list[str] = []
+    port = ConsoleChat("u0", "en", out.append)
+    for seats in (1, 2, 3):
+        await port.publish(CHAT, lobby(seats))
+    assert out == []  # held back while the console fills the seats
+    port.flush_lobby()
+    text = "".join(out)
+    assert text.count("New UNO game") == 1 and "3. Player 2" in text
+    port.flush_lobby()
+    assert "".join(out) == text
+
+
+async def test_notices_are_printed_translated():
+    out: list[str] = []
+    port = ConsoleChat("u0", "zh_CN", out.append)
+    await port.publish(CHAT, Notice("zh_CN", Text(N_("The hand is over."))))
+    assert "本局结束" in "".join(out)
+
+
+def record_with(scores: dict[str, int], scoring: str) -> GameRecord:
+    rules = OFFICIAL.with_(scoring=scoring)
+    match, _ = Match.start(list(scores), rules, seed=1)
+    match = replace(match, score_items=tuple(scores.items()))
+    return GameRecord(game_id="g", chat=CHAT, status="finished", creator="a",
+                      seats=[Seat(uid, uid.upper()) for uid in scores], rules=rules.to_dict(),
+                      match=match.to_json())
+
+
+def test_standings_best_first_in_both_scoring_modes():
+    scores = {"a": 120, "b": 510, "c": 0}
+    assert standings(record_with(scores, "winner_takes")) == [("B", 510), ("A", 120), ("C", 0)]
+    assert standings(record_with(scores, "losers_accumulate")) == [("C", 0), ("A", 120), ("B", 510)]

@@ -144,3 +144,26 @@ def test_plain_play_fast_path_matches_the_general_path(monkeypatch):
     for state, action, (fast_state, fast_events) in steps:
         slow_state, slow_events = apply(state, action)
         assert slow_state == fast_state and slow_events == fast_events, action
+
+
+def test_from_position_builds_the_scenario_state():
+    state, events = GameState.from_position(
+        ["ana", "bo"], {"ana": ["r1", "W"], "bo": ["G2"]}, ["Y3"], discard=["R3"], color="R",
+        current="bo", direction=-1)
+    assert events == []
+    assert state.current == "bo" and state.direction == -1 and state.color is Color.RED
+    assert state.hand("ana") == cards("R1", "W") and state.draw_pile_count == 1
+    started, events = GameState.from_position(["ana", "bo"], {"ana": [], "bo": []}, ["GS", "Y3"],
+                                              dealer="bo")
+    assert started.current == "bo" and str(started.top) == "GS"  # bo deals, ana is skipped
+    assert any(isinstance(e, ev.PlayerSkipped) for e in events)
+
+
+def test_jump_ins_are_listed_for_players_out_of_turn():
+    rules = RuleSet(jump_in=True, multi_play=True)
+    state = table(rules, ana=["R5", "G1"], bo=["B1"], cy=["R3", "R3", "G2"])
+    listed = legal_actions(state, "cy")
+    assert Play("cy", cards("R3")) in listed and Play("cy", cards("R3", "R3")) in listed
+    assert not any(isinstance(a, Play) for a in legal_actions(state, "bo"))
+    after, _ = apply(state, Play("cy", cards("R3", "R3")))
+    assert after.current == "ana"  # play goes on after the jumper (cy -> ana)

@@ -49,6 +49,17 @@ RULE_LABELS = {
 }
 
 
+VALUE_LABELS = {
+    "off": N_("off"),
+    "same": N_("same kind (+2 on +2, +4 on +4)"),
+    "progressive": N_("progressive (+2 or +4 on +2, +4 on +4)"),
+    "winner_takes": N_("the winner scores the others' cards"),
+    "losers_accumulate": N_("losers collect their cards' points"),
+    "official": N_("official"),
+    "house": N_("house rules"),
+}
+
+
 def _may_manage(record, cmd: cmds.Command) -> bool:
     if record is None:
         return cmd.user.is_admin
@@ -58,12 +69,14 @@ def _may_manage(record, cmd: cmds.Command) -> bool:
 def _value(value: Any) -> Any:
     if isinstance(value, bool):
         return Text(N_("on")) if value else Text(N_("off"))
+    if isinstance(value, str) and value in VALUE_LABELS:
+        return Text(VALUE_LABELS[value])
     return value
 
 
 def setting_lines(settings: ChatSettings) -> tuple[Text, ...]:
     rules = rules_of(settings)
-    lines = [Text(N_("Rules: {preset}"), {"preset": settings.preset}),
+    lines = [Text(N_("Rules: {preset}"), {"preset": _value(settings.preset)}),
              Text(N_("Language: {language}"), {"language": settings.language}),
              Text(N_("Turn timer: {seconds} s (0 = off)"), {"seconds": settings.turn_timer}),
              Text(N_("After 3 missed turns: {policy}"),

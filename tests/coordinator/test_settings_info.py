@@ -84,8 +84,8 @@ async def test_rules_are_bilingual_and_list_house_changes(h: Harness) -> None:
     await h.do(cmds.ChangeSettings, ADMIN, changes={"stacking": "same"})
     reply = await h.do(cmds.ShowRules, user(3))
     assert reply.ok and reply.bilingual
-    rules = [t.params.get("value") for t in reply.lines if "rule" in t.params]
-    assert "same" in rules
+    values = [t.params.get("value") for t in reply.lines if "rule" in t.params]
+    assert [v.msgid for v in values] == ["same kind (+2 on +2, +4 on +4)"]
 
 
 async def test_stats_and_leaderboard_from_results(h: Harness) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -34,7 +35,14 @@ class ColorRequired(UnoError):
 
 
 class NothingToCatch(UnoError):
+    """A wrong UNO call. Where ``false_uno_penalty > 0`` the refusal still changes the game:
+    ``state`` (and ``match`` from ``Match.apply``) hold it with the caller's penalty drawn and
+    ``events`` says what happened; otherwise they stay None / empty."""
+
     code = "nothing_to_catch"
+    state: Any = None
+    match: Any = None
+    events: Sequence[Any] = ()
 
 
 class CannotChallenge(UnoError):

@@ -335,8 +335,7 @@ def _apply_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Ev
         tx.events.append(ev.CardsDrawn(a.player, len(drawn), drawn, "draw"))
     else:
         drawn = tx.draw(seat, 1, "draw")
-    new_hand = tx.hands[seat]
-    if drawn and rules.play_after_draw and playable(rules, drawn[-1], new_hand, top, color):
+    if drawn and rules.play_after_draw and playable(rules, drawn[-1], tx.hands[seat], top, color):
         tx.drawn = drawn[-1]
     else:
         tx.events.append(ev.TurnPassed(a.player))
@@ -375,11 +374,10 @@ def _apply_catch(s: GameState, a: CatchUno, seat: int) -> tuple[GameState, list[
     if target not in s.catchable:
         exc = NothingToCatch(f"{target} cannot be called out now", a)
         penalty = s.rules.false_uno_penalty
-        exc.state, exc.events = None, []  # type: ignore[attr-defined]
         if penalty:
             tx.events.append(ev.FalseUnoCall(a.player, target, penalty))
             tx.draw(seat, penalty, "false_uno")
-            exc.state, exc.events = tx.freeze(), tx.events  # type: ignore[attr-defined]
+            exc.state, exc.events = tx.freeze(), tx.events
         raise exc
     target_seat = s.players.index(target)
     penalty = s.rules.uno_penalty

@@ -61,10 +61,7 @@ class Match:
         try:
             game, events = apply_action(self.game, action)
         except NothingToCatch as exc:
-            if getattr(exc, "state", None) is not None:
-                exc.match = self._with_game(exc.state)  # type: ignore[attr-defined]
-            else:
-                exc.match = None  # type: ignore[attr-defined]
+            exc.match = self._with_game(exc.state) if exc.state is not None else None
             raise
         return self._after(game, events)
 

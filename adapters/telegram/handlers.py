@@ -92,16 +92,17 @@ class UnoHandlers:
 
     # ---- building commands -------------------------------------------------------------------
 
-    async def user(self, tg_user: TgUser, chat_id: int | None = None, *, need_admin: bool = False) -> User:
-        is_admin = await self._is_admin(chat_id, tg_user.id) if need_admin and chat_id else False
+    async def user(self, tg_user: TgUser, chat_id: int | None = None, *, need_admin: bool = False,
+                   fresh: bool = False) -> User:
+        is_admin = await self._is_admin(chat_id, tg_user.id, fresh) if need_admin and chat_id else False
         return User(id=str(tg_user.id), name=tg_user.full_name or str(tg_user.id),
                     locale=tg_user.language_code, is_admin=is_admin)
 
-    async def _is_admin(self, chat_id: int, user_id: int) -> bool:
+    async def _is_admin(self, chat_id: int, user_id: int, fresh: bool = False) -> bool:
         if chat_id > 0:  # a private chat has no admins
             return False
         cached = self._admins.get((chat_id, user_id))
-        if cached and cached[1] > time.monotonic():
+        if cached and cached[1] > time.monotonic() and not fresh:
             return cached[0]
         try:
             member = await self.port.bot.get_chat_member(chat_id, user_id)
@@ -111,6 +112,13 @@ class UnoHandlers:
             value = False
         self._admins[(chat_id, user_id)] = (value, time.monotonic() + ADMIN_TTL)
         return value
+
+    async def locale_of(self, tg_user: TgUser | None) -> str:
+        """Language for the adapter's own lines: the user's /lang override, else the client's."""
+        if tg_user is None:
+            return user_locale(None)
+        profile = await self.store.user_profile(PLATFORM, str(tg_user.id))
+        return user_locale(profile.language or tg_user.language_code)
 
     async def game_chat(self, game_id: str) -> ChatKey | None:
         """The chat whose running game ``game_id`` is, or None when it is over (stale button).
@@ -154,14 +162,18 @@ class UnoHandlers:
             return
         chat = await self.command_chat(update)
         if chat is None:
-            loc = user_locale(tg_user.language_code)
+            loc = await self.locale_of(tg_user)
             await message.reply_text(html(tr(N_("You are not in a game."), loc)), parse_mode=ParseMode.HTML)
             return
         user = await self.user(tg_user, update.effective_chat.id, need_admin=need_admin)
         command = build(chat, user)
-        if command is None:
-            return
         reply = await self.run(command)
+        if need_admin and reply.error == "not_allowed" and not user.is_admin:
+            # The cached "not an admin" may be out of date (just promoted): ask Telegram once.
+            user = await self.user(tg_user, update.effective_chat.id, need_admin=True, fresh=True)
+            if user.is_admin:
+                command = build(chat, user)
+                reply = await self.run(command)
         await self.reply_in_chat(update, command, reply)
 
     async def reply_in_chat(self, update: Update, command: cmd.Command, reply: Reply) -> None:
@@ -195,7 +207,7 @@ class UnoHandlers:
     async def on_kick(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         replied = update.effective_message.reply_to_message
         if replied is None or replied.from_user is None:
-            loc = user_locale(update.effective_user.language_code)
+            loc = await self.locale_of(update.effective_user)
             await update.effective_message.reply_text(html(tr(N_("Reply to a message of the player to kick."), loc)))
             return
         target = str(replied.from_user.id)
@@ -246,14 +258,14 @@ class UnoHandlers:
     async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         from .bot_commands import help_text
 
-        loc = user_locale(update.effective_user.language_code if update.effective_user else None)
+        loc = await self.locale_of(update.effective_user)
         await update.effective_message.reply_text(html(help_text(loc)), parse_mode=ParseMode.HTML)
 
     async def on_private_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/start`` in the private chat: the user can now get messages (resend their hands);
         ``/start join_<game>`` (the lobby's Join deep link) also joins that game."""
         tg_user = update.effective_user
-        loc = user_locale(tg_user.language_code)
+        loc = await self.locale_of(tg_user)
         payload = (context.args or [""])[0]
         user = await self.user(tg_user)
         await self.coordinator.user_reachable(PLATFORM, user.id)
@@ -291,7 +303,7 @@ class UnoHandlers:
                     pass
 
     async def _button(self, query: CallbackQuery, answer) -> None:
-        loc = user_locale(query.from_user.language_code)
+        loc = await self.locale_of(query.from_user)
         try:
             action = callbacks.parse(query.data)
         except callbacks.BadCallback:
@@ -304,6 +316,11 @@ class UnoHandlers:
         chat = await self.game_chat(action.game_id)
         if chat is None:
             await answer(tr(N_("This game is over."), loc), alert=True)
+            return
+        if action.scope in ("l", "t") and query.message is not None \
+                and str(query.message.chat.id) != chat.chat_id:
+            # Forged data naming another chat's game: buttons act where they are shown.
+            await answer(tr(N_("This button is not valid any more."), loc), alert=True)
             return
         if action.scope == "h" and action.verb in ("w", "s", "g"):
             await self._hand_menu(query, action, chat, loc)

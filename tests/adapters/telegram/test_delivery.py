@@ -32,6 +32,10 @@ async def test_unreachable_player_is_told_in_the_group_and_gets_the_hand_after_s
     state = (await match_of(harness)).game
     cy_cards = {str(c) for c in state.hand(str(CY.id))}
     assert cy_cards  # Cy keeps the seat and the cards
+    # Without a private chat, inline mode shows Cy the hand right in the group.
+    query = harness.api.inline_query(CY)
+    results = (await _inline_answer(harness, query))["results"]
+    assert {r["id"].split(":")[3] for r in results if r["id"].split(":")[2] == "p"} == cy_cards
     # Cy opens the private chat: the hand arrives at once.
     harness.api.allow_chat(CY.id)
     harness.say(CY, "/start", chat=CY.id)

@@ -67,6 +67,13 @@ async def test_pressing_another_players_hand_changes_nothing(harness: Harness):
     assert answer.get("text")
     garbage = await harness.press(intruder, victim_hand, "h:zz:1:p:Q9")
     assert garbage["show_alert"] is True
+    # A table button naming this game, pressed under a message of another chat, does nothing.
+    elsewhere = harness.api.user_message(intruder, -100999)
+    from .fake_bot_api import StoredMessage
+
+    foreign = StoredMessage(-100999, elsewhere["message_id"], "", None)
+    answer = await harness.press(intruder, foreign, callbacks.table(game_id, "uno"))
+    assert answer["show_alert"] is True
     after = await harness.store.get(game_id)
     assert after.match == before.match
 

@@ -100,3 +100,15 @@ def test_cli_rejects_a_malformed_file(tmp_path: Path, content: str):
 def test_cli_missing_file(tmp_path: Path):
     proc = _cli(tmp_path / "nope.json")
     assert proc.returncode == 2 and "nope.json" in proc.stderr
+
+
+def test_output_has_exactly_the_spec_keys():
+    spec_keys = {"hands", "top", "color", "current", "direction", "pending_draw", "draw_pile",
+                 "winner", "points"}
+    for path in SCENARIOS:
+        out = run(json.loads(path.read_text(encoding="utf-8")))
+        assert set(out) == {"results", "state"}
+        assert set(out["state"]) == spec_keys, path.name
+        assert isinstance(out["state"]["draw_pile"], int)
+        for result in out["results"]:
+            assert result == {"ok": True} or (set(result) == {"ok", "error"} and not result["ok"])

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adapters.console.parse import Context, Local, Refusal, parse_line
 from bot.coordinator import commands as cmd
@@ -86,3 +88,15 @@ def test_bad_input_is_a_one_line_refusal(line, msgid_part):
     assert isinstance(parsed, Refusal)
     assert msgid_part in parsed.text.msgid
     assert "\n" not in parsed.text.msgid
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40) | st.lists(st.sampled_from(
+    ["play", "p", "1", "2", "9", "r7", "W", "w+4", "red", "uno", "catch", "bot", "ana", "G3", "7",
+     "draw", "出", "红", "x"]), max_size=6).map(" ".join))
+def test_any_line_parses_to_something_without_raising(line):
+    parsed = parse_line(line, CTX)
+    assert parsed is None or isinstance(parsed, cmd.Command | Local | Refusal)
+    if isinstance(parsed, cmd.PlayCards):
+        assert parsed.cards and all(Card.parse(c) for c in parsed.cards)
+        assert parsed.swap_with in (None, "human", "ai1", "ai2")

@@ -112,3 +112,19 @@ class Harness:
 @pytest.fixture
 def h() -> Harness:
     return Harness()
+
+
+@pytest.fixture(autouse=True)
+def no_logged_errors(request, caplog):
+    """The coordinator swallows and logs unexpected errors (by design); a test fails if one
+    was logged, unless it is marked ``allow_errors``."""
+    yield
+    if request.node.get_closest_marker("allow_errors"):
+        return
+    errors = [r for r in caplog.get_records("call")
+              if r.levelno >= 40 and r.name.startswith("bot.coordinator")]
+    assert not errors, [r.getMessage()[:300] for r in errors]
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "allow_errors: the test expects logged coordinator errors")

@@ -122,6 +122,7 @@ class ExplodingStore:
         return record
 
 
+@pytest.mark.allow_errors
 async def test_unexpected_errors_become_a_generic_reply(h: Harness, caplog) -> None:
     await h.start(2)
     game_id = (await h.record()).game_id

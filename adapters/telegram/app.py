@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dtm
 import logging
 import os
 import re
@@ -129,6 +130,7 @@ class TelegramBot:
         await self.coordinator.resume()
         await self.app.start()
         updater = self.app.updater
+        assert updater is not None  # built by ApplicationBuilder unless explicitly disabled
         if self.config.webhook_url:
             path = urlparse(self.config.webhook_url).path.lstrip("/")
             await updater.start_webhook(listen=self.config.webhook_listen, port=self.config.webhook_port,
@@ -136,7 +138,7 @@ class TelegramBot:
                                         secret_token=self.config.webhook_secret,
                                         allowed_updates=ALLOWED_UPDATES)
         else:
-            await updater.start_polling(poll_interval=0, timeout=self.config.poll_timeout,
+            await updater.start_polling(poll_interval=0, timeout=dtm.timedelta(seconds=self.config.poll_timeout),
                                         allowed_updates=ALLOWED_UPDATES)
         self._running = True
         log.info("telegram bot @%s is running (%s)", self.app.bot.username,
@@ -145,7 +147,7 @@ class TelegramBot:
     async def stop(self) -> None:
         if self._running:
             self._running = False
-            if self.app.updater.running:
+            if self.app.updater is not None and self.app.updater.running:
                 await self.app.updater.stop()
             await self.app.stop()
         if self.coordinator is not None:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
-from telegram import CallbackQuery, Chat, Update
+from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
 from telegram import User as TgUser
 from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
@@ -31,6 +32,7 @@ from bot.coordinator.views import N_, Reply
 from bot.render.text import render_reply
 
 from . import callbacks
+from .bot_commands import help_text
 from .inline import InlineMode
 from .keyboards import color_keyboard, hand_keyboard, swap_keyboard
 from .port import TelegramChatPort
@@ -50,8 +52,29 @@ QUIET_WHEN_OK = (cmd.NewGame, cmd.Join, cmd.Leave, cmd.StartGame, cmd.AddAiSeat,
                  cmd.StopGame)
 
 
+COLOR_WORDS = ("r", "g", "b", "y", "red", "green", "blue", "yellow")
+
+
 def chat_key(chat: Chat | int) -> ChatKey:
     return ChatKey(PLATFORM, str(chat if isinstance(chat, int) else chat.id))
+
+
+def parts(update: Update) -> tuple[Message, TgUser, Chat] | None:
+    """The message, its sender and its chat; None for updates without all three."""
+    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or user is None or chat is None:
+        return None
+    return message, user, chat
+
+
+def replied_user(update: Update, *, humans_only: bool = False) -> str | None:
+    """The id of the author of the message this command replies to."""
+    message = update.effective_message
+    replied = message.reply_to_message if message is not None else None
+    author = replied.from_user if replied is not None else None
+    if author is None or (humans_only and author.is_bot):
+        return None
+    return str(author.id)
 
 
 class UnoHandlers:
@@ -138,10 +161,11 @@ class UnoHandlers:
                 return record.chat
         return None
 
-    async def command_chat(self, update: Update) -> ChatKey | None:
-        chat = update.effective_chat
+    async def command_chat(self, chat: Chat, tg_user: TgUser) -> ChatKey | None:
+        """The group a command is about: the chat itself, or from a private chat the game the
+        sender sits in."""
         if chat.type == ChatType.PRIVATE:
-            return await self.user_game(str(update.effective_user.id))
+            return await self.user_game(str(tg_user.id))
         return chat_key(chat)
 
     async def run(self, command: cmd.Command) -> Reply:
@@ -150,40 +174,57 @@ class UnoHandlers:
     # ---- commands ----------------------------------------------------------------------------
 
     def _simple(self, command_type: type[cmd.Command]):
+        need_admin = command_type in (cmd.StopGame, cmd.StartGame)
+
         async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-            need_admin = command_type in (cmd.StopGame, cmd.StartGame)
             await self._command(update, lambda chat, user: command_type(chat, user), need_admin)
         return handler
 
-    async def _command(self, update: Update, build, need_admin: bool = False) -> None:
-        message = update.effective_message
-        tg_user = update.effective_user
-        if message is None or tg_user is None:
+    async def _command(self, update: Update, build: Callable[[ChatKey, User], cmd.Command],
+                       need_admin: bool = False) -> None:
+        incoming = parts(update)
+        if incoming is None:
             return
-        chat = await self.command_chat(update)
+        message, tg_user, tg_chat = incoming
+        chat = await self.command_chat(tg_chat, tg_user)
         if chat is None:
             loc = await self.locale_of(tg_user)
             await message.reply_text(html(tr(N_("You are not in a game."), loc)), parse_mode=ParseMode.HTML)
             return
-        user = await self.user(tg_user, update.effective_chat.id, need_admin=need_admin)
+        command, reply = await self._run_as(tg_user, tg_chat, chat, build, need_admin)
+        await self.reply_in_chat(message, command, reply)
+
+    async def _run_as(self, tg_user: TgUser, tg_chat: Chat, chat: ChatKey,
+                      build: Callable[[ChatKey, User], cmd.Command],
+                      need_admin: bool) -> tuple[cmd.Command, Reply]:
+        user = await self.user(tg_user, tg_chat.id, need_admin=need_admin)
         command = build(chat, user)
         reply = await self.run(command)
         if need_admin and reply.error == "not_allowed" and not user.is_admin:
             # The cached "not an admin" may be out of date (just promoted): ask Telegram once.
-            user = await self.user(tg_user, update.effective_chat.id, need_admin=True, fresh=True)
+            user = await self.user(tg_user, tg_chat.id, need_admin=True, fresh=True)
             if user.is_admin:
                 command = build(chat, user)
                 reply = await self.run(command)
-        await self.reply_in_chat(update, command, reply)
+        return command, reply
 
-    async def reply_in_chat(self, update: Update, command: cmd.Command, reply: Reply) -> None:
-        in_group = update.effective_chat.type != ChatType.PRIVATE
+    async def reply_in_chat(self, message: Message, command: cmd.Command, reply: Reply) -> None:
+        in_group = message.chat.type != ChatType.PRIVATE
         if in_group and reply.ok and isinstance(command, QUIET_WHEN_OK):
             return
         text = render_reply(reply, escape=html, mention=mention)
         if text.strip():
-            await update.effective_message.reply_text(clip(text, MESSAGE_LIMIT),
-                                                      parse_mode=ParseMode.HTML)
+            await message.reply_text(clip(text, MESSAGE_LIMIT), parse_mode=ParseMode.HTML)
+
+    async def _information(self, update: Update, build: Callable[[ChatKey, User], cmd.Command],
+                           need_admin: bool = False) -> None:
+        """Commands about this chat itself (stats, leaderboard, language): no game needed."""
+        incoming = parts(update)
+        if incoming is None:
+            return
+        message, tg_user, tg_chat = incoming
+        command, reply = await self._run_as(tg_user, tg_chat, chat_key(tg_chat), build, need_admin)
+        await self.reply_in_chat(message, command, reply)
 
     async def on_add_ai(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         level = (context.args or ["normal"])[0].lower()
@@ -192,54 +233,49 @@ class UnoHandlers:
     async def on_play(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/play R5``, ``/play W+4 red``, ``/play R5 B5`` (several where the rules allow)."""
         args = context.args or []
-        colors = [a for a in args if a.lower() in ("r", "g", "b", "y", "red", "green", "blue", "yellow")
-                  and a.upper() not in ("W",)]
+        colors = [a for a in args if a.lower() in COLOR_WORDS]
         cards = tuple(a for a in args if a not in colors)
         await self._command(update, lambda chat, user: cmd.PlayCards(
             chat, user, cards=cards, color=colors[-1] if colors else None))
 
     async def on_uno(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/uno``: declare, or call out whoever can be caught; as a reply: call out that player."""
-        replied = update.effective_message.reply_to_message
-        target = str(replied.from_user.id) if replied and replied.from_user and not replied.from_user.is_bot else None
+        target = replied_user(update, humans_only=True)
         await self._command(update, lambda chat, user: cmd.CallUno(chat, user, target=target))
 
     async def on_kick(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        replied = update.effective_message.reply_to_message
-        if replied is None or replied.from_user is None:
-            loc = await self.locale_of(update.effective_user)
-            await update.effective_message.reply_text(html(tr(N_("Reply to a message of the player to kick."), loc)))
+        target = replied_user(update)
+        if target is None:
+            if update.effective_message is not None:
+                loc = await self.locale_of(update.effective_user)
+                await update.effective_message.reply_text(
+                    html(tr(N_("Reply to a message of the player to kick."), loc)))
             return
-        target = str(replied.from_user.id)
         await self._command(update, lambda chat, user: cmd.Kick(chat, user, target=target), need_admin=True)
 
     async def on_settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/settings`` shows; ``/settings stacking=same jump_in=on`` changes (admins/creator)."""
         args = context.args or []
         if not args:
-            await self._command(update, lambda chat, user: cmd.ShowSettings(chat, user))
+            await self._information(update, lambda chat, user: cmd.ShowSettings(chat, user))
             return
-        changes = dict(a.split("=", 1) if "=" in a else (a, "") for a in args)
-        await self._command(update, lambda chat, user: cmd.ChangeSettings(chat, user, changes=changes),
-                            need_admin=True)
+        changes: dict[str, str] = {}
+        for arg in args:
+            key, _, value = arg.partition("=")
+            changes[key] = value
+        await self._information(update, lambda chat, user: cmd.ChangeSettings(chat, user, changes=changes),
+                                need_admin=True)
 
     async def on_stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        replied = update.effective_message.reply_to_message
-        target = str(replied.from_user.id) if replied and replied.from_user else None
-        chat = update.effective_chat
-        key = chat_key(chat)  # in a private chat: the stats across the platform's chats
-        user = await self.user(update.effective_user)
-        reply = await self.run(cmd.ShowStats(key, user, target=target))
-        await self.reply_in_chat(update, cmd.ShowStats(key, user), reply)
+        """``/stats`` (yours) or as a reply (that player's): in this chat and everywhere."""
+        target = replied_user(update)
+        await self._information(update, lambda chat, user: cmd.ShowStats(chat, user, target=target))
 
     async def on_top(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        scope = "global" if (context.args or [""])[0].lower() in ("global", "all") else "chat"
-        if update.effective_chat.type == ChatType.PRIVATE:
-            scope = "global"
-        key = chat_key(update.effective_chat)
-        user = await self.user(update.effective_user)
-        command = cmd.ShowLeaderboard(key, user, scope=scope)
-        await self.reply_in_chat(update, command, await self.run(command))
+        wanted = (context.args or [""])[0].lower() in ("global", "all")
+        private = update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE
+        scope = "global" if wanted or private else "chat"
+        await self._information(update, lambda chat, user: cmd.ShowLeaderboard(chat, user, scope=scope))
 
     async def on_language(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/lang zh`` in a group sets the chat's language (admins/creator); ``/lang zh me``
@@ -248,23 +284,24 @@ class UnoHandlers:
         if not args:
             await self.on_help(update, context)
             return
-        private = update.effective_chat.type == ChatType.PRIVATE
+        private = update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE
         scope = "user" if private or "me" in args[1:] else "chat"
-        key = chat_key(update.effective_chat)
-        user = await self.user(update.effective_user, update.effective_chat.id, need_admin=scope == "chat")
-        command = cmd.SetLanguage(key, user, language=args[0], scope=scope)
-        await self.reply_in_chat(update, command, await self.run(command))
+        await self._information(update, lambda chat, user: cmd.SetLanguage(
+            chat, user, language=args[0], scope=scope), need_admin=scope == "chat")
 
     async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        from .bot_commands import help_text
-
+        if update.effective_message is None:
+            return
         loc = await self.locale_of(update.effective_user)
         await update.effective_message.reply_text(html(help_text(loc)), parse_mode=ParseMode.HTML)
 
     async def on_private_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/start`` in the private chat: the user can now get messages (resend their hands);
         ``/start join_<game>`` (the lobby's Join deep link) also joins that game."""
-        tg_user = update.effective_user
+        incoming = parts(update)
+        if incoming is None:
+            return
+        message, tg_user, _ = incoming
         loc = await self.locale_of(tg_user)
         payload = (context.args or [""])[0]
         user = await self.user(tg_user)
@@ -272,19 +309,19 @@ class UnoHandlers:
         if payload.startswith("join_"):
             chat = await self.game_chat(payload[len("join_"):])
             if chat is None:
-                await update.effective_message.reply_text(html(tr(N_("That game is over."), loc)))
+                await message.reply_text(html(tr(N_("That game is over."), loc)))
                 return
-            reply = await self.run(cmd.Join(chat, user))
-            await self.reply_in_chat(update, cmd.Join(chat, user), reply)
+            command = cmd.Join(chat, user)
+            await self.reply_in_chat(message, command, await self.run(command))
             return
-        from .bot_commands import help_text
-
-        await update.effective_message.reply_text(html(help_text(loc)), parse_mode=ParseMode.HTML)
+        await message.reply_text(html(help_text(loc)), parse_mode=ParseMode.HTML)
 
     # ---- buttons -----------------------------------------------------------------------------
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
+        if query is None:
+            return
         answered = False
 
         async def answer(text: str = "", alert: bool = False) -> None:
@@ -355,6 +392,7 @@ class UnoHandlers:
         chat_id, message_id = query.message.chat.id, query.message.message_id
         known = self.port.known_hand(action.owner or "")
         view = known.view if known and known.view.game_id == action.game_id else None
+        markup: InlineKeyboardMarkup | None
         if action.verb == "w":
             markup = color_keyboard(action.game_id, action.owner or "", action.card or "", action.uno,
                                     view.locale if view else loc)

@@ -107,6 +107,8 @@ class InlineMode:
 
     async def on_query(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.inline_query
+        if query is None:
+            return
         user_id = str(query.from_user.id)
         loc = user_locale(query.from_user.language_code)
         view = await self._hand_of(user_id, query.from_user)
@@ -128,6 +130,8 @@ class InlineMode:
 
     async def on_chosen(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chosen = update.chosen_inline_result
+        if chosen is None:
+            return
         parsed = parse_result_id(chosen.result_id)
         if parsed is None:
             return

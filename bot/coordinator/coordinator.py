@@ -167,17 +167,20 @@ class Coordinator:
                 record.table_message_id = message_id
         if tx.match is not None:
             for user_id, note in tx.hand_updates.items():
-                await self._send_hand(record, tx.match, user_id, note)
+                await self._send_hand(record, tx.match, user_id, note, sent=tx.views)
         after = (record.table_message_id, record.hand_message_ids,
                  list(record.meta.get("unreachable", [])))
         if after != before:
             await self._save_followup(record)
 
-    async def _send_hand(self, record: GameRecord, match, user_id: str, note: Text | None) -> bool:
+    async def _send_hand(self, record: GameRecord, match, user_id: str, note: Text | None,
+                         sent: dict | None = None) -> bool:
         seat = next((s for s in record.seats if s.user_id == user_id), None)
         if seat is None or seat.ai is not None:
             return False
         view = presenter.hand_view(record, match, user_id, self._seat_locale(record, seat), note=note)
+        if sent is not None:
+            sent[user_id] = view  # the sender's reply reuses it
         away = record.meta.setdefault("unreachable", [])
         try:
             message_id = await self.chat.send_hand(record.chat, user_id, view,
@@ -371,7 +374,9 @@ class Coordinator:
         hand = None
         if seat is not None and seat.ai is None and record is not None and tx.match is not None \
                 and record.status == "running":
-            hand = presenter.hand_view(record, tx.match, user.id, locale)
+            hand = tx.views.get(user.id)
+            if hand is None or hand.locale != locale:
+                hand = presenter.hand_view(record, tx.match, user.id, locale)
         return Reply(ok=ok, text=text, error=error, hand=hand, locale=locale)
 
     async def _game_command(self, cmd: cmds.Command, work: Callable[[Tx], Text]) -> Reply:

@@ -44,6 +44,7 @@ class Tx:
     last: list[Text] = field(default_factory=list)  # public lines for the next table
     events: list[ev.Event] = field(default_factory=list)
     table_due: bool = False
+    views: dict[str, Any] = field(default_factory=dict)  # hand views sent, by user
     ended: bool = False  # the game finished or stopped in this transaction
 
     def __post_init__(self) -> None:

@@ -130,6 +130,7 @@ def _check_play(s: GameState, a: Play, seat: int) -> tuple[tuple[Card, ...], boo
     return remaining, jump, new_color
 
 
+FAST_PATHS = True  # lean paths for the commonest moves; tests switch them off to compare
 _SIMPLE_RANKS = frozenset({Rank.ONE, Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX,
                            Rank.EIGHT, Rank.NINE, Rank.SKIP, Rank.REVERSE})
 _SEVEN_ZERO_RANKS = frozenset({Rank.SEVEN, Rank.ZERO})
@@ -177,8 +178,8 @@ def _apply_plain_play(s: GameState, a: Play, seat: int, card: Card, hand: tuple[
 
 def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Event]]:
     cards = a.cards
-    if (len(cards) == 1 and seat == s.turn and not s.pending_draw and s.drawn_card is None
-            and not s.catchable):
+    if (FAST_PATHS and len(cards) == 1 and seat == s.turn and not s.pending_draw
+            and s.drawn_card is None and not s.catchable):
         card = cards[0]
         hand = s.hands[seat]
         color = card.color
@@ -299,10 +300,47 @@ def _finish(tx: Tx, winner: str) -> None:
     tx.events.append(ev.HandWon(winner, points, tuple(changes.items())))
 
 
+def _apply_plain_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Event]]:
+    """The commonest draw, kept lean: one card from a non-empty stock, nothing pending or drawn,
+    neither force play nor draw-until-playable. Equals the general path's result."""
+    player = a.player
+    pile = s.draw_pile
+    card = pile[0]
+    hand = s.hands[seat] + (card,)
+    hands = list(s.hands)
+    hands[seat] = hand
+    drawn = new_object(ev.CardsDrawn)
+    drawn.__dict__.update(player=player, count=1, cards=(card,), reason="draw")
+    events: list[ev.Event] = [drawn]
+    new = new_object(GameState)
+    d = new.__dict__
+    d.update(s.__dict__)
+    d["hands"] = tuple(hands)
+    d["draw_pile"] = pile[1:]
+    if s.catchable:  # others' windows close; the drawer's own closes with a second card
+        d["catchable"] = ()
+    if player in s.declared or player in s.caught:
+        d["declared"] = s.declared - {player}
+        d["caught"] = s.caught - {player}
+    if s.rules.play_after_draw and playable(s.rules, card, hand, s.discard[-1], s.color):
+        d["drawn_card"] = card
+    else:
+        events.append(ev.TurnPassed(player))
+        nxt = (seat + s.direction) % len(s.players)
+        d["turn"] = nxt
+        started = new_object(ev.TurnStarted)
+        started.__dict__["player"] = s.players[nxt]
+        events.append(started)
+    return new, events
+
+
 def _apply_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Event]]:
     if seat != s.turn:
         raise NotYourTurn(f"it is {s.current}'s turn", a)
     rules = s.rules
+    if (FAST_PATHS and not s.pending_draw and s.drawn_card is None and s.draw_pile
+            and not rules.force_play and not rules.draw_until_playable):
+        return _apply_plain_draw(s, a, seat)
     if s.pending_draw:
         tx = Tx(s)
         tx.close_windows(a.player)

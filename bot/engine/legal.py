@@ -74,7 +74,8 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
     seat = s.players.index(player)
     hand = s.hands[seat]
     rules = s.rules
-    out: list[Action] = [CatchUno(player, t) for t in s.catchable if t != player]
+    out: list[Action] = [CatchUno(player, t) for t in s.catchable if t != player] \
+        if s.catchable else []
     if len(hand) == 1 and player not in s.declared and player not in s.caught:
         out.append(DeclareUno(player))
     top = s.discard[-1]
@@ -97,6 +98,7 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
             top_rank = top.rank
             # W+4 is listed only where legal: always with the challenge on (a bluff is legal).
             wd4_ok = rules.wd4_challenge or not holds_color(hand, color)
+            plain = n > 2 and not rules.seven_zero  # one Play per coloured card: no variants
             firsts = []
             for c in dict.fromkeys(hand):  # identical cards are one choice
                 cc = c.color
@@ -106,11 +108,16 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
                 elif not (cc is color or color is None or c.rank is top_rank):
                     continue
                 firsts.append(c)
-                _variants(s, player, (c,), n - 1, out)
+                if plain and cc is not None:
+                    out.append(_play(player, (c,), None, False, None))
+                else:
+                    _variants(s, player, (c,), n - 1, out)
             if rules.multi_play:
                 _groups(s, player, hand, firsts, out)
             if not (rules.force_play and firsts):
-                out.append(Draw(player))
+                draw = new_object(Draw)
+                draw.__dict__["player"] = player
+                out.append(draw)
     elif rules.jump_in and not top.is_wild:
         held = hand.count(top)
         for k in range(1, (held if rules.multi_play else min(held, 1)) + 1):

@@ -7,6 +7,7 @@ still run); everything else is the coordinator's answer, shown to the person who
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -43,6 +44,7 @@ log = logging.getLogger(__name__)
 PLATFORM = "telegram"
 ADMIN_TTL = 60.0  # seconds a getChatMember answer is trusted
 ADMIN_STATUSES = ("creator", "administrator")
+ANSWER_WITHIN = 3.0  # seconds before a button press is answered without waiting for its reply
 
 # Game moves and lobby actions answered in a group: an accepted one shows in the table or
 # lobby message, so only refusals get a reply (keeps the group under Telegram's flood limits
@@ -367,7 +369,18 @@ class UnoHandlers:
         user = await self.user(query.from_user, message_chat,
                                need_admin=action.scope == "l" and action.verb == "start")
         command = self._button_command(action, chat, user)
-        reply = await self.run(command)
+        running = asyncio.ensure_future(self.run(command))
+        try:
+            # The coordinator replies after delivering the turn's messages; under flood control
+            # that can take a while, and Telegram drops answers to old queries: stop the
+            # spinner in time and let the move finish (the table and hand show its result).
+            reply = await asyncio.wait_for(asyncio.shield(running), ANSWER_WITHIN)
+        except TimeoutError:
+            await answer()
+            reply = await running
+            if not reply.ok:
+                log.info("a slow button press was refused (%s)", reply.error)
+            return
         await answer(render_reply(reply), alert=not reply.ok and reply.error in ("not_allowed",))
 
     @staticmethod

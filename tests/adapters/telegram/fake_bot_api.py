@@ -102,6 +102,7 @@ class FakeBotApi:
         self._answers: dict[str, list[ApiCall]] = {}  # callback query id -> its answers
         self.admins: dict[int, set[int]] = {}  # chat id -> admin user ids
         self.failures: list[Failure] = []
+        self.delays: dict[int, float] = {}  # chat id -> seconds every answer is held back
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(1000)
@@ -151,6 +152,10 @@ class FakeBotApi:
         self.failures.append(Failure(429, f"Too Many Requests: retry after {retry_after}",
                                      chat_id=chat_id, method=method, retry_after=retry_after,
                                      times=1))
+
+    def slow_chat(self, chat_id: int, seconds: float) -> None:
+        """Answer every request about this chat ``seconds`` late (a slow network path)."""
+        self.delays[chat_id] = seconds
 
     def _failure_for(self, method: str, params: dict[str, Any]) -> Failure | None:
         chat = params.get("chat_id")
@@ -307,6 +312,9 @@ class FakeBotApi:
             self._new_call.set()
             if self.observer is not None:
                 await self.observer(call)
+        delay = self.delays.get(call.chat_id) if call.chat_id is not None else None
+        if delay:
+            await asyncio.sleep(delay)
         failure = self._failure_for(method, params) if method != "getUpdates" else None
         if failure is not None:
             call.status = failure.status

@@ -3,7 +3,7 @@ mode, languages and the command menu."""
 
 from __future__ import annotations
 
-from adapters.telegram import callbacks
+from adapters.telegram import callbacks, handlers
 from adapters.telegram.inline import PAGE
 from adapters.telegram.port import KnownHand
 from bot.coordinator.views import CardOption, HandView
@@ -160,3 +160,19 @@ async def test_command_menu_is_registered_in_english_and_chinese(harness: Harnes
     assert {"new", "join", "start", "uno", "challenge", "draw", "pass", "stop", "kick", "settings",
             "rules", "stats", "top", "lang", "help"} <= english
     assert any("\u4e00" <= ch <= "\u9fff" for c in menus[1].params["commands"] for ch in c["description"])
+
+
+async def test_a_slow_delivery_does_not_leave_the_button_spinning(harness: Harness, monkeypatch):
+    monkeypatch.setattr(handlers, "ANSWER_WITHIN", 0.2)
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    mover = await next_actor(harness, [ANA, BO])
+    harness.api.slow_chat(GROUP, 1.0)  # the table edit of this move takes a second
+    before = len(harness.api.calls_to("editMessageText", GROUP))
+    await take_turn(harness, mover)  # returns when the press is answered
+    answered = harness.api.calls_to("answerCallbackQuery")[-1]
+    assert len(harness.api.calls_to("editMessageText", GROUP)) == before + 1  # sent, not yet done
+    await harness.api.wait_for(lambda: next_actor_now(harness, [ANA, BO]) not in (mover, None),
+                               what="the move to complete")
+    assert answered.params.get("text") is None  # an empty answer: the move itself shows the result

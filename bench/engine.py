@@ -23,9 +23,7 @@ def greedy_game(rules, seed: int, rnd: random.Random) -> int:
     """One hand to its end; returns the number of actions applied."""
     state, _ = new_hand(PLAYERS, rules, seed)
     actions = 0
-    while state.winner is not None or True:
-        if state.winner is not None:
-            return actions
+    while state.winner is None:
         options = legal_actions(state, state.current)
         plays = [a for a in options if type(a) is Play]
         if plays:

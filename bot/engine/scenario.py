@@ -57,13 +57,22 @@ def load_position(data: Any) -> GameState:
         raise MalformedScenario(f"malformed scenario: {exc}") from None
 
 
+def _current_for_output(state: GameState) -> str | None:
+    """While the hand runs, the player to act. Once it is won, the seat after the winner in
+    play direction, as the spec's example output shows (``"winner": "cy", "current": "ana"``)."""
+    if state.winner is None:
+        return state.current
+    seat = state.players.index(state.winner)
+    return state.players[(seat + state.direction) % len(state.players)]
+
+
 def state_to_spec(state: GameState) -> dict[str, Any]:
     """The spec's output ``state`` object."""
     return {
         "hands": {p: [str(c) for c in h] for p, h in zip(state.players, state.hands, strict=True)},
         "top": str(state.discard[-1]),
         "color": None if state.color is None else state.color.value,
-        "current": state.current,
+        "current": _current_for_output(state),
         "direction": state.direction,
         "pending_draw": state.pending_draw,
         "draw_pile": len(state.draw_pile),

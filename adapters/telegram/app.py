@@ -128,6 +128,10 @@ class TelegramBot:
         UnoHandlers(self.coordinator, self.port, self.store).register(self.app)
         await register_commands(self.app.bot)
         await self.coordinator.resume()
+        # Who sits where, once at start; from then on the port learns it from what it sends.
+        for record in await self.store.active_games():
+            if record.chat.platform == "telegram":
+                self.port.remember_seats(record.game_id, record.chat, (s.user_id for s in record.seats))
         await self.app.start()
         updater = self.app.updater
         assert updater is not None  # built by ApplicationBuilder unless explicitly disabled

@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 ADMIN_TTL = 60.0  # seconds a getChatMember answer is trusted
+ADMIN_CACHE_SIZE = 10_000
 ADMIN_STATUSES = ("creator", "administrator")
 ANSWER_WITHIN = 3.0  # seconds before a button press is answered without waiting for its reply
 
@@ -96,11 +97,14 @@ class UnoHandlers:
         simple = {
             "new": cmd.NewGame, "join": cmd.Join, "leave": cmd.Leave, "start": cmd.StartGame,
             "draw": cmd.Draw, "pass": cmd.Pass, "challenge": cmd.Challenge, "stop": cmd.StopGame,
-            "rules": cmd.ShowRules, "hand": cmd.ShowHand,
+            "hand": cmd.ShowHand,
         }
         for name, command in simple.items():
-            chats = group if name in ("new", "join", "leave", "start", "stop", "rules") else None
+            # Lobby commands only make sense in the group; moves also work from the private
+            # chat (they go to the game the sender sits in).
+            chats = group if name in ("new", "join", "leave", "start", "stop") else None
             app.add_handler(CommandHandler(name, self._simple(command), filters=chats))
+        app.add_handler(CommandHandler("rules", self.on_rules))
         app.add_handler(CommandHandler("ai", self.on_add_ai, filters=group))
         app.add_handler(CommandHandler("play", self.on_play))
         app.add_handler(CommandHandler("uno", self.on_uno))
@@ -135,7 +139,10 @@ class UnoHandlers:
         except TelegramError as error:
             log.warning("getChatMember failed in chat %s: %s", chat_id, error.message)
             value = False
-        self._admins[(chat_id, user_id)] = (value, time.monotonic() + ADMIN_TTL)
+        now = time.monotonic()
+        if len(self._admins) > ADMIN_CACHE_SIZE:  # forget expired answers now and then
+            self._admins = {k: v for k, v in self._admins.items() if v[1] > now}
+        self._admins[(chat_id, user_id)] = (value, now + ADMIN_TTL)
         return value
 
     async def locale_of(self, tg_user: TgUser | None) -> str:
@@ -154,14 +161,10 @@ class UnoHandlers:
         return record.chat
 
     async def user_game(self, user_id: str) -> ChatKey | None:
-        """The chat of a game this user sits in (for commands sent in the private chat)."""
-        known = self.port.known_hand(user_id)
-        if known is not None and await self.game_chat(known.view.game_id) is not None:
-            return known.chat
-        for record in await self.store.active_games():
-            if record.chat.platform == PLATFORM and any(s.user_id == user_id for s in record.seats):
-                return record.chat
-        return None
+        """The chat of the game this user sits in (for private commands and inline queries),
+        from the port's index of seats; the store confirms the game still runs."""
+        game_id = self.port.game_of(user_id)
+        return await self.game_chat(game_id) if game_id is not None else None
 
     async def command_chat(self, chat: Chat, tg_user: TgUser) -> ChatKey | None:
         """The group a command is about: the chat itself, or from a private chat the game the
@@ -267,6 +270,10 @@ class UnoHandlers:
             changes[key] = value
         await self._information(update, lambda chat, user: cmd.ChangeSettings(chat, user, changes=changes),
                                 need_admin=True)
+
+    async def on_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """This chat's rules (in a private chat: the defaults), in English and Chinese."""
+        await self._information(update, lambda chat, user: cmd.ShowRules(chat, user))
 
     async def on_stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/stats`` (yours) or as a reply (that player's): in this chat and everywhere."""

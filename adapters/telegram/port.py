@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
@@ -31,6 +33,25 @@ from .texts import MESSAGE_LIMIT, clip, html, mention
 
 log = logging.getLogger(__name__)
 
+K = TypeVar("K")
+V = TypeVar("V")
+MEMORY = 100_000  # entries kept per index (hands, names, chats, seats)
+
+
+class Recent(OrderedDict[K, V]):
+    """A dict that forgets its least recently written entries past ``limit``: the port's
+    memory stays bounded however many games come and go (the store is the truth)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.limit:
+            self.popitem(last=False)
+
 
 @dataclass(frozen=True)
 class KnownHand:
@@ -43,9 +64,12 @@ class TelegramChatPort:
         self.bot = bot
         self.bot_username = bot_username
         self._now = now
-        self._hands: dict[str, KnownHand] = {}  # user id -> last hand view sent to them
-        self._names: dict[str, dict[str, str]] = {}  # game id -> user id -> seat name
-        self._chats: dict[str, ChatKey] = {}  # game id -> chat (saves a store read per button)
+        self._hands: Recent[str, KnownHand] = Recent(MEMORY)  # user id -> last hand sent to them
+        self._names: Recent[str, dict[str, str]] = Recent(MEMORY)  # game id -> user id -> seat name
+        self._chats: Recent[str, ChatKey] = Recent(MEMORY)  # game id -> chat
+        # user id -> the game they were last seen seated in (lobby/table views list the seats):
+        # private commands and inline queries find the player's game without scanning the store.
+        self._seated: Recent[str, str] = Recent(MEMORY)
 
     # ---- what handlers ask -------------------------------------------------------------------
 
@@ -62,6 +86,15 @@ class TelegramChatPort:
     def chat_of(self, game_id: str) -> ChatKey | None:
         return self._chats.get(game_id)
 
+    def game_of(self, user_id: str) -> str | None:
+        """The id of the game this user was last seen seated in (it may have ended since)."""
+        return self._seated.get(user_id)
+
+    def remember_seats(self, game_id: str, chat: ChatKey, user_ids: Iterable[str]) -> None:
+        self._chats[game_id] = chat
+        for user_id in user_ids:
+            self._seated[user_id] = game_id
+
     # ---- ChatPort ----------------------------------------------------------------------------
 
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
@@ -71,6 +104,7 @@ class TelegramChatPort:
             self._chats[game_id] = chat
         if isinstance(message, LobbyView | TableView):
             self._names[message.game_id] = {s.user_id: s.name for s in message.seats}
+            self.remember_seats(message.game_id, chat, (s.user_id for s in message.seats))
         try:
             return await self._send_or_edit(int(chat.chat_id), text, markup, edit)
         except Forbidden as error:  # the bot was removed from the group: nothing to tell anyone
@@ -84,7 +118,7 @@ class TelegramChatPort:
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
                         edit: str | None = None) -> str | None:
         self._hands[user_id] = KnownHand(chat, view)
-        self._chats[view.game_id] = chat
+        self.remember_seats(view.game_id, chat, (user_id,))
         if not user_id.isdigit():
             raise DeliveryFailed("other", "not a Telegram user")
         text = clip(render_hand(view, escape=html), MESSAGE_LIMIT)

@@ -20,12 +20,15 @@ SCOPES = ("l", "t", "h")
 LOBBY_VERBS = ("leave", "start", "ai")
 TABLE_VERBS = ("uno",)
 # Hand verbs: p = play, w = pick a colour for a wild, s = pick a swap target for a 7,
-# d = draw, n = pass, y = declare UNO, k = call out a player, c = challenge, g = go to page.
-HAND_VERBS = ("p", "w", "s", "d", "n", "y", "k", "c", "g")
+# m = pick the top card of several of one rank (multi-play), d = draw, n = pass,
+# y = declare UNO, k = call out a player, c = challenge, g = go to page.
+HAND_VERBS = ("p", "w", "s", "m", "d", "n", "y", "k", "c", "g")
 
 GAME_ID_RE = re.compile(r"^[0-9A-Za-z_-]{1,16}$")
 USER_ID_RE = re.compile(r"^-?[0-9A-Za-z_]{1,20}$")
 CARD_RE = re.compile(r"^(?:[RGBY](?:[0-9SR]|\+2)|W|W\+4)$")
+# Several cards of one rank played at once: "R5.B5.G5" (the last one ends on top).
+CARDS_RE = re.compile(r"^(?:[RGBY](?:[0-9SR]|\+2)|W|W\+4)(?:\.(?:[RGBY](?:[0-9SR]|\+2)|W|W\+4)){0,7}$")
 COLOR_RE = re.compile(r"^[RGBY]$")
 
 
@@ -39,7 +42,7 @@ class ButtonAction:
     game_id: str
     verb: str
     owner: str | None = None  # hand buttons only: whose hand it is
-    card: str | None = None  # spec notation ("R5", "W+4")
+    card: str | None = None  # spec notation ("R5", "W+4"); several joined by "." for a multi-play
     color: str | None = None  # R G B Y
     target: str | None = None  # swap target (7-0) or the player called out
     uno: bool = False  # declare UNO with the play
@@ -92,7 +95,7 @@ def parse(data: str | None) -> ButtonAction:
     _, _, owner, verb, card, color, target, uno, page = parts
     if not USER_ID_RE.match(owner) or verb not in HAND_VERBS:
         raise BadCallback("unknown hand button")
-    if card and not CARD_RE.match(card):
+    if card and not (CARDS_RE if verb == "p" else CARD_RE).match(card):
         raise BadCallback("bad card")
     if color and not COLOR_RE.match(color):
         raise BadCallback("bad colour")
@@ -100,7 +103,7 @@ def parse(data: str | None) -> ButtonAction:
         raise BadCallback("bad target")
     if uno not in ("", "u") or (page and not page.isdigit()):
         raise BadCallback("bad flags")
-    if verb in ("p", "w", "s") and not card:
+    if verb in ("p", "w", "s", "m") and not card:
         raise BadCallback("a play needs a card")
     if verb == "k" and not target:
         raise BadCallback("a call-out needs a target")

@@ -30,12 +30,13 @@ from telegram.ext import (
 from bot.coordinator import commands as cmd
 from bot.coordinator.ports import ChatKey, GameStore, User
 from bot.coordinator.views import N_, Reply
+from bot.engine.cards import Card
 from bot.render.text import render_reply
 
 from . import callbacks
 from .bot_commands import help_text
 from .inline import InlineMode
-from .keyboards import color_keyboard, hand_keyboard, swap_keyboard
+from .keyboards import color_keyboard, hand_keyboard, multi_keyboard, swap_keyboard
 from .port import TelegramChatPort
 from .texts import MESSAGE_LIMIT, POPUP_LIMIT, clip, html, mention, tr, user_locale
 
@@ -368,7 +369,7 @@ class UnoHandlers:
             # Forged data naming another chat's game: buttons act where they are shown.
             await answer(tr(N_("This button is not valid any more."), loc), alert=True)
             return
-        if action.scope == "h" and action.verb in ("w", "s", "g"):
+        if action.scope == "h" and action.verb in ("w", "s", "m", "g"):
             await self._hand_menu(query, action, chat, loc)
             await answer()
             return
@@ -398,7 +399,7 @@ class UnoHandlers:
             return cmd.CallUno(chat, user)
         verb = action.verb
         if verb == "p":
-            return cmd.PlayCards(chat, user, cards=(action.card or "",), color=action.color,
+            return cmd.PlayCards(chat, user, cards=tuple((action.card or "").split(".")), color=action.color,
                                  declare_uno=action.uno, swap_with=action.target)
         if verb == "k":
             return cmd.CallUno(chat, user, target=action.target)
@@ -419,6 +420,8 @@ class UnoHandlers:
         elif action.verb == "s" and view is not None:
             markup = swap_keyboard(action.game_id, action.owner or "", action.card or "", action.uno,
                                    view.locale, view.swap_targets)
+        elif action.verb == "m" and view is not None:
+            markup = multi_keyboard(view, Card.parse(action.card or ""))
         elif view is not None:
             markup = hand_keyboard(view, action.page, self.port.seat_names(view.game_id))
         else:  # after a restart the last view is unknown: ask the coordinator to resend it

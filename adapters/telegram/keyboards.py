@@ -11,7 +11,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
 from bot.coordinator.views import N_, CardOption, HandView, LobbyView, TableView
-from bot.engine.cards import Color, Rank
+from bot.engine.cards import Card, Color, Rank
 from bot.render.text import card_emoji, color_mark
 
 from . import callbacks
@@ -80,6 +80,10 @@ def hand_keyboard(view: HandView, page: int = 0,
     # Two cards left: offer each playable card also as "play it and declare UNO".
     if len(view.cards) == 2:
         buttons += [_card_button(view, o, uno=True) for o in shown if o.playable]
+    # Multi-play (house rule): one button per rank held several times, opening a choice of
+    # which of those cards ends on top.
+    buttons += [InlineKeyboardButton("+".join(card_emoji(c) for c in cards), callback_data=callbacks.hand(
+        gid, owner, "m", card=str(cards[0]))) for cards in multi_groups(view)]
     rows = [buttons[i:i + CARDS_PER_ROW] for i in range(0, len(buttons), CARDS_PER_ROW)]
     if pages > 1:
         rows.append([
@@ -123,3 +127,63 @@ def swap_keyboard(game_id: str, owner: str, card: str, uno: bool, locale: str,
     rows = [buttons[i:i + 2] for i in range(0, len(buttons), 2)]
     rows.append([InlineKeyboardButton(tr(N_("Back"), locale), callback_data=callbacks.hand(game_id, owner, "g"))])
     return InlineKeyboardMarkup(rows)
+
+
+def multi_groups(view: HandView) -> list[list[Card]]:
+    """Under multi-play: the cards of each rank held more than once where one of them may be
+    played now (a playable one first). Wilds and swap-sevens keep their own choices."""
+    if not view.multi_play:
+        return []
+    groups: dict[Rank, list[CardOption]] = {}
+    for option in view.cards:
+        rank = option.card.rank
+        if rank.is_wild or (rank is Rank.SEVEN and view.swap_targets):
+            continue
+        groups.setdefault(rank, []).append(option)
+    out = []
+    for options in groups.values():
+        if len(options) >= 2 and any(o.playable for o in options):
+            options = sorted(options, key=lambda o: not o.playable)
+            out.append([o.card for o in options])
+    return out
+
+
+def multi_sequences(view: HandView, anchor: Card) -> list[tuple[Card, list[Card]]]:
+    """Every way to play all cards of ``anchor``'s rank: (top card, cards in play order). The
+    first card must be playable on its own; the chosen top card goes last."""
+    group = next((g for g in multi_groups(view) if anchor in g), None)
+    if group is None:
+        return []
+    playable = {o.card for o in view.cards if o.playable}
+    out = []
+    for top in dict.fromkeys(group):  # distinct cards, in group order
+        rest = list(group)
+        rest.remove(top)
+        first = next((c for c in rest if c in playable), None)
+        if first is None:
+            continue
+        rest.remove(first)
+        out.append((top, [first, *rest, top]))
+    return out
+
+
+def multi_keyboard(view: HandView, anchor: Card) -> InlineKeyboardMarkup:
+    """After pressing a multi-play button: which card ends on top (and with UNO! when that
+    leaves one card)."""
+    loc, gid, owner = view.locale, view.game_id, view.user_id
+    buttons = []
+    for top, cards in multi_sequences(view, anchor):
+        code = ".".join(str(c) for c in cards)
+        variants = (False, True) if len(view.cards) - len(cards) == 1 else (False,)
+        for uno in variants:
+            label = tr(N_("{cards} · {top} on top"), loc, cards="+".join(card_emoji(c) for c in cards),
+                       top=card_emoji(top))
+            if uno:
+                label += " " + tr(N_("UNO!"), loc)
+            try:
+                buttons.append([InlineKeyboardButton(label, callback_data=callbacks.hand(
+                    gid, owner, "p", card=code, uno=uno))])
+            except callbacks.BadCallback:  # eight +2s do not fit in 64 bytes: play them in two goes
+                continue
+    buttons.append([InlineKeyboardButton(tr(N_("Back"), loc), callback_data=callbacks.hand(gid, owner, "g"))])
+    return InlineKeyboardMarkup(buttons)

@@ -41,6 +41,7 @@ def test_the_longest_hand_button_fits():
     None, "", "x:ab:leave", "l:ab:dance", "l:ab", "t:ab:uno:extra", "h:ab:1:p", "h:ab:1:p:Z9",
     "h:ab:1:p:R5:Q", "h:ab:1:zz", "h:ab:1:k", "h:ab:1:p:R5::::u:1:more", "h:a b:1:d",
     "h:ab:1:d:::::x", "h:ab:1:g::::::z", "l:" + "a" * 70 + ":leave", "h:ab:<b>:d",
+    "h:ab:1:w:R5.B5", "h:ab:1:m:R5.B5", "h:ab:1:p:R5..B5", "h:ab:1:p:R5.Q5",
 ])
 def test_forged_or_malformed_data_is_refused(data):
     with pytest.raises(BadCallback):
@@ -53,3 +54,11 @@ def test_inline_result_ids():
     assert parse_result_id("7:ab12:d") == ("ab12", "d", None, None)
     for bad in ("", "x:ab12:d", "0:ab12:p", "0:ab12:p:Q5", "0:ab12:p:W:X", "0:ab12:d:R5", "0:ab12:zz"):
         assert parse_result_id(bad) is None
+
+
+def test_a_multi_play_button_carries_its_cards_in_order():
+    data = callbacks.hand("ab12", "1001", "p", card="R5.B5.G5", uno=True)
+    action = callbacks.parse(data)
+    assert action.card == "R5.B5.G5" and action.uno
+    with pytest.raises(BadCallback):  # too long for Telegram: refused when built
+        callbacks.hand("f" * 12, "9" * 13, "p", card=".".join(["R+2"] * 8), uno=True)

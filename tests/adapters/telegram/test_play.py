@@ -238,3 +238,28 @@ async def test_a_big_hand_is_paged_and_a_seven_swaps_with_the_chosen_player(harn
     game = (await match_of(harness)).game
     assert sorted(map(str, game.hand(IDS[ANA]))) == ["Y1", "Y2"]
     assert len(game.hand(IDS[BO])) == len(big) - 1
+
+
+async def test_multi_play_picks_the_top_card_of_several_of_one_rank(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    harness.say(ANA, "/settings multi_play=on")
+    await harness.settle()
+    await harness.start_game(ANA, [ANA, BO])
+    await rig(harness, hands={IDS[ANA]: ["R5", "B5", "G5", "Y9"]}, top="R3", current=IDS[ANA])
+    await refresh_hands(harness, [ANA])
+    hand = harness.hand_message(ANA)
+    multi = next(d for d in data_of(hand) if callbacks.parse(d).verb == "m")
+    await harness.press(ANA, hand, multi)
+    menu = harness.api.message(hand.chat_id, hand.message_id)
+    plays = [callbacks.parse(d) for d in data_of(menu) if callbacks.parse(d).verb == "p"]
+    # Only the red 5 may start (on a red 3), so it never ends on top; UNO! is offered too.
+    assert {(a.card, a.uno) for a in plays} == {("R5.G5.B5", False), ("R5.G5.B5", True),
+                                                ("R5.B5.G5", False), ("R5.B5.G5", True)}
+    green_on_top = next(d for d in data_of(menu)
+                        if callbacks.parse(d).card == "R5.B5.G5" and callbacks.parse(d).uno)
+    answer = await harness.press(ANA, menu, green_on_top)
+    assert answer.get("show_alert") is not True, answer
+    game = (await match_of(harness)).game
+    assert [str(c) for c in game.hand(IDS[ANA])] == ["Y9"]
+    assert str(game.top) == "G5"

@@ -117,6 +117,9 @@ class InlineMode:
                 tr(N_("You are not in a game. Start one with /new"), loc), start_parameter="help"))
             return
         entries = result_entries(view)
+        typed = query.query.strip().lower()
+        if typed:  # "@bot red" or "@bot 5": only the matching choices
+            entries = [e for e in entries if typed in e[1].lower() or typed in e[0].lower()]
         start = int(query.offset) if query.offset.isdigit() else 0
         page = entries[start:start + PAGE]
         neutral = InputTextMessageContent(html(tr(N_("🎴 I make my move."), view.locale)),

@@ -100,6 +100,11 @@ async def test_inline_mode_shows_the_hand_personally_and_plays_the_chosen_card(h
                                what="the turn to move on")
     after = (await match_of(harness)).game.hand(str(mover.id))
     assert len(after) == before - 1 if playable else len(after) >= before
+    # Typing after the bot's name filters the choices.
+    now_moving = next_actor_now(harness, [ANA, BO])
+    typed = harness.api.inline_query(now_moving, query="draw")
+    only = (await _inline_answer(harness, typed))["results"]
+    assert only and all("draw" in r["title"].lower() or r["id"].endswith(":d") for r in only)
     # Someone without a game gets no results, only a button to the bot.
     other = harness.api.inline_query(DEE)
     empty = (await harness.api.wait_for(

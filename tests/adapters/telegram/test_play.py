@@ -37,6 +37,10 @@ async def test_three_users_play_a_whole_hand_with_buttons(harness: Harness):
     group_sends = harness.api.calls_to("sendMessage", GROUP)
     tables = [m for m in harness.api.chat_messages(GROUP) if m.edits]
     assert len(tables) == 1 and tables[0].edits >= turns
+    # Flood budget: at most one group message or edit per turn (plus the lobby's few and the
+    # hand's result notice).
+    group_calls = [c for c in harness.api.calls if c.chat_id == GROUP and c.method != "getChatMember"]
+    assert len(group_calls) <= turns + 6, len(group_calls)
     assert len(group_sends) <= 3  # the lobby (later the table) and the hand's result notice(s)
     # Each player has one private hand message, edited as the hand changes (and for the
     # next hand, which the coordinator deals at once here).

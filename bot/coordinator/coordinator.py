@@ -107,13 +107,16 @@ class Coordinator:
         """A user who could not be reached started the bot: resend their hands. Returns how
         many games were refreshed."""
         count = 0
-        for record in await self.store.active_games():
-            if record.chat.platform != platform or record.status != "running":
-                continue
-            if not any(s.user_id == user_id for s in record.seats):
-                continue
-            await self._refresh_hand(record.chat, user_id)
-            count += 1
+        try:
+            for record in await self.store.active_games():
+                if record.chat.platform != platform or record.status != "running":
+                    continue
+                if not any(s.user_id == user_id for s in record.seats):
+                    continue
+                await self._refresh_hand(record.chat, user_id)
+                count += 1
+        except Exception as error:  # like handle(): the adapter gets an answer, the log the rest
+            self._log_failure(error, "resending hands", ChatKey(platform, "?"))
         return count
 
     # ---- transactions --------------------------------------------------------------------
@@ -301,7 +304,7 @@ class Coordinator:
         if self.ai_delay > 0 or self._closed:
             return
         for _ in range(MAX_AI_STEPS):
-            if not self._ai_due.get(chat, True):
+            if self._closed or not self._ai_due.get(chat, True):
                 return
             try:
                 if not await self._ai_step(chat):

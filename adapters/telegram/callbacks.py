@@ -3,6 +3,7 @@
     l:<game>:<verb>                 lobby buttons (leave, start, add AI) -- anyone may press
     t:<game>:<verb>                 table buttons (UNO!)                 -- anyone may press
     h:<game>:<owner>:<verb>:<args>  a player's private hand               -- only <owner>
+                                    (the last field: the hand number it was dealt for)
 
 Because a button only names a game, an owner and what to do, it keeps working after a
 restart (the coordinator reloads the game) and can be checked against whoever pressed it.
@@ -47,12 +48,13 @@ class ButtonAction:
     target: str | None = None  # swap target (7-0) or the player called out
     uno: bool = False  # declare UNO with the play
     page: int = 0
+    hand: int = 0  # the match's hand number the keyboard was made for (0: unknown)
 
     def encode(self) -> str:
         if self.scope == "h":
             fields = [self.scope, self.game_id, self.owner or "", self.verb, self.card or "",
                       self.color or "", self.target or "", "u" if self.uno else "",
-                      str(self.page) if self.page else ""]
+                      str(self.page) if self.page else "", str(self.hand) if self.hand else ""]
             data = ":".join(fields).rstrip(":")
         else:
             data = f"{self.scope}:{self.game_id}:{self.verb}"
@@ -71,8 +73,8 @@ def table(game_id: str, verb: str) -> str:
 
 def hand(game_id: str, owner: str, verb: str, *, card: str | None = None,
          color: str | None = None, target: str | None = None, uno: bool = False,
-         page: int = 0) -> str:
-    return ButtonAction("h", game_id, verb, owner, card, color, target, uno, page).encode()
+         page: int = 0, hand_number: int = 0) -> str:
+    return ButtonAction("h", game_id, verb, owner, card, color, target, uno, page, hand_number).encode()
 
 
 def parse(data: str | None) -> ButtonAction:
@@ -89,10 +91,10 @@ def parse(data: str | None) -> ButtonAction:
         if len(parts) != 3 or parts[2] not in verbs:
             raise BadCallback("unknown button")
         return ButtonAction(scope, game_id, parts[2])
-    parts += [""] * (9 - len(parts))
-    if len(parts) != 9:
+    parts += [""] * (10 - len(parts))
+    if len(parts) != 10:
         raise BadCallback("too many fields")
-    _, _, owner, verb, card, color, target, uno, page = parts
+    _, _, owner, verb, card, color, target, uno, page, hand_number = parts
     if not USER_ID_RE.match(owner) or verb not in HAND_VERBS:
         raise BadCallback("unknown hand button")
     if card and not (CARDS_RE if verb == "p" else CARD_RE).match(card):
@@ -101,11 +103,11 @@ def parse(data: str | None) -> ButtonAction:
         raise BadCallback("bad colour")
     if target and not USER_ID_RE.match(target):
         raise BadCallback("bad target")
-    if uno not in ("", "u") or (page and not page.isdigit()):
+    if uno not in ("", "u") or any(f and not (f.isdigit() and len(f) <= 4) for f in (page, hand_number)):
         raise BadCallback("bad flags")
     if verb in ("p", "w", "s", "m") and not card:
         raise BadCallback("a play needs a card")
     if verb == "k" and not target:
         raise BadCallback("a call-out needs a target")
     return ButtonAction("h", game_id, verb, owner, card or None, color or None, target or None,
-                        uno == "u", int(page) if page else 0)
+                        uno == "u", int(page) if page else 0, int(hand_number) if hand_number else 0)

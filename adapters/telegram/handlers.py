@@ -28,7 +28,7 @@ from telegram.ext import (
 )
 
 from bot.coordinator import commands as cmd
-from bot.coordinator.ports import ChatKey, GameStore, User
+from bot.coordinator.ports import ChatKey, GameRecord, GameStore, User
 from bot.coordinator.views import N_, Reply
 from bot.engine.cards import Card
 from bot.render.text import render_reply
@@ -36,7 +36,7 @@ from bot.render.text import render_reply
 from . import callbacks
 from .bot_commands import help_text
 from .inline import InlineMode
-from .keyboards import color_keyboard, hand_keyboard, multi_keyboard, swap_keyboard
+from .keyboards import HandIds, color_keyboard, hand_keyboard, multi_keyboard, swap_keyboard
 from .port import TelegramChatPort
 from .texts import MESSAGE_LIMIT, POPUP_LIMIT, clip, html, mention, tr, user_locale
 
@@ -153,13 +153,17 @@ class UnoHandlers:
         profile = await self.store.user_profile(PLATFORM, str(tg_user.id))
         return user_locale(profile.language or tg_user.language_code)
 
-    async def game_chat(self, game_id: str) -> ChatKey | None:
-        """The chat whose running game ``game_id`` is, or None when it is over (stale button).
-        Read from the store, not a cache: another process may have finished the game."""
+    async def game_record(self, game_id: str) -> GameRecord | None:
+        """The game ``game_id`` while it runs (lobby or playing), or None when it is over (a
+        stale button). Read from the store, not a cache: another process may have ended it."""
         record = await self.store.get(game_id)
         if record is None or not record.active or record.chat.platform != PLATFORM:
             return None
-        return record.chat
+        return record
+
+    async def game_chat(self, game_id: str) -> ChatKey | None:
+        record = await self.game_record(game_id)
+        return record.chat if record is not None else None
 
     async def user_game(self, user_id: str) -> ChatKey | None:
         """The chat of the game this user sits in (for private commands and inline queries),
@@ -360,9 +364,14 @@ class UnoHandlers:
         if action.scope == "h" and action.owner != presser:
             await answer(tr(N_("These buttons belong to another player's hand."), loc), alert=True)
             return
-        chat = await self.game_chat(action.game_id)
-        if chat is None:
+        record = await self.game_record(action.game_id)
+        if record is None:
             await answer(tr(N_("This game is over."), loc), alert=True)
+            return
+        chat = record.chat
+        if action.scope == "h" and action.hand and record.match \
+                and record.match.get("hand_number") != action.hand:
+            await answer(tr(N_("This hand is over: use the buttons of your new hand."), loc), alert=True)
             return
         if action.scope in ("l", "t") and query.message is not None \
                 and str(query.message.chat.id) != chat.chat_id:
@@ -413,17 +422,16 @@ class UnoHandlers:
         chat_id, message_id = query.message.chat.id, query.message.message_id
         known = self.port.known_hand(action.owner or "")
         view = known.view if known and known.view.game_id == action.game_id else None
+        ids = HandIds(action.game_id, action.owner or "", action.hand)
         markup: InlineKeyboardMarkup | None
         if action.verb == "w":
-            markup = color_keyboard(action.game_id, action.owner or "", action.card or "", action.uno,
-                                    view.locale if view else loc)
+            markup = color_keyboard(ids, action.card or "", action.uno, view.locale if view else loc)
         elif action.verb == "s" and view is not None:
-            markup = swap_keyboard(action.game_id, action.owner or "", action.card or "", action.uno,
-                                   view.locale, view.swap_targets)
+            markup = swap_keyboard(ids, action.card or "", action.uno, view.locale, view.swap_targets)
         elif action.verb == "m" and view is not None:
-            markup = multi_keyboard(view, Card.parse(action.card or ""))
+            markup = multi_keyboard(view, ids, Card.parse(action.card or ""))
         elif view is not None:
-            markup = hand_keyboard(view, action.page, self.port.seat_names(view.game_id))
+            markup = hand_keyboard(view, action.page, self.port.seat_names(view.game_id), action.hand)
         else:  # after a restart the last view is unknown: ask the coordinator to resend it
             await self.run(cmd.ShowHand(chat, await self.user(query.from_user)))
             return

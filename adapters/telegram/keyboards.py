@@ -7,6 +7,8 @@ UI state lives in the keyboard, so nothing is kept in memory and a restart loses
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
@@ -47,85 +49,94 @@ def table_keyboard(view: TableView) -> InlineKeyboardMarkup | None:
     ]])
 
 
+@dataclass(frozen=True)
+class HandIds:
+    """What every button of one hand keyboard names: the game, the owner, the hand number."""
+
+    game_id: str
+    owner: str
+    hand_number: int = 0
+
+    def data(self, verb: str, **fields) -> str:
+        return callbacks.hand(self.game_id, self.owner, verb, hand_number=self.hand_number, **fields)
+
+    def button(self, label: str, verb: str, **fields) -> InlineKeyboardButton:
+        return InlineKeyboardButton(label, callback_data=self.data(verb, **fields))
+
+
 def ordered_options(view: HandView) -> list[CardOption]:
     """Playable cards first, each group in the hand's own (sorted) order."""
     return [o for o in view.cards if o.playable] + [o for o in view.cards if not o.playable]
 
 
-def _card_button(view: HandView, option: CardOption, *, uno: bool = False) -> InlineKeyboardButton:
-    card, gid, owner = option.card, view.game_id, view.user_id
+def _card_button(view: HandView, ids: HandIds, option: CardOption, *, uno: bool = False) -> InlineKeyboardButton:
+    card = option.card
     label = card_emoji(card) if option.playable else f"· {card_emoji(card)}"
     if uno:
         label += " " + tr(N_("UNO!"), view.locale)
-    code = str(card)
     if card.is_wild:
-        data = callbacks.hand(gid, owner, "w", card=code, uno=uno)
+        verb = "w"  # the colour comes next
     elif card.rank is Rank.SEVEN and view.swap_targets:
-        data = callbacks.hand(gid, owner, "s", card=code, uno=uno)
+        verb = "s"  # whom to swap with comes next
     else:
-        data = callbacks.hand(gid, owner, "p", card=code, uno=uno)
-    return InlineKeyboardButton(label, callback_data=data)
+        verb = "p"
+    return ids.button(label, verb, card=str(card), uno=uno)
 
 
-def hand_keyboard(view: HandView, page: int = 0,
-                  names: dict[str, str] | None = None) -> InlineKeyboardMarkup | None:
+def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = None,
+                  hand_number: int = 0) -> InlineKeyboardMarkup | None:
     if view.hand_over:
         return None
-    loc, gid, owner = view.locale, view.game_id, view.user_id
+    loc = view.locale
+    ids = HandIds(view.game_id, view.user_id, hand_number)
     options = ordered_options(view)
     pages = max(1, -(-len(options) // CARDS_PER_PAGE))
     page = min(max(page, 0), pages - 1)
     shown = options[page * CARDS_PER_PAGE:(page + 1) * CARDS_PER_PAGE]
-    buttons = [_card_button(view, o) for o in shown]
+    buttons = [_card_button(view, ids, o) for o in shown]
     # Two cards left: offer each playable card also as "play it and declare UNO".
     if len(view.cards) == 2:
-        buttons += [_card_button(view, o, uno=True) for o in shown if o.playable]
+        buttons += [_card_button(view, ids, o, uno=True) for o in shown if o.playable]
     # Multi-play (house rule): one button per rank held several times, opening a choice of
     # which of those cards ends on top.
-    buttons += [InlineKeyboardButton("+".join(card_emoji(c) for c in cards), callback_data=callbacks.hand(
-        gid, owner, "m", card=str(cards[0]))) for cards in multi_groups(view)]
+    buttons += [ids.button("+".join(card_emoji(c) for c in cards), "m", card=str(cards[0]))
+                for cards in multi_groups(view)]
     rows = [buttons[i:i + CARDS_PER_ROW] for i in range(0, len(buttons), CARDS_PER_ROW)]
     if pages > 1:
-        rows.append([
-            InlineKeyboardButton("◀", callback_data=callbacks.hand(gid, owner, "g", page=(page - 1) % pages)),
-            InlineKeyboardButton(f"{page + 1}/{pages}", callback_data=callbacks.hand(gid, owner, "g", page=page)),
-            InlineKeyboardButton("▶", callback_data=callbacks.hand(gid, owner, "g", page=(page + 1) % pages)),
-        ])
+        rows.append([ids.button("◀", "g", page=(page - 1) % pages),
+                     ids.button(f"{page + 1}/{pages}", "g", page=page),
+                     ids.button("▶", "g", page=(page + 1) % pages)])
     actions = []
     if view.can_draw:
         label = tr(N_("Take +{count}"), loc, count=view.pending_draw) if view.pending_draw else tr(N_("Draw"), loc)
-        actions.append(InlineKeyboardButton(label, callback_data=callbacks.hand(gid, owner, "d")))
+        actions.append(ids.button(label, "d"))
     if view.can_pass:
-        actions.append(InlineKeyboardButton(tr(N_("Pass"), loc), callback_data=callbacks.hand(gid, owner, "n")))
+        actions.append(ids.button(tr(N_("Pass"), loc), "n"))
     if view.can_declare_uno:
-        actions.append(InlineKeyboardButton(tr(N_("UNO!"), loc), callback_data=callbacks.hand(gid, owner, "y")))
+        actions.append(ids.button(tr(N_("UNO!"), loc), "y"))
     if view.can_challenge:
-        actions.append(InlineKeyboardButton(tr(N_("Challenge"), loc), callback_data=callbacks.hand(gid, owner, "c")))
+        actions.append(ids.button(tr(N_("Challenge"), loc), "c"))
     if actions:
         rows.append(actions)
     names = names or {}
-    catch = [InlineKeyboardButton(tr(N_("UNO! on {name}"), loc, name=names.get(uid, "?")),
-                                  callback_data=callbacks.hand(gid, owner, "k", target=uid))
+    catch = [ids.button(tr(N_("UNO! on {name}"), loc, name=names.get(uid, "?")), "k", target=uid)
              for uid in view.catchable]
     rows += [catch[i:i + 2] for i in range(0, len(catch), 2)]
     return InlineKeyboardMarkup(rows)
 
 
-def color_keyboard(game_id: str, owner: str, card: str, uno: bool, locale: str) -> InlineKeyboardMarkup:
+def color_keyboard(ids: HandIds, card: str, uno: bool, locale: str) -> InlineKeyboardMarkup:
     """After pressing a wild: which colour to name."""
-    row = [InlineKeyboardButton(color_mark(c), callback_data=callbacks.hand(
-        game_id, owner, "p", card=card, color=c.value, uno=uno)) for c in Color]
-    back = InlineKeyboardButton(tr(N_("Back"), locale), callback_data=callbacks.hand(game_id, owner, "g"))
-    return InlineKeyboardMarkup([row, [back]])
+    row = [ids.button(color_mark(c), "p", card=card, color=c.value, uno=uno) for c in Color]
+    return InlineKeyboardMarkup([row, [ids.button(tr(N_("Back"), locale), "g")]])
 
 
-def swap_keyboard(game_id: str, owner: str, card: str, uno: bool, locale: str,
+def swap_keyboard(ids: HandIds, card: str, uno: bool, locale: str,
                   targets: tuple[tuple[str, str], ...]) -> InlineKeyboardMarkup:
     """After pressing a 7 under the 7-0 rule: whom to swap hands with."""
-    buttons = [InlineKeyboardButton(name, callback_data=callbacks.hand(
-        game_id, owner, "p", card=card, target=uid, uno=uno)) for uid, name in targets]
+    buttons = [ids.button(name, "p", card=card, target=uid, uno=uno) for uid, name in targets]
     rows = [buttons[i:i + 2] for i in range(0, len(buttons), 2)]
-    rows.append([InlineKeyboardButton(tr(N_("Back"), locale), callback_data=callbacks.hand(game_id, owner, "g"))])
+    rows.append([ids.button(tr(N_("Back"), locale), "g")])
     return InlineKeyboardMarkup(rows)
 
 
@@ -167,10 +178,10 @@ def multi_sequences(view: HandView, anchor: Card) -> list[tuple[Card, list[Card]
     return out
 
 
-def multi_keyboard(view: HandView, anchor: Card) -> InlineKeyboardMarkup:
+def multi_keyboard(view: HandView, ids: HandIds, anchor: Card) -> InlineKeyboardMarkup:
     """After pressing a multi-play button: which card ends on top (and with UNO! when that
     leaves one card)."""
-    loc, gid, owner = view.locale, view.game_id, view.user_id
+    loc = view.locale
     buttons = []
     for top, cards in multi_sequences(view, anchor):
         code = ".".join(str(c) for c in cards)
@@ -181,9 +192,8 @@ def multi_keyboard(view: HandView, anchor: Card) -> InlineKeyboardMarkup:
             if uno:
                 label += " " + tr(N_("UNO!"), loc)
             try:
-                buttons.append([InlineKeyboardButton(label, callback_data=callbacks.hand(
-                    gid, owner, "p", card=code, uno=uno))])
+                buttons.append([ids.button(label, "p", card=code, uno=uno)])
             except callbacks.BadCallback:  # eight +2s do not fit in 64 bytes: play them in two goes
                 continue
-    buttons.append([InlineKeyboardButton(tr(N_("Back"), loc), callback_data=callbacks.hand(gid, owner, "g"))])
+    buttons.append([ids.button(tr(N_("Back"), loc), "g")])
     return InlineKeyboardMarkup(buttons)

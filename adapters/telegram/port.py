@@ -70,6 +70,9 @@ class TelegramChatPort:
         # user id -> the game they were last seen seated in (lobby/table views list the seats):
         # private commands and inline queries find the player's game without scanning the store.
         self._seated: Recent[str, str] = Recent(MEMORY)
+        # game id -> the hand being played (from its table): stamped on hand keyboards, so a
+        # keyboard of an earlier hand is recognised as stale.
+        self._hand_numbers: Recent[str, int] = Recent(MEMORY)
 
     # ---- what handlers ask -------------------------------------------------------------------
 
@@ -85,6 +88,10 @@ class TelegramChatPort:
 
     def chat_of(self, game_id: str) -> ChatKey | None:
         return self._chats.get(game_id)
+
+    def hand_number(self, game_id: str) -> int:
+        """The hand the game is at, as its last table showed (0 when not seen yet)."""
+        return self._hand_numbers.get(game_id, 0)
 
     def game_of(self, user_id: str) -> str | None:
         """The id of the game this user was last seen seated in (it may have ended since)."""
@@ -105,6 +112,8 @@ class TelegramChatPort:
         if isinstance(message, LobbyView | TableView):
             self._names[message.game_id] = {s.user_id: s.name for s in message.seats}
             self.remember_seats(message.game_id, chat, (s.user_id for s in message.seats))
+        if isinstance(message, TableView):
+            self._hand_numbers[message.game_id] = message.hand_number
         try:
             return await self._send_or_edit(int(chat.chat_id), text, markup, edit)
         except Forbidden as error:  # the bot was removed from the group: nothing to tell anyone
@@ -122,7 +131,8 @@ class TelegramChatPort:
         if not user_id.isdigit():
             raise DeliveryFailed("other", "not a Telegram user")
         text = clip(render_hand(view, escape=html), MESSAGE_LIMIT)
-        markup = hand_keyboard(view, names=self.seat_names(view.game_id))
+        markup = hand_keyboard(view, names=self.seat_names(view.game_id),
+                               hand_number=self.hand_number(view.game_id))
         try:
             return await self._send_or_edit(int(user_id), text, markup, edit)
         except Forbidden:

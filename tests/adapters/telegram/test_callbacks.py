@@ -16,11 +16,11 @@ user_ids = st.integers(1, 10**13).map(str)
 @settings(max_examples=200, deadline=None)
 @given(game_ids, user_ids, st.sampled_from(callbacks.HAND_VERBS), st.sampled_from(CARDS),
        st.sampled_from([None, "R", "G", "B", "Y"]), st.one_of(st.none(), user_ids), st.booleans(),
-       st.integers(0, 9))
-def test_hand_buttons_round_trip_within_64_bytes(game, owner, verb, card, color, target, uno, page):
+       st.integers(0, 9), st.integers(0, 999))
+def test_hand_buttons_round_trip_within_64_bytes(game, owner, verb, card, color, target, uno, page, number):
     if verb == "k" and target is None:
         target = owner
-    action = ButtonAction("h", game, verb, owner, card, color, target, uno, page)
+    action = ButtonAction("h", game, verb, owner, card, color, target, uno, page, number)
     data = action.encode()
     assert len(data.encode()) <= MAX_BYTES
     assert callbacks.parse(data) == action
@@ -33,7 +33,8 @@ def test_lobby_and_table_buttons_round_trip():
 
 
 def test_the_longest_hand_button_fits():
-    data = callbacks.hand("f" * 12, "9" * 13, "p", card="W+4", color="Y", target="8" * 13, uno=True, page=9)
+    data = callbacks.hand("f" * 12, "9" * 13, "p", card="W+4", color="Y", target="8" * 13, uno=True,
+                          page=9, hand_number=999)
     assert len(data) <= MAX_BYTES
 
 
@@ -41,7 +42,8 @@ def test_the_longest_hand_button_fits():
     None, "", "x:ab:leave", "l:ab:dance", "l:ab", "t:ab:uno:extra", "h:ab:1:p", "h:ab:1:p:Z9",
     "h:ab:1:p:R5:Q", "h:ab:1:zz", "h:ab:1:k", "h:ab:1:p:R5::::u:1:more", "h:a b:1:d",
     "h:ab:1:d:::::x", "h:ab:1:g::::::z", "l:" + "a" * 70 + ":leave", "h:ab:<b>:d",
-    "h:ab:1:w:R5.B5", "h:ab:1:m:R5.B5", "h:ab:1:p:R5..B5", "h:ab:1:p:R5.Q5",
+    "h:ab:1:w:R5.B5", "h:ab:1:m:R5.B5", "h:ab:1:p:R5..B5", "h:ab:1:p:R5.Q5", "h:ab:1:d::::::x1",
+    "h:ab:1:d::::::1:2:3",
 ])
 def test_forged_or_malformed_data_is_refused(data):
     with pytest.raises(BadCallback):

@@ -267,3 +267,24 @@ async def test_multi_play_picks_the_top_card_of_several_of_one_rank(harness: Har
     game = (await match_of(harness)).game
     assert [str(c) for c in game.hand(IDS[ANA])] == ["Y9"]
     assert str(game.top) == "G5"
+
+
+async def test_a_keyboard_of_an_earlier_hand_gets_a_popup(harness: Harness):
+    await harness.start()
+    game_id = await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    first = await next_actor(harness, [ANA, BO])
+    old_message = harness.hand_message(first)
+    old_buttons = data_of(old_message)
+    assert all(callbacks.parse(d).hand == 1 for d in old_buttons)
+    await play_until_hand_ends(harness, [ANA, BO])
+    await harness.settle()
+    record = await harness.store.get(game_id)
+    assert record.match["hand_number"] == 2  # the next hand was dealt
+    for data in old_buttons[:3]:
+        answer = await harness.press(first, old_message, data)
+        assert answer["show_alert"] is True and "hand is over" in answer["text"]
+    assert (await harness.store.get(game_id)).version == record.version
+    # The new hand's keyboard carries the new number and works.
+    assert all(callbacks.parse(d).hand == 2 for d in data_of(harness.hand_message(first)))
+    await take_turn(harness, await next_actor(harness, [ANA, BO]))

@@ -35,6 +35,7 @@ class ApiCall:
     params: dict[str, Any]
     at: float  # time.perf_counter() when the request arrived
     status: int = 200  # what the fake answered
+    done_at: float | None = None  # time.perf_counter() when the answer went out
 
     @property
     def chat_id(self) -> int | None:
@@ -243,7 +244,7 @@ class FakeBotApi:
     def answers(self, callback_id: str) -> list[ApiCall]:
         return list(self._answers.get(callback_id, ()))
 
-    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0,
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0,
                        what: str = "condition") -> Any:
         """Poll the recorder until ``predicate()`` is truthy (returned) or fail after ``timeout``."""
         deadline = time.monotonic() + timeout
@@ -261,7 +262,7 @@ class FakeBotApi:
             except TimeoutError:
                 pass
 
-    async def wait_answer(self, callback_id: str, timeout: float = 5.0) -> ApiCall:
+    async def wait_answer(self, callback_id: str, timeout: float = 10.0) -> ApiCall:
         found = self.answers(callback_id)
         if found:
             return found[0]
@@ -300,9 +301,15 @@ class FakeBotApi:
         return params
 
     async def _handle(self, request: web.Request) -> web.Response:
+        response, call = await self._respond(request)
+        if call is not None:
+            call.done_at = time.perf_counter()
+        return response
+
+    async def _respond(self, request: web.Request) -> tuple[web.Response, ApiCall | None]:
         method = request.match_info["method"]
         if request.match_info["token"] != self.token:
-            return self._error(401, "Unauthorized")
+            return self._error(401, "Unauthorized"), None
         params = self._decode(await request.post()) if request.can_read_body else {}
         call = ApiCall(method, params, time.perf_counter())
         if method != "getUpdates":
@@ -319,16 +326,16 @@ class FakeBotApi:
         if failure is not None:
             call.status = failure.status
             extra = {"parameters": {"retry_after": failure.retry_after}} if failure.retry_after else {}
-            return self._error(failure.status, failure.description, **extra)
+            return self._error(failure.status, failure.description, **extra), call
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
-            return self._ok(True)
+            return self._ok(True), call
         try:
             result = await handler(params)
         except _ApiError as error:
             call.status = error.status
-            return self._error(error.status, error.description)
-        return self._ok(result)
+            return self._error(error.status, error.description), call
+        return self._ok(result), call
 
     @staticmethod
     def _ok(result: Any) -> web.Response:

@@ -3,7 +3,9 @@ with the real coordinator on a MemoryStore (or any GameStore) and a fake clock."
 
 from __future__ import annotations
 
+import asyncio
 import urllib.parse
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -66,7 +68,27 @@ class Harness:
         return (await self.api.wait_answer(callback_id)).params
 
     async def settle(self) -> None:
-        await self.api.wait_idle(quiet=0.1)
+        """Wait until the bot went quiet (for counting calls, never to order steps)."""
+        await self.api.wait_idle(quiet=0.2)
+
+    async def ask(self, user: TgUser, text: str, chat: int = GROUP, **kw: Any) -> str:
+        """Send a command and return the text of the bot's next message in that chat."""
+        mark = len(self.api.calls)
+        self.say(user, text, chat=chat, **kw)
+
+        def replies() -> list[str]:
+            return [c.params["text"] for c in self.api.calls[mark:]
+                    if c.method == "sendMessage" and c.chat_id == chat]
+
+        return (await self.api.wait_for(replies, what=f"a reply to {text}"))[-1]
+
+    async def until(self, check: Callable[[], Awaitable[Any]], what: str, timeout: float = 10.0) -> None:
+        """Poll an async condition (e.g. on the store) until it holds, or fail after ``timeout``."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not await check():
+            if asyncio.get_running_loop().time() > deadline:
+                raise AssertionError(f"timed out waiting for {what}")
+            await asyncio.sleep(0.02)
 
     def lobby(self) -> StoredMessage:
         return next(m for m in reversed(self.api.chat_messages(GROUP))

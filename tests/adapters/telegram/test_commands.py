@@ -8,16 +8,8 @@ from .conftest import ANA, BO, CY, DEE, GROUP, Harness
 from .helpers import match_of, next_actor, take_turn
 
 
-def replies_to(harness: Harness, chat: int, after: int) -> list[str]:
-    return [c.params["text"] for c in harness.api.calls[after:]
-            if c.method == "sendMessage" and c.chat_id == chat]
-
-
 async def ask(harness: Harness, user, text: str, chat: int = GROUP, **kw) -> str:
-    mark = len(harness.api.calls)
-    harness.say(user, text, chat=chat, **kw)
-    found = await harness.api.wait_for(lambda: replies_to(harness, chat, mark), what=f"a reply to {text}")
-    return found[-1]
+    return await harness.ask(user, text, chat=chat, **kw)
 
 
 async def test_information_commands_answer_in_the_chat(harness: Harness):
@@ -68,11 +60,9 @@ async def test_kick_by_reply_stop_and_language(harness: Harness):
 
     await until(cy_gone, "Cy to be kicked")
     # The chat's language, set by the creator: the table speaks Chinese from the next update.
-    harness.say(ANA, "/lang zh")
-    await harness.settle()
+    await ask(harness, ANA, "/lang zh")
     mover = await next_actor(harness, [ANA, BO])
     await take_turn(harness, mover)
-    await harness.settle()
     assert any("\u4e00" <= ch <= "\u9fff" for ch in harness.table().text)
     harness.say(ANA, "/stop")
 

@@ -207,7 +207,6 @@ async def test_a_wild_turned_first_renders_and_can_be_played_on(harness: Harness
     assert "free choice" in hand.text
     assert {callbacks.parse(d).card for d in data_of(hand) if ":p:" in d and not d.endswith(":u")} >= {"R1", "G2"}
     await take_turn(harness, ANA)  # any card may be played on it
-    await harness.settle()
     assert (await match_of(harness)).game.color is not None
     assert len((await match_of(harness)).game.hand(IDS[ANA])) == 1
 
@@ -215,8 +214,7 @@ async def test_a_wild_turned_first_renders_and_can_be_played_on(harness: Harness
 async def test_a_big_hand_is_paged_and_a_seven_swaps_with_the_chosen_player(harness: Harness):
     await harness.start()
     await harness.open_game(ANA, BO, CY)
-    harness.say(ANA, "/settings seven_zero=on")
-    await harness.settle()
+    await harness.ask(ANA, "/settings seven_zero=on")
     await harness.start_game(ANA, PLAYERS)
     big = ["R7"] + [f"{c}{n}" for c in "GB" for n in range(1, 10)] + [f"Y{n}" for n in range(1, 10)] + ["GS", "BS"]
     await rig(harness, hands={IDS[ANA]: big, IDS[BO]: ["Y1", "Y2"]}, top="R3", current=IDS[ANA])
@@ -247,8 +245,7 @@ async def test_a_big_hand_is_paged_and_a_seven_swaps_with_the_chosen_player(harn
 async def test_multi_play_picks_the_top_card_of_several_of_one_rank(harness: Harness):
     await harness.start()
     await harness.open_game(ANA, BO)
-    harness.say(ANA, "/settings multi_play=on")
-    await harness.settle()
+    await harness.ask(ANA, "/settings multi_play=on")
     await harness.start_game(ANA, [ANA, BO])
     await rig(harness, hands={IDS[ANA]: ["R5", "B5", "G5", "Y9"]}, top="R3", current=IDS[ANA])
     await refresh_hands(harness, [ANA])
@@ -278,13 +275,18 @@ async def test_a_keyboard_of_an_earlier_hand_gets_a_popup(harness: Harness):
     old_buttons = data_of(old_message)
     assert all(callbacks.parse(d).hand == 1 for d in old_buttons)
     await play_until_hand_ends(harness, [ANA, BO])
+
+    async def next_hand_dealt() -> bool:
+        return (await harness.store.get(game_id)).match["hand_number"] == 2
+
+    await harness.until(next_hand_dealt, "the next hand")
     await harness.settle()
     record = await harness.store.get(game_id)
-    assert record.match["hand_number"] == 2  # the next hand was dealt
     for data in old_buttons[:3]:
         answer = await harness.press(first, old_message, data)
         assert answer["show_alert"] is True and "hand is over" in answer["text"]
     assert (await harness.store.get(game_id)).version == record.version
     # The new hand's keyboard carries the new number and works.
-    assert all(callbacks.parse(d).hand == 2 for d in data_of(harness.hand_message(first)))
+    await harness.api.wait_for(lambda: data_of(harness.hand_message(first)) and all(
+        callbacks.parse(d).hand == 2 for d in data_of(harness.hand_message(first))), what="hand 2's keyboard")
     await take_turn(harness, await next_actor(harness, [ANA, BO]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -132,3 +133,27 @@ async def test_restart_on_the_sql_store_keeps_the_game_and_its_keyboards(api, tm
     finally:
         await harness.stop()
         await store.close()
+
+
+async def test_unobot_run_telegram_serves_until_sigint(api, tmp_path):
+    """The composition root end to end: `unobot run telegram` in its own process, against
+    the fake Bot API, with a SQLite database; SIGINT stops it cleanly (exit 0)."""
+    import os
+    import signal
+    import sys
+
+    env = {**os.environ, "TELEGRAM_BOT_TOKEN": api.token,
+           "TELEGRAM_API_BASE_URL": f"http://127.0.0.1:{api.port}",
+           "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'uno.db'}"}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "run", "telegram", env=env, cwd=Path(__file__).resolve().parents[3],
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        await api.wait_for(lambda: api.calls_to("deleteWebhook"), timeout=30, what="polling to start")
+        api.send_text(ANA, GROUP, "/new")
+        lobby = await api.wait_for(lambda: api.calls_to("sendMessage", GROUP), what="the lobby")
+        assert "Ana" in lobby[0].params["text"]
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 0, err.decode()[-2000:]

@@ -91,7 +91,7 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         if not rest:
             return Refusal(Text(N_("Say which card to play, e.g. \"play R5\" or \"play 1\".")))
         return parse_play(rest, ctx)
-    if head.isdigit() or is_card(head):
+    if is_number(head) or is_card(head):
         return parse_play(words, ctx)
     return Refusal(Text(N_("Unknown command \"{command}\". Type \"help\" for the list."),
                         {"command": words[0]}))
@@ -112,12 +112,12 @@ def parse_play(words: Sequence[str], ctx: Context) -> cmd.PlayCards | Refusal:
             cards.append(Card.parse(low))
         elif low in COLOR_WORDS and cards:
             color = COLOR_WORDS[low]
-        elif low.isdigit() and cards and cards[-1].rank is Rank.SEVEN and swap is None:
+        elif is_number(low) and cards and cards[-1].rank is Rank.SEVEN and swap is None:
             target = find_seat(low, ctx)
             if isinstance(target, Refusal):
                 return target
             swap = target
-        elif low.isdigit():
+        elif is_number(low):
             index = int(low) - 1
             if not 0 <= index < len(ctx.hand) or index in used:
                 return Refusal(Text(N_("There is no card {number} in your hand."), {"number": word}))
@@ -138,6 +138,11 @@ def parse_play(words: Sequence[str], ctx: Context) -> cmd.PlayCards | Refusal:
                          color=color.value if color else None, declare_uno=declare, swap_with=swap)
 
 
+def is_number(word: str) -> bool:
+    """Plain ASCII digits only ("²" and other Unicode digits are not a card or seat number)."""
+    return word.isascii() and word.isdigit()
+
+
 def is_card(word: str) -> bool:
     try:
         Card.parse(word)
@@ -148,7 +153,7 @@ def is_card(word: str) -> bool:
 
 def find_seat(word: str, ctx: Context) -> str | Refusal:
     """A seat by number (as listed at the table) or by name (case-insensitive, unique prefix)."""
-    if word.isdigit():
+    if is_number(word):
         index = int(word) - 1
         if 0 <= index < len(ctx.seats):
             return ctx.seats[index][0]

@@ -1,7 +1,7 @@
 """The console's ChatPort: public messages and the one human's private hand, as terminal text.
 
-A terminal cannot edit a line already printed, so an edit prints the message anew. The
-human's hand goes in its own clearly marked block; hands sent to anyone else (AI seats, who
+A terminal cannot edit a line already printed, so an edit prints the message anew: the full
+table when it concerns the human, a short line for a bot's routine move. The human's hand goes in its own clearly marked block; hands sent to anyone else (AI seats, who
 never get one from the coordinator anyway) are dropped, so an AI hand can never be printed.
 """
 
@@ -46,8 +46,9 @@ class ConsoleChat:
             if self.pending_lobby is not None:
                 self.say(render.render_lobby(self.pending_lobby))
                 self.pending_lobby = None
-            self.last_table = message
-            body = render.render_table(message)
+            previous, self.last_table = self.last_table, message
+            body = self.compact(message) if self.routine(previous, message) else \
+                render.render_table(message)
         elif isinstance(message, Notice):
             body = render.render_notice(message)
         else:  # a new kind of view: say so rather than crash the game
@@ -63,6 +64,25 @@ class ConsoleChat:
         self.show_hand(view)
         self.changed.set()
         return f"hand-{next(self._ids)}"
+
+    # ---- tables: in full when it matters to the human, else one short line per move ----
+
+    def routine(self, previous: TableView | None, table: TableView) -> bool:
+        """A bot's move that asks nothing of the human: same hand, a bot to act next, nobody
+        to call out. The full table is printed for anything else (and on the human's turn)."""
+        return (previous is not None and previous.hand_number == table.hand_number
+                and table.current is not None and table.current != self.human_id
+                and not table.catchable)
+
+    def compact(self, table: TableView) -> str:
+        """What just happened, then top card and card counts on one line."""
+        lines = [f"• {translate(item, self.locale)}" for item in table.last]
+        seats = " · ".join(
+            f"{'▶ ' if seat.user_id == table.current else ''}{render.short_name(seat.name)} {seat.cards}"
+            for seat in table.seats)
+        top = f"{render.card_emoji(table.top)} {render.color_mark(table.color)}"
+        lines.append(f"  {top} | {seats}")
+        return "\n".join(lines)
 
     # ---- output ---------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from bot.engine.rules import PRESETS, RuleSet
 from . import commands as cmds
 from .ports import ChatSettings
 from .refusals import Refusal
-from .settings import GAME_SETTINGS, apply_changes, normalize_language, rule_changes, rules_of
+from .settings import apply_changes, normalize_language, rule_changes, rules_of
 from .transaction import Tx
 from .views import N_, Reply, Text
 
@@ -115,6 +115,11 @@ async def change_settings(coord: Coordinator, cmd: cmds.ChangeSettings) -> Reply
         if record.status == "running" and rule_changes(cmd.changes):
             raise Refusal("game_running")
         record.meta.update(language=new.language, turn_timer=new.turn_timer, afk_policy=new.afk_policy)
+        if record.status == "running" and "turn_timer" in cmd.changes:
+            # The running turn gets the new timer at once (or none).
+            record.deadlines.pop("turn", None)
+            if new.turn_timer > 0 and tx.match is not None and tx.match.game.current is not None:
+                record.deadlines["turn"] = tx.now + new.turn_timer
         if record.status == "lobby":
             record.rules = rules_of(new).to_dict()
             record.meta["preset"] = new.preset
@@ -202,5 +207,5 @@ async def show_leaderboard(coord: Coordinator, cmd: cmds.ShowLeaderboard) -> Rep
     return Reply(ok=True, text=title, lines=lines, locale=await coord._safe_locale(cmd))
 
 
-__all__ = ["GAME_SETTINGS", "change_settings", "set_language", "show_rules", "show_settings",
+__all__ = ["change_settings", "set_language", "show_rules", "show_settings",
            "show_stats", "show_leaderboard"]

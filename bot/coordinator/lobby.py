@@ -11,7 +11,7 @@ from bot.engine.rules import RuleSet
 
 from .commands import Command
 from .ports import ChatSettings, GameRecord, Seat
-from .presenter import MAX_PLAYERS, MIN_PLAYERS
+from .presenter import MAX_PLAYERS, MIN_PLAYERS, describe_all, names_of
 from .refusals import Refusal, from_engine
 from .settings import rules_of
 from .transaction import Tx
@@ -109,8 +109,6 @@ def start_match(tx: Tx) -> None:
     tx.match = match
     tx.dirty = True
     tx.table_due = True
-    from .presenter import describe_all, names_of
-
     tx.last = [Text(N_("The game starts!")), *describe_all(events, names_of(record))]
     timer = int(record.meta.get("turn_timer", 0))
     if timer > 0:

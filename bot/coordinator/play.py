@@ -281,12 +281,3 @@ def _try(tx: Tx, action: Action, player: str) -> bool:
     except UnoError:
         return False
     return True
-
-
-def ai_to_act(tx: Tx) -> bool:
-    """Whether an AI seat must act now (its turn). Reactions are tried alongside."""
-    record, match = tx.record, tx.match
-    if record is None or record.status != "running" or match is None or match.game.winner is not None:
-        return False
-    current = match.game.current
-    return any(s.user_id == current and s.ai for s in record.seats)

@@ -60,7 +60,7 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
             user_id=player, name=names.get(player, player), cards=state.card_count(player),
             is_ai=bool(seat and seat.ai), is_current=state.current == player,
             declared_uno=player in state.declared, team=state.team_of(player),
-            score=_score_of(scores, state, player), reachable=player not in away))
+            score=score_of(scores, state, player), reachable=player not in away))
     return TableView(
         game_id=record.game_id, locale=locale, hand_number=match.hand_number, top=state.top,
         color=state.color, direction=state.direction, seats=tuple(seats), current=state.current,
@@ -70,7 +70,7 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
         draw_pile=state.draw_pile_count, target_score=state.rules.target_score)
 
 
-def _score_of(scores: Mapping, state, player: str) -> int:
+def score_of(scores: Mapping, state, player: str) -> int:
     if player in scores:
         return int(scores[player])
     team = state.team_of(player)
@@ -174,6 +174,6 @@ def private_note(events: Iterable[ev.Event], user_id: str) -> Text | None:
 
 def standings(match, names: Mapping[str, str]) -> tuple[Text, ...]:
     state = match.game
-    rows = sorted(((names.get(p, p), _score_of(match.scores, state, p)) for p in match.players),
+    rows = sorted(((names.get(p, p), score_of(match.scores, state, p)) for p in match.players),
                   key=lambda row: -row[1])
     return tuple(Text(N_("{name}: {points}"), {"name": name, "points": points}) for name, points in rows)

@@ -238,7 +238,7 @@ class Tx:
             seat = self.seat(player)
             mine = totals.get(player, {})
             rows.append(PlayerResult(player, names.get(player, player),
-                                     points=presenter._score_of(match.scores, state, player),
+                                     points=presenter.score_of(match.scores, state, player),
                                      won=player in winners, is_ai=bool(seat and seat.ai),
                                      **{key: mine.get(key, 0) for key in COUNTERS}))
         self.results.append(GameResult(record.game_id, record.chat, "match", match.hand_number,

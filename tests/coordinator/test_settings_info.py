@@ -52,8 +52,12 @@ async def test_the_creator_changes_lobby_rules_but_not_running_ones(h: Harness) 
     assert (await h.do(cmds.StartGame, u1)).ok
     reply = await h.do(cmds.ChangeSettings, u1, changes={"stacking": "same"})
     assert reply.error == "game_running"
+    assert "turn" in (await h.record()).deadlines
     assert (await h.do(cmds.ChangeSettings, u1, changes={"turn_timer": 0})).ok
-    assert (await h.record()).meta["turn_timer"] == 0
+    record = await h.record()
+    assert record.meta["turn_timer"] == 0 and "turn" not in record.deadlines
+    await h.clock.advance(1000)
+    assert (await h.record()).match == record.match  # no timeout any more
 
 
 async def test_languages_chat_user_and_hint(h: Harness) -> None:

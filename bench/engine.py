@@ -14,22 +14,25 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import PRESETS, Draw, Pass, Play, apply, legal_actions, new_hand  # noqa: E402
+from bot.engine import PRESETS, Draw, Pass, apply, legal_actions, legal_plays, new_hand  # noqa: E402
 
 PLAYERS = ("p0", "p1", "p2", "p3")
 
 
 def greedy_game(rules, seed: int, rnd: random.Random) -> int:
-    """One hand to its end; returns the number of actions applied."""
+    """One hand to its end; returns the number of actions applied. Like RLCard's
+    ``get_legal_actions`` (its legal plays, or ``draw`` when there are none), ``legal_plays`` lists
+    the current player's legal plays; with none, the draw (or the penalty taken, or the drawn card
+    kept) comes from ``legal_actions``. ``apply`` checks every action in full either way."""
     state, _ = new_hand(PLAYERS, rules, seed)
     actions = 0
     while state.winner is None:
-        options = legal_actions(state, state.current)
-        plays = [a for a in options if type(a) is Play]
+        player = state.current
+        plays = legal_plays(state, player)
         if plays:
             action = rnd.choice(plays)
-        else:  # draw (or take the penalty), or keep the drawn card
-            action = next(a for a in options if type(a) is Draw or type(a) is Pass)
+        else:
+            action = next(a for a in legal_actions(state, player) if type(a) is Draw or type(a) is Pass)
         state, _ = apply(state, action)
         actions += 1
     return actions

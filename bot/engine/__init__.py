@@ -11,6 +11,7 @@ Public API (see README and ../shared/spec/scenario.md):
                                               (the first player may then play any card).
     apply, is_legal, remove_player         -- the rules of play      (game.py)
     legal_actions                          -- every legal action now (legal.py)
+    legal_plays                            -- just its Plays, same order, built leaner
     new_hand, choose_dealer                -- dealing, first card    (deal.py)
     GameState.from_position -> (state, events), scenario.run -- the scenario format
     cards_value                            -- scoring helpers        (scoring.py)
@@ -48,7 +49,15 @@ from .errors import (
     NotYourTurn,
     UnoError,
 )
-from .game import apply, choose_dealer, is_legal, legal_actions, new_hand, remove_player
+from .game import (
+    apply,
+    choose_dealer,
+    is_legal,
+    legal_actions,
+    legal_plays,
+    new_hand,
+    remove_player,
+)
 from .match import Match
 from .rules import HOUSE, OFFICIAL, PRESETS, RULE_FIELDS, RuleSet
 from .scoring import cards_value
@@ -60,5 +69,5 @@ __all__ = [
     "IllegalPlay", "Match", "NotInHand", "NotYourTurn", "NothingToCatch", "OFFICIAL", "PRESETS",
     "Pass", "Play", "RULE_FIELDS", "Rank", "RuleSet", "UnoError", "action_from_json",
     "action_to_json", "apply", "cards_value", "choose_dealer", "events", "full_deck", "is_legal",
-    "legal_actions", "new_hand", "remove_player",
+    "legal_actions", "legal_plays", "new_hand", "remove_player",
 ]

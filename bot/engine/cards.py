@@ -65,30 +65,40 @@ class Rank(enum.Enum):
         return {Rank.DRAW_TWO: 2, Rank.WILD_DRAW_FOUR: 4}.get(self, 0)
 
 
-@dataclass(frozen=True, order=False)
+@dataclass(frozen=True, eq=False, init=False)
 class Card:
-    """One card. Wilds have ``color`` None: the colour chosen for them lives in the state."""
+    """One card. Wilds have ``color`` None: the colour chosen for them lives in the state.
+
+    There is exactly one instance per (colour, rank): ``Card(color, rank)`` returns it, and
+    copies and pickles come back as it. So equality and hashing are by identity, which CPython
+    does in C: the engine compares, counts and dedupes cards on every move.
+    """
 
     color: Color | None
     rank: Rank
 
-    def __post_init__(self) -> None:
-        if self.rank.is_wild != (self.color is None):
-            raise BadAction(f"invalid card {self.color} {self.rank}", str(self.rank))
-        # Hashing is hot in the engine (dedupe, sets); enum hashing is slow, so compute it once.
-        object.__setattr__(self, "_hash", hash((self.color.value if self.color else "", self.rank.value)))
+    def __new__(cls, color: Color | None, rank: Rank) -> Card:
+        try:
+            card = _CANONICAL.get((color, rank))
+        except TypeError:  # an unhashable colour or rank: refused just below
+            card = None
+        if card is None:
+            if not (isinstance(rank, Rank) and (color is None or isinstance(color, Color))
+                    and rank.is_wild == (color is None)):
+                raise BadAction(f"invalid card {color} {rank}", str(getattr(rank, "value", rank)))
+            card = object.__new__(cls)
+            object.__setattr__(card, "color", color)
+            object.__setattr__(card, "rank", rank)
+            card = _CANONICAL.setdefault((color, rank), card)
+        return card
 
-    def __hash__(self) -> int:
-        return self._hash  # type: ignore[attr-defined,no-any-return]
+    def __reduce__(self) -> tuple[type[Card], tuple[Color | None, Rank]]:
+        return (Card, (self.color, self.rank))
 
     @classmethod
     def of(cls, color: Color | None, rank: Rank) -> Card:
-        """The canonical instance for this colour and rank (identity makes comparisons cheap)."""
-        key = (color, rank)
-        card = _CANONICAL.get(key)
-        if card is None:
-            card = _CANONICAL.setdefault(key, cls(color, rank))
-        return card
+        """The one instance for this colour and rank (the same as ``Card(color, rank)``)."""
+        return cls(color, rank)
 
     @classmethod
     def parse(cls, text: str) -> Card:

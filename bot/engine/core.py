@@ -4,9 +4,10 @@ that one ``apply`` mutates before freezing it into the next GameState."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from . import events as ev
+from .actions import Draw, Play
 from .cards import Card, Color, Rank
 from .rules import RuleSet
 from .state import GameState
@@ -21,6 +22,33 @@ new_object = object.__new__  # builds frozen values without their (slower) __ini
 def seeded_rng(seed: int | str, counter: int) -> random.Random:
     # A fresh generator per shuffle, keyed by seed and counter: replay needs no hidden state.
     return random.Random(f"{seed}:{counter}")
+
+
+# random.Random.shuffle and .randrange(n), drawing exactly the same numbers (so a seed deals the
+# same cards as ever) without a method call per card: ~2x faster, and every hand starts with one.
+def randbelow(getrandbits: Callable[[int], int], n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``, given ``rng.getrandbits``."""
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+_SHUFFLE_STEPS = [(i, (i + 1).bit_length()) for i in range(200, 0, -1)]
+
+
+def shuffle(rng: random.Random, items: list) -> None:
+    """``rng.shuffle(items)``, the same permutation."""
+    getrandbits = rng.getrandbits
+    size = len(items)
+    steps = _SHUFFLE_STEPS[len(_SHUFFLE_STEPS) - size + 1:] if size <= len(_SHUFFLE_STEPS) + 1 \
+        else [(i, (i + 1).bit_length()) for i in range(size - 1, 0, -1)]
+    for i, k in steps:
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 # --- card predicates ------------------------------------------------------------------------
@@ -120,7 +148,7 @@ class Tx:
         self.pile = ()
         if len(self.discard) > 1:
             rest = list(self.discard[:-1])
-            seeded_rng(self.s.seed, self.counter).shuffle(rest)
+            shuffle(seeded_rng(self.s.seed, self.counter), rest)
             self.counter += 1
             self.discard = self.discard[-1:]
             self.events.append(ev.DeckReshuffled(len(rest)))
@@ -154,3 +182,59 @@ class Tx:
         """A play, draw or pass by ``actor`` ends everyone else's catch window."""
         if self.catchable:
             self.catchable = tuple(p for p in self.catchable if p == actor)
+
+
+# --- per-player values the hot paths hand out again and again --------------------------------
+
+class SeatCache:
+    """Frozen values one player's moves keep producing (plays, events, a Draw), built once per
+    player id. They are immutable and equal to freshly built ones, so sharing them is safe."""
+
+    __slots__ = ("player", "plays", "played", "started", "passed", "draw")
+
+    def __init__(self, player: str) -> None:
+        self.player = player
+        # Plays of one card with 0, 1 or 2+ cards left: card -> every variant (colours, UNO).
+        self.plays: tuple[dict[Card, tuple[Play, ...]], ...] = ({}, {}, {})
+        self.played: dict[Card, ev.CardPlayed] = {}  # a coloured card played on one's turn
+        started = new_object(ev.TurnStarted)
+        started.__dict__["player"] = player
+        self.started = started
+        passed = new_object(ev.TurnPassed)
+        passed.__dict__["player"] = player
+        self.passed = passed
+        draw = new_object(Draw)
+        draw.__dict__["player"] = player
+        self.draw = draw
+
+    def plays_of(self, card: Card, left: int) -> tuple[Play, ...]:
+        """Every Play of ``card`` alone leaving ``left`` cards (no 7-0 swap target): a colour
+        per wild, with and without UNO when one card is left; the order legal_actions lists."""
+        table = self.plays[left if left < 2 else 2]
+        plays = table.get(card)
+        if plays is None:
+            colors: Sequence[Color | None] = COLORS if card.color is None else (None,)
+            unos = (False, True) if left == 1 else (False,)
+            plays = table[card] = tuple(Play(self.player, (card,), color, uno, None)
+                                        for color in colors for uno in unos)
+        return plays
+
+    def card_played(self, card: Card) -> ev.CardPlayed:
+        """CardPlayed for a coloured ``card`` played alone on one's own turn."""
+        played = self.played.get(card)
+        if played is None:
+            played = self.played[card] = ev.CardPlayed(self.player, (card,), card.color, False)  # type: ignore[arg-type]
+        return played
+
+
+_SEAT_CACHES: dict[str, SeatCache] = {}
+_SEAT_CACHE_LIMIT = 4096  # player ids seen; past it the cache starts again (memory stays bounded)
+
+
+def seat_cache(player: str) -> SeatCache:
+    cache = _SEAT_CACHES.get(player)
+    if cache is None:
+        if len(_SEAT_CACHES) >= _SEAT_CACHE_LIMIT:
+            _SEAT_CACHES.clear()
+        cache = _SEAT_CACHES[player] = SeatCache(player)
+    return cache

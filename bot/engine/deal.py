@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from . import events as ev
 from .cards import Card, Color, Rank, full_deck
-from .core import D2, MAX_PLAYERS, MIN_PLAYERS, W4, Tx, seeded_rng
+from .core import D2, MAX_PLAYERS, MIN_PLAYERS, W4, Tx, randbelow, seeded_rng, shuffle
 from .errors import BadAction
 from .rules import OFFICIAL, RuleSet
 from .scoring import team_ids_for
@@ -28,11 +28,15 @@ def _check_players(players: Sequence[str], rules: RuleSet) -> tuple[str, ...]:
     return players
 
 
+_NUMBER_VALUE = {c: c.rank.number for c in full_deck() if c.rank.is_number}
+
+
 def choose_dealer(players: Sequence[str], rng: random.Random
                   ) -> tuple[str, tuple[tuple[str, Card], ...]]:
     """Each contender turns cards from a shuffled deck until a number card; the highest deals;
     ties turn again. Returns (dealer, the cards turned in order)."""
     deck = full_deck()
+    getrandbits = rng.getrandbits
     draws: list[tuple[str, Card]] = []
     contenders = list(players)
     while True:
@@ -41,10 +45,11 @@ def choose_dealer(players: Sequence[str], rng: random.Random
             while True:
                 if not deck:
                     deck = full_deck()
-                card = deck.pop(rng.randrange(len(deck)))  # a random card of those left
+                card = deck.pop(randbelow(getrandbits, len(deck)))  # rng.randrange(len(deck))
                 draws.append((p, card))
-                if card.rank.is_number:
-                    values[p] = card.rank.number  # type: ignore[assignment]
+                value = _NUMBER_VALUE.get(card)
+                if value is not None:
+                    values[p] = value
                     break
         best = max(values.values())
         contenders = [p for p in contenders if values[p] == best]
@@ -64,19 +69,17 @@ def new_hand(players: Sequence[str], rules: RuleSet = OFFICIAL, seed: int | str 
     elif dealer not in players:
         raise BadAction(f"dealer {dealer!r} is not playing", dealer)
     deck = full_deck()
-    rng.shuffle(deck)
+    shuffle(rng, deck)  # rng.shuffle(deck), faster
     counter = 1
     n = len(players)
     d = players.index(dealer)
-    hands: list[list[Card]] = [[] for _ in players]
-    pos = 0
-    for _ in range(rules.hand_size):  # one card at a time, starting left of the dealer
-        for k in range(1, n + 1):
-            hands[(d + k) % n].append(deck[pos])
-            pos += 1
+    pos = n * rules.hand_size
+    hands: list[tuple[Card, ...]] = [()] * n
+    for k in range(1, n + 1):  # one card at a time, starting left of the dealer: every n-th card
+        hands[(d + k) % n] = tuple(deck[k - 1:pos:n])
     events.append(ev.HandDealt(dealer, rules.hand_size))
     state = GameState(
-        rules=rules, players=players, hands=tuple(tuple(h) for h in hands),
+        rules=rules, players=players, hands=tuple(hands),
         draw_pile=tuple(deck[pos:]), discard=(), color=None, direction=1, turn=None,
         dealer=dealer, team_ids=team_ids_for(n) if rules.teams else (), seed=seed,
         rng_counter=counter)

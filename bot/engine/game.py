@@ -45,7 +45,8 @@ from .errors import (
     NotYourTurn,
     UnoError,
 )
-from .legal import legal_actions
+from .fast import fast_draw, fast_play
+from .legal import legal_actions, legal_plays
 from .scoring import hand_winner_points, score_changes
 from .state import GameState
 
@@ -53,6 +54,12 @@ from .state import GameState
 
 def apply(state: GameState, action: Action) -> tuple[GameState, list[ev.Event]]:
     """Apply ``action``; returns the new state and what happened. Raises ``UnoError``."""
+    if FAST_PATHS:
+        kind = type(action)
+        done = fast_play(state, action) if kind is Play else \
+            fast_draw(state, action) if kind is Draw else None  # type: ignore[arg-type]
+        if done is not None:
+            return done
     if state.winner is not None:
         raise GameOver("the hand is over", action)
     player = getattr(action, "player", None)
@@ -130,66 +137,10 @@ def _check_play(s: GameState, a: Play, seat: int) -> tuple[tuple[Card, ...], boo
     return remaining, jump, new_color
 
 
-FAST_PATHS = True  # lean paths for the commonest moves; tests switch them off to compare
-_SIMPLE_RANKS = frozenset({Rank.ONE, Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX,
-                           Rank.EIGHT, Rank.NINE, Rank.SKIP, Rank.REVERSE})
-_SEVEN_ZERO_RANKS = frozenset({Rank.SEVEN, Rank.ZERO})
-
-
-def _apply_plain_play(s: GameState, a: Play, seat: int, card: Card, hand: tuple[Card, ...],
-                      i: int) -> tuple[GameState, list[ev.Event]]:
-    """The most common move, kept lean for speed: one coloured number/Skip/Reverse card (7 and
-    0 only without 7-0), on one's own turn, nothing pending or drawn, no catch window open, at least two
-    cards left. ``_apply_play`` has checked all that; the result equals the general path's."""
-    n = len(s.players)
-    direction = s.direction
-    rank = card.rank
-    events: list[ev.Event] = []
-    played = new_object(ev.CardPlayed)
-    played.__dict__.update(player=a.player, cards=a.cards, color=card.color, jump_in=False)
-    events.append(played)
-    if rank is Rank.SKIP or (rank is Rank.REVERSE and n == 2):
-        skipped = (seat + direction) % n
-        events.append(ev.PlayerSkipped(s.players[skipped]))
-        nxt = (skipped + direction) % n
-    else:
-        if rank is Rank.REVERSE:
-            direction = -direction
-            events.append(ev.DirectionReversed(direction))
-        nxt = (seat + direction) % n
-    started = new_object(ev.TurnStarted)
-    started.__dict__["player"] = s.players[nxt]
-    events.append(started)
-    hands = list(s.hands)
-    hands[seat] = hand[:i] + hand[i + 1:]
-    new = new_object(GameState)
-    d = new.__dict__
-    d.update(s.__dict__)
-    d["hands"] = tuple(hands)
-    d["discard"] = s.discard + (card,)
-    d["color"] = card.color
-    d["direction"] = direction
-    d["turn"] = nxt
-    if a.player in s.declared or a.player in s.caught:  # they held one card? not with 2+ left
-        d["declared"] = s.declared - {a.player}
-        d["caught"] = s.caught - {a.player}
-    return new, events
+FAST_PATHS = True  # the lean paths of fast.py; tests switch them off to compare
 
 
 def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Event]]:
-    cards = a.cards
-    if (FAST_PATHS and len(cards) == 1 and seat == s.turn and not s.pending_draw
-            and s.drawn_card is None and not s.catchable):
-        card = cards[0]
-        hand = s.hands[seat]
-        color = card.color
-        rank = card.rank
-        if ((rank in _SIMPLE_RANKS or (rank in _SEVEN_ZERO_RANKS and not s.rules.seven_zero))
-                and len(hand) > 2 and color is not None
-                and (color is s.color or s.color is None or rank is s.discard[-1].rank)):
-            for i, c in enumerate(hand):
-                if c is card:
-                    return _apply_plain_play(s, a, seat, card, hand, i)
     remaining, jump, new_color = _check_play(s, a, seat)
     rules = s.rules
     cards = a.cards
@@ -300,47 +251,10 @@ def _finish(tx: Tx, winner: str) -> None:
     tx.events.append(ev.HandWon(winner, points, tuple(changes.items())))
 
 
-def _apply_plain_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Event]]:
-    """The commonest draw, kept lean: one card from a non-empty stock, nothing pending or drawn,
-    neither force play nor draw-until-playable. Equals the general path's result."""
-    player = a.player
-    pile = s.draw_pile
-    card = pile[0]
-    hand = s.hands[seat] + (card,)
-    hands = list(s.hands)
-    hands[seat] = hand
-    drawn = new_object(ev.CardsDrawn)
-    drawn.__dict__.update(player=player, count=1, cards=(card,), reason="draw")
-    events: list[ev.Event] = [drawn]
-    new = new_object(GameState)
-    d = new.__dict__
-    d.update(s.__dict__)
-    d["hands"] = tuple(hands)
-    d["draw_pile"] = pile[1:]
-    if s.catchable:  # others' windows close; the drawer's own closes with a second card
-        d["catchable"] = ()
-    if player in s.declared or player in s.caught:
-        d["declared"] = s.declared - {player}
-        d["caught"] = s.caught - {player}
-    if s.rules.play_after_draw and playable(s.rules, card, hand, s.discard[-1], s.color):
-        d["drawn_card"] = card
-    else:
-        events.append(ev.TurnPassed(player))
-        nxt = (seat + s.direction) % len(s.players)
-        d["turn"] = nxt
-        started = new_object(ev.TurnStarted)
-        started.__dict__["player"] = s.players[nxt]
-        events.append(started)
-    return new, events
-
-
 def _apply_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Event]]:
     if seat != s.turn:
         raise NotYourTurn(f"it is {s.current}'s turn", a)
     rules = s.rules
-    if (FAST_PATHS and not s.pending_draw and s.drawn_card is None and s.draw_pile
-            and not rules.force_play and not rules.draw_until_playable):
-        return _apply_plain_draw(s, a, seat)
     if s.pending_draw:
         tx = Tx(s)
         tx.close_windows(a.player)
@@ -492,5 +406,5 @@ def remove_player(state: GameState, player: str) -> tuple[GameState, list[ev.Eve
     return new, events
 
 
-__all__ = ["apply", "is_legal", "legal_actions", "new_hand", "remove_player", "turn_first_card",
+__all__ = ["apply", "is_legal", "legal_actions", "legal_plays", "new_hand", "remove_player", "turn_first_card",
            "position", "choose_dealer", "matches", "can_stack"]

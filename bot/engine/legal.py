@@ -9,8 +9,10 @@ from collections.abc import Sequence
 
 from .actions import Action, CatchUno, Challenge, DeclareUno, Draw, Pass, Play
 from .cards import Card, Color, Rank
-from .core import COLORS, W4, can_stack, holds_color, new_object
+from .core import COLORS, W4, can_stack, holds_color, new_object, seat_cache
 from .state import GameState
+
+SEVEN = Rank.SEVEN
 
 
 def _play(player: str, cards: tuple[Card, ...], color: Color | None, uno: bool, swap: str | None) -> Play:
@@ -66,6 +68,46 @@ def _groups(s: GameState, player: str, hand: tuple[Card, ...], firsts: list[Card
                 _variants(s, player, cards, len(hand) - len(cards), out)
 
 
+FAST_PATHS = True  # the per-player Play cache; tests switch it off to compare with _variants
+
+
+def _turn_plays(s: GameState, player: str, hand: tuple[Card, ...], out: list[Action]) -> bool:
+    """Append every Play of a normal turn (nothing pending or drawn) to ``out``; returns whether
+    any card is playable."""
+    rules = s.rules
+    color = s.color
+    top_rank = s.discard[-1].rank
+    n = len(hand)
+    seven_zero = rules.seven_zero
+    cache = seat_cache(player) if FAST_PATHS else None
+    firsts = []
+    for c in dict.fromkeys(hand):  # identical cards are one choice
+        cc = c.color
+        if cc is None:
+            # W+4 is listed only where legal: always with the challenge on (a bluff is legal).
+            if c.rank is W4 and not rules.wd4_challenge and holds_color(hand, color):
+                continue
+        elif not (cc is color or color is None or c.rank is top_rank):
+            continue
+        firsts.append(c)
+        if cache is None or (seven_zero and c.rank is SEVEN):
+            _variants(s, player, (c,), n - 1, out)
+        else:
+            out += cache.plays_of(c, n - 1)
+    if rules.multi_play:
+        _groups(s, player, hand, firsts, out)
+    return bool(firsts)
+
+
+def _drawn_plays(s: GameState, player: str, hand: tuple[Card, ...], out: list[Action]) -> None:
+    card = s.drawn_card
+    assert card is not None
+    if not FAST_PATHS or (card.rank is SEVEN and s.rules.seven_zero):
+        _variants(s, player, (card,), len(hand) - 1, out)
+    else:
+        out += seat_cache(player).plays_of(card, len(hand) - 1)
+
+
 def legal_actions(state: GameState, player: str) -> list[Action]:
     """Every action ``player`` may take now (catches, declarations, plays, jump-ins, ...)."""
     s = state
@@ -91,35 +133,28 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
             if s.challengeable:
                 out.append(Challenge(player))
         elif s.drawn_card is not None:
-            _variants(s, player, (s.drawn_card,), n - 1, out)
+            _drawn_plays(s, player, hand, out)
             out.append(Pass(player))
-        else:
-            color = s.color
-            top_rank = top.rank
-            # W+4 is listed only where legal: always with the challenge on (a bluff is legal).
-            wd4_ok = rules.wd4_challenge or not holds_color(hand, color)
-            plain = n > 2 and not rules.seven_zero  # one Play per coloured card: no variants
-            firsts = []
-            for c in dict.fromkeys(hand):  # identical cards are one choice
-                cc = c.color
-                if cc is None:
-                    if c.rank is W4 and not wd4_ok:
-                        continue
-                elif not (cc is color or color is None or c.rank is top_rank):
-                    continue
-                firsts.append(c)
-                if plain and cc is not None:
-                    out.append(_play(player, (c,), None, False, None))
-                else:
-                    _variants(s, player, (c,), n - 1, out)
-            if rules.multi_play:
-                _groups(s, player, hand, firsts, out)
-            if not (rules.force_play and firsts):
-                draw = new_object(Draw)
-                draw.__dict__["player"] = player
-                out.append(draw)
+        elif not (_turn_plays(s, player, hand, out) and rules.force_play):
+            out.append(seat_cache(player).draw if FAST_PATHS else Draw(player))
     elif rules.jump_in and not top.is_wild:
         held = hand.count(top)
         for k in range(1, (held if rules.multi_play else min(held, 1)) + 1):
             _variants(s, player, (top,) * k, n - k, out)
     return out
+
+
+def legal_plays(state: GameState, player: str) -> list[Play]:
+    """The Plays among ``legal_actions(state, player)``, in the same order: what a policy that
+    plays whenever it can needs, without building the rest (catches, Draw, ...)."""
+    s = state
+    turn = s.turn
+    if (FAST_PATHS and turn is not None and s.winner is None and not s.pending_draw
+            and s.players[turn] == player):
+        out: list[Action] = []
+        if s.drawn_card is not None:
+            _drawn_plays(s, player, s.hands[turn], out)
+        else:
+            _turn_plays(s, player, s.hands[turn], out)
+        return out  # type: ignore[return-value]  # only Plays were added
+    return [a for a in legal_actions(s, player) if type(a) is Play]

@@ -1,0 +1,134 @@
+"""The lean paths (fast.py, the Play cache, legal_plays, the deal's shuffle, single Card
+instances) give exactly what the general paths give, on random games under random rules."""
+
+import copy
+import dataclasses
+import pickle
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import bot.engine.game as game
+import bot.engine.legal as legal
+from bot.engine import (
+    Card,
+    Color,
+    Draw,
+    GameState,
+    Pass,
+    Play,
+    Rank,
+    UnoError,
+    apply,
+    full_deck,
+    legal_actions,
+    legal_plays,
+    new_hand,
+)
+from bot.engine.core import randbelow, shuffle
+
+from .test_properties import choose, games, junk_action
+
+
+def general_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(game, "FAST_PATHS", False)
+    monkeypatch.setattr(legal, "FAST_PATHS", False)
+
+
+def outcome(state: GameState, action):
+    """What apply does: (state, events), or the error's type, code and message."""
+    try:
+        return apply(state, action)
+    except UnoError as exc:
+        return type(exc), exc.code, str(exc), getattr(exc, "state", None), list(getattr(exc, "events", ()))
+
+
+def positions(game_spec, steps: int = 150):
+    """States along one random game, with every player's listed actions and some junk."""
+    players, rules, seed = game_spec
+    state, _ = new_hand(players, rules, seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        if state.winner is not None:
+            break
+        listed = {p: legal_actions(state, p) for p in state.players}
+        tried = [a for p in state.players for a in listed[p]]
+        tried += [junk_action(state, rnd) for _ in range(4)]
+        yield state, listed, tried
+        state, _ = apply(state, choose(state, rnd))
+    yield state, {p: legal_actions(state, p) for p in state.players}, []
+
+
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(games())
+def test_legal_plays_are_the_plays_of_legal_actions(game_spec):
+    for state, listed, _ in positions(game_spec):
+        for player in state.players:
+            assert legal_plays(state, player) == [a for a in listed[player] if type(a) is Play]
+
+
+@SETTINGS
+@given(games())
+def test_fast_paths_equal_the_general_paths(game_spec):
+    fast = [(state, listed, [(a, outcome(state, a)) for a in tried])
+            for state, listed, tried in positions(game_spec)]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        general_paths(monkeypatch)
+        for state, listed, results in fast:
+            for player in state.players:
+                assert legal_actions(state, player) == listed[player]
+                assert legal_plays(state, player) == [a for a in listed[player] if type(a) is Play]
+            for action, result in results:
+                assert outcome(state, action) == result, action
+
+
+def test_the_benchmark_policy_hits_the_fast_paths_and_agrees():
+    """Greedy self-play as in bench/engine.py: the same games either way."""
+    from bot.engine import OFFICIAL
+    runs = []
+    for fast in (True, False):
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            if not fast:
+                general_paths(monkeypatch)
+            rnd = random.Random(4)
+            trace = []
+            for seed in range(30):
+                state, events = new_hand(["a", "b", "c", "d"], OFFICIAL, seed)
+                trace.append((state, events))
+                while state.winner is None:
+                    plays = legal_plays(state, state.current)
+                    action = rnd.choice(plays) if plays else next(
+                        a for a in legal_actions(state, state.current) if type(a) in (Draw, Pass))
+                    state, events = apply(state, action)
+                    trace.append((state, events))
+            runs.append(trace)
+    assert runs[0] == runs[1]
+
+
+def test_shuffle_and_randbelow_draw_what_the_stdlib_draws():
+    for size in (0, 1, 2, 7, 108, 200, 201, 260):
+        for seed in range(20):
+            ours, theirs = list(range(size)), list(range(size))
+            a, b = random.Random(f"{seed}:1"), random.Random(f"{seed}:1")
+            shuffle(a, ours)
+            b.shuffle(theirs)
+            assert ours == theirs and a.random() == b.random()
+    a, b = random.Random(9), random.Random(9)
+    assert [randbelow(a.getrandbits, n) for n in range(1, 500)] == [b.randrange(n) for n in range(1, 500)]
+
+
+def test_there_is_one_card_instance_per_colour_and_rank():
+    card = Card(Color.RED, Rank.FIVE)
+    assert card is Card.of(Color.RED, Rank.FIVE) is Card.parse("r5")
+    assert copy.copy(card) is card and copy.deepcopy(card) is card
+    assert pickle.loads(pickle.dumps(card)) is card
+    assert dataclasses.replace(card, color=Color.BLUE) is Card.parse("B5")
+    assert len(set(full_deck())) == 54 and card == Card(color=Color.RED, rank=Rank.FIVE)
+    assert card != Card.parse("R6") and card != "R5"
+    for color, rank in [(None, Rank.FIVE), (Color.RED, Rank.WILD), ("R", Rank.FIVE), ([], Rank.ONE)]:
+        with pytest.raises(UnoError):
+            Card(color, rank)  # type: ignore[arg-type]

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from bot.coordinator import commands as cmds
+from bot.coordinator.coordinator import Coordinator
 from bot.coordinator.ports import User
 from bot.engine import Match, legal_actions
 from bot.engine.actions import Draw, Pass, Play
@@ -28,16 +29,20 @@ class ChatMachine(RuleBasedStateMachine):
     def setup(self, seed: int) -> None:
         self.loop = asyncio.new_event_loop()
         self.h = Harness(seed=seed)
+        # A second process on the same store and clock: no state may be trusted from memory.
+        self.other = Coordinator(self.h.chat, self.h.store, self.h.clock, ai_delay=0, seed=seed + 1)
+        self.active = self.h.coordinator
         self.versions: dict[str, int] = {}
 
     def teardown(self) -> None:
         if hasattr(self, "loop"):
             self.loop.run_until_complete(self.h.coordinator.close())
+            self.loop.run_until_complete(self.other.close())
             self.loop.close()
 
     def run(self, command_type, who: User, **kw):
         before = self.loop.run_until_complete(self.h.store.load(self.h.key))
-        reply = self.loop.run_until_complete(self.h.do(command_type, who, **kw))
+        reply = self.loop.run_until_complete(self.active.handle(command_type(self.h.key, who, **kw)))
         assert reply.error != "internal", reply
         assert reply.ok or reply.error, reply
         after = self.loop.run_until_complete(self.h.store.load(self.h.key))
@@ -140,6 +145,10 @@ class ChatMachine(RuleBasedStateMachine):
         for command in (cmds.ShowHand, cmds.ShowRules, cmds.ShowStats, cmds.ShowLeaderboard):
             self.run(command, who)
 
+    @rule()
+    def switch_process(self):
+        self.active = self.other if self.active is self.h.coordinator else self.h.coordinator
+
     @rule(seconds=st.sampled_from([1, 30, 61, 700]))
     def time_passes(self, seconds):
         self.loop.run_until_complete(self.h.clock.advance(seconds))
@@ -158,6 +167,6 @@ class ChatMachine(RuleBasedStateMachine):
                 assert {s.user_id for s in record.seats} >= set(state.players) or state.winner
 
 
-ChatMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=50, deadline=None,
+ChatMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=50, deadline=None,
                                          suppress_health_check=[HealthCheck.too_slow])
 TestChat = ChatMachine.TestCase

@@ -103,6 +103,8 @@ class ConsoleSession:
                 if reply.ok or reply.error != "busy" or not isinstance(step, cmd.NewGame):
                     break
                 reply = await self.coordinator.handle(step)
+            if isinstance(step, cmd.StartGame) and reply.error == "game_running":
+                break  # ten seats: the lobby started by itself when the last bot sat down
             if not reply.ok:
                 self.port.flush_lobby()
                 self.show_reply(reply)

@@ -104,7 +104,8 @@ def scripted_human(limit: int = 600):
     return reader, typed
 
 
-@pytest.mark.parametrize("rules, ai, level", [("official", 2, "hard"), ("house", 4, "easy")])
+@pytest.mark.parametrize("rules, ai, level", [("official", 2, "hard"), ("house", 4, "easy"),
+                                             ("official", 9, "normal")])  # 10 seats start by themselves
 async def test_a_scripted_human_plays_a_whole_match(rules, ai, level):
     store, terminal = MemoryStore(), Terminal()
     reader, typed = scripted_human()

@@ -38,7 +38,7 @@ from .bot_commands import help_text
 from .inline import InlineMode
 from .keyboards import HandIds, color_keyboard, hand_keyboard, multi_keyboard, swap_keyboard
 from .port import TelegramChatPort
-from .texts import MESSAGE_LIMIT, POPUP_LIMIT, clip, html, mention, tr, user_locale
+from .texts import POPUP_LIMIT, clip, clip_html, html, mention, tr, user_locale
 
 log = logging.getLogger(__name__)
 
@@ -224,7 +224,7 @@ class UnoHandlers:
             return
         text = render_reply(reply, escape=html, mention=mention)
         if text.strip():
-            await message.reply_text(clip(text, MESSAGE_LIMIT), parse_mode=ParseMode.HTML)
+            await message.reply_text(clip_html(text), parse_mode=ParseMode.HTML)
 
     async def _information(self, update: Update, build: Callable[[ChatKey, User], cmd.Command],
                            need_admin: bool = False) -> None:

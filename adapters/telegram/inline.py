@@ -30,7 +30,7 @@ from bot.render.text import card_emoji, card_label, color_label, render_reply
 
 from .callbacks import CARD_RE, GAME_ID_RE, USER_ID_RE
 from .keyboards import ordered_options
-from .texts import MESSAGE_LIMIT, clip, html, tr, user_locale
+from .texts import clip_html, html, tr, user_locale
 
 if TYPE_CHECKING:
     from .handlers import UnoHandlers
@@ -152,7 +152,7 @@ class InlineMode:
         if not reply.ok:
             # No popup exists for an inline choice: tell the player privately (best effort).
             try:
-                await self.h.port.bot.send_message(int(user.id), clip(render_reply(reply, escape=html), MESSAGE_LIMIT),
+                await self.h.port.bot.send_message(int(user.id), clip_html(render_reply(reply, escape=html)),
                                                    parse_mode=ParseMode.HTML)
             except TelegramError:
                 log.info("could not tell a player why their inline move was refused")

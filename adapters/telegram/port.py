@@ -29,7 +29,7 @@ from bot.coordinator.views import HandView, LobbyView, Notice, Public, TableView
 from bot.render.text import render_hand, render_lobby, render_notice, render_table
 
 from .keyboards import hand_keyboard, lobby_keyboard, table_keyboard
-from .texts import MESSAGE_LIMIT, clip, html, mention
+from .texts import clip_html, html, mention
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +130,7 @@ class TelegramChatPort:
         self.remember_seats(view.game_id, chat, (user_id,))
         if not user_id.isdigit():
             raise DeliveryFailed("other", "not a Telegram user")
-        text = clip(render_hand(view, escape=html), MESSAGE_LIMIT)
+        text = clip_html(render_hand(view, escape=html))
         markup = hand_keyboard(view, names=self.seat_names(view.game_id),
                                hand_number=self.hand_number(view.game_id))
         try:
@@ -147,14 +147,14 @@ class TelegramChatPort:
     def _render_public(self, message: Public) -> tuple[str, InlineKeyboardMarkup | None]:
         if isinstance(message, LobbyView):
             text = render_lobby(message, escape=html, mention=mention)
-            return clip(text, MESSAGE_LIMIT), lobby_keyboard(message, self.bot_username)
+            return clip_html(text), lobby_keyboard(message, self.bot_username)
         if isinstance(message, TableView):
             text = render_table(message, now=self._now(), escape=html, mention=mention)
-            return clip(text, MESSAGE_LIMIT), table_keyboard(message)
+            return clip_html(text), table_keyboard(message)
         if isinstance(message, Notice):
             names = self.seat_names(message.game_id) if message.game_id else {}
             text = render_notice(message, escape=html, mention=mention, names=names)
-            return clip(text, MESSAGE_LIMIT), None
+            return clip_html(text), None
         raise TypeError(f"not a public view: {type(message).__name__}")
 
     async def _send_or_edit(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,

@@ -7,6 +7,8 @@ Telegram's HTML parse mode and caps.
 
 from __future__ import annotations
 
+import html as html_module
+import re
 from typing import Any
 
 from telegram.helpers import escape, mention_html
@@ -39,4 +41,17 @@ def html(text: str) -> str:
 
 
 def clip(text: str, limit: int) -> str:
+    """Plain text cut to ``limit`` characters."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def clip_html(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """HTML cut to ``limit`` at a line break: our tags and entities never span lines, so the
+    result still parses (a cut inside a tag would make Telegram refuse the whole message)."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n", 0, limit - 1)
+    if cut > 0:
+        return text[:cut] + "\n…"
+    plain = html_module.unescape(re.sub(r"<[^>]+>", "", text))  # one huge line: drop the markup
+    return escape(clip(plain, limit // 2))

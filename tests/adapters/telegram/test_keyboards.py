@@ -62,3 +62,15 @@ def test_recent_forgets_the_oldest_entries():
     recent["a"] = 3  # rewritten: now the newest
     recent["c"] = 4
     assert dict(recent) == {"a": 3, "c": 4}
+
+
+def test_long_html_is_cut_at_a_line_break_and_still_parses():
+    from adapters.telegram.texts import clip_html
+
+    line = '<a href="tg://user?id=1">Ana &amp; Bo</a> played'
+    text = "\n".join([line] * 200)  # ~10,000 characters
+    cut = clip_html(text)
+    assert len(cut) <= 4096 and cut.endswith("\n…")
+    assert cut.count("<a ") == cut.count("</a>")  # no tag cut in half
+    one_line = clip_html("<b>" + "x" * 5000 + "</b>")
+    assert len(one_line) <= 4096 and "<" not in one_line

@@ -158,7 +158,9 @@ async def main() -> None:
         store = await made if asyncio.iscoroutine(made) else made
         try:
             for games in args.games:
-                figures = await run(store, games, args.target, args.seed)
+                # A seed per run: the coordinator derives game ids from it, and each run
+                # shares its store with the previous one.
+                figures = await run(store, games, args.target, args.seed + 1000 * games)
                 if name == "memory":
                     baseline[games] = figures["per_s"]
                 ratio = baseline[games] / figures["per_s"] if games in baseline else float("nan")

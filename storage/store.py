@@ -1,10 +1,10 @@
-"""SqlStore: the coordinator's GameStore port on SQLAlchemy's async engine.
+"""SqlStore: the coordinator's GameStore port on SQLite or PostgreSQL.
 
-Every write is one transaction. ``save`` is an optimistic-concurrency write: a game row is
-only updated where its stored version equals the caller's, so two processes sharing a
-database can never both apply an action to the same game; the loser gets VersionConflict.
-The hot path (load + save per action) uses Core statements on the sqlmodel tables through
-an AsyncConnection: no ORM identity map to copy records in and out of.
+``save`` is an optimistic-concurrency write in one transaction: a game row is only updated
+where its stored version equals the caller's, so two processes sharing a database can never
+both apply an action to the same game; the loser gets VersionConflict. Games and results go
+through ``game_rows`` (the per-action hot path, on the bare async drivers); settings,
+profiles and stats through SQLAlchemy's async engine.
 """
 
 from __future__ import annotations
@@ -13,14 +13,12 @@ import copy
 import hashlib
 import json
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, replace
+from collections.abc import Iterable
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.coordinator.ports import (
     ChatKey,
@@ -34,38 +32,50 @@ from bot.coordinator.ports import (
 )
 
 from . import stats_queries
-from .db import make_engine
-from .models import (
-    ACTIVE_STATUSES,
-    chat_settings,
-    game_seats,
-    games,
-    result_players,
-    user_profiles,
+from .db import SQLITE_BUSY_TIMEOUT_MS, make_engine
+from .game_rows import (
+    GAME_COLUMNS,
+    GameRows,
+    PostgresGameRows,
+    SqliteGameRows,
+    UniqueViolation,
+    decode,
+    encode,
 )
-from .models import results as results_table
+from .models import chat_settings, user_profiles
 
-# Columns the version-checked UPDATE rewrites: the record is the truth (as in MemoryStore);
-# only the chat and the game id are fixed at insert.
-_MUTABLE_COLUMNS = ("status", "creator", "seats", "rules", "match", "table_message_id",
-                    "hand_message_ids", "deadlines", "meta", "created_at")
+NAME_LIMIT = 128  # the name columns' width; longer display names are cut, never refused
 
 
-def _seats_digest(seats: Sequence[Seat]) -> str:
-    payload = json.dumps([asdict(seat) for seat in seats], sort_keys=True)
-    return hashlib.blake2b(payload.encode(), digest_size=12).hexdigest()
+def _seat_dict(seat: Seat) -> dict[str, Any]:
+    # By hand: dataclasses.asdict deep-copies recursively and showed up in profiles.
+    return {"user_id": seat.user_id, "name": seat.name, "language": seat.language, "ai": seat.ai}
+
+
+def _seats_digest(seats: list[dict[str, Any]]) -> str:
+    return hashlib.blake2b(json.dumps(seats).encode(), digest_size=12).hexdigest()
+
+
+def game_rows_for(engine: AsyncEngine) -> GameRows:
+    url = engine.url
+    if engine.dialect.name == "sqlite":
+        if not url.database or url.database == ":memory:":
+            raise ValueError("SqlStore needs a SQLite file (an in-memory database is not shared "
+                             "between connections); use MemoryStore for memory")
+        return SqliteGameRows(url.database, SQLITE_BUSY_TIMEOUT_MS)
+    return PostgresGameRows(url, max_size=engine.pool.size() + 10)
 
 
 class SqlStore:
     """GameStore on SQLite or PostgreSQL. Build it with ``storage.open_store(url)``, which
-    upgrades the schema first; ``close()`` disposes of the connection pool."""
+    upgrades the schema first; ``close()`` releases every connection."""
 
     def __init__(self, engine: AsyncEngine, *, clock: Any = time.time) -> None:
         self.engine = engine
-        # Single statements need no BEGIN/COMMIT round trips on PostgreSQL: reads, and a save
-        # that is one UPDATE (no seat change, no results), run in autocommit; one statement is
-        # atomic. On SQLite the driver already runs a SELECT outside any transaction, and
-        # switching its isolation level costs extra thread hops, so it keeps the defaults.
+        self._rows = game_rows_for(engine)
+        # Single statements need no BEGIN/COMMIT round trips on PostgreSQL, so reads and
+        # upserts run in autocommit there. On SQLite the driver already runs a SELECT outside
+        # any transaction, and switching its isolation level costs extra thread hops.
         sqlite_engine = engine.dialect.name == "sqlite"
         self._single = engine if sqlite_engine else engine.execution_options(
             isolation_level="AUTOCOMMIT")
@@ -75,8 +85,7 @@ class SqlStore:
         # seat list, so when we saved/read version v with digest d and the UPDATE of
         # version v succeeds, the seat rows already match d and need no rewrite.
         self._seat_digests: dict[str, tuple[int, str]] = {}
-        dialect = engine.dialect.name
-        self._insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        self._insert = sqlite.insert if sqlite_engine else postgresql.insert
 
     @classmethod
     def from_url(cls, url: str, **engine_options: Any) -> SqlStore:
@@ -84,89 +93,57 @@ class SqlStore:
         return cls(make_engine(url, **engine_options))
 
     async def close(self) -> None:
+        await self._rows.close()
         await self.engine.dispose()
 
     # ---- games ----------------------------------------------------------------------------
 
     async def load(self, chat: ChatKey) -> GameRecord | None:
-        query = sa.select(games).where(
-            games.c.platform == chat.platform, games.c.chat_id == chat.chat_id,
-            games.c.status.in_(ACTIVE_STATUSES))
-        async with self._single.connect() as conn:
-            row = (await conn.execute(query)).mappings().first()
+        row = await self._rows.fetch_active(chat.platform, chat.chat_id)
         return self._record(row) if row else None
 
     async def get(self, game_id: str) -> GameRecord | None:
-        async with self._single.connect() as conn:
-            row = (await conn.execute(
-                sa.select(games).where(games.c.game_id == game_id))).mappings().first()
+        row = await self._rows.fetch_one(game_id)
         return self._record(row) if row else None
 
     async def active_games(self) -> list[GameRecord]:
-        query = (sa.select(games).where(games.c.status.in_(ACTIVE_STATUSES))
-                 .order_by(games.c.created_at, games.c.game_id))
-        async with self._single.connect() as conn:
-            rows = (await conn.execute(query)).mappings().all()
-        return [self._record(row) for row in rows]
+        return [self._record(row) for row in await self._rows.fetch_all_active()]
 
     async def save(self, record: GameRecord,
                    results: Iterable[GameResult] = ()) -> GameRecord:
-        now = self._now()
-        saved = replace(copy.deepcopy(record), version=record.version + 1, updated_at=now)
-        if record.version == 0 and not saved.created_at:
-            saved.created_at = now
-        digest = _seats_digest(saved.seats)
-        values = self._row_values(saved)
-        results = list(results)
+        now = float(self._now())
+        created_at = record.created_at if record.version or record.created_at else now
+        values = self._row_values(record, version=record.version + 1, created_at=created_at,
+                                  updated_at=now)
+        digest = _seats_digest(values["seats"])
+        row = encode(values)  # JSON columns as text: written as is, and decoded for the copy
         seats_changed = self._seat_digests.get(record.game_id) != (record.version, digest)
         try:
-            if record.version == 0:
-                async with self.engine.begin() as conn:
-                    await conn.execute(games.insert().values(**values))
-                    await self._write_seats(conn, saved)
-                    await self._write_results(conn, results)
-            elif seats_changed or results:
-                async with self.engine.begin() as conn:
-                    await self._update(conn, record, values)
-                    if seats_changed:
-                        await conn.execute(game_seats.delete().where(
-                            game_seats.c.game_id == record.game_id))
-                        await self._write_seats(conn, saved)
-                    await self._write_results(conn, results)
-            else:  # the hot path: one version-checked UPDATE, atomic on its own
-                async with self._single_write() as conn:
-                    await self._update(conn, record, values)
-        except IntegrityError as error:
+            written = await self._rows.write(
+                insert=row if record.version == 0 else None,
+                update=(row, record.game_id, record.version) if record.version else None,
+                seats=(record.game_id, self._seat_rows(record)) if seats_changed else None,
+                results=[self._result_rows(result, now) for result in results])
+        except UniqueViolation as error:
             # Duplicate game id, a second active game in the chat, or a result recorded twice.
-            raise VersionConflict(
-                f"game {record.game_id}: rejected by a uniqueness rule "
-                f"({type(error.orig).__name__ if error.orig else 'integrity'})") from None
-        self._seat_digests[saved.game_id] = (saved.version, digest)
-        return saved
-
-    @staticmethod
-    async def _update(conn: AsyncConnection, record: GameRecord, values: dict[str, Any]) -> None:
-        update = (games.update()
-                  .where(games.c.game_id == record.game_id, games.c.version == record.version)
-                  .values({name: values[name] for name in _MUTABLE_COLUMNS}
-                          | {"version": values["version"], "updated_at": values["updated_at"]}))
-        outcome = await conn.execute(update)
-        if outcome.rowcount != 1:
+            raise VersionConflict(f"game {record.game_id}: rejected by a uniqueness rule "
+                                  f"({str(error).splitlines()[0][:120]})") from None
+        if not written:
             raise VersionConflict(
                 f"game {record.game_id}: version {record.version} is stale or unknown")
+        # The caller's record is left alone and shares nothing with the returned one: a JSON
+        # round trip of what was written (far cheaper than copy.deepcopy).
+        return self._record(decode(GAME_COLUMNS, [row[c] for c in GAME_COLUMNS]))
 
-    async def _write_results(self, conn: AsyncConnection, results: list[GameResult]) -> None:
-        for result in results:
-            await self._write_result(conn, result)
-
-    def _row_values(self, record: GameRecord) -> dict[str, Any]:
+    @staticmethod
+    def _row_values(record: GameRecord, **changes: Any) -> dict[str, Any]:
         return {
             "game_id": record.game_id,
             "platform": record.chat.platform,
             "chat_id": record.chat.chat_id,
             "status": record.status,
             "creator": record.creator,
-            "seats": [asdict(seat) for seat in record.seats],
+            "seats": [_seat_dict(seat) for seat in record.seats],
             "rules": record.rules,
             "match": record.match,
             "version": record.version,
@@ -174,35 +151,33 @@ class SqlStore:
             "hand_message_ids": record.hand_message_ids,
             "deadlines": record.deadlines,
             "meta": record.meta,
-            "created_at": record.created_at,
-            "updated_at": record.updated_at,
-        }
+            "created_at": float(record.created_at),
+            "updated_at": float(record.updated_at),
+        } | changes
 
-    async def _write_seats(self, conn: AsyncConnection, record: GameRecord) -> None:
-        if record.seats:
-            await conn.execute(game_seats.insert(), [
-                {"game_id": record.game_id, "position": position,
-                 "platform": record.chat.platform, "user_id": seat.user_id, "name": seat.name,
-                 "language": seat.language, "ai": seat.ai}
-                for position, seat in enumerate(record.seats)])
+    @staticmethod
+    def _seat_rows(record: GameRecord) -> list[dict[str, Any]]:
+        return [{"game_id": record.game_id, "position": position,
+                 "platform": record.chat.platform, "user_id": seat.user_id,
+                 "name": seat.name[:NAME_LIMIT], "language": seat.language, "ai": seat.ai}
+                for position, seat in enumerate(record.seats)]
 
-    async def _write_result(self, conn: AsyncConnection, result: GameResult) -> None:
-        finished_at = result.finished_at or self._now()
-        result_id = (await conn.execute(results_table.insert().values(
-            game_id=result.game_id, platform=result.chat.platform, chat_id=result.chat.chat_id,
-            kind=result.kind, hand_number=result.hand_number, finished_at=finished_at,
-        ).returning(results_table.c.id))).scalar_one()
-        if result.players:
-            await conn.execute(result_players.insert(), [
-                {"result_id": result_id, "platform": result.chat.platform,
-                 "chat_id": result.chat.chat_id, "kind": result.kind,
-                 "finished_at": finished_at, "user_id": player.user_id, "name": player.name,
-                 "is_ai": player.is_ai, "won": player.won, "points": player.points,
-                 "uno_calls": player.uno_calls, "caught": player.caught,
-                 "challenges_won": player.challenges_won}
-                for player in result.players])
+    def _result_rows(self, result: GameResult, now: float
+                     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        finished_at = float(result.finished_at or now)
+        head = {"game_id": result.game_id, "platform": result.chat.platform,
+                "chat_id": result.chat.chat_id, "kind": result.kind,
+                "hand_number": result.hand_number, "finished_at": finished_at}
+        players = [{"result_id": None, "platform": result.chat.platform,
+                    "chat_id": result.chat.chat_id, "kind": result.kind,
+                    "finished_at": finished_at, "user_id": player.user_id,
+                    "name": player.name[:NAME_LIMIT], "is_ai": player.is_ai, "won": player.won,
+                    "points": player.points, "uno_calls": player.uno_calls,
+                    "caught": player.caught, "challenges_won": player.challenges_won}
+                   for player in result.players]
+        return head, players
 
-    def _record(self, row: Any) -> GameRecord:
+    def _record(self, row: dict[str, Any]) -> GameRecord:
         record = GameRecord(
             game_id=row["game_id"],
             chat=ChatKey(row["platform"], row["chat_id"]),
@@ -219,7 +194,7 @@ class SqlStore:
             created_at=row["created_at"],
             updated_at=row["updated_at"],
         )
-        self._seat_digests[record.game_id] = (record.version, _seats_digest(record.seats))
+        self._seat_digests[record.game_id] = (record.version, _seats_digest(row["seats"]))
         return record
 
     # ---- chat settings and user profiles ---------------------------------------------------

@@ -28,6 +28,7 @@ from .port import ConsoleChat, Writer
 CHAT = ChatKey("console", "local")
 HUMAN_ID = "human"
 MAX_AI = 9
+MIN_TARGET, MAX_TARGET = 1, 100_000  # RuleSet.target_score's range
 ID_RETRIES = 20
 ECHOED = (cmd.PlayCards, cmd.Draw, cmd.Pass)  # their success is already on the table
 
@@ -64,6 +65,11 @@ class ConsoleSession:
         if not 1 <= ai_seats <= MAX_AI:
             self.port.line(Text(N_("Choose between 1 and 9 AI opponents.")))
             return 2
+        target = getattr(self.args, "target", None)
+        if target is not None and not MIN_TARGET <= target <= MAX_TARGET:
+            self.port.line(Text(N_("The target score must be between {low} and {high}."),
+                                {"low": MIN_TARGET, "high": MAX_TARGET}))
+            return 2
         watcher = asyncio.create_task(self.watch_for_end())
         try:
             if not await self.open_match(ai_seats):
@@ -85,7 +91,7 @@ class ConsoleSession:
         settings = await self.store.chat_settings(CHAT)
         settings.preset = getattr(self.args, "rules", "official")
         target = getattr(self.args, "target", None)
-        settings.overrides = {"target_score": target} if target else {}
+        settings.overrides = {"target_score": target} if target is not None else {}
         settings.language = self.locale
         settings.turn_timer = 0
         await self.store.save_chat_settings(CHAT, settings)

@@ -207,6 +207,19 @@ async def test_too_many_ai_seats_is_refused():
     assert "between 1 and 9" in terminal.text
 
 
+@pytest.mark.parametrize("target", [0, -5, 100_001])
+async def test_a_target_score_out_of_range_is_refused(target):
+    store, terminal = MemoryStore(), Terminal()
+
+    async def never(session):  # pragma: no cover - not reached
+        return None
+
+    session = make_session(console_args(target=target), store, never, terminal)
+    assert await session.run() == 2
+    assert "The target score must be between 1 and 100000." in terminal.text
+    assert await store.load(CHAT) is None
+
+
 async def test_a_game_left_open_by_an_earlier_run_is_replaced():
     store = MemoryStore()
 

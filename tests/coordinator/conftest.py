@@ -93,19 +93,21 @@ class Harness:
     async def human_move(self, who: User) -> object:
         """One sensible move for a human through commands: play the first legal card (declaring
         UNO), else pass after drawing, else draw. Returns the reply."""
+        return await self.coordinator.handle(await self.move_for(who))
+
+    async def move_for(self, who: User) -> cmds.Command:
         state = await self.state()
         actions = [a for a in legal_actions(state, who.id) if not isinstance(a, CatchUno | DeclareUno)]
-        play = next((a for a in actions if isinstance(a, Play) and a.swap is None) , None) or \
+        play = next((a for a in actions if isinstance(a, Play) and a.swap is None), None) or \
             next((a for a in actions if isinstance(a, Play)), None)
         if play is not None:
-            return await self.do(cmds.PlayCards, who, cards=tuple(str(c) for c in play.cards),
-                                 color=play.color.value if play.color else None,
-                                 declare_uno=state.card_count(who.id) - len(play.cards) == 1,
-                                 swap_with=play.swap)
+            return cmds.PlayCards(self.key, who, tuple(str(c) for c in play.cards),
+                                  play.color.value if play.color else None,
+                                  state.card_count(who.id) - len(play.cards) == 1, play.swap)
         if any(isinstance(a, Pass) for a in actions):
-            return await self.do(cmds.Pass, who)
+            return cmds.Pass(self.key, who)
         if any(isinstance(a, Draw) for a in actions):
-            return await self.do(cmds.Draw, who)
+            return cmds.Draw(self.key, who)
         raise AssertionError(f"{who.id} has nothing to do")
 
 

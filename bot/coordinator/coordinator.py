@@ -223,17 +223,24 @@ class Coordinator:
             saved = await self.store.save(record)
             record.version = saved.version
         except VersionConflict:
-            # Someone else saved meanwhile: copy the ids onto the fresh record once.
+            await self._merge_followup(record)
+        except Exception as error:  # the move itself is stored and announced: only ids are lost
+            self._log_failure(error, "storing message ids", record.chat)
+
+    async def _merge_followup(self, record: GameRecord) -> None:
+        """Someone else saved meanwhile: copy the ids onto the fresh record, once."""
+        try:
             fresh = await self.store.get(record.game_id)
             if fresh is None:
                 return
             fresh.table_message_id = record.table_message_id
             fresh.hand_message_ids.update(record.hand_message_ids)
             fresh.meta["unreachable"] = record.meta.get("unreachable", [])
-            try:
-                await self.store.save(fresh)
-            except VersionConflict:
-                log.warning("game %s: message ids not stored (busy)", record.game_id)
+            await self.store.save(fresh)
+        except VersionConflict:
+            log.warning("game %s: message ids not stored (busy)", record.game_id)
+        except Exception as error:
+            self._log_failure(error, "storing message ids", record.chat)
 
     # ---- timers --------------------------------------------------------------------------
     def _arm(self, record: GameRecord) -> None:

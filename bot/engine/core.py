@@ -190,7 +190,7 @@ class SeatCache:
     """Frozen values one player's moves keep producing (plays, events, a Draw), built once per
     player id. They are immutable and equal to freshly built ones, so sharing them is safe."""
 
-    __slots__ = ("player", "plays", "played", "started", "passed", "draw")
+    __slots__ = ("player", "plays", "played", "started", "passed", "skipped", "draw")
 
     def __init__(self, player: str) -> None:
         self.player = player
@@ -203,6 +203,9 @@ class SeatCache:
         passed = new_object(ev.TurnPassed)
         passed.__dict__["player"] = player
         self.passed = passed
+        skipped = new_object(ev.PlayerSkipped)
+        skipped.__dict__["player"] = player
+        self.skipped = skipped
         draw = new_object(Draw)
         draw.__dict__["player"] = player
         self.draw = draw

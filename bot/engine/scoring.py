@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import Card
+from .cards import Card, full_deck
+
+_POINTS = {c: c.rank.points for c in full_deck()}  # every hand ends with a count: keep it cheap
 
 
 def cards_value(cards: Iterable[Card]) -> int:
     """Official values: number cards face value, Skip/Reverse/+2 20, W and W+4 50."""
-    return sum(c.rank.points for c in cards)
+    points = _POINTS
+    return sum([points[c] for c in cards])
 
 
 def team_ids_for(player_count: int) -> tuple[int, ...]:

@@ -13,7 +13,7 @@ import copy
 import hashlib
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import sqlalchemy as sa
@@ -70,7 +70,7 @@ class SqlStore:
     """GameStore on SQLite or PostgreSQL. Build it with ``storage.open_store(url)``, which
     upgrades the schema first; ``close()`` releases every connection."""
 
-    def __init__(self, engine: AsyncEngine, *, clock: Any = time.time) -> None:
+    def __init__(self, engine: AsyncEngine, *, now: Callable[[], float] = time.time) -> None:
         self.engine = engine
         self._rows = game_rows_for(engine)
         # Single statements need no BEGIN/COMMIT round trips on PostgreSQL, so reads and
@@ -80,7 +80,7 @@ class SqlStore:
         self._single = engine if sqlite_engine else engine.execution_options(
             isolation_level="AUTOCOMMIT")
         self._single_write = engine.begin if sqlite_engine else self._single.connect
-        self._now = clock
+        self._now = now  # timestamps (updated_at, results): a test clock may stand in
         # game_id -> (version, digest of its seats). One version of a game has exactly one
         # seat list, so when we saved/read version v with digest d and the UPDATE of
         # version v succeeds, the seat rows already match d and need no rewrite.
@@ -88,9 +88,10 @@ class SqlStore:
         self._insert = sqlite.insert if sqlite_engine else postgresql.insert
 
     @classmethod
-    def from_url(cls, url: str, **engine_options: Any) -> SqlStore:
+    def from_url(cls, url: str, *, now: Callable[[], float] = time.time,
+                 **engine_options: Any) -> SqlStore:
         """A store on ``url`` WITHOUT touching the schema (use ``open_store`` in production)."""
-        return cls(make_engine(url, **engine_options))
+        return cls(make_engine(url, **engine_options), now=now)
 
     async def close(self) -> None:
         await self._rows.close()

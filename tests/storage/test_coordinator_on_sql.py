@@ -51,8 +51,7 @@ async def play_seeded_match(store, clock: FakeClock, preset: str) -> FakeChat:
 async def test_a_seeded_match_is_identical_on_sql_and_in_memory(preset, database_url):
     memory_clock, sql_clock = FakeClock(), FakeClock()
     memory = MemoryStore(now=memory_clock.now)
-    sql = await open_store(database_url)
-    sql._now = sql_clock.now  # the store's timestamps follow the test clock, as MemoryStore's do
+    sql = await open_store(database_url, now=sql_clock.now)  # stamps follow the test clock
     try:
         memory_chat = await play_seeded_match(memory, memory_clock, preset)
         sql_chat = await play_seeded_match(sql, sql_clock, preset)
@@ -75,8 +74,7 @@ async def test_a_seeded_match_is_identical_on_sql_and_in_memory(preset, database
 
 async def test_a_restarted_coordinator_resumes_from_the_database(sqlite_database):
     clock = FakeClock()
-    store = await open_store(sqlite_database)
-    store._now = clock.now
+    store = await open_store(sqlite_database, now=clock.now)
     chat = FakeChat()
     users = humans(3)
     first = Coordinator(chat, store, clock, ai_delay=0, seed=5)
@@ -92,8 +90,7 @@ async def test_a_restarted_coordinator_resumes_from_the_database(sqlite_database
     await store.close()
 
     # A new process: a new store on the same file, a new coordinator, later in time.
-    store = await open_store(sqlite_database)
-    store._now = clock.now
+    store = await open_store(sqlite_database, now=clock.now)
     try:
         [loaded] = await store.active_games()
         assert asdict(loaded) == asdict(before)

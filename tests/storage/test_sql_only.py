@@ -1,0 +1,111 @@
+"""What only the SQL store promises beyond the GameStore contract: the seat rows mirror the
+record, a result is recorded once, the database itself refuses a second active game, long
+names fit, and ``unobot db upgrade`` works."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from bot.coordinator.ports import GameResult, PlayerResult, Seat, VersionConflict
+from storage import SqlStore, open_store
+
+from .test_contract import CHAT, make_record
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+async def sql_store(database_url):
+    store = await open_store(database_url)
+    yield store
+    await store.close()
+
+
+async def seat_rows(store: SqlStore, game_id: str) -> list[tuple]:
+    async with store.engine.connect() as conn:
+        return [tuple(row) for row in await conn.execute(sa.text(
+            "SELECT position, platform, user_id, name, language, ai FROM game_seats "
+            "WHERE game_id = :g ORDER BY position"), {"g": game_id})]
+
+
+async def test_seat_rows_follow_the_record(sql_store):
+    saved = await sql_store.save(make_record())
+    assert await seat_rows(sql_store, "g1") == [
+        (0, "telegram", "u1", "Ana", "en", None), (1, "telegram", "ai1", "Bot Bo", None, "normal")]
+    saved = await sql_store.save(replace(saved, seats=[*saved.seats, Seat("u2", "Cy", "zh_CN")]))
+    saved = await sql_store.save(saved)  # unchanged seats: rows stay as they are
+    assert [row[2] for row in await seat_rows(sql_store, "g1")] == ["u1", "ai1", "u2"]
+    # Another process (another store) changes the seats: this store must notice on its next save.
+    other = SqlStore.from_url(str(sql_store.engine.url.render_as_string(hide_password=False)))
+    try:
+        theirs = await other.save(replace(await other.get("g1"), seats=saved.seats[:1]))
+    finally:
+        await other.close()
+    mine = await sql_store.get("g1")
+    assert mine.version == theirs.version
+    await sql_store.save(replace(mine, seats=[*mine.seats, Seat("u9", "Zed")]))
+    assert [row[2] for row in await seat_rows(sql_store, "g1")] == ["u1", "u9"]
+
+
+async def test_a_result_is_recorded_once(sql_store):
+    saved = await sql_store.save(make_record(status="running"))
+    hand = GameResult("g1", CHAT, "hand", 1, [PlayerResult("u1", "Ana", points=10, won=True)])
+    saved = await sql_store.save(saved, [hand])
+    with pytest.raises(VersionConflict):
+        await sql_store.save(saved, [hand])  # the same hand again: refused, nothing written
+    assert (await sql_store.get("g1")).version == saved.version
+    assert (await sql_store.stats("telegram", "u1")).hands == 1
+
+
+async def test_the_database_itself_refuses_a_second_active_game(sql_store):
+    await sql_store.save(make_record("g1"))
+    async with sql_store.engine.connect() as conn:
+        with pytest.raises(sa.exc.IntegrityError):
+            await conn.execute(sa.text(
+                "INSERT INTO games (game_id, platform, chat_id, status, creator, seats, rules, "
+                "version, hand_message_ids, deadlines, meta, created_at, updated_at) VALUES "
+                "('g2', 'telegram', '-100123', 'running', 'u1', '[]', '{}', 1, '{}', '{}', '{}', 0, 0)"))
+        await conn.rollback()
+        # A finished game in the same chat is fine.
+        await conn.execute(sa.text(
+            "INSERT INTO games (game_id, platform, chat_id, status, creator, seats, rules, "
+            "version, hand_message_ids, deadlines, meta, created_at, updated_at) VALUES "
+            "('g3', 'telegram', '-100123', 'finished', 'u1', '[]', '{}', 1, '{}', '{}', '{}', 0, 0)"))
+        await conn.commit()
+    assert (await sql_store.load(CHAT)).game_id == "g1"
+    assert (await sql_store.get("g3")).status == "finished"
+
+
+async def test_long_display_names_are_cut_to_fit(sql_store):
+    long_name = "N" * 300
+    saved = await sql_store.save(make_record(seats=[Seat("u1", long_name)], status="running"))
+    assert (await sql_store.get("g1")).seats[0].name == long_name  # the record keeps it whole
+    await sql_store.save(saved, [GameResult("g1", CHAT, "match", 1,
+                                            [PlayerResult("u1", long_name, won=True)])])
+    assert (await sql_store.stats("telegram", "u1")).name == "N" * 128
+
+
+def test_in_memory_sqlite_is_refused_with_a_clear_message():
+    with pytest.raises(ValueError, match="SQLite file"):
+        SqlStore.from_url("sqlite+aiosqlite://")
+
+
+def test_unobot_db_upgrade(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'cli.db'}"
+    env = {**os.environ, "DATABASE_URL": url, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "db", "upgrade"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "cli.db").exists()
+    done = subprocess.run([sys.executable, "-c",
+                           "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("
+                           "'select version_num from alembic_version').fetchone()[0])",
+                           str(tmp_path / "cli.db")], capture_output=True, text=True)
+    assert done.stdout.strip() == "0001"

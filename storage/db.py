@@ -10,6 +10,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 SQLITE_BUSY_TIMEOUT_MS = 5000
+# Connections for the games hot path on PostgreSQL: many games committing at once share WAL
+# flushes (group commit), which is what makes 50 concurrent games fast.
+PG_GAME_POOL_SIZE = 20
 
 
 def normalise_url(url: str) -> str:
@@ -52,11 +55,11 @@ def make_engine(url: str, **options: Any) -> AsyncEngine:
         sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     if "poolclass" not in options:
-        # Many games commit at once: PostgreSQL flushes their commits in one WAL fsync, so
-        # enough connections is what makes 50 concurrent games fast. No pre-ping (a round
-        # trip per checkout): a dropped connection fails one command and the pool is
-        # invalidated and refilled.
-        options.setdefault("pool_size", 20)
-        options.setdefault("max_overflow", 10)
+        # This pool serves settings, profiles and stats only (games have their own asyncpg
+        # pool, see game_rows.py), so it stays small: two bot processes must fit in
+        # PostgreSQL's default 100 connections. No pre-ping (a round trip per checkout): a
+        # dropped connection fails one command and the pool is invalidated and refilled.
+        options.setdefault("pool_size", 5)
+        options.setdefault("max_overflow", 5)
         options.setdefault("pool_recycle", 1800)
     return create_async_engine(url, **options)

@@ -32,7 +32,7 @@ from bot.coordinator.ports import (
 )
 
 from . import stats_queries
-from .db import SQLITE_BUSY_TIMEOUT_MS, make_engine
+from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
 from .game_rows import (
     GAME_COLUMNS,
     GameRows,
@@ -63,7 +63,7 @@ def game_rows_for(engine: AsyncEngine) -> GameRows:
             raise ValueError("SqlStore needs a SQLite file (an in-memory database is not shared "
                              "between connections); use MemoryStore for memory")
         return SqliteGameRows(url.database, SQLITE_BUSY_TIMEOUT_MS)
-    return PostgresGameRows(url, max_size=engine.pool.size() + 10)
+    return PostgresGameRows(url, max_size=PG_GAME_POOL_SIZE)
 
 
 class SqlStore:
@@ -195,7 +195,10 @@ class SqlStore:
             created_at=row["created_at"],
             updated_at=row["updated_at"],
         )
-        self._seat_digests[record.game_id] = (record.version, _seats_digest(row["seats"]))
+        if record.active:
+            self._seat_digests[record.game_id] = (record.version, _seats_digest(row["seats"]))
+        else:  # over: keep the cache as small as the set of live games
+            self._seat_digests.pop(record.game_id, None)
         return record
 
     # ---- chat settings and user profiles ---------------------------------------------------

@@ -9,6 +9,7 @@ API calls per turn split by group and private chats. A bare echo bot (update -> 
 measured in the same run gives the ceiling of PTB + the fake server on this machine.
 
     .venv/bin/python bench/telegram.py [--games 40] [--turns 30] [--echo 3000] [--telegram-limits]
+                                       [--concurrency 32] [--latency-ms 50]
 
 Without --telegram-limits the AIORateLimiter is set wide open, so the figures are the
 adapter's own cost; with it, Telegram's real limits (30/s overall, 20/min per group) apply.
@@ -119,7 +120,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def bench_games(games: int, players: int, turns: int, telegram_limits: bool,
-                      concurrency: int) -> None:
+                      concurrency: int, latency: float) -> None:
     api = FakeBotApi()
     await api.start()
     store = MemoryStore()
@@ -128,6 +129,7 @@ async def bench_games(games: int, players: int, turns: int, telegram_limits: boo
                             max_retries=3, poll_timeout=5, concurrent_updates=concurrency, **limits)
     bot = TelegramBot(config, lambda port: Coordinator(port, store, FakeClock(), ai_delay=0, seed=1), store)
     await bot.start()
+    api.latency = latency  # after start-up: getMe/setMyCommands need not wait
     drivers = [GameDriver(api, i, players) for i in range(games)]
     calls_before = len(api.calls)
     started = time.perf_counter()
@@ -162,9 +164,10 @@ async def bench_games(games: int, players: int, turns: int, telegram_limits: boo
           ", ".join(f"{k} {v:.2f}" for k, v in sorted(per_turn.items())))
 
 
-async def bench_echo(count: int, concurrency: int) -> None:
+async def bench_echo(count: int, concurrency: int, latency: float) -> None:
     api = FakeBotApi()
     await api.start()
+    api.latency = latency
     app = (ApplicationBuilder().token(api.token).base_url(api.base_url)
            .base_file_url(api.base_url).concurrent_updates(concurrency).build())
 
@@ -199,12 +202,17 @@ def main() -> None:
     parser.add_argument("--telegram-limits", action="store_true")
     parser.add_argument("--concurrency", type=int, default=TelegramConfig.concurrent_updates,
                         help="updates handled at once (both bots)")
+    parser.add_argument("--latency-ms", type=float, default=0.0,
+                        help="delay every Bot API answer, like a real network (default 0)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    asyncio.run(bench_echo(args.echo, args.concurrency))
+    latency = args.latency_ms / 1000
+    print(f"Bot API latency simulated: {args.latency_ms:.0f} ms per call")
+    asyncio.run(bench_echo(args.echo, args.concurrency, latency))
     # One game alone: the latency a player feels; then many at once: the throughput.
     for games in sorted({1, args.games}):
-        asyncio.run(bench_games(games, args.players, args.turns, args.telegram_limits, args.concurrency))
+        asyncio.run(bench_games(games, args.players, args.turns, args.telegram_limits, args.concurrency,
+                                latency))
 
 
 if __name__ == "__main__":

@@ -104,6 +104,7 @@ class FakeBotApi:
         self.admins: dict[int, set[int]] = {}  # chat id -> admin user ids
         self.failures: list[Failure] = []
         self.delays: dict[int, float] = {}  # chat id -> seconds every answer is held back
+        self.latency = 0.0  # seconds every answer (but getUpdates) is held back: a real network
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(1000)
@@ -319,7 +320,8 @@ class FakeBotApi:
             self._new_call.set()
             if self.observer is not None:
                 await self.observer(call)
-        delay = self.delays.get(call.chat_id) if call.chat_id is not None else None
+        delay = (self.delays.get(call.chat_id, 0.0) if call.chat_id is not None else 0.0) + \
+            (self.latency if method != "getUpdates" else 0.0)
         if delay:
             await asyncio.sleep(delay)
         failure = self._failure_for(method, params) if method != "getUpdates" else None

@@ -11,11 +11,11 @@ from __future__ import annotations
 from . import events as ev
 from .actions import Draw, Play
 from .cards import Card, Color, Rank
-from .core import holds_color, new_object, playable, seat_cache
+from .core import _SEAT_CACHES, SeatCache, holds_color, new_object, playable, seat_cache
 from .state import GameState
 
 # What a card does when played, as a small int (cheaper to test than enum members).
-NUMBER, SEVEN_ZERO, SKIP, REVERSE, DRAW_TWO, WILD, WILD_DRAW_FOUR = range(7)
+NUMBER, WILD, SEVEN_ZERO, SKIP, REVERSE, DRAW_TWO, WILD_DRAW_FOUR = range(7)
 _KIND: dict[Card, int] = {}
 for _color in Color:
     for _rank in Rank:
@@ -26,6 +26,11 @@ for _color in Color:
 _KIND[Card.of(None, Rank.WILD)] = WILD
 _KIND[Card.of(None, Rank.WILD_DRAW_FOUR)] = WILD_DRAW_FOUR
 _REVERSED = {d: ev.DirectionReversed(d) for d in (1, -1)}
+set_attr = object.__setattr__  # set_attr(new, "__dict__", fields): a new frozen value, fields at once
+
+
+def _cache(player: str) -> SeatCache:
+    return _SEAT_CACHES.get(player) or seat_cache(player)
 
 
 def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
@@ -72,104 +77,107 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
     else:
         if not (color is color_before or color_before is None or card.rank is s.discard[-1].rank):
             return None
-        events = [seat_cache(player).card_played(card)]
+        cache = _cache(player)
+        events = [cache.played.get(card) or cache.card_played(card)]
+
+    d = s.__dict__.copy()  # the new state's fields: a copy, then what changes
+    hands = list(s.hands)
+    hands[turn] = hand[:i] + hand[i + 1:]
+    d["hands"] = hands  # made a tuple below
+    d["discard"] = s.discard + cards
+    d["color"] = color
+    if drawn is not None:
+        d["drawn_card"] = None
+    if s.wd4_by is not None or s.wd4_bluff:
+        d["wd4_by"] = None
+        d["wd4_bluff"] = False
 
     # UNO bookkeeping as the general path does it: others' catch windows close; with one card
     # left the player declares (uno=True) or becomes catchable; otherwise their marks go.
-    declared, caught, catchable = s.declared, s.caught, s.catchable
+    catchable = s.catchable
     if catchable:
-        catchable = tuple(p for p in catchable if p == player)
+        catchable = d["catchable"] = tuple(p for p in catchable if p == player)
     if left == 1:
         if a.uno:
-            caught = caught - {player} if player in caught else caught
-            catchable = tuple(p for p in catchable if p != player)
-            declared = declared | {player}
+            d["caught"] = s.caught - {player}
+            d["catchable"] = tuple(p for p in catchable if p != player)
+            d["declared"] = s.declared | {player}
             declared_event = new_object(ev.UnoDeclared)
             declared_event.__dict__["player"] = player
             events.append(declared_event)
-        elif player not in declared and player not in catchable:
-            catchable = (*catchable, player)
+        elif player not in s.declared and player not in catchable:
+            d["catchable"] = (*catchable, player)
     else:
-        if player in declared:
-            declared = declared - {player}
-        if player in caught:
-            caught = caught - {player}
+        if player in s.declared:
+            d["declared"] = s.declared - {player}
+        if player in s.caught:
+            d["caught"] = s.caught - {player}
         if player in catchable:
-            catchable = tuple(p for p in catchable if p != player)
+            d["catchable"] = tuple(p for p in catchable if p != player)
 
-    n = len(players)
-    direction = s.direction
-    hands = list(s.hands)
-    hands[turn] = hand[:i] + hand[i + 1:]
-    pile = s.draw_pile
-    pending = 0
-    wd4_by = None
-    bluff = False
-    if kind == SKIP or (kind == REVERSE and n == 2):  # Reverse with two players acts as Skip
-        skipped = (turn + direction) % n
-        events.append(seat_cache(players[skipped]).skipped)
-        nxt = (skipped + direction) % n
+    if kind <= SEVEN_ZERO:  # numbers (7 and 0 without 7-0) and the plain Wild: the turn moves on
+        nxt = (turn + s.direction) % len(players)
+    elif kind == SKIP or (kind == REVERSE and len(players) == 2):  # Reverse for two: a Skip
+        skipped = (turn + s.direction) % len(players)
+        events.append(_cache(players[skipped]).skipped)
+        nxt = (skipped + s.direction) % len(players)
     elif kind == REVERSE:
-        direction = -direction
+        direction = d["direction"] = -s.direction
         events.append(_REVERSED[direction])
-        nxt = (turn + direction) % n
-    elif kind == DRAW_TWO or kind == WILD_DRAW_FOUR:
-        amount = 2 if kind == DRAW_TWO else 4
-        victim = (turn + direction) % n
-        victim_id = players[victim]
-        challengeable = kind == WILD_DRAW_FOUR and rules.wd4_challenge
-        if rules.stacking != "off" or challengeable:  # waits: stack, take it or challenge
-            pending = amount
-            if challengeable:
-                wd4_by = player
-                bluff = holds_color(hand, color_before)
-            nxt = victim
-            events.append(seat_cache(victim_id).started)
-            events.append(ev.PenaltyPending(victim_id, amount))
-            return _after_play(s, hands, pile, cards, color, direction, nxt, pending, declared,
-                               caught, catchable, wd4_by, bluff), events
-        if len(pile) < amount:
-            return None  # the stock must be refilled first: the general path does that
-        got = pile[:amount]
-        pile = pile[amount:]
-        hands[victim] = hands[victim] + got
-        if len(hands[victim]) != 1:  # their UNO marks go with the count
-            if victim_id in declared:
-                declared = declared - {victim_id}
-            if victim_id in caught:
-                caught = caught - {victim_id}
-            if victim_id in catchable:
-                catchable = tuple(p for p in catchable if p != victim_id)
-        events.append(ev.CardsDrawn(victim_id, amount, got, "penalty"))
-        events.append(seat_cache(victim_id).skipped)
-        nxt = (victim + direction) % n
+        nxt = (turn + direction) % len(players)
+    elif not _penalty(s, d, hands, events, kind, player, turn, hand):
+        return None
     else:
-        nxt = (turn + direction) % n
-    events.append(seat_cache(players[nxt]).started)
-    return _after_play(s, hands, pile, cards, color, direction, nxt, pending, declared, caught,
-                       catchable, wd4_by, bluff), events
-
-
-def _after_play(s: GameState, hands: list, pile: tuple, cards: tuple, color: Color, direction: int,
-                turn: int, pending: int, declared: frozenset, caught: frozenset, catchable: tuple,
-                wd4_by: str | None, bluff: bool) -> GameState:
-    new = new_object(GameState)
-    d = new.__dict__
-    d.update(s.__dict__)
+        nxt = None  # _penalty started the next turn
+    if nxt is not None:
+        d["turn"] = nxt
+        events.append(_cache(players[nxt]).started)
     d["hands"] = tuple(hands)
-    d["draw_pile"] = pile
-    d["discard"] = s.discard + cards
-    d["color"] = color
-    d["direction"] = direction
-    d["turn"] = turn
-    d["pending_draw"] = pending
-    d["drawn_card"] = None
-    d["declared"] = declared
-    d["caught"] = caught
-    d["catchable"] = catchable
-    d["wd4_by"] = wd4_by
-    d["wd4_bluff"] = bluff
-    return new
+    new = new_object(GameState)
+    set_attr(new, "__dict__", d)
+    return new, events
+
+
+def _penalty(s: GameState, d: dict, hands: list, events: list[ev.Event], kind: int, player: str,
+             turn: int, hand: tuple[Card, ...]) -> bool:
+    """A +2 or W+4 (nothing pending before): it waits for the next player (stacking on, or a
+    challengeable W+4), or they draw at once and lose their turn. Sets ``d["turn"]`` to the seat
+    whose turn starts, with its TurnStarted event when it waits. False: the stock runs short
+    (the general path refills it)."""
+    rules = s.rules
+    players = s.players
+    amount = 2 if kind == DRAW_TWO else 4
+    victim = (turn + s.direction) % len(players)
+    victim_id = players[victim]
+    challengeable = kind == WILD_DRAW_FOUR and rules.wd4_challenge
+    if rules.stacking != "off" or challengeable:  # it waits: stack, take it or challenge
+        d["pending_draw"] = amount
+        if challengeable:
+            d["wd4_by"] = player
+            d["wd4_bluff"] = holds_color(hand, s.color)
+        d["turn"] = victim
+        events.append(_cache(victim_id).started)
+        events.append(ev.PenaltyPending(victim_id, amount))
+        return True
+    pile = s.draw_pile
+    if len(pile) < amount:
+        return False
+    got = pile[:amount]
+    d["draw_pile"] = pile[amount:]
+    hands[victim] = hands[victim] + got
+    if len(hands[victim]) != 1:  # their UNO marks go with the count
+        if victim_id in d["declared"]:
+            d["declared"] = d["declared"] - {victim_id}
+        if victim_id in d["caught"]:
+            d["caught"] = d["caught"] - {victim_id}
+        if victim_id in d["catchable"]:
+            d["catchable"] = tuple(p for p in d["catchable"] if p != victim_id)
+    events.append(ev.CardsDrawn(victim_id, amount, got, "penalty"))
+    events.append(_cache(victim_id).skipped)
+    nxt = (victim + s.direction) % len(players)
+    d["turn"] = nxt
+    events.append(_cache(players[nxt]).started)
+    return True
 
 
 def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
@@ -197,23 +205,21 @@ def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
     drawn.__dict__.update(player=player, count=len(got), cards=got,
                           reason="penalty" if pending else "draw")
     events: list[ev.Event] = [drawn]
-    new = new_object(GameState)
-    d = new.__dict__
-    d.update(s.__dict__)
+    d = s.__dict__.copy()
     d["hands"] = tuple(hands)
     d["draw_pile"] = pile[len(got):]
     catchable = s.catchable
     if catchable:  # others' windows close (and the drawer's own, below, with a second card)
-        catchable = tuple(p for p in catchable if p == player)
+        catchable = d["catchable"] = tuple(p for p in catchable if p == player)
     if len(hand) != 1:
         if player in s.declared:
             d["declared"] = s.declared - {player}
         if player in s.caught:
             d["caught"] = s.caught - {player}
         if player in catchable:
-            catchable = ()
-    d["catchable"] = catchable
-    cache = seat_cache(player)
+            d["catchable"] = ()
+    new = new_object(GameState)
+    set_attr(new, "__dict__", d)
     if pending:
         d["pending_draw"] = 0
         d["wd4_by"] = None
@@ -222,9 +228,9 @@ def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
         d["drawn_card"] = got[0]
         return new, events
     else:
-        events.append(cache.passed)
+        events.append(_cache(player).passed)
     nxt = (turn + s.direction) % len(s.players)
     d["turn"] = nxt
     d["drawn_card"] = None
-    events.append(seat_cache(s.players[nxt]).started)
+    events.append(_cache(s.players[nxt]).started)
     return new, events

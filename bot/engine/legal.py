@@ -8,8 +8,8 @@ import itertools
 from collections.abc import Sequence
 
 from .actions import Action, CatchUno, Challenge, DeclareUno, Draw, Pass, Play
-from .cards import Card, Color, Rank
-from .core import COLORS, W4, can_stack, holds_color, new_object, seat_cache
+from .cards import Card, Color, Rank, full_deck
+from .core import _SEAT_CACHES, COLORS, W4, can_stack, holds_color, new_object, seat_cache
 from .state import GameState
 
 SEVEN = Rank.SEVEN
@@ -71,29 +71,55 @@ def _groups(s: GameState, player: str, hand: tuple[Card, ...], firsts: list[Card
 FAST_PATHS = True  # the per-player Play cache; tests switch it off to compare with _variants
 
 
+def _matching(card: Card, top: Card, color: Color | None) -> bool:
+    cc = card.color
+    return cc is None or cc is color or color is None or card.rank is top.rank
+
+
+# The cards a normal turn may start with (W+4 restrictions aside), by what is in force: for a
+# coloured top card in its own colour, and for a wild top card by the colour named.
+_DECK = list(dict.fromkeys(full_deck()))
+_MATCH_TOP = {top: frozenset(c for c in _DECK if _matching(c, top, top.color))
+              for top in _DECK if top.color is not None}
+_MATCH_WILD = {color: frozenset(c for c in _DECK if _matching(c, Card.of(None, Rank.WILD), color))
+               for color in Color}
+_W4_CARD = Card.of(None, W4)
+
+
+def _turn_firsts(s: GameState, hand: tuple[Card, ...]) -> list[Card]:
+    """The distinct cards a normal turn (nothing pending or drawn) may play first, in hand order."""
+    rules = s.rules
+    color = s.color
+    top = s.discard[-1]
+    if FAST_PATHS and color is not None and (color is top.color or top.color is None):
+        ok = _MATCH_TOP[top] if top.color is not None else _MATCH_WILD[color]
+        firsts = [c for c in dict.fromkeys(hand) if c in ok]  # identical cards are one choice
+    else:
+        firsts = [c for c in dict.fromkeys(hand) if _matching(c, top, color)]
+    # W+4 is listed only where legal: always with the challenge on (a bluff is legal).
+    if not rules.wd4_challenge and _W4_CARD in firsts and holds_color(hand, color):
+        firsts.remove(_W4_CARD)
+    return firsts
+
+
 def _turn_plays(s: GameState, player: str, hand: tuple[Card, ...], out: list[Action]) -> bool:
     """Append every Play of a normal turn (nothing pending or drawn) to ``out``; returns whether
     any card is playable."""
+    firsts = _turn_firsts(s, hand)
     rules = s.rules
-    color = s.color
-    top_rank = s.discard[-1].rank
-    n = len(hand)
-    seven_zero = rules.seven_zero
-    cache = seat_cache(player) if FAST_PATHS else None
-    firsts = []
-    for c in dict.fromkeys(hand):  # identical cards are one choice
-        cc = c.color
-        if cc is None:
-            # W+4 is listed only where legal: always with the challenge on (a bluff is legal).
-            if c.rank is W4 and not rules.wd4_challenge and holds_color(hand, color):
-                continue
-        elif not (cc is color or color is None or c.rank is top_rank):
-            continue
-        firsts.append(c)
-        if cache is None or (seven_zero and c.rank is SEVEN):
-            _variants(s, player, (c,), n - 1, out)
-        else:
-            out += cache.plays_of(c, n - 1)
+    left = len(hand) - 1
+    if not FAST_PATHS:
+        for c in firsts:
+            _variants(s, player, (c,), left, out)
+    else:
+        cache = _SEAT_CACHES.get(player) or seat_cache(player)
+        table = cache.plays[left if left < 2 else 2]
+        seven_zero = rules.seven_zero
+        for c in firsts:
+            if seven_zero and c.rank is SEVEN:
+                _variants(s, player, (c,), left, out)
+            else:
+                out += table.get(c) or cache.plays_of(c, left)
     if rules.multi_play:
         _groups(s, player, hand, firsts, out)
     return bool(firsts)
@@ -151,10 +177,26 @@ def legal_plays(state: GameState, player: str) -> list[Play]:
     turn = s.turn
     if (FAST_PATHS and turn is not None and s.winner is None and not s.pending_draw
             and s.players[turn] == player):
+        hand = s.hands[turn]
+        rules = s.rules
+        top = s.discard[-1]
+        color = s.color
+        if (s.drawn_card is None and color is top.color and color is not None
+                and rules.wd4_challenge and not rules.seven_zero and not rules.multi_play):
+            # The commonest turn, inlined: a coloured top card in its own colour, single plays.
+            ok = _MATCH_TOP[top]
+            left = len(hand) - 1
+            cache = _SEAT_CACHES.get(player) or seat_cache(player)
+            table = cache.plays[left if left < 2 else 2]
+            plays: list[Play] = []
+            for c in dict.fromkeys(hand):  # identical cards are one choice
+                if c in ok:
+                    plays += table.get(c) or cache.plays_of(c, left)
+            return plays
         out: list[Action] = []
         if s.drawn_card is not None:
-            _drawn_plays(s, player, s.hands[turn], out)
+            _drawn_plays(s, player, hand, out)
         else:
-            _turn_plays(s, player, s.hands[turn], out)
+            _turn_plays(s, player, hand, out)
         return out  # type: ignore[return-value]  # only Plays were added
     return [a for a in legal_actions(s, player) if type(a) is Play]

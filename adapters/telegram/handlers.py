@@ -227,13 +227,17 @@ class UnoHandlers:
             await message.reply_text(clip_html(text), parse_mode=ParseMode.HTML)
 
     async def _information(self, update: Update, build: Callable[[ChatKey, User], cmd.Command],
-                           need_admin: bool = False) -> None:
-        """Commands about this chat itself (stats, leaderboard, language): no game needed."""
+                           need_admin: bool = False, *, game_first: bool = False) -> None:
+        """Commands about this chat itself (stats, leaderboard, settings): no game needed.
+        ``game_first``: from a private chat, address the group of the sender's game if any."""
         incoming = parts(update)
         if incoming is None:
             return
         message, tg_user, tg_chat = incoming
-        command, reply = await self._run_as(tg_user, tg_chat, chat_key(tg_chat), build, need_admin)
+        chat = chat_key(tg_chat)
+        if game_first and tg_chat.type == ChatType.PRIVATE:
+            chat = await self.user_game(str(tg_user.id)) or chat
+        command, reply = await self._run_as(tg_user, tg_chat, chat, build, need_admin)
         await self.reply_in_chat(message, command, reply)
 
     async def on_add_ai(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -300,8 +304,10 @@ class UnoHandlers:
             return
         private = update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE
         scope = "user" if private or "me" in args[1:] else "chat"
+        # From the private chat during a game, the game's chat is named so that the player's
+        # seat (and so their hand) switches language at once.
         await self._information(update, lambda chat, user: cmd.SetLanguage(
-            chat, user, language=args[0], scope=scope), need_admin=scope == "chat")
+            chat, user, language=args[0], scope=scope), need_admin=scope == "chat", game_first=True)
 
     async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if update.effective_message is None:

@@ -155,6 +155,12 @@ async def test_chinese_speakers_get_chinese_hands_and_popups(harness: Harness):
     assert any("\u4e00" <= ch <= "\u9fff" for ch in hand.text), hand.text
     answer = await harness.press(zh, harness.hand_message(ANA), data_of(harness.hand_message(ANA))[0])
     assert any("\u4e00" <= ch <= "\u9fff" for ch in answer["text"]), answer
+    # Ana's client is English; /lang zh in her private chat switches her own messages.
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in harness.hand_message(ANA).text)
+    await harness.ask(ANA, "/lang zh", chat=ANA.id)
+    harness.say(ANA, "/hand", chat=ANA.id)
+    await harness.api.wait_for(lambda: any("\u4e00" <= ch <= "\u9fff" for ch in harness.hand_message(ANA).text),
+                               what="Ana's hand in Chinese")
 
 
 async def test_command_menu_is_registered_in_english_and_chinese(harness: Harness):

@@ -41,9 +41,25 @@ def _acted(tx: Tx, user_id: str) -> None:
 
 def _in_hand(tx: Tx, user_id: str) -> None:
     _, match = tx.running()
-    tx.seated(user_id)
+    seat = tx.seated(user_id)
     if match.game.winner is not None:
         raise Refusal("hand_over")
+    if seat.ai is not None:
+        reclaim(tx, user_id)
+
+
+def reclaim(tx: Tx, user_id: str) -> None:
+    """A player whose seat a bot took over (away too long) is back: the seat is theirs again."""
+    taken = tx.meta.get("taken_over", [])
+    seat = tx.seated(user_id)
+    if user_id not in taken or seat.ai is None:
+        raise Refusal("not_in_game")  # a bot's own seat: nobody can play it
+    taken.remove(user_id)
+    seat.ai = None
+    tx.dirty = True
+    tx.want_hand(user_id)
+    tx.last.append(Text(N_("{player} is back and plays again."), {"player": seat.name}))
+    tx.table_due = True
 
 
 def play_cards(tx: Tx, cmd: cmds.PlayCards) -> Text:

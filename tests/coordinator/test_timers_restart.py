@@ -162,3 +162,32 @@ async def test_hand_pause_deals_the_next_hand_later() -> None:
     await h.clock.advance(5)
     assert (await h.match()).hand_number == hand + 1
     assert h.chat.public_sends == sends + 1  # a fresh table message for the new hand
+
+
+async def test_a_player_taken_over_by_a_bot_can_come_back() -> None:
+    from bot.coordinator.clock import FakeClock
+    from bot.coordinator.coordinator import Coordinator
+
+    clock = FakeClock()
+    h = Harness(clock=clock)
+    # Bots wait 30 s here, so the returning player has a moment to act.
+    h.coordinator = Coordinator(h.chat, h.store, clock, ai_delay=30, seed=4)
+    people = await h.start(2, settings={"turn_timer": 20})
+    for _ in range(30):
+        record = await h.record()
+        if any(s.ai for s in record.seats):
+            break
+        await clock.advance(21)
+    record = await h.record()
+    away = next(s for s in record.seats if s.ai)
+    assert away.user_id in record.meta["taken_over"]
+    if (await h.state()).current != away.user_id:
+        await clock.advance(21)  # the other player times out; the bot's turn comes next
+    assert (await h.state()).current == away.user_id
+    who = next(p for p in people if p.id == away.user_id)
+    reply = await h.human_move(who)
+    assert reply.ok, reply
+    record = await h.record()
+    assert next(s for s in record.seats if s.user_id == who.id).ai is None
+    assert who.id not in record.meta["taken_over"]
+    await h.coordinator.close()

@@ -94,3 +94,28 @@ async def test_bots_wait_for_the_clock_when_delayed() -> None:
     assert clock.pending == 1  # the human's turn timer; no AI step is scheduled
     await coordinator.close()
     assert clock.pending == 0
+
+
+async def test_bots_move_on_the_real_clock() -> None:
+    import asyncio
+
+    from bot.coordinator.clock import RealClock
+    from bot.engine import Match
+
+    store = MemoryStore()
+    coordinator = Coordinator(FakeChat(), store, RealClock(), ai_delay=0.001, seed=8)
+    u1 = user(1)
+    await coordinator.handle(cmds.NewGame(CHAT, u1))
+    for _ in range(3):
+        await coordinator.handle(cmds.AddAiSeat(CHAT, u1, "easy"))
+    await coordinator.handle(cmds.StartGame(CHAT, u1))
+    h = Harness(store=store)
+    for _ in range(200):  # bounded wait: bots play until it is the human's turn
+        state = Match.from_json((await store.load(CHAT)).match).game
+        if state.current == "u1":
+            break
+        await asyncio.sleep(0.005)
+    assert state.current == "u1"
+    h.coordinator = coordinator
+    assert (await h.human_move(u1)).ok
+    await coordinator.close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
@@ -359,40 +359,26 @@ class UnoHandlers:
                 except TelegramError:
                     pass
 
-    async def _button(self, query: CallbackQuery, answer) -> None:
+    async def _button(self, query: CallbackQuery, answer: Callable[..., Awaitable[None]]) -> None:
         loc = await self.locale_of(query.from_user)
         try:
             action = callbacks.parse(query.data)
         except callbacks.BadCallback:
             await answer(tr(N_("This button is not valid any more."), loc), alert=True)
             return
-        presser = str(query.from_user.id)
-        if action.scope == "h" and action.owner != presser:
-            await answer(tr(N_("These buttons belong to another player's hand."), loc), alert=True)
-            return
         record = await self.game_record(action.game_id)
-        if record is None:
-            await answer(tr(N_("This game is over."), loc), alert=True)
-            return
-        chat = record.chat
-        if action.scope == "h" and action.hand and record.match \
-                and record.match.get("hand_number") != action.hand:
-            await answer(tr(N_("This hand is over: use the buttons of your new hand."), loc), alert=True)
-            return
-        if action.scope in ("l", "t") and query.message is not None \
-                and str(query.message.chat.id) != chat.chat_id:
-            # Forged data naming another chat's game: buttons act where they are shown.
-            await answer(tr(N_("This button is not valid any more."), loc), alert=True)
+        refusal = self._refusal(query, action, record)
+        if refusal is not None or record is None:
+            await answer(tr(refusal or N_("This game is over."), loc), alert=True)
             return
         if action.scope == "h" and action.verb in ("w", "s", "m", "g"):
-            await self._hand_menu(query, action, chat, loc)
+            await self._hand_menu(query, action, record.chat, loc)
             await answer()
             return
         message_chat = query.message.chat.id if query.message else None
         user = await self.user(query.from_user, message_chat,
                                need_admin=action.scope == "l" and action.verb == "start")
-        command = self._button_command(action, chat, user)
-        running = asyncio.ensure_future(self.run(command))
+        running = asyncio.ensure_future(self.run(self._button_command(action, record.chat, user)))
         try:
             # The coordinator replies after delivering the turn's messages; under flood control
             # that can take a while, and Telegram drops answers to old queries: stop the
@@ -405,6 +391,24 @@ class UnoHandlers:
                 log.info("a slow button press was refused (%s)", reply.error)
             return
         await answer(render_reply(reply), alert=not reply.ok and reply.error in ("not_allowed",))
+
+    @staticmethod
+    def _refusal(query: CallbackQuery, action: callbacks.ButtonAction,
+                 record: GameRecord | None) -> str | None:
+        """Why this button must not act (a msgid), or None. Interface checks only: whether
+        the move itself is allowed is the coordinator's call."""
+        if action.scope == "h" and action.owner != str(query.from_user.id):
+            return N_("These buttons belong to another player's hand.")
+        if record is None:
+            return N_("This game is over.")
+        if action.scope == "h" and action.hand and record.match \
+                and record.match.get("hand_number") != action.hand:
+            return N_("This hand is over: use the buttons of your new hand.")
+        if action.scope in ("l", "t") and query.message is not None \
+                and str(query.message.chat.id) != record.chat.chat_id:
+            # Forged data naming another chat's game: buttons act where they are shown.
+            return N_("This button is not valid any more.")
+        return None
 
     @staticmethod
     def _button_command(action: callbacks.ButtonAction, chat: ChatKey, user: User) -> cmd.Command:

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from telegram.helpers import escape
 
 from adapters.telegram import callbacks
 from adapters.telegram.app import TelegramBot, TelegramConfig
@@ -116,7 +117,7 @@ class Harness:
             return False
 
     def _lobby_names(self, user: TgUser) -> bool:
-        return self._has_lobby() and user.first_name in self.lobby().text
+        return self._has_lobby() and escape(user.first_name) in self.lobby().text
 
     async def start_game(self, creator: TgUser, players: list[TgUser]) -> None:
         answer = await self.press(creator, self.lobby(), callbacks.lobby(self.game_id(), "start"))

@@ -188,3 +188,14 @@ async def test_a_slow_delivery_does_not_leave_the_button_spinning(harness: Harne
     edit = harness.api.calls_to("editMessageText", GROUP)[before]
     assert answered.at < edit.done_at  # the spinner stopped before the slow table edit was done
     assert answered.params.get("text") is None  # an empty answer: the move itself shows the result
+
+
+async def test_names_are_escaped_in_html(harness: Harness):
+    eve = TgUser(1010, "<b>Eve & co</b>")
+    await harness.start()
+    await harness.open_game(ANA, eve)
+    lobby = harness.lobby().text
+    assert "&lt;b&gt;Eve &amp; co&lt;/b&gt;" in lobby and "<b>Eve" not in lobby
+    await harness.start_game(ANA, [ANA, eve])
+    await harness.api.wait_for(lambda: harness.table(), what="the table")
+    assert "<b>Eve" not in harness.table().text

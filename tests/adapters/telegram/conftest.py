@@ -93,7 +93,7 @@ class Harness:
 
     def lobby(self) -> StoredMessage:
         return next(m for m in reversed(self.api.chat_messages(GROUP))
-                    if any(b.get("url", "").find("start=join_") >= 0 for b in m.buttons()))
+                    if any("start=join_" in b.get("url", "") for b in m.buttons()))
 
     def game_id(self) -> str:
         url = next(b["url"] for b in self.lobby().buttons() if "url" in b)

@@ -16,7 +16,7 @@ import itertools
 import json
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
@@ -439,21 +439,3 @@ class _ApiError(Exception):
         super().__init__(description)
         self.status = status
         self.description = description
-
-
-@dataclass
-class Keyboard:
-    """Helpers over a stored inline keyboard."""
-
-    message: StoredMessage
-    buttons: list[dict[str, Any]] = field(default_factory=list)
-
-    @classmethod
-    def of(cls, message: StoredMessage) -> Keyboard:
-        return cls(message, message.buttons())
-
-    def data(self) -> list[str]:
-        return [b["callback_data"] for b in self.buttons if "callback_data" in b]
-
-    def find(self, predicate: Callable[[str], bool]) -> str | None:
-        return next((d for d in self.data() if predicate(d)), None)

@@ -360,19 +360,22 @@ class UnoHandlers:
                     pass
 
     async def _button(self, query: CallbackQuery, answer: Callable[..., Awaitable[None]]) -> None:
-        loc = await self.locale_of(query.from_user)
+        # The adapter's own language lookup (a store read) only happens on the paths that
+        # speak: a plain move is answered in the coordinator's words.
         try:
             action = callbacks.parse(query.data)
         except callbacks.BadCallback:
+            loc = await self.locale_of(query.from_user)
             await answer(tr(N_("This button is not valid any more."), loc), alert=True)
             return
         record = await self.game_record(action.game_id)
         refusal = self._refusal(query, action, record)
         if refusal is not None or record is None:
+            loc = await self.locale_of(query.from_user)
             await answer(tr(refusal or N_("This game is over."), loc), alert=True)
             return
         if action.scope == "h" and action.verb in ("w", "s", "m", "g"):
-            await self._hand_menu(query, action, record.chat, loc)
+            await self._hand_menu(query, action, record.chat, await self.locale_of(query.from_user))
             await answer()
             return
         message_chat = query.message.chat.id if query.message else None

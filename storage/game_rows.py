@@ -7,8 +7,9 @@ statement on the bare driver. That difference is most of the time of an action. 
 few statements are written out once per dialect, on the table definitions of ``models.py``
 (column lists come from there, so they cannot drift), and run on:
 
-- SQLite: one aiosqlite connection in autocommit mode, serialised by an asyncio lock (SQLite
-  has a single writer anyway; a multi-statement save is ``BEGIN IMMEDIATE`` ... ``COMMIT``);
+- SQLite: one aiosqlite connection in autocommit mode (SQLite has a single writer anyway);
+  single statements pipeline through it, a multi-statement save is ``BEGIN IMMEDIATE`` ...
+  ``COMMIT`` under a lock;
 - PostgreSQL: an asyncpg pool (many games commit at once and share WAL flushes).
 
 JSON columns hold ``json.dumps`` text exactly as SQLAlchemy's JSON type writes it, so both
@@ -101,33 +102,48 @@ class GameRows:
 
 
 class SqliteGameRows(GameRows):
+    """One aiosqlite connection in autocommit mode. Single statements (reads, the hot-path
+    UPDATE) are queued straight to its thread without a lock, so many games' statements
+    pipeline through it back to back; only a multi-statement transaction takes the lock,
+    and single statements wait while one is open (they would see its uncommitted rows)."""
+
     def __init__(self, path: str, busy_timeout_ms: int) -> None:
         self._path = path
         self._busy_timeout_ms = busy_timeout_ms
         self._conn: Any = None
-        self._lock = asyncio.Lock()
+        self._transaction = asyncio.Lock()  # held from BEGIN to COMMIT/ROLLBACK (and to connect)
         self._sql()
 
     def _p(self, n: int) -> str:
         return "?"
 
-    @asynccontextmanager
-    async def _connection(self):
-        async with self._lock:
-            if self._conn is None:
-                import aiosqlite
+    async def _connect(self) -> Any:
+        import aiosqlite
 
-                conn = await aiosqlite.connect(self._path, isolation_level=None)
-                for pragma in (f"busy_timeout={self._busy_timeout_ms}", "journal_mode=WAL",
-                               "synchronous=NORMAL", "foreign_keys=ON"):
-                    await conn.execute(f"PRAGMA {pragma}")
-                self._conn = conn
+        conn = await aiosqlite.connect(self._path, isolation_level=None)
+        for pragma in (f"busy_timeout={self._busy_timeout_ms}", "journal_mode=WAL",
+                       "synchronous=NORMAL", "foreign_keys=ON"):
+            await conn.execute(f"PRAGMA {pragma}")
+        return conn
+
+    @asynccontextmanager
+    async def _exclusive(self):
+        async with self._transaction:
+            if self._conn is None:
+                self._conn = await self._connect()
             yield self._conn
 
+    async def _single(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        """Run one statement outside any open transaction of this connection."""
+        while self._conn is None or self._transaction.locked():
+            async with self._exclusive():
+                pass
+        # No await between the check and the statement entering the connection's queue:
+        # a transaction begun later is queued behind it.
+        return await self._conn.execute_fetchall(sql, args)
+
     async def _fetch(self, sql: str, args: Sequence[Any]) -> list[dict[str, Any]]:
-        async with self._connection() as conn:
-            rows = await conn.execute_fetchall(sql, args)
-        return [decode(GAME_COLUMNS, row) for row in rows]
+        return [decode(GAME_COLUMNS, row) for row in await self._single(sql, args)]
 
     async def fetch_active(self, platform, chat_id):
         rows = await self._fetch(self.select_active, (platform, chat_id))
@@ -141,12 +157,11 @@ class SqliteGameRows(GameRows):
         return await self._fetch(self.select_all_active, ())
 
     async def write(self, *, insert=None, update=None, seats=None, results=()):
-        async with self._connection() as conn:
-            try:
-                if insert is None and seats is None and not results:
-                    # One UPDATE commits on its own (autocommit): the hot path, one hop.
-                    return bool(await conn.execute_fetchall(self.update_game,
-                                                            self.update_args(*update)))
+        try:
+            if insert is None and seats is None and not results:
+                # One UPDATE commits on its own (autocommit): the hot path.
+                return bool(await self._single(self.update_game, self.update_args(*update)))
+            async with self._exclusive() as conn:
                 await conn.execute("BEGIN IMMEDIATE")
                 try:
                     if insert is not None:
@@ -169,14 +184,22 @@ class SqliteGameRows(GameRows):
                     raise
                 await conn.execute("COMMIT")
                 return True
-            except sqlite3.IntegrityError as error:
-                raise UniqueViolation(str(error)) from None
+        except sqlite3.IntegrityError as error:
+            raise UniqueViolation(str(error)) from None
 
     async def close(self) -> None:
-        async with self._lock:
+        async with self._transaction:
             if self._conn is not None:
                 await self._conn.close()
                 self._conn = None
+
+
+async def _reset(conn: Any) -> None:
+    """Before a connection goes back to the pool. Our statements leave no session state (no
+    SET, LISTEN, cursors or advisory locks), so asyncpg's default reset query would only add
+    a round trip to every load and save; an open transaction (a cancelled task) still ends."""
+    if conn.is_in_transaction():
+        await conn.execute("ROLLBACK")
 
 
 class PostgresGameRows(GameRows):
@@ -199,7 +222,7 @@ class PostgresGameRows(GameRows):
 
                     self._pool = await asyncpg.create_pool(
                         **{k: v for k, v in self._connect.items() if v is not None},
-                        min_size=1, max_size=self._max_size)
+                        min_size=1, max_size=self._max_size, reset=_reset)
         return self._pool
 
     async def _fetch(self, sql: str, args: Sequence[Any]) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 import sqlalchemy as sa
@@ -33,15 +34,7 @@ from bot.coordinator.ports import (
 
 from . import stats_queries
 from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
-from .game_rows import (
-    GAME_COLUMNS,
-    GameRows,
-    PostgresGameRows,
-    SqliteGameRows,
-    UniqueViolation,
-    decode,
-    encode,
-)
+from .game_rows import GameRows, PostgresGameRows, SqliteGameRows, UniqueViolation, encode
 from .models import chat_settings, user_profiles
 
 NAME_LIMIT = 128  # the name columns' width; longer display names are cut, never refused
@@ -132,9 +125,14 @@ class SqlStore:
         if not written:
             raise VersionConflict(
                 f"game {record.game_id}: version {record.version} is stale or unknown")
-        # The caller's record is left alone and shares nothing with the returned one: a JSON
-        # round trip of what was written (far cheaper than copy.deepcopy).
-        return self._record(decode(GAME_COLUMNS, [row[c] for c in GAME_COLUMNS]))
+        # What is stored is the database's own copy; the returned record is a new object that
+        # shares its nested JSON values with the argument (which callers replace by it).
+        saved = replace(record, version=values["version"], created_at=created_at, updated_at=now)
+        if saved.active:
+            self._seat_digests[saved.game_id] = (saved.version, digest)
+        else:
+            self._seat_digests.pop(saved.game_id, None)
+        return saved
 
     @staticmethod
     def _row_values(record: GameRecord, **changes: Any) -> dict[str, Any]:

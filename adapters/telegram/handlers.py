@@ -106,6 +106,8 @@ class UnoHandlers:
             chats = group if name in ("new", "join", "leave", "start", "stop") else None
             app.add_handler(CommandHandler(name, self._simple(command), filters=chats))
         app.add_handler(CommandHandler("rules", self.on_rules))
+        app.add_handler(CommandHandler(["new", "join", "leave", "stop", "ai", "kick", "settings"],
+                                       self.on_group_only, filters=private))
         app.add_handler(CommandHandler("ai", self.on_add_ai, filters=group))
         app.add_handler(CommandHandler("play", self.on_play))
         app.add_handler(CommandHandler("uno", self.on_uno))
@@ -308,6 +310,13 @@ class UnoHandlers:
         # seat (and so their hand) switches language at once.
         await self._information(update, lambda chat, user: cmd.SetLanguage(
             chat, user, language=args[0], scope=scope), need_admin=scope == "chat", game_first=True)
+
+    async def on_group_only(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if update.effective_message is None:
+            return
+        loc = await self.locale_of(update.effective_user)
+        await update.effective_message.reply_text(html(tr(
+            N_("This works in a group: add me to one and send /new there."), loc)))
 
     async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if update.effective_message is None:

@@ -82,3 +82,9 @@ async def test_private_commands_find_the_players_game(harness: Harness):
     assert "turn" in refusal.lower()
     lonely = await ask(harness, DEE, "/draw", chat=DEE.id)
     assert "not in a game" in lonely.lower()
+
+
+async def test_group_commands_in_the_private_chat_point_to_a_group(harness: Harness):
+    await harness.start()
+    answer = await ask(harness, DEE, "/new", chat=DEE.id)
+    assert "group" in answer

@@ -17,6 +17,10 @@ PLAYERS = [ANA, BO, CY]
 
 
 async def test_unreachable_player_is_told_in_the_group_and_gets_the_hand_after_start(harness: Harness):
+    from .test_privacy import PrivacyWatch
+
+    watch = PrivacyWatch(harness)
+    harness.api.observer = watch  # no card revealed in the group meanwhile
     harness.api.forbid_chat(CY.id)
     await harness.start()
     await harness.open_game(ANA, BO)
@@ -50,6 +54,7 @@ async def test_unreachable_player_is_told_in_the_group_and_gets_the_hand_after_s
             break
     else:
         raise AssertionError("Cy never got a turn")
+    assert watch.checked >= 3 and not watch.leaks, watch.leaks
 
 
 async def test_a_429_is_retried_without_losing_or_reordering_messages(harness: Harness):

@@ -108,8 +108,8 @@ class Tx:
 
     def freeze(self) -> GameState:
         new = new_object(GameState)
-        d = new.__dict__
-        d.update(self.s.__dict__)  # rules, players, dealer, team_ids, seed stay
+        d = self.s.__dict__.copy()  # rules, players, dealer, team_ids, seed stay
+        object.__setattr__(new, "__dict__", d)
         d["hands"] = tuple(self.hands)
         d["draw_pile"] = self.pile
         d["discard"] = self.discard

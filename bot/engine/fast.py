@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import events as ev
 from .actions import Draw, Play
 from .cards import Card, Color, Rank
-from .core import _SEAT_CACHES, SeatCache, holds_color, new_object, playable, seat_cache
+from .core import _SEAT_CACHES, W4, SeatCache, holds_color, new_object, seat_cache
 from .state import GameState
 
 # What a card does when played, as a small int (cheaper to test than enum members).
@@ -70,17 +70,18 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
                                         and holds_color(hand, color_before)):
             return None
         played = new_object(ev.CardPlayed)
-        played.__dict__.update(player=player, cards=cards, color=color, jump_in=False)
+        set_attr(played, "__dict__", {"player": player, "cards": cards, "color": color,
+                                      "jump_in": False})
         chosen = new_object(ev.ColorChosen)
-        chosen.__dict__.update(player=player, color=color)
+        set_attr(chosen, "__dict__", {"player": player, "color": color})
         events: list[ev.Event] = [played, chosen]
     else:
         if not (color is color_before or color_before is None or card.rank is s.discard[-1].rank):
             return None
-        cache = _cache(player)
+        cache = _SEAT_CACHES.get(player) or seat_cache(player)
         events = [cache.played.get(card) or cache.card_played(card)]
 
-    d = s.__dict__.copy()  # the new state's fields: a copy, then what changes
+    d = s.__dict__.copy()  # the new state's fields: a copy (~5x faster than dict()), then changes
     hands = list(s.hands)
     hands[turn] = hand[:i] + hand[i + 1:]
     d["hands"] = hands  # made a tuple below
@@ -131,7 +132,8 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
         nxt = None  # _penalty started the next turn
     if nxt is not None:
         d["turn"] = nxt
-        events.append(_cache(players[nxt]).started)
+        nxt_id = players[nxt]
+        events.append((_SEAT_CACHES.get(nxt_id) or seat_cache(nxt_id)).started)
     d["hands"] = tuple(hands)
     new = new_object(GameState)
     set_attr(new, "__dict__", d)
@@ -202,8 +204,8 @@ def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
     hands = list(s.hands)
     hands[turn] = hand
     drawn = new_object(ev.CardsDrawn)
-    drawn.__dict__.update(player=player, count=len(got), cards=got,
-                          reason="penalty" if pending else "draw")
+    set_attr(drawn, "__dict__", {"player": player, "count": len(got), "cards": got,
+                                 "reason": "penalty" if pending else "draw"})
     events: list[ev.Event] = [drawn]
     d = s.__dict__.copy()
     d["hands"] = tuple(hands)
@@ -224,13 +226,21 @@ def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
         d["pending_draw"] = 0
         d["wd4_by"] = None
         d["wd4_bluff"] = False
-    elif rules.play_after_draw and playable(rules, got[0], hand, s.discard[-1], s.color):
-        d["drawn_card"] = got[0]
-        return new, events
     else:
-        events.append(_cache(player).passed)
-    nxt = (turn + s.direction) % len(s.players)
-    d["turn"] = nxt
+        card = got[0]
+        if rules.play_after_draw:  # may they play it? (``playable``, inlined)
+            color = s.color
+            if card.color is None:
+                if card.rank is not W4 or rules.wd4_challenge or not holds_color(hand, color):
+                    d["drawn_card"] = card
+                    return new, events
+            elif card.color is color or color is None or card.rank is s.discard[-1].rank:
+                d["drawn_card"] = card
+                return new, events
+        events.append((_SEAT_CACHES.get(player) or seat_cache(player)).passed)
+    players = s.players
+    nxt_id = players[(turn + s.direction) % len(players)]
+    d["turn"] = (turn + s.direction) % len(players)
     d["drawn_card"] = None
-    events.append(_cache(s.players[nxt]).started)
+    events.append((_SEAT_CACHES.get(nxt_id) or seat_cache(nxt_id)).started)
     return new, events

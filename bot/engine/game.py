@@ -56,10 +56,14 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[ev.Event]]:
     """Apply ``action``; returns the new state and what happened. Raises ``UnoError``."""
     if FAST_PATHS:
         kind = type(action)
-        done = fast_play(state, action) if kind is Play else \
-            fast_draw(state, action) if kind is Draw else None  # type: ignore[arg-type]
-        if done is not None:
-            return done
+        if kind is Play:
+            done = fast_play(state, action)  # type: ignore[arg-type]
+            if done is not None:
+                return done
+        elif kind is Draw:
+            done = fast_draw(state, action)  # type: ignore[arg-type]
+            if done is not None:
+                return done
     if state.winner is not None:
         raise GameOver("the hand is over", action)
     player = getattr(action, "player", None)

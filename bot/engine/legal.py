@@ -19,12 +19,8 @@ def _play(player: str, cards: tuple[Card, ...], color: Color | None, uno: bool, 
     # legal_actions builds many Plays: filling __dict__ directly is ~3x faster than the frozen
     # dataclass __init__ and gives an equal, hash-equal object.
     p = new_object(Play)
-    d = p.__dict__
-    d["player"] = player
-    d["cards"] = cards
-    d["color"] = color
-    d["uno"] = uno
-    d["swap"] = swap
+    object.__setattr__(p, "__dict__", {"player": player, "cards": cards, "color": color,
+                                       "uno": uno, "swap": swap})
     return p
 
 
@@ -161,13 +157,40 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
         elif s.drawn_card is not None:
             _drawn_plays(s, player, hand, out)
             out.append(Pass(player))
-        elif not (_turn_plays(s, player, hand, out) and rules.force_play):
-            out.append(seat_cache(player).draw if FAST_PATHS else Draw(player))
+        else:
+            plays = _common_turn_plays(s, player, hand)
+            if plays is not None:
+                out += plays
+            else:
+                plays = out if _turn_plays(s, player, hand, out) else []
+            if not (plays and rules.force_play):
+                out.append(seat_cache(player).draw if FAST_PATHS else Draw(player))
     elif rules.jump_in and not top.is_wild:
         held = hand.count(top)
         for k in range(1, (held if rules.multi_play else min(held, 1)) + 1):
             _variants(s, player, (top,) * k, n - k, out)
     return out
+
+
+def _common_turn_plays(s: GameState, player: str, hand: tuple[Card, ...]) -> list[Play] | None:
+    """The Plays of the commonest turn, or None when it is not that turn: nothing pending or
+    drawn, a coloured top card in its own colour, single plays, no 7-0, W+4 challengeable."""
+    rules = s.rules
+    top = s.discard[-1]
+    color = s.color
+    if not (FAST_PATHS and color is top.color and color is not None and s.drawn_card is None
+            and not s.pending_draw and rules.wd4_challenge and not rules.seven_zero
+            and not rules.multi_play):
+        return None
+    ok = _MATCH_TOP[top]
+    left = len(hand) - 1
+    cache = _SEAT_CACHES.get(player) or seat_cache(player)
+    table = cache.plays[left if left < 2 else 2]
+    plays: list[Play] = []
+    for c in dict.fromkeys(hand):  # identical cards are one choice
+        if c in ok:
+            plays += table.get(c) or cache.plays_of(c, left)
+    return plays
 
 
 def legal_plays(state: GameState, player: str) -> list[Play]:
@@ -178,20 +201,8 @@ def legal_plays(state: GameState, player: str) -> list[Play]:
     if (FAST_PATHS and turn is not None and s.winner is None and not s.pending_draw
             and s.players[turn] == player):
         hand = s.hands[turn]
-        rules = s.rules
-        top = s.discard[-1]
-        color = s.color
-        if (s.drawn_card is None and color is top.color and color is not None
-                and rules.wd4_challenge and not rules.seven_zero and not rules.multi_play):
-            # The commonest turn, inlined: a coloured top card in its own colour, single plays.
-            ok = _MATCH_TOP[top]
-            left = len(hand) - 1
-            cache = _SEAT_CACHES.get(player) or seat_cache(player)
-            table = cache.plays[left if left < 2 else 2]
-            plays: list[Play] = []
-            for c in dict.fromkeys(hand):  # identical cards are one choice
-                if c in ok:
-                    plays += table.get(c) or cache.plays_of(c, left)
+        plays = _common_turn_plays(s, player, hand)
+        if plays is not None:
             return plays
         out: list[Action] = []
         if s.drawn_card is not None:

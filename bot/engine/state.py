@@ -68,9 +68,9 @@ class GameState:
     def evolve(self, **changes: Any) -> GameState:
         """A copy with some fields replaced (no validation: the engine keeps invariants)."""
         new = object.__new__(GameState)
-        d = new.__dict__
-        d.update(self.__dict__)
+        d = self.__dict__.copy()
         d.update(changes)
+        object.__setattr__(new, "__dict__", d)
         return new
 
     # -- read access ------------------------------------------------------------------------

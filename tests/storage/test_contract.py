@@ -268,3 +268,18 @@ async def test_user_profile_default_and_round_trip(store):
     assert await store.user_profile("telegram", "42") == UserProfile()
     await store.save_user_profile("discord", "42", UserProfile(language=None, stats_opt_out=False))
     assert await store.user_profile("discord", "42") == UserProfile()
+
+
+async def test_a_real_match_state_round_trips_card_for_card(store):
+    from bot.engine import HOUSE, Match, legal_actions
+
+    match, _ = Match.start(("u1", "u2", "u3"), HOUSE, seed="fidelity")
+    for _ in range(40):  # play into the hand: draws, specials, a reshuffled counter
+        state = match.game
+        if state.current is None:
+            break
+        match, _ = match.apply(legal_actions(state, state.current)[-1])
+    saved = await store.save(make_record(status="running", match=match.to_json()))
+    loaded = await store.get(saved.game_id)
+    assert Match.from_json(loaded.match) == match
+    assert json.dumps(loaded.match) == json.dumps(match.to_json())

@@ -2,8 +2,8 @@
 
 Decision: a choice is played from the ``chosen_inline_result`` update (needs inline feedback
 switched on with @BotFather's /setinlinefeedback). Its ``result_id`` carries the move, as ids:
-``<n>:<game>:<verb>[:<card>[:<colour>]]`` (``n`` keeps ids unique when a hand holds two equal
-cards). The message the client then posts in the group is a neutral "🎴" line: it must not
+``<n>[.<hand>]:<game>:<verb>[:<card>[:<colour>]]`` (``n`` keeps ids unique when a hand holds two
+equal cards; a choice made for an earlier hand is not played). The message the client then posts in the group is a neutral "🎴" line: it must not
 name a card, because the move may still be refused (and then that card stays in the hand).
 Results are cached 0 s, personal, 50 per page with ``next_offset``.
 """
@@ -11,7 +11,8 @@ Results are cached 0 s, personal, 50 per page with ``next_offset``.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, NamedTuple
 
 from telegram import (
     InlineQueryResultArticle,
@@ -24,7 +25,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.coordinator import commands as cmd
-from bot.coordinator.views import N_, HandView
+from bot.coordinator.views import N_, HandView, Reply, Text
 from bot.engine.cards import Color
 from bot.render.text import card_emoji, card_label, color_label, render_reply
 
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAGE = 50  # Telegram's cap on results per answer
+RESULT_PREFIX = re.compile(r"^\d{1,4}(?:\.\d{1,4})?$")  # <n>[.<hand>]
 
 
 def result_entries(view: HandView) -> list[tuple[str, str, str]]:
@@ -70,19 +72,29 @@ def result_entries(view: HandView) -> list[tuple[str, str, str]]:
     return entries
 
 
-def parse_result_id(result_id: str) -> tuple[str, str, str | None, str | None] | None:
-    """(game id, verb, card, colour) from a chosen result id, or None if it is not ours."""
+class InlineMove(NamedTuple):
+    game_id: str
+    verb: str
+    card: str | None
+    color: str | None
+    hand: int  # the hand number the results were made for (0: unknown)
+
+
+def parse_result_id(result_id: str) -> InlineMove | None:
+    """The move a chosen result id names (``<n>[.<hand>]:<game>:<verb>[:<card>[:<colour>]]``),
+    or None if it is not ours."""
     parts = result_id.split(":")
-    if len(parts) < 3 or not parts[0].isdigit() or not GAME_ID_RE.match(parts[1]):
+    if len(parts) < 3 or not RESULT_PREFIX.match(parts[0]) or not GAME_ID_RE.match(parts[1]):
         return None
+    hand = int(parts[0].partition(".")[2] or 0)
     game_id, verb, rest = parts[1], parts[2], parts[3:]
     if verb in ("y", "c", "d", "n") and not rest:
-        return game_id, verb, None, None
+        return InlineMove(game_id, verb, None, None, hand)
     if verb in ("p", "pu") and 1 <= len(rest) <= 2 and CARD_RE.match(rest[0]):
         color = rest[1] if len(rest) == 2 else None
         if color is not None and color not in "RGBY":
             return None
-        return game_id, verb, rest[0], color
+        return InlineMove(game_id, verb, rest[0], color, hand)
     return None
 
 
@@ -124,7 +136,9 @@ class InlineMode:
         page = entries[start:start + PAGE]
         neutral = InputTextMessageContent(html(tr(N_("🎴 I make my move."), view.locale)),
                                           parse_mode=ParseMode.HTML)
-        results = [InlineQueryResultArticle(id=f"{start + i}:{view.game_id}:{move}", title=title,
+        hand = self.h.port.hand_number(view.game_id)
+        stamp = f".{hand}" if hand else ""
+        results = [InlineQueryResultArticle(id=f"{start + i}{stamp}:{view.game_id}:{move}", title=title,
                                             description=description or None,
                                             input_message_content=neutral)
                    for i, (move, title, description) in enumerate(page)]
@@ -138,11 +152,15 @@ class InlineMode:
         parsed = parse_result_id(chosen.result_id)
         if parsed is None:
             return
-        game_id, verb, card, color = parsed
-        chat = await self.h.game_chat(game_id)
-        if chat is None:
+        game_id, verb, card, color, hand = parsed
+        record = await self.h.game_record(game_id)
+        if record is None:
             return
+        chat = record.chat
         user = await self.h.user(chosen.from_user)
+        if hand and record.match and record.match.get("hand_number") != hand:
+            await self._tell(user.id, Reply(ok=False, text=Text(N_("That hand is over: open your cards again."))))
+            return
         if verb in ("p", "pu"):
             command: cmd.Command = cmd.PlayCards(chat, user, cards=(card or "",), color=color,
                                                  declare_uno=verb == "pu")
@@ -150,9 +168,12 @@ class InlineMode:
             command = {"y": cmd.DeclareUno, "c": cmd.Challenge, "d": cmd.Draw, "n": cmd.Pass}[verb](chat, user)
         reply = await self.h.run(command)
         if not reply.ok:
-            # No popup exists for an inline choice: tell the player privately (best effort).
-            try:
-                await self.h.port.bot.send_message(int(user.id), clip_html(render_reply(reply, escape=html)),
-                                                   parse_mode=ParseMode.HTML)
-            except TelegramError:
-                log.info("could not tell a player why their inline move was refused")
+            await self._tell(user.id, reply)
+
+    async def _tell(self, user_id: str, reply: Reply) -> None:
+        """No popup exists for an inline choice: tell the player privately (best effort)."""
+        try:
+            await self.h.port.bot.send_message(int(user_id), clip_html(render_reply(reply, escape=html)),
+                                               parse_mode=ParseMode.HTML)
+        except TelegramError:
+            log.info("could not tell a player why their inline move was refused")

@@ -51,10 +51,10 @@ def test_forged_or_malformed_data_is_refused(data):
 
 
 def test_inline_result_ids():
-    assert parse_result_id("0:ab12:p:R5") == ("ab12", "p", "R5", None)
-    assert parse_result_id("3:ab12:pu:W:G") == ("ab12", "pu", "W", "G")
-    assert parse_result_id("7:ab12:d") == ("ab12", "d", None, None)
-    for bad in ("", "x:ab12:d", "0:ab12:p", "0:ab12:p:Q5", "0:ab12:p:W:X", "0:ab12:d:R5", "0:ab12:zz"):
+    assert parse_result_id("0:ab12:p:R5") == ("ab12", "p", "R5", None, 0)
+    assert parse_result_id("3.2:ab12:pu:W:G") == ("ab12", "pu", "W", "G", 2)
+    assert parse_result_id("7.1:ab12:d") == ("ab12", "d", None, None, 1)
+    for bad in ("", "x:ab12:d", "1.:ab12:d", "1.2.3:ab12:d", "0:ab12:p", "0:ab12:p:Q5", "0:ab12:p:W:X", "0:ab12:d:R5", "0:ab12:zz"):
         assert parse_result_id(bad) is None
 
 

@@ -204,3 +204,30 @@ async def test_names_are_escaped_in_html(harness: Harness):
     await harness.start_game(ANA, [ANA, eve])
     await harness.api.wait_for(lambda: harness.table(), what="the table")
     assert "<b>Eve" not in harness.table().text
+
+
+async def test_an_inline_choice_made_for_an_earlier_hand_is_not_played(harness: Harness):
+    from .helpers import play_until_hand_ends
+
+    await harness.start()
+    game_id = await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    query = harness.api.inline_query(ANA)
+    results = (await _inline_answer(harness, query))["results"]
+    old = next(r["id"] for r in results if ":p:" in r["id"])
+    assert old.split(":")[0].endswith(".1")  # made for hand 1
+    await play_until_hand_ends(harness, [ANA, BO])
+
+    async def next_hand() -> bool:
+        return (await harness.store.get(game_id)).match["hand_number"] == 2
+
+    await harness.until(next_hand, "hand 2")
+    await harness.settle()
+    version = (await harness.store.get(game_id)).version
+    mark = len(harness.api.calls)
+    harness.api.choose_inline_result(ANA, old)
+    told = await harness.api.wait_for(lambda: [c for c in harness.api.calls[mark:]
+                                               if c.method == "sendMessage" and c.chat_id == ANA.id],
+                                      what="a private note")
+    assert "hand is over" in told[0].params["text"]
+    assert (await harness.store.get(game_id)).version == version

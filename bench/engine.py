@@ -14,26 +14,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import PRESETS, Draw, Pass, apply, legal_actions, legal_plays, new_hand  # noqa: E402
+from bot.engine import PRESETS, Draw, apply, legal_plays, new_hand  # noqa: E402
 
 PLAYERS = ("p0", "p1", "p2", "p3")
 
 
 def greedy_game(rules, seed: int, rnd: random.Random) -> int:
-    """One hand to its end; returns the number of actions applied. Like RLCard's
-    ``get_legal_actions`` (its legal plays, or ``draw`` when there are none), ``legal_plays`` lists
-    the current player's legal plays; with none, the draw (or the penalty taken, or the drawn card
-    kept) comes from ``legal_actions``. ``apply`` checks every action in full either way."""
+    """One hand to its end; returns the number of actions applied. The mirror of RLCard's loop:
+    its ``get_legal_actions`` lists the legal plays, or ``draw`` when there are none;
+    ``legal_plays`` lists ours (exactly the Plays of ``legal_actions``), and with none the player
+    draws (or takes the waiting penalty). ``apply`` checks every action in full either way. (A
+    drawn card is only kept when it is playable, so there is always a play then: no Pass.)"""
     state, _ = new_hand(PLAYERS, rules, seed)
     actions = 0
     while state.winner is None:
         player = state.current
         plays = legal_plays(state, player)
-        if plays:
-            action = rnd.choice(plays)
-        else:
-            action = next(a for a in legal_actions(state, player) if type(a) is Draw or type(a) is Pass)
-        state, _ = apply(state, action)
+        state, _ = apply(state, rnd.choice(plays) if plays else Draw(player))
         actions += 1
     return actions
 

@@ -86,9 +86,10 @@ def test_fast_paths_equal_the_general_paths(game_spec):
                 assert outcome(state, action) == result, action
 
 
-def test_the_benchmark_policy_hits_the_fast_paths_and_agrees():
+@pytest.mark.parametrize("preset", ["official", "house"])
+def test_the_benchmark_policy_agrees_on_both_paths(preset):
     """Greedy self-play as in bench/engine.py: the same games either way."""
-    from bot.engine import OFFICIAL
+    from bot.engine import PRESETS
     runs = []
     for fast in (True, False):
         with pytest.MonkeyPatch.context() as monkeypatch:
@@ -97,13 +98,15 @@ def test_the_benchmark_policy_hits_the_fast_paths_and_agrees():
             rnd = random.Random(4)
             trace = []
             for seed in range(30):
-                state, events = new_hand(["a", "b", "c", "d"], OFFICIAL, seed)
+                state, events = new_hand(["a", "b", "c", "d"], PRESETS[preset], seed)
                 trace.append((state, events))
                 while state.winner is None:
-                    plays = legal_plays(state, state.current)
-                    action = rnd.choice(plays) if plays else next(
-                        a for a in legal_actions(state, state.current) if type(a) in (Draw, Pass))
-                    state, events = apply(state, action)
+                    player = state.current
+                    plays = legal_plays(state, player)
+                    if not plays:  # the bench then draws: legal, and the only non-play choice
+                        others = [a for a in legal_actions(state, player) if type(a) in (Draw, Pass)]
+                        assert others == [Draw(player)]
+                    state, events = apply(state, rnd.choice(plays) if plays else Draw(player))
                     trace.append((state, events))
             runs.append(trace)
     assert runs[0] == runs[1]

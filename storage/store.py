@@ -3,8 +3,9 @@
 ``save`` is an optimistic-concurrency write in one transaction: a game row is only updated
 where its stored version equals the caller's, so two processes sharing a database can never
 both apply an action to the same game; the loser gets VersionConflict. Games and results go
-through ``game_rows`` (the per-action hot path, on the bare async drivers); settings,
-profiles and stats through SQLAlchemy's async engine.
+through ``game_rows`` (the per-action hot path, on the bare async drivers); settings and
+profiles as sqlmodel rows through an AsyncSession, stats as SQL aggregates on the async
+engine (``stats_queries``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.coordinator.ports import (
     ChatKey,
@@ -35,7 +37,7 @@ from bot.coordinator.ports import (
 from . import stats_queries
 from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
 from .game_rows import GameRows, PostgresGameRows, SqliteGameRows, UniqueViolation, encode
-from .models import chat_settings, user_profiles
+from .models import ChatSettingsRow, UserProfileRow, chat_settings, user_profiles
 
 NAME_LIMIT = 128  # the name columns' width; longer display names are cut, never refused
 
@@ -66,19 +68,14 @@ class SqlStore:
     def __init__(self, engine: AsyncEngine, *, now: Callable[[], float] = time.time) -> None:
         self.engine = engine
         self._rows = game_rows_for(engine)
-        # Single statements need no BEGIN/COMMIT round trips on PostgreSQL, so reads and
-        # upserts run in autocommit there. On SQLite the driver already runs a SELECT outside
-        # any transaction, and switching its isolation level costs extra thread hops.
         sqlite_engine = engine.dialect.name == "sqlite"
-        self._single = engine if sqlite_engine else engine.execution_options(
-            isolation_level="AUTOCOMMIT")
-        self._single_write = engine.begin if sqlite_engine else self._single.connect
         self._now = now  # timestamps (updated_at, results): a test clock may stand in
         # game_id -> (version, digest of its seats). One version of a game has exactly one
         # seat list, so when we saved/read version v with digest d and the UPDATE of
         # version v succeeds, the seat rows already match d and need no rewrite.
         self._seat_digests: dict[str, tuple[int, str]] = {}
         self._insert = sqlite.insert if sqlite_engine else postgresql.insert
+        self._session = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
 
     @classmethod
     def from_url(cls, url: str, *, now: Callable[[], float] = time.time,
@@ -200,52 +197,50 @@ class SqlStore:
         return record
 
     # ---- chat settings and user profiles ---------------------------------------------------
+    # Rare and small: plain sqlmodel rows through an AsyncSession; writes are one upsert, so
+    # two processes saving the same chat's settings at once cannot collide on the insert.
 
     async def chat_settings(self, chat: ChatKey) -> ChatSettings:
-        query = sa.select(chat_settings).where(chat_settings.c.platform == chat.platform,
-                                               chat_settings.c.chat_id == chat.chat_id)
-        async with self._single.connect() as conn:
-            row = (await conn.execute(query)).mappings().first()
+        async with self._session() as session:
+            row = await session.get(ChatSettingsRow, (chat.platform, chat.chat_id))
         if row is None:
             return ChatSettings()
-        return ChatSettings(preset=row["preset"], overrides=row["overrides"],
-                            language=row["language"], turn_timer=row["turn_timer"],
-                            afk_policy=row["afk_policy"])
+        return ChatSettings(preset=row.preset, overrides=row.overrides, language=row.language,
+                            turn_timer=row.turn_timer, afk_policy=row.afk_policy)
 
     async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None:
         values = {"preset": settings.preset, "overrides": copy.deepcopy(settings.overrides),
                   "language": settings.language, "turn_timer": settings.turn_timer,
-                  "afk_policy": settings.afk_policy, "updated_at": self._now()}
+                  "afk_policy": settings.afk_policy, "updated_at": float(self._now())}
         await self._upsert(chat_settings, {"platform": chat.platform, "chat_id": chat.chat_id},
                            values)
 
     async def user_profile(self, platform: str, user_id: str) -> UserProfile:
-        query = sa.select(user_profiles).where(user_profiles.c.platform == platform,
-                                               user_profiles.c.user_id == user_id)
-        async with self._single.connect() as conn:
-            row = (await conn.execute(query)).mappings().first()
+        async with self._session() as session:
+            row = await session.get(UserProfileRow, (platform, user_id))
         if row is None:
             return UserProfile()
-        return UserProfile(language=row["language"], stats_opt_out=row["stats_opt_out"])
+        return UserProfile(language=row.language, stats_opt_out=row.stats_opt_out)
 
     async def save_user_profile(self, platform: str, user_id: str, profile: UserProfile) -> None:
         await self._upsert(user_profiles, {"platform": platform, "user_id": user_id},
                            {"language": profile.language, "stats_opt_out": profile.stats_opt_out,
-                            "updated_at": self._now()})
+                            "updated_at": float(self._now())})
 
     async def _upsert(self, table: sa.Table, key: dict[str, Any], values: dict[str, Any]) -> None:
         statement = self._insert(table).values(**key, **values)
         statement = statement.on_conflict_do_update(index_elements=list(key), set_=values)
-        async with self._single_write() as conn:
-            await conn.execute(statement)
+        async with self._session() as session:
+            await session.exec(statement)
+            await session.commit()
 
     # ---- stats ----------------------------------------------------------------------------
 
     async def stats(self, platform: str, user_id: str, chat: ChatKey | None = None) -> PlayerStats:
-        async with self._single.connect() as conn:
+        async with self.engine.connect() as conn:
             return await stats_queries.player_stats(conn, platform, user_id, chat)
 
     async def leaderboard(self, platform: str, chat: ChatKey | None = None,
                           limit: int = 10) -> list[PlayerStats]:
-        async with self._single.connect() as conn:
+        async with self.engine.connect() as conn:
             return await stats_queries.leaderboard(conn, platform, chat, limit)

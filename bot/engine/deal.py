@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from . import events as ev
 from .cards import Card, Color, Rank, full_deck
-from .core import D2, MAX_PLAYERS, MIN_PLAYERS, W4, Tx, randbelow, seeded_rng, shuffle
+from .core import D2, MAX_PLAYERS, MIN_PLAYERS, W4, Tx, new_object, randbelow, seeded_rng, shuffle
 from .errors import BadAction
 from .rules import OFFICIAL, RuleSet
 from .scoring import team_ids_for
@@ -87,6 +87,10 @@ def new_hand(players: Sequence[str], rules: RuleSet = OFFICIAL, seed: int | str 
     return state, events + more
 
 
+FAST_PATHS = True  # the lean first-card path below; tests switch it off to compare
+_FIRST_CARD_EFFECTS = (Rank.SKIP, Rank.REVERSE, D2)
+
+
 def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
     """Turn the top of the stock with the official first-card effects, the dealer 'playing' it:
     W+4 goes under the stock and another is turned; Skip skips the first player; Reverse lets
@@ -101,12 +105,18 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
         pile = pile[1:] + pile[:1]
         reshuffled = True
     card = pile[0]
+    d = state.players.index(state.dealer)
+    rank = card.rank
+    if FAST_PATHS and rank not in _FIRST_CARD_EFFECTS:  # a number or Wild: the next seat starts
+        first = (d + 1) % len(state.players)
+        started = new_object(ev.TurnStarted)
+        object.__setattr__(started, "__dict__", {"player": state.players[first]})
+        return state.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1,
+                            turn=first, drawn_card=None), [ev.FirstCardTurned(card, reshuffled), started]
     tx = Tx(state.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1))
     events = tx.events
     events.append(ev.FirstCardTurned(card, reshuffled))
-    d = state.players.index(state.dealer)
     first = tx.next_seat(d)
-    rank = card.rank
     if rank is Rank.SKIP:
         events.append(ev.PlayerSkipped(state.players[first]))
         tx.start_turn(tx.next_seat(first))

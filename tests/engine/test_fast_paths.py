@@ -9,6 +9,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+import bot.engine.deal as deal
 import bot.engine.game as game
 import bot.engine.legal as legal
 from bot.engine import (
@@ -32,6 +33,7 @@ from .test_properties import choose, games, junk_action
 
 
 def general_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deal, "FAST_PATHS", False)
     monkeypatch.setattr(game, "FAST_PATHS", False)
     monkeypatch.setattr(legal, "FAST_PATHS", False)
 
@@ -110,6 +112,16 @@ def test_the_benchmark_policy_agrees_on_both_paths(preset):
                     trace.append((state, events))
             runs.append(trace)
     assert runs[0] == runs[1]
+
+
+def test_dealing_is_the_same_on_both_paths(monkeypatch):
+    from bot.engine import HOUSE, OFFICIAL
+    tables = [(players, rules, seed) for seed in range(120)
+              for players, rules in ((["a", "b"], OFFICIAL), (["a", "b", "c", "d"], HOUSE),
+                                     (["a", "b", "c"], OFFICIAL))]
+    fast = [new_hand(*table) for table in tables]
+    general_paths(monkeypatch)
+    assert [new_hand(*table) for table in tables] == fast
 
 
 def test_shuffle_and_randbelow_draw_what_the_stdlib_draws():

@@ -53,7 +53,7 @@ ANSWER_WITHIN = 3.0  # seconds before a button press is answered without waiting
 # and keeps private notes such as "you drew Y3" out of the group).
 QUIET_WHEN_OK = (cmd.NewGame, cmd.Join, cmd.Leave, cmd.StartGame, cmd.AddAiSeat, cmd.PlayCards,
                  cmd.Draw, cmd.Pass, cmd.DeclareUno, cmd.CallUno, cmd.Challenge, cmd.Kick,
-                 cmd.StopGame)
+                 cmd.StopGame, cmd.ShowHand)
 
 
 COLOR_WORDS = ("r", "g", "b", "y", "red", "green", "blue", "yellow")

@@ -15,9 +15,9 @@ from bot.engine.match import Match
 from bot.i18n import card_label
 from bot.render.text import card_emoji
 
-from .conftest import ANA, BO, CY, GROUP, Harness
+from .conftest import ANA, BO, CY, GROUP, Harness, hand_button
 from .fake_bot_api import ApiCall
-from .helpers import CHAT, hand_results, next_actor, take_turn
+from .helpers import CHAT, actor, hand_results, take_turn
 
 DISTINCT = sorted(set(full_deck()), key=str)
 
@@ -59,12 +59,22 @@ class PrivacyWatch:
                 self.leaks.append(f"{card} in {call.method}: {text[:300]!r}")
 
 
-async def play_hands(harness: Harness, players, hands: int, max_turns: int = 600) -> None:
-    for _ in range(max_turns):
-        if len(hand_results(harness)) >= hands:
+async def play_hands(harness: Harness, players, hands: int, max_turns: int = 600,
+                     commands: bool = False) -> None:
+    """Play by buttons; with ``commands``, every fifth turn the player types in the group
+    instead (/draw, then /hand), so command replies are watched too."""
+    for turn in range(max_turns):
+        found = await harness.api.wait_for(
+            lambda: len(hand_results(harness)) >= hands or actor(harness, players), what="someone to act")
+        if found is True:
             return
-        user = await next_actor(harness, players)
-        if user is None:
+        user = found
+        message = harness.hand_message(user)
+        if commands and turn % 5 == 0 and hand_button(message, "d"):
+            before = message.edits
+            harness.say(user, "/draw")
+            await harness.api.wait_for(lambda m=message, b=before: m.edits > b, what="the draw")
+            harness.say(user, "/hand")  # changes nothing: its reply (if any) is watched
             continue
         await take_turn(harness, user, declare=len(hand_results(harness)) % 2 == 0)
     raise AssertionError("the hands did not end")
@@ -79,7 +89,7 @@ async def test_no_card_of_any_hand_in_group_messages_of_whole_hands(api, seed):
         await harness.start()
         await harness.open_game(ANA, BO, CY)
         await harness.start_game(ANA, [ANA, BO, CY])
-        await play_hands(harness, [ANA, BO, CY], hands=2)
+        await play_hands(harness, [ANA, BO, CY], hands=2, commands=True)
         await harness.settle()
     finally:
         await harness.stop()

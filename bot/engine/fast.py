@@ -12,6 +12,7 @@ from . import events as ev
 from .actions import Draw, Play
 from .cards import Card, Color, Rank
 from .core import _SEAT_CACHES, W4, SeatCache, holds_color, new_object, seat_cache
+from .legal import _MATCH_TOP
 from .state import GameState
 
 # What a card does when played, as a small int (cheaper to test than enum members).
@@ -184,7 +185,7 @@ def _penalty(s: GameState, d: dict, hands: list, events: list[ev.Event], kind: i
 
 def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
     """On one's own turn, from a stock holding enough: the waiting penalty, or one card
-    (nothing drawn yet, neither force play nor draw-until-playable)."""
+    (nothing drawn yet, no draw-until-playable; with force play, no card matching)."""
     turn = s.turn
     player = a.player
     if turn is None or s.winner is not None or s.players[turn] != player:
@@ -196,9 +197,14 @@ def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
         if len(pile) < pending:
             return None
         got = pile[:pending]
-    elif s.drawn_card is not None or not pile or rules.force_play or rules.draw_until_playable:
+    elif s.drawn_card is not None or not pile or rules.draw_until_playable:
         return None
     else:
+        if rules.force_play:  # refused while a card is playable: the general path says so
+            top = s.discard[-1]
+            if top.color is None or s.color is not top.color or not _MATCH_TOP[top].isdisjoint(
+                    s.hands[turn]):
+                return None
         got = pile[:1]
     hand = s.hands[turn] + got
     hands = list(s.hands)

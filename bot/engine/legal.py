@@ -45,7 +45,10 @@ def _groups(s: GameState, player: str, hand: tuple[Card, ...], firsts: list[Card
             out: list[Action]) -> None:
     """Multi-card plays: a legal first card, then any further cards of its rank; every
     distinct (first, middle multiset, last on top) combination."""
+    ranks = [c.rank for c in hand]
     for first in firsts:
+        if FAST_PATHS and ranks.count(first.rank) < 2:  # usual: no other card of its rank
+            continue
         rest = list(hand)
         rest.remove(first)
         same = [c for c in rest if c.rank is first.rank]

@@ -147,3 +147,29 @@ def test_there_is_one_card_instance_per_colour_and_rank():
     for color, rank in [(None, Rank.FIVE), (Color.RED, Rank.WILD), ("R", Rank.FIVE), ([], Rank.ONE)]:
         with pytest.raises(UnoError):
             Card(color, rank)  # type: ignore[arg-type]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games())
+def test_multi_card_plays_are_listed_iff_legal(game_spec):
+    """An independent check of the multi-play listing: every ordered pick of 2-3 same-rank
+    coloured cards (no 7, not leaving one card) is listed exactly when apply accepts it."""
+    import itertools
+
+    from bot.engine import is_legal
+
+    players, rules, seed = game_spec
+    rules = rules.with_(multi_play=True)
+    for state, listed, _ in positions((players, rules, seed), steps=60):
+        if state.winner is not None:
+            continue
+        for player in state.players:
+            hand = state.hand(player)
+            for size in (2, 3):
+                for picks in set(itertools.permutations(range(len(hand)), size)):
+                    cards = tuple(hand[i] for i in picks)
+                    if (len(hand) - size == 1 or cards[0].color is None or cards[-1].rank is Rank.SEVEN
+                            or any(c.rank is not cards[0].rank for c in cards)):
+                        continue
+                    play = Play(player, cards)
+                    assert is_legal(state, play) == (play in listed[player]), play

@@ -164,9 +164,10 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
             plays = _common_turn_plays(s, player, hand)
             if plays is not None:
                 out += plays
+                can_play = bool(plays)
             else:
-                plays = out if _turn_plays(s, player, hand, out) else []
-            if not (plays and rules.force_play):
+                can_play = _turn_plays(s, player, hand, out)
+            if not (can_play and rules.force_play):
                 out.append(seat_cache(player).draw if FAST_PATHS else Draw(player))
     elif rules.jump_in and not top.is_wild:
         held = hand.count(top)

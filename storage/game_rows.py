@@ -86,9 +86,14 @@ class GameRows:
         return [row[c] for c in UPDATED_COLUMNS] + [game_id, old_version]
 
     # The interface SqlStore uses --------------------------------------------------------------
-    async def fetch_active(self, platform: str, chat_id: str) -> dict[str, Any] | None: ...
-    async def fetch_one(self, game_id: str) -> dict[str, Any] | None: ...
-    async def fetch_all_active(self) -> list[dict[str, Any]]: ...
+    async def fetch_active(self, platform: str, chat_id: str) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    async def fetch_one(self, game_id: str) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    async def fetch_all_active(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
 
     async def write(self, *, insert: dict[str, Any] | None = None,
                     update: tuple[dict[str, Any], str, int] | None = None,

@@ -136,9 +136,10 @@ class ResultPlayerRow(SQLModel, table=True):
 
 
 metadata = SQLModel.metadata
-games = GameRow.__table__
-game_seats = GameSeatRow.__table__
-chat_settings = ChatSettingsRow.__table__
-user_profiles = UserProfileRow.__table__
-results = ResultRow.__table__
-result_players = ResultPlayerRow.__table__
+# The Core tables behind the classes, for statements (sqlmodel sets __table__ at class creation).
+games: sa.Table = metadata.tables["games"]
+game_seats: sa.Table = metadata.tables["game_seats"]
+chat_settings: sa.Table = metadata.tables["chat_settings"]
+user_profiles: sa.Table = metadata.tables["user_profiles"]
+results: sa.Table = metadata.tables["results"]
+result_players: sa.Table = metadata.tables["result_players"]

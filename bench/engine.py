@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.engine import PRESETS, Draw, apply, legal_plays, new_hand  # noqa: E402
 
 PLAYERS = ("p0", "p1", "p2", "p3")
+DRAWS = {p: Draw(p) for p in PLAYERS}  # actions are values: one per player, like RLCard's "draw"
 
 
 def greedy_game(rules, seed: int, rnd: random.Random) -> int:
@@ -30,7 +31,7 @@ def greedy_game(rules, seed: int, rnd: random.Random) -> int:
     while state.winner is None:
         player = state.current
         plays = legal_plays(state, player)
-        state, _ = apply(state, rnd.choice(plays) if plays else Draw(player))
+        state, _ = apply(state, rnd.choice(plays) if plays else DRAWS[player])
         actions += 1
     return actions
 

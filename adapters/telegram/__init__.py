@@ -2,7 +2,8 @@
 
     app.py           config_from_env(), TelegramBot (Application + port + coordinator), serve()
     port.py          TelegramChatPort: views out as HTML messages, edited in place; 403 -> DeliveryFailed
-    handlers.py      updates in: commands, buttons (callback queries) -> coordinator commands
+    handlers.py      updates in: commands -> coordinator commands, replies back
+    buttons.py       callback queries (lobby, table, hand keyboards), every one answered
     inline.py        inline mode: your hand as personal results; a chosen result plays it
     keyboards.py     lobby / table / hand keyboards and their sub-menus (colour, swap, multi-play)
     callbacks.py     callback data: ids only, <= 64 bytes, parsed and validated

@@ -1,4 +1,5 @@
 """Update handlers: parse a Telegram update, build one coordinator command, render its Reply.
+Commands live here; buttons in buttons.py, inline mode in inline.py.
 
 Thin by design: no rule is decided here. The only checks are about the user interface
 (is this button from our keyboards, is it your own hand's keyboard, does the game it names
@@ -7,13 +8,12 @@ still run); everything else is the coordinator's answer, shown to the person who
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
-from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
+from telegram import Chat, Message, Update
 from telegram import User as TgUser
 from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
@@ -30,15 +30,13 @@ from telegram.ext import (
 from bot.coordinator import commands as cmd
 from bot.coordinator.ports import ChatKey, GameRecord, GameStore, User
 from bot.coordinator.views import N_, Reply
-from bot.engine.cards import Card
 from bot.render.text import render_reply
 
-from . import callbacks
 from .bot_commands import help_text
+from .buttons import Buttons
 from .inline import InlineMode
-from .keyboards import HandIds, color_keyboard, hand_keyboard, multi_keyboard, swap_keyboard
 from .port import TelegramChatPort
-from .texts import POPUP_LIMIT, clip, clip_html, html, mention, tr, user_locale
+from .texts import clip_html, html, mention, tr, user_locale
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +44,6 @@ PLATFORM = "telegram"
 ADMIN_TTL = 60.0  # seconds a getChatMember answer is trusted
 ADMIN_CACHE_SIZE = 10_000
 ADMIN_STATUSES = ("creator", "administrator")
-ANSWER_WITHIN = 3.0  # seconds before a button press is answered without waiting for its reply
 
 # Game moves and lobby actions answered in a group: an accepted one shows in the table or
 # lobby message, so only refusals get a reply (keeps the group under Telegram's flood limits
@@ -87,6 +84,7 @@ class UnoHandlers:
         self.port = port
         self.store = store
         self.inline = InlineMode(self)
+        self.buttons = Buttons(self)
         self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
 
     # ---- registration ------------------------------------------------------------------------
@@ -117,7 +115,7 @@ class UnoHandlers:
         app.add_handler(CommandHandler("top", self.on_top))
         app.add_handler(CommandHandler("lang", self.on_language))
         app.add_handler(CommandHandler("help", self.on_help))
-        app.add_handler(CallbackQueryHandler(self.on_button))
+        app.add_handler(CallbackQueryHandler(self.buttons.on_button))
         app.add_handler(InlineQueryHandler(self.inline.on_query))
         app.add_handler(ChosenInlineResultHandler(self.inline.on_chosen))
         app.add_error_handler(self.on_error)
@@ -344,120 +342,6 @@ class UnoHandlers:
             await self.reply_in_chat(message, command, await self.run(command))
             return
         await message.reply_text(html(help_text(loc)), parse_mode=ParseMode.HTML)
-
-    # ---- buttons -----------------------------------------------------------------------------
-
-    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        query = update.callback_query
-        if query is None:
-            return
-        answered = False
-
-        async def answer(text: str = "", alert: bool = False) -> None:
-            nonlocal answered
-            answered = True
-            await query.answer(clip(text, POPUP_LIMIT) if text else None, show_alert=alert)
-
-        try:
-            await self._button(query, answer)
-        finally:
-            if not answered:  # every callback query gets an answer, even after an error
-                try:
-                    await query.answer(clip(tr(N_("Something went wrong."),
-                                               user_locale(query.from_user.language_code)), POPUP_LIMIT))
-                except TelegramError:
-                    pass
-
-    async def _button(self, query: CallbackQuery, answer: Callable[..., Awaitable[None]]) -> None:
-        # The adapter's own language lookup (a store read) only happens on the paths that
-        # speak: a plain move is answered in the coordinator's words.
-        try:
-            action = callbacks.parse(query.data)
-        except callbacks.BadCallback:
-            loc = await self.locale_of(query.from_user)
-            await answer(tr(N_("This button is not valid any more."), loc), alert=True)
-            return
-        record = await self.game_record(action.game_id)
-        refusal = self._refusal(query, action, record)
-        if refusal is not None or record is None:
-            loc = await self.locale_of(query.from_user)
-            await answer(tr(refusal or N_("This game is over."), loc), alert=True)
-            return
-        if action.scope == "h" and action.verb in ("w", "s", "m", "g"):
-            await self._hand_menu(query, action, record.chat, await self.locale_of(query.from_user))
-            await answer()
-            return
-        message_chat = query.message.chat.id if query.message else None
-        user = await self.user(query.from_user, message_chat,
-                               need_admin=action.scope == "l" and action.verb == "start")
-        running = asyncio.ensure_future(self.run(self._button_command(action, record.chat, user)))
-        try:
-            # The coordinator replies after delivering the turn's messages; under flood control
-            # that can take a while, and Telegram drops answers to old queries: stop the
-            # spinner in time and let the move finish (the table and hand show its result).
-            reply = await asyncio.wait_for(asyncio.shield(running), ANSWER_WITHIN)
-        except TimeoutError:
-            await answer()
-            reply = await running
-            if not reply.ok:
-                log.info("a slow button press was refused (%s)", reply.error)
-            return
-        await answer(render_reply(reply), alert=not reply.ok and reply.error in ("not_allowed",))
-
-    @staticmethod
-    def _refusal(query: CallbackQuery, action: callbacks.ButtonAction,
-                 record: GameRecord | None) -> str | None:
-        """Why this button must not act (a msgid), or None. Interface checks only: whether
-        the move itself is allowed is the coordinator's call."""
-        if action.scope == "h" and action.owner != str(query.from_user.id):
-            return N_("These buttons belong to another player's hand.")
-        if record is None:
-            return N_("This game is over.")
-        if action.scope == "h" and action.hand and record.match \
-                and record.match.get("hand_number") != action.hand:
-            return N_("This hand is over: use the buttons of your new hand.")
-        if action.scope in ("l", "t") and query.message is not None \
-                and str(query.message.chat.id) != record.chat.chat_id:
-            # Forged data naming another chat's game: buttons act where they are shown.
-            return N_("This button is not valid any more.")
-        return None
-
-    @staticmethod
-    def _button_command(action: callbacks.ButtonAction, chat: ChatKey, user: User) -> cmd.Command:
-        if action.scope == "l":
-            return {"leave": cmd.Leave, "start": cmd.StartGame, "ai": cmd.AddAiSeat}[action.verb](chat, user)
-        if action.scope == "t":
-            return cmd.CallUno(chat, user)
-        verb = action.verb
-        if verb == "p":
-            return cmd.PlayCards(chat, user, cards=tuple((action.card or "").split(".")), color=action.color,
-                                 declare_uno=action.uno, swap_with=action.target)
-        if verb == "k":
-            return cmd.CallUno(chat, user, target=action.target)
-        return {"d": cmd.Draw, "n": cmd.Pass, "y": cmd.DeclareUno, "c": cmd.Challenge}[verb](chat, user)
-
-    async def _hand_menu(self, query: CallbackQuery, action: callbacks.ButtonAction, chat: ChatKey,
-                         loc: str) -> None:
-        """Sub-menus and pages of a hand keyboard: drawn from the button and the last hand view."""
-        if query.message is None:
-            return
-        chat_id, message_id = query.message.chat.id, query.message.message_id
-        known = self.port.known_hand(action.owner or "")
-        view = known.view if known and known.view.game_id == action.game_id else None
-        ids = HandIds(action.game_id, action.owner or "", action.hand)
-        markup: InlineKeyboardMarkup | None
-        if action.verb == "w":
-            markup = color_keyboard(ids, action.card or "", action.uno, view.locale if view else loc)
-        elif action.verb == "s" and view is not None:
-            markup = swap_keyboard(ids, action.card or "", action.uno, view.locale, view.swap_targets)
-        elif action.verb == "m" and view is not None:
-            markup = multi_keyboard(view, ids, Card.parse(action.card or ""))
-        elif view is not None:
-            markup = hand_keyboard(view, action.page, self.port.seat_names(view.game_id), action.hand)
-        else:  # after a restart the last view is unknown: ask the coordinator to resend it
-            await self.run(cmd.ShowHand(chat, await self.user(query.from_user)))
-            return
-        await self.port.show_keyboard(chat_id, message_id, markup)
 
     # ---- errors ------------------------------------------------------------------------------
 

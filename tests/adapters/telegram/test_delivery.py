@@ -3,7 +3,7 @@ mode, languages and the command menu."""
 
 from __future__ import annotations
 
-from adapters.telegram import callbacks, handlers
+from adapters.telegram import buttons, callbacks
 from adapters.telegram.inline import PAGE
 from adapters.telegram.port import KnownHand
 from bot.coordinator.views import CardOption, HandView
@@ -179,7 +179,7 @@ async def test_command_menu_is_registered_in_english_and_chinese(harness: Harnes
 
 
 async def test_a_slow_delivery_does_not_leave_the_button_spinning(harness: Harness, monkeypatch):
-    monkeypatch.setattr(handlers, "ANSWER_WITHIN", 0.2)
+    monkeypatch.setattr(buttons, "ANSWER_WITHIN", 0.2)
     await harness.start()
     await harness.open_game(ANA, BO)
     await harness.start_game(ANA, [ANA, BO])

@@ -1,0 +1,151 @@
+"""Inline buttons (callback queries): lobby, table and private-hand keyboards.
+
+Every press is answered. Interface checks only happen here (our button? your own hand? the
+game and hand it was made for still running? shown in its own chat?); the move itself is
+judged by the coordinator, whose reply becomes the popup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from telegram import CallbackQuery, InlineKeyboardMarkup, Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.coordinator import commands as cmd
+from bot.coordinator.ports import ChatKey, GameRecord, User
+from bot.coordinator.views import N_
+from bot.engine.cards import Card
+from bot.render.text import render_reply
+
+from . import callbacks
+from .keyboards import HandIds, color_keyboard, hand_keyboard, multi_keyboard, swap_keyboard
+from .texts import POPUP_LIMIT, clip, tr, user_locale
+
+if TYPE_CHECKING:
+    from .handlers import UnoHandlers
+
+log = logging.getLogger(__name__)
+
+ANSWER_WITHIN = 3.0  # seconds before a button press is answered without waiting for its reply
+
+
+class Buttons:
+    def __init__(self, handlers: UnoHandlers) -> None:
+        self.h = handlers
+
+    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        answered = False
+
+        async def answer(text: str = "", alert: bool = False) -> None:
+            nonlocal answered
+            answered = True
+            await query.answer(clip(text, POPUP_LIMIT) if text else None, show_alert=alert)
+
+        try:
+            await self._button(query, answer)
+        finally:
+            if not answered:  # every callback query gets an answer, even after an error
+                try:
+                    await query.answer(clip(tr(N_("Something went wrong."),
+                                               user_locale(query.from_user.language_code)), POPUP_LIMIT))
+                except TelegramError:
+                    pass
+
+    async def _button(self, query: CallbackQuery, answer: Callable[..., Awaitable[None]]) -> None:
+        # The adapter's own language lookup (a store read) only happens on the paths that
+        # speak: a plain move is answered in the coordinator's words.
+        try:
+            action = callbacks.parse(query.data)
+        except callbacks.BadCallback:
+            loc = await self.h.locale_of(query.from_user)
+            await answer(tr(N_("This button is not valid any more."), loc), alert=True)
+            return
+        record = await self.h.game_record(action.game_id)
+        refusal = self._refusal(query, action, record)
+        if refusal is not None or record is None:
+            loc = await self.h.locale_of(query.from_user)
+            await answer(tr(refusal or N_("This game is over."), loc), alert=True)
+            return
+        if action.scope == "h" and action.verb in ("w", "s", "m", "g"):
+            await self._hand_menu(query, action, record.chat, await self.h.locale_of(query.from_user))
+            await answer()
+            return
+        message_chat = query.message.chat.id if query.message else None
+        user = await self.h.user(query.from_user, message_chat,
+                               need_admin=action.scope == "l" and action.verb == "start")
+        running = asyncio.ensure_future(self.h.run(self._button_command(action, record.chat, user)))
+        try:
+            # The coordinator replies after delivering the turn's messages; under flood control
+            # that can take a while, and Telegram drops answers to old queries: stop the
+            # spinner in time and let the move finish (the table and hand show its result).
+            reply = await asyncio.wait_for(asyncio.shield(running), ANSWER_WITHIN)
+        except TimeoutError:
+            await answer()
+            reply = await running
+            if not reply.ok:
+                log.info("a slow button press was refused (%s)", reply.error)
+            return
+        await answer(render_reply(reply), alert=not reply.ok and reply.error in ("not_allowed",))
+
+    @staticmethod
+    def _refusal(query: CallbackQuery, action: callbacks.ButtonAction,
+                 record: GameRecord | None) -> str | None:
+        """Why this button must not act (a msgid), or None. Interface checks only: whether
+        the move itself is allowed is the coordinator's call."""
+        if action.scope == "h" and action.owner != str(query.from_user.id):
+            return N_("These buttons belong to another player's hand.")
+        if record is None:
+            return N_("This game is over.")
+        if action.scope == "h" and action.hand and record.match \
+                and record.match.get("hand_number") != action.hand:
+            return N_("This hand is over: use the buttons of your new hand.")
+        if action.scope in ("l", "t") and query.message is not None \
+                and str(query.message.chat.id) != record.chat.chat_id:
+            # Forged data naming another chat's game: buttons act where they are shown.
+            return N_("This button is not valid any more.")
+        return None
+
+    @staticmethod
+    def _button_command(action: callbacks.ButtonAction, chat: ChatKey, user: User) -> cmd.Command:
+        if action.scope == "l":
+            return {"leave": cmd.Leave, "start": cmd.StartGame, "ai": cmd.AddAiSeat}[action.verb](chat, user)
+        if action.scope == "t":
+            return cmd.CallUno(chat, user)
+        verb = action.verb
+        if verb == "p":
+            return cmd.PlayCards(chat, user, cards=tuple((action.card or "").split(".")), color=action.color,
+                                 declare_uno=action.uno, swap_with=action.target)
+        if verb == "k":
+            return cmd.CallUno(chat, user, target=action.target)
+        return {"d": cmd.Draw, "n": cmd.Pass, "y": cmd.DeclareUno, "c": cmd.Challenge}[verb](chat, user)
+
+    async def _hand_menu(self, query: CallbackQuery, action: callbacks.ButtonAction, chat: ChatKey,
+                         loc: str) -> None:
+        """Sub-menus and pages of a hand keyboard: drawn from the button and the last hand view."""
+        if query.message is None:
+            return
+        chat_id, message_id = query.message.chat.id, query.message.message_id
+        known = self.h.port.known_hand(action.owner or "")
+        view = known.view if known and known.view.game_id == action.game_id else None
+        ids = HandIds(action.game_id, action.owner or "", action.hand)
+        markup: InlineKeyboardMarkup | None
+        if action.verb == "w":
+            markup = color_keyboard(ids, action.card or "", action.uno, view.locale if view else loc)
+        elif action.verb == "s" and view is not None:
+            markup = swap_keyboard(ids, action.card or "", action.uno, view.locale, view.swap_targets)
+        elif action.verb == "m" and view is not None:
+            markup = multi_keyboard(view, ids, Card.parse(action.card or ""))
+        elif view is not None:
+            markup = hand_keyboard(view, action.page, self.h.port.seat_names(view.game_id), action.hand)
+        else:  # after a restart the last view is unknown: ask the coordinator to resend it
+            await self.h.run(cmd.ShowHand(chat, await self.h.user(query.from_user)))
+            return
+        await self.h.port.show_keyboard(chat_id, message_id, markup)

@@ -85,7 +85,6 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
     d = s.__dict__.copy()  # the new state's fields: a copy (~5x faster than dict()), then changes
     hands = list(s.hands)
     hands[turn] = hand[:i] + hand[i + 1:]
-    d["hands"] = hands  # made a tuple below
     d["discard"] = s.discard + cards
     d["color"] = color
     if drawn is not None:

@@ -197,18 +197,10 @@ class SeatCache:
         # Plays of one card with 0, 1 or 2+ cards left: card -> every variant (colours, UNO).
         self.plays: tuple[dict[Card, tuple[Play, ...]], ...] = ({}, {}, {})
         self.played: dict[Card, ev.CardPlayed] = {}  # a coloured card played on one's turn
-        started = new_object(ev.TurnStarted)
-        started.__dict__["player"] = player
-        self.started = started
-        passed = new_object(ev.TurnPassed)
-        passed.__dict__["player"] = player
-        self.passed = passed
-        skipped = new_object(ev.PlayerSkipped)
-        skipped.__dict__["player"] = player
-        self.skipped = skipped
-        draw = new_object(Draw)
-        draw.__dict__["player"] = player
-        self.draw = draw
+        self.started = ev.TurnStarted(player)
+        self.passed = ev.TurnPassed(player)
+        self.skipped = ev.PlayerSkipped(player)
+        self.draw = Draw(player)
 
     def plays_of(self, card: Card, left: int) -> tuple[Play, ...]:
         """Every Play of ``card`` alone leaving ``left`` cards (no 7-0 swap target): a colour

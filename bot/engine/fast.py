@@ -13,6 +13,7 @@ from .actions import Draw, Play
 from .cards import Card, Color, Rank
 from .core import _SEAT_CACHES, W4, SeatCache, holds_color, new_object, seat_cache
 from .legal import _MATCH_TOP
+from .scoring import hand_winner_points, score_changes
 from .state import GameState
 
 # What a card does when played, as a small int (cheaper to test than enum members).
@@ -57,7 +58,7 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
         return None
     hand = s.hands[turn]
     left = len(hand) - 1
-    if left < 1:
+    if left < 1 and (left < 0 or kind >= DRAW_TWO):  # a closing +2/+4 is still drawn: general
         return None
     try:
         i = hand.index(card)
@@ -82,6 +83,8 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
         cache = _SEAT_CACHES.get(player) or seat_cache(player)
         events = [cache.played.get(card) or cache.card_played(card)]
 
+    if not left:
+        return _win(s, events, player, turn, hand[:i] + hand[i + 1:], cards, color), events
     d = s.__dict__.copy()  # the new state's fields: a copy (~5x faster than dict()), then changes
     hands = list(s.hands)
     hands[turn] = hand[:i] + hand[i + 1:]
@@ -138,6 +141,27 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
     new = new_object(GameState)
     set_attr(new, "__dict__", d)
     return new, events
+
+
+def _win(s: GameState, events: list[ev.Event], player: str, turn: int, hand: tuple[Card, ...],
+         cards: tuple[Card, ...], color: Color) -> GameState:
+    """The player's last card went down (not a +2/+4): the hand is won and scored."""
+    hands = list(s.hands)
+    hands[turn] = hand
+    points = hand_winner_points(s.players, hands, s.team_ids, player)
+    changes = score_changes(s.players, hands, s.team_ids, player, s.rules.scoring)
+    events.append(ev.HandWon(player, points, tuple(changes.items())))
+    d = s.__dict__.copy()
+    d.update(hands=tuple(hands), discard=s.discard + cards, color=color, drawn_card=None,
+             wd4_by=None, wd4_bluff=False, winner=player, hand_points=((player, points),),
+             turn=None, pending_draw=0, catchable=())
+    if player in s.declared:
+        d["declared"] = s.declared - {player}
+    if player in s.caught:
+        d["caught"] = s.caught - {player}
+    new = new_object(GameState)
+    set_attr(new, "__dict__", d)
+    return new
 
 
 def _penalty(s: GameState, d: dict, hands: list, events: list[ev.Event], kind: int, player: str,

@@ -33,7 +33,10 @@ async def main(url: str, mode: str) -> None:
     await asyncio.to_thread(upgrade, url)
     store = ReportingStore.from_url(url)
     await store.save_chat_settings(CHAT, ChatSettings(turn_timer=0, overrides={"target_score": 100}))
-    coordinator = Coordinator(FakeChat(), store, FakeClock(), ai_delay=0)
+    # Seeded in step mode: the same game every run, so "the game is still on after N moves"
+    # holds; free mode plays whatever comes.
+    coordinator = Coordinator(FakeChat(), store, FakeClock(), ai_delay=0,
+                              seed=4 if mode == "step" else None)
     users = humans(2)
     await new_game(coordinator, users)
     while True:

@@ -53,19 +53,38 @@ class GameDriver:
         self.api = api
         self.group = -1_000_000_000 - index
         self.users = [TgUser(5_000_000 + index * 16 + i, f"P{index}-{i}") for i in range(players)]
-        self.latencies: list[float] = []
+        self.latencies: list[float] = []  # press -> its callback answer
+        self.presses: list[float] = []  # when each press was injected
+        self.callback_ids: set[str] = set()
         self.turns = 0
         self.hand_ids: dict[int, int] = {}
 
     async def press(self, user: TgUser, message: StoredMessage, data: str) -> dict:
         callback_id = self.api.press(user, message, data)
+        self.callback_ids.add(callback_id)
         injected = time.perf_counter()
+        self.presses.append(injected)
         answer = await self.api.wait_answer(callback_id, timeout=30)
         self.latencies.append(answer.at - injected)
         return answer.params
 
     async def wait(self, predicate, what: str):
         return await self.api.wait_for(predicate, timeout=30, what=what)
+
+    def last_call_latencies(self, api: FakeBotApi) -> list[float]:
+        """For each press, until the last Bot API call in this game's chats (or answering it)
+        before the next press: a driver presses one button at a time, so those are its own."""
+        chats = {self.group, *(u.id for u in self.users)}
+        times = sorted(c.done_at or c.at for c in api.calls
+                       if c.chat_id in chats or (c.method == "answerCallbackQuery"
+                                                 and c.params.get("callback_query_id") in self.callback_ids))
+        out = []
+        bounds = self.presses + [float("inf")]
+        for start, end in zip(bounds, bounds[1:], strict=False):
+            inside = [t for t in times if start <= t < end]
+            if inside:
+                out.append(max(inside) - start)
+        return out
 
     def lobby(self) -> StoredMessage | None:
         for message in reversed(self.api.chat_messages(self.group)):
@@ -135,9 +154,11 @@ async def bench_games(games: int, players: int, turns: int, telegram_limits: boo
     started = time.perf_counter()
     await asyncio.gather(*(d.run(turns) for d in drivers))
     elapsed = time.perf_counter() - started
+    await bot.port.drain()  # queued table edits
     await api.wait_idle(quiet=0.2, timeout=30)
     await bot.stop()
     await api.stop()
+    last_call = [x for d in drivers for x in d.last_call_latencies(api)]
 
     updates = len(api.injected_at)
     latencies = [x for d in drivers for x in d.latencies]
@@ -157,8 +178,10 @@ async def bench_games(games: int, players: int, turns: int, telegram_limits: boo
           f"{'Telegram limits' if telegram_limits else 'wide open'}")
     print(f"  updates: {updates} in {elapsed:.2f} s -> {updates / elapsed:.0f} updates/s; "
           f"turns: {total_turns} -> {total_turns / elapsed:.0f} turns/s")
-    print(f"  update -> last API call (callback answer): p50 {statistics.median(latencies) * 1000:.1f} ms, "
+    print(f"  press -> its callback answer: p50 {statistics.median(latencies) * 1000:.1f} ms, "
           f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms")
+    print(f"  press -> last API call it caused: p50 {statistics.median(last_call) * 1000:.1f} ms, "
+          f"p99 {percentile(last_call, 0.99) * 1000:.1f} ms, max {max(last_call) * 1000:.1f} ms")
     per_turn = {k: v / total_turns for k, v in kinds.items()}
     print("  Bot API calls per turn (whole run incl. lobby): " +
           ", ".join(f"{k} {v:.2f}" for k, v in sorted(per_turn.items())))

@@ -152,10 +152,12 @@ class TelegramBot:
         if self._running:
             self._running = False
             if self.app.updater is not None and self.app.updater.running:
-                await self.app.updater.stop()
-            await self.app.stop()
+                await self.app.updater.stop()  # no new updates
+            await self.app.stop()  # running handlers finish
         if self.coordinator is not None:
-            await self.coordinator.close()
+            await self.coordinator.close()  # no more timers
+        if self.port is not None:
+            await self.port.drain()  # queued table edits go out
         await self.app.shutdown()
 
 

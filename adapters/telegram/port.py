@@ -1,10 +1,11 @@
 """The Telegram ChatPort: coordinator views out as HTML messages with inline keyboards.
 
-Public views (lobby, table, notices) go to the group and are edited in place when the
-coordinator passes ``edit``; a hand goes to the player's private chat (chat id = user id).
-Telegram's 403 on a private send becomes ``DeliveryFailed("blocked")``. 429s are retried by
-the Application's ``AIORateLimiter`` inside the awaited call, so the coordinator (which awaits
-each message under its per-game lock) never loses or reorders game messages.
+Public views (lobby, table, notices) go to the group through its outbox (outbox.py): in
+order, edits in place when the coordinator passes ``edit``, and table edits that pile up
+under Telegram's group limit merged into the newest. A hand goes to the player's private chat
+(chat id = user id), awaited. Telegram's 403 on a private send becomes
+``DeliveryFailed("blocked")``. 429s are retried by the Application's ``AIORateLimiter`` inside
+each call, so no game message is lost or reordered.
 
 The port also remembers, per user, the last hand it was asked to deliver (even when the
 delivery failed): inline mode shows it in the group without a round trip, and the hand
@@ -29,6 +30,7 @@ from bot.coordinator.views import HandView, LobbyView, Notice, Public, TableView
 from bot.render.text import render_hand, render_lobby, render_notice, render_table
 
 from .keyboards import hand_keyboard, lobby_keyboard, table_keyboard
+from .outbox import GroupOutbox
 from .texts import clip_html, html, mention
 
 log = logging.getLogger(__name__)
@@ -73,6 +75,7 @@ class TelegramChatPort:
         # game id -> the hand being played (from its table): stamped on hand keyboards, so a
         # keyboard of an earlier hand is recognised as stale.
         self._hand_numbers: Recent[str, int] = Recent(MEMORY)
+        self._outboxes: dict[int, GroupOutbox] = {}  # group chat id -> its queue of messages
 
     # ---- what handlers ask -------------------------------------------------------------------
 
@@ -114,15 +117,20 @@ class TelegramChatPort:
             self.remember_seats(message.game_id, chat, (s.user_id for s in message.seats))
         if isinstance(message, TableView):
             self._hand_numbers[message.game_id] = message.hand_number
-        try:
-            return await self._send_or_edit(int(chat.chat_id), text, markup, edit)
-        except Forbidden as error:  # the bot was removed from the group: nothing to tell anyone
-            log.warning("cannot post in chat %s: %s", chat, error.message)
-        except RetryAfter as error:
-            log.error("gave up posting in chat %s after retries (retry after %s)", chat, error.retry_after)
-        except TelegramError as error:
-            log.error("posting in chat %s failed: %s", chat, error.message)
-        return None
+        outbox = self.outbox(int(chat.chat_id))
+        if edit is not None:
+            return outbox.edit(edit, text, markup)  # queued: the game does not wait for it
+        return await outbox.send(text, markup)
+
+    def outbox(self, chat_id: int) -> GroupOutbox:
+        if chat_id not in self._outboxes:
+            self._outboxes[chat_id] = GroupOutbox(chat_id, self._send_or_edit)
+        return self._outboxes[chat_id]
+
+    async def drain(self) -> None:
+        """Wait until every queued public message went out (before shutting down)."""
+        for outbox in list(self._outboxes.values()):
+            await outbox.drain()
 
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
                         edit: str | None = None) -> str | None:

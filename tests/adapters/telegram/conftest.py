@@ -69,7 +69,10 @@ class Harness:
         return (await self.api.wait_answer(callback_id)).params
 
     async def settle(self) -> None:
-        """Wait until the bot went quiet (for counting calls, never to order steps)."""
+        """Wait until the queued group messages went out and the bot went quiet (for
+        counting calls, never to order steps)."""
+        if self.bot is not None and self.bot.port is not None:
+            await self.bot.port.drain()
         await self.api.wait_idle(quiet=0.2)
 
     async def ask(self, user: TgUser, text: str, chat: int = GROUP, **kw: Any) -> str:

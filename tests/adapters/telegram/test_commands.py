@@ -63,6 +63,7 @@ async def test_kick_by_reply_stop_and_language(harness: Harness):
     await ask(harness, ANA, "/lang zh")
     mover = await next_actor(harness, [ANA, BO])
     await take_turn(harness, mover)
+    await harness.settle()  # the table edit is queued, not awaited by the move
     assert any("\u4e00" <= ch <= "\u9fff" for ch in harness.table().text)
     harness.say(ANA, "/stop")
 

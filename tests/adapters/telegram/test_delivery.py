@@ -184,17 +184,41 @@ async def test_a_slow_delivery_does_not_leave_the_button_spinning(harness: Harne
     await harness.open_game(ANA, BO)
     await harness.start_game(ANA, [ANA, BO])
     mover = await next_actor(harness, [ANA, BO])
-    harness.api.slow_chat(GROUP, 1.0)  # the table edit of this move takes a second
-    before = len(harness.api.calls_to("editMessageText", GROUP))
+    other = BO if mover is ANA else ANA
+    harness.api.slow_chat(other.id, 1.0)  # the next player's hand takes a second to update
+    before = len(harness.api.calls_to("editMessageText", other.id))
     await take_turn(harness, mover)  # returns when the press is answered
     answered = harness.api.calls_to("answerCallbackQuery")[-1]
-    await harness.api.wait_for(lambda: next_actor_now(harness, [ANA, BO]) not in (mover, None),
-                               what="the move to complete")
-    edit = harness.api.calls_to("editMessageText", GROUP)[before]
-    assert answered.at < edit.done_at  # the spinner stopped before the slow table edit was done
+    await harness.api.wait_for(lambda: next_actor_now(harness, [ANA, BO]) is other, what="the move to complete")
+    edit = harness.api.calls_to("editMessageText", other.id)[before]
+    await harness.api.wait_for(lambda: edit.done_at, what="the slow edit")
+    assert answered.at < edit.done_at  # the spinner stopped before the slow hand edit was done
     assert answered.params.get("text") is None  # an empty answer: the move itself shows the result
 
 
+async def test_table_edits_that_pile_up_are_merged_in_order(harness: Harness):
+    """Under Telegram's group limit (here: a slow group), the game does not wait for its
+    table: edits still waiting are merged into the newest, and nothing is reordered."""
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    harness.api.slow_chat(GROUP, 0.4)
+    start = len(harness.api.calls_to(None, GROUP))
+    moves = 0
+    for _ in range(6):
+        await take_turn(harness, await next_actor(harness, [ANA, BO]))
+        moves += 1
+    await harness.bot.port.drain()
+    edits = harness.api.calls_to("editMessageText", GROUP)
+    table = harness.table()
+    assert len(harness.api.calls_to(None, GROUP)) - start < moves  # fewer edits than moves
+    assert harness.bot.port.outbox(GROUP).merged > 0
+    # The table ends showing the latest state: the last edit sent is what the store holds.
+    assert table.text == edits[-1].params["text"]
+    match = await match_of(harness)
+    for user in (ANA, BO):
+        seat_line = next(line for line in table.text.splitlines() if f". {user.first_name} ·" in line)
+        assert f"· {len(match.game.hand(str(user.id)))} card" in seat_line, seat_line
 async def test_names_are_escaped_in_html(harness: Harness):
     eve = TgUser(1010, "<b>Eve & co</b>")
     await harness.start()

@@ -11,14 +11,13 @@ from bot.engine.cards import Card, Color, Rank
 
 from .conftest import ANA, BO, CY, DEE, GROUP, Harness, data_of
 from .fake_bot_api import TgUser
-from .helpers import CHAT, match_of, next_actor, take_turn
+from .helpers import CHAT, actor, match_of, next_actor, play_until_hand_ends, take_turn
+from .test_privacy import PrivacyWatch
 
 PLAYERS = [ANA, BO, CY]
 
 
 async def test_unreachable_player_is_told_in_the_group_and_gets_the_hand_after_start(harness: Harness):
-    from .test_privacy import PrivacyWatch
-
     watch = PrivacyWatch(harness)
     harness.api.observer = watch  # no card revealed in the group meanwhile
     harness.api.forbid_chat(CY.id)
@@ -120,8 +119,6 @@ async def test_inline_mode_shows_the_hand_personally_and_plays_the_chosen_card(h
 
 
 def next_actor_now(harness: Harness, players: list[TgUser]) -> TgUser | None:
-    from .helpers import actor
-
     return actor(harness, players)
 
 
@@ -231,8 +228,6 @@ async def test_names_are_escaped_in_html(harness: Harness):
 
 
 async def test_an_inline_choice_made_for_an_earlier_hand_is_not_played(harness: Harness):
-    from .helpers import play_until_hand_ends
-
     await harness.start()
     game_id = await harness.open_game(ANA, BO)
     await harness.start_game(ANA, [ANA, BO])

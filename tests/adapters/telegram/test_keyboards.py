@@ -3,6 +3,7 @@
 from adapters.telegram import callbacks
 from adapters.telegram.keyboards import CARDS_PER_PAGE, hand_keyboard, lobby_keyboard
 from adapters.telegram.port import Recent
+from adapters.telegram.texts import clip_html
 from bot.coordinator.views import CardOption, HandView, LobbyView
 from bot.engine.cards import Card, Color
 
@@ -65,8 +66,6 @@ def test_recent_forgets_the_oldest_entries():
 
 
 def test_long_html_is_cut_at_a_line_break_and_still_parses():
-    from adapters.telegram.texts import clip_html
-
     line = '<a href="tg://user?id=1">Ana &amp; Bo</a> played'
     text = "\n".join([line] * 200)  # ~10,000 characters
     cut = clip_html(text)

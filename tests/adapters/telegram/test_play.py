@@ -7,6 +7,7 @@ import asyncio
 from adapters.telegram import callbacks
 
 from .conftest import ANA, BO, CY, DEE, GROUP, Harness, data_of, hand_button
+from .fake_bot_api import StoredMessage
 from .helpers import (
     actor,
     hand_results,
@@ -73,8 +74,6 @@ async def test_pressing_another_players_hand_changes_nothing(harness: Harness):
     assert garbage["show_alert"] is True
     # A table button naming this game, pressed under a message of another chat, does nothing.
     elsewhere = harness.api.user_message(intruder, -100999)
-    from .fake_bot_api import StoredMessage
-
     foreign = StoredMessage(-100999, elsewhere["message_id"], "", None)
     answer = await harness.press(intruder, foreign, callbacks.table(game_id, "uno"))
     assert answer["show_alert"] is True

@@ -190,10 +190,12 @@ class SqlStore:
             created_at=row["created_at"],
             updated_at=row["updated_at"],
         )
-        if record.active:
-            self._seat_digests[record.game_id] = (record.version, _seats_digest(row["seats"]))
-        else:  # over: keep the cache as small as the set of live games
+        cached = self._seat_digests.get(record.game_id)
+        if not record.active:  # over: keep the cache as small as the set of live games
             self._seat_digests.pop(record.game_id, None)
+        elif cached is None or cached[0] <= record.version:
+            # A read that raced a save of this game must not set the cache back a version.
+            self._seat_digests[record.game_id] = (record.version, _seats_digest(row["seats"]))
         return record
 
     # ---- chat settings and user profiles ---------------------------------------------------

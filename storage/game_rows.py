@@ -209,8 +209,8 @@ async def _reset(conn: Any) -> None:
 
 class PostgresGameRows(GameRows):
     def __init__(self, url: URL, max_size: int) -> None:
-        self._connect = {"host": url.host, "port": url.port, "user": url.username,
-                         "password": url.password, "database": url.database}
+        # asyncpg parses a libpq-style DSN itself, query options (sslmode, host=/socket) included.
+        self._dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._max_size = max_size
         self._pool: Any = None
         self._pool_lock = asyncio.Lock()
@@ -226,8 +226,7 @@ class PostgresGameRows(GameRows):
                     import asyncpg
 
                     self._pool = await asyncpg.create_pool(
-                        **{k: v for k, v in self._connect.items() if v is not None},
-                        min_size=1, max_size=self._max_size, reset=_reset)
+                        self._dsn, min_size=1, max_size=self._max_size, reset=_reset)
         return self._pool
 
     async def _fetch(self, sql: str, args: Sequence[Any]) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ missing server fails them."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -57,8 +58,13 @@ async def _admin_execute(sql: str) -> None:
         await conn.close()
 
 
+@functools.cache
+def _pg_problem() -> str | None:
+    return run_sync(_pg_available)  # probed once per session: a dead host may take seconds
+
+
 def require_postgresql() -> None:
-    problem = run_sync(_pg_available)
+    problem = _pg_problem()
     if problem is not None:
         if os.environ.get("CI"):
             pytest.fail(f"CI is set but PostgreSQL at {PG_HOST}:{PG_PORT} is unreachable: {problem}")

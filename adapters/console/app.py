@@ -29,7 +29,6 @@ CHAT = ChatKey("console", "local")
 HUMAN_ID = "human"
 MAX_AI = 9
 MIN_TARGET, MAX_TARGET = 1, 100_000  # RuleSet.target_score's range
-ID_RETRIES = 20
 ECHOED = (cmd.PlayCards, cmd.Draw, cmd.Pass)  # their success is already on the table
 
 LineReader = Callable[[], Awaitable[str | None]]  # the next line, or None at end of input
@@ -103,12 +102,6 @@ class ConsoleSession:
         steps.append(cmd.StartGame(chat=CHAT, user=self.user))
         for step in steps:
             reply = await self.coordinator.handle(step)
-            for _ in range(ID_RETRIES):
-                # A seeded coordinator draws its game ids from the seed too: the same --seed
-                # against the same database collides with an earlier game's id ("busy").
-                if reply.ok or reply.error != "busy" or not isinstance(step, cmd.NewGame):
-                    break
-                reply = await self.coordinator.handle(step)
             if isinstance(step, cmd.StartGame) and reply.error == "game_running":
                 break  # ten seats: the lobby started by itself when the last bot sat down
             if not reply.ok:

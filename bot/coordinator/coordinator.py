@@ -290,7 +290,7 @@ class Coordinator:
 
     def _ai_rng(self, record: GameRecord) -> random.Random:
         # Derived from the game's seed and version: the same position gets the same choice.
-        return random.Random(f"{record.meta.get('seed', 0)}:{record.game_id}:{record.version}")
+        return random.Random(f"{record.meta.get('seed', 0)}:{record.version}")
 
     def _has_ai(self, record: GameRecord | None) -> bool:
         return bool(record and record.status == "running" and any(s.ai for s in record.seats))
@@ -404,9 +404,9 @@ class Coordinator:
             lobby_timeout=self.lobby_timeout))
 
     def _new_game_id(self) -> str:
-        if isinstance(self._rng, random.SystemRandom):
-            return secrets.token_hex(5)
-        return f"{self._rng.getrandbits(40):010x}"
+        # Always random, even for a seeded coordinator: ids must stay unique in a database that
+        # outlives one run (the seed decides the deal and the AI's choices, not the id).
+        return secrets.token_hex(5)
 
     async def _join(self, cmd: cmds.Join) -> Reply:
         language = await self._personal_locale(cmd.chat, cmd.user)

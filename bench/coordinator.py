@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import time_actions  # noqa: E402
 from bot.ai import get_strategy  # noqa: E402
 from bot.coordinator import commands as cmds  # noqa: E402
 from bot.coordinator.clock import FakeClock  # noqa: E402
@@ -53,20 +54,6 @@ class BenchChat:
         if self.yield_each:
             await asyncio.sleep(0)
         return edit or f"p{self.private}"
-
-
-def timed(coordinator: Coordinator, latencies: list[float]) -> None:
-    """Record the duration of every transaction that saved something (= one action)."""
-    inner = coordinator._transact
-
-    async def transact(chat, work):
-        started = time.perf_counter()
-        outcome, tx = await inner(chat, work)
-        if tx.dirty:
-            latencies.append(time.perf_counter() - started)
-        return outcome, tx
-
-    coordinator._transact = transact  # type: ignore[method-assign]
 
 
 async def open_game(coordinator: Coordinator, chat: ChatKey, human: User, bots: int = 3) -> None:
@@ -109,7 +96,7 @@ async def run_games(games: int, seed: int, target: int) -> dict[str, float]:
     clock = FakeClock()
     coordinator = Coordinator(chat_port, store, clock, ai_delay=0, seed=seed)
     latencies: list[float] = []
-    timed(coordinator, latencies)
+    time_actions(coordinator, latencies)
     chats = [ChatKey("bench", f"c{i}") for i in range(games)]
     for chat in chats:
         await store.save_chat_settings(chat, ChatSettings(overrides={"target_score": target}, turn_timer=0))

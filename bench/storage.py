@@ -25,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import time_actions  # noqa: E402
 from bot.ai import get_strategy  # noqa: E402
 from bot.coordinator import commands as cmds  # noqa: E402
 from bot.coordinator.clock import FakeClock  # noqa: E402
@@ -46,20 +47,6 @@ class BenchChat:
     async def send_hand(self, chat, user_id, view, *, edit=None):
         await asyncio.sleep(0)
         return edit or f"h{user_id}"
-
-
-def time_actions(coordinator: Coordinator, latencies: list[float]) -> None:
-    """Record the duration of every transaction that saved something (= one action)."""
-    inner = coordinator._transact
-
-    async def transact(chat, work):
-        started = time.perf_counter()
-        outcome, tx = await inner(chat, work)
-        if tx.dirty:
-            latencies.append(time.perf_counter() - started)
-        return outcome, tx
-
-    coordinator._transact = transact  # type: ignore[method-assign]
 
 
 def command_for(action, chat: ChatKey, human: User) -> cmds.Command:

@@ -87,12 +87,18 @@ class GameRows:
 
     # The interface SqlStore uses --------------------------------------------------------------
     async def fetch_active(self, platform: str, chat_id: str) -> dict[str, Any] | None:
-        raise NotImplementedError
+        rows = await self._fetch(self.select_active, (platform, chat_id))
+        return rows[0] if rows else None
 
     async def fetch_one(self, game_id: str) -> dict[str, Any] | None:
-        raise NotImplementedError
+        rows = await self._fetch(self.select_one, (game_id,))
+        return rows[0] if rows else None
 
     async def fetch_all_active(self) -> list[dict[str, Any]]:
+        return await self._fetch(self.select_all_active, ())
+
+    async def _fetch(self, sql: str, args: Sequence[Any]) -> list[dict[str, Any]]:
+        """Game rows for a SELECT of GAME_COLUMNS, decoded (the driver-specific part)."""
         raise NotImplementedError
 
     async def write(self, *, insert: dict[str, Any] | None = None,
@@ -149,17 +155,6 @@ class SqliteGameRows(GameRows):
 
     async def _fetch(self, sql: str, args: Sequence[Any]) -> list[dict[str, Any]]:
         return [decode(GAME_COLUMNS, row) for row in await self._single(sql, args)]
-
-    async def fetch_active(self, platform, chat_id):
-        rows = await self._fetch(self.select_active, (platform, chat_id))
-        return rows[0] if rows else None
-
-    async def fetch_one(self, game_id):
-        rows = await self._fetch(self.select_one, (game_id,))
-        return rows[0] if rows else None
-
-    async def fetch_all_active(self):
-        return await self._fetch(self.select_all_active, ())
 
     async def write(self, *, insert=None, update=None, seats=None, results=()):
         try:
@@ -233,17 +228,6 @@ class PostgresGameRows(GameRows):
         pool = await self._get_pool()
         rows = await pool.fetch(sql, *args)
         return [decode(GAME_COLUMNS, tuple(row)) for row in rows]
-
-    async def fetch_active(self, platform, chat_id):
-        rows = await self._fetch(self.select_active, (platform, chat_id))
-        return rows[0] if rows else None
-
-    async def fetch_one(self, game_id):
-        rows = await self._fetch(self.select_one, (game_id,))
-        return rows[0] if rows else None
-
-    async def fetch_all_active(self):
-        return await self._fetch(self.select_all_active, ())
 
     async def write(self, *, insert=None, update=None, seats=None, results=()):
         import asyncpg

@@ -45,14 +45,14 @@ async def _serve(platform: str) -> None:
     from bot.coordinator.clock import RealClock
 
     if platform == "telegram":
-        from adapters.telegram.app import config_from_env, serve
+        from adapters.telegram import app as platform_app
     else:
-        from adapters.discord.app import config_from_env, serve
-    config = config_from_env()  # ConfigError before touching the database
+        from adapters.discord import app as platform_app  # type: ignore[no-redef]
+    config = platform_app.config_from_env()  # ConfigError before touching the database
     store = await _open_store(database_url())
     clock = RealClock()
     try:
-        await serve(config, lambda chat_port: Coordinator(chat_port, store, clock), store)
+        await platform_app.serve(config, lambda chat_port: Coordinator(chat_port, store, clock), store)
     finally:
         await store.close()
 

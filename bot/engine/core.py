@@ -16,7 +16,6 @@ W4 = Rank.WILD_DRAW_FOUR
 D2 = Rank.DRAW_TWO
 COLORS = tuple(Color)
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
-new_object = object.__new__  # builds frozen values without their (slower) __init__
 
 
 def seeded_rng(seed: int | str, counter: int) -> random.Random:
@@ -107,26 +106,11 @@ class Tx:
         self.n = len(s.players)
 
     def freeze(self) -> GameState:
-        new = new_object(GameState)
-        d = self.s.__dict__.copy()  # rules, players, dealer, team_ids, seed stay
-        object.__setattr__(new, "__dict__", d)
-        d["hands"] = tuple(self.hands)
-        d["draw_pile"] = self.pile
-        d["discard"] = self.discard
-        d["color"] = self.color
-        d["direction"] = self.direction
-        d["turn"] = self.turn
-        d["pending_draw"] = self.pending
-        d["drawn_card"] = self.drawn
-        d["declared"] = self.declared
-        d["catchable"] = self.catchable
-        d["caught"] = self.caught
-        d["wd4_by"] = self.wd4_by
-        d["wd4_bluff"] = self.wd4_bluff
-        d["winner"] = self.winner
-        d["hand_points"] = self.points
-        d["rng_counter"] = self.counter
-        return new
+        s = self.s  # rules, players, dealer, team_ids and seed stay
+        return GameState(s.rules, s.players, tuple(self.hands), self.pile, self.discard,
+                         self.color, self.direction, self.turn, s.dealer, self.pending, self.drawn,
+                         self.declared, self.catchable, self.caught, self.wd4_by, self.wd4_bluff,
+                         self.winner, self.points, s.team_ids, s.seed, self.counter)
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         return (seat + self.direction * steps) % self.n
@@ -134,9 +118,7 @@ class Tx:
     def start_turn(self, seat: int) -> None:
         self.turn = seat
         self.drawn = None
-        started = new_object(ev.TurnStarted)  # hot: skip the frozen dataclass __init__
-        started.__dict__["player"] = self.s.players[seat]
-        self.events.append(started)
+        self.events.append(seat_cache(self.s.players[seat]).started)
 
     def take(self, count: int) -> tuple[Card, ...]:
         """Up to ``count`` cards off the stock, refilling it from the discard pile if it runs out."""

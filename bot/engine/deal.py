@@ -8,7 +8,17 @@ from collections.abc import Sequence
 
 from . import events as ev
 from .cards import Card, Color, Rank, full_deck
-from .core import D2, MAX_PLAYERS, MIN_PLAYERS, W4, Tx, new_object, randbelow, seeded_rng, shuffle
+from .core import (
+    D2,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    W4,
+    Tx,
+    randbelow,
+    seat_cache,
+    seeded_rng,
+    shuffle,
+)
 from .errors import BadAction
 from .rules import OFFICIAL, RuleSet
 from .scoring import team_ids_for
@@ -109,10 +119,12 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
     rank = card.rank
     if FAST_PATHS and rank not in _FIRST_CARD_EFFECTS:  # a number or Wild: the next seat starts
         first = (d + 1) % len(state.players)
-        started = new_object(ev.TurnStarted)
-        object.__setattr__(started, "__dict__", {"player": state.players[first]})
-        return state.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1,
-                            turn=first, drawn_card=None), [ev.FirstCardTurned(card, reshuffled), started]
+        s = state
+        return GameState(s.rules, s.players, s.hands, pile[1:], (card,), card.color, 1, first,
+                         s.dealer, s.pending_draw, None, s.declared, s.catchable, s.caught,
+                         s.wd4_by, s.wd4_bluff, s.winner, s.hand_points, s.team_ids, s.seed,
+                         s.rng_counter), [ev.FirstCardTurned(card, reshuffled),
+                                          seat_cache(s.players[first]).started]
     tx = Tx(state.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1))
     events = tx.events
     events.append(ev.FirstCardTurned(card, reshuffled))

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from . import events as ev
 from .actions import Action, CatchUno, Challenge, DeclareUno, Draw, Pass, Play
 from .cards import Card, Color, Rank
-from .core import D2, W4, Tx, can_stack, holds_color, matches, new_object, playable
+from .core import D2, W4, Tx, can_stack, holds_color, matches, playable
 from .deal import choose_dealer, new_hand, position, turn_first_card
 from .errors import (
     BadAction,
@@ -160,9 +160,7 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
     tx.wd4_by = None
     tx.wd4_bluff = False
     events = tx.events
-    played = new_object(ev.CardPlayed)  # hot: skip the frozen dataclass __init__
-    played.__dict__.update(player=player, cards=cards, color=new_color, jump_in=jump)
-    events.append(played)
+    events.append(ev.CardPlayed(player, cards, new_color, jump))
     if last.color is None:
         events.append(ev.ColorChosen(player, new_color))
     rank = last.rank

@@ -9,26 +9,17 @@ from collections.abc import Sequence
 
 from .actions import Action, CatchUno, Challenge, DeclareUno, Draw, Pass, Play
 from .cards import Card, Color, Rank, full_deck
-from .core import _SEAT_CACHES, COLORS, W4, can_stack, holds_color, new_object, seat_cache
+from .core import _SEAT_CACHES, COLORS, W4, can_stack, holds_color, seat_cache
 from .state import GameState
 
 SEVEN = Rank.SEVEN
-
-
-def _play(player: str, cards: tuple[Card, ...], color: Color | None, uno: bool, swap: str | None) -> Play:
-    # legal_actions builds many Plays: filling __dict__ directly is ~3x faster than the frozen
-    # dataclass __init__ and gives an equal, hash-equal object.
-    p = new_object(Play)
-    object.__setattr__(p, "__dict__", {"player": player, "cards": cards, "color": color,
-                                       "uno": uno, "swap": swap})
-    return p
 
 
 def _variants(s: GameState, player: str, cards: tuple[Card, ...], left: int, out: list[Action]) -> None:
     """Every distinct Play of ``cards``: a colour per wild, a target per 7 (7-0), UNO or not."""
     last = cards[-1]
     if left > 1 and last.color is not None and not (last.rank is Rank.SEVEN and s.rules.seven_zero):
-        out.append(_play(player, cards, None, False, None))  # the common case, kept lean
+        out.append(Play(player, cards, None, False, None))  # the common case, kept lean
         return
     colors: Sequence[Color | None] = COLORS if last.color is None else (None,)
     swaps: Sequence[str | None] = (None,)
@@ -38,7 +29,7 @@ def _variants(s: GameState, player: str, cards: tuple[Card, ...], left: int, out
     for color in colors:
         for swap in swaps:
             for uno in unos:
-                out.append(_play(player, cards, color, uno, swap))
+                out.append(Play(player, cards, color, uno, swap))
 
 
 def _groups(s: GameState, player: str, hand: tuple[Card, ...], firsts: list[Card],

@@ -1,13 +1,16 @@
 """GameState: one hand of UNO as a frozen value, with an exact plain-JSON round trip.
 
 Seats are player id strings; internally seats are addressed by index into ``players``.
-Changes go through ``evolve`` (a shallow copy with some fields replaced), never mutation:
-every collection in the state is a tuple or frozenset, so copies share structure safely.
+A state is a value: the engine never changes one, it builds the next (``evolve`` is a copy
+with some fields replaced). Every collection in it is a tuple or frozenset, so copies share
+structure safely. The class is a plain dataclass rather than a frozen one so that the
+mypyc-compiled engine builds each new state natively (a frozen dataclass initialises every
+field through ``object.__setattr__``: ~2 us a state); nothing outside the engine assigns to it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from .cards import Card, Color, full_deck
@@ -33,7 +36,7 @@ def cards_from_names(names: Any) -> tuple[Card, ...]:
     return tuple(card_from_name(n) for n in names)
 
 
-@dataclass(frozen=True)
+@dataclass
 class GameState:
     """One hand. ``turn`` is the seat index to act (None once the hand is over).
 
@@ -64,20 +67,10 @@ class GameState:
     seed: int | str = 0
     rng_counter: int = 0  # advanced by every shuffle, so a game replays exactly
 
-    def __post_init__(self) -> None:
-        # Every later state is a copy of this one's __dict__ (see ``evolve``). A plain
-        # (combined) dict, unlike the split one CPython first gives an instance, keeps attribute
-        # reads on all those copies fast: ~8% of a self-play game.
-        object.__setattr__(self, "__dict__", dict(self.__dict__))
-
     # -- copies -----------------------------------------------------------------------------
     def evolve(self, **changes: Any) -> GameState:
         """A copy with some fields replaced (no validation: the engine keeps invariants)."""
-        new = object.__new__(GameState)
-        d = self.__dict__.copy()
-        d.update(changes)
-        object.__setattr__(new, "__dict__", d)
-        return new
+        return replace(self, **changes)
 
     # -- read access ------------------------------------------------------------------------
     @property

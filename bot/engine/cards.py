@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import BadAction
 
@@ -77,7 +78,7 @@ class Card:
     color: Color | None
     rank: Rank
 
-    def __new__(cls, color: Color | None, rank: Rank) -> Card:
+    def __new__(cls, color: Any, rank: Any) -> Card:  # Any: a bad value is refused below
         try:
             card = _CANONICAL.get((color, rank))
         except TypeError:  # an unhashable colour or rank: refused just below

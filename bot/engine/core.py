@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from typing import Final
 
 from . import events as ev
 from .actions import Draw, Play
@@ -12,10 +13,11 @@ from .cards import Card, Color, Rank
 from .rules import RuleSet
 from .state import GameState
 
-W4 = Rank.WILD_DRAW_FOUR
-D2 = Rank.DRAW_TWO
-COLORS = tuple(Color)
-MIN_PLAYERS, MAX_PLAYERS = 2, 10
+W4: Final = Rank.WILD_DRAW_FOUR
+D2: Final = Rank.DRAW_TWO
+COLORS: Final = tuple(Color)
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 10
 
 
 def seeded_rng(seed: int | str, counter: int) -> random.Random:
@@ -34,7 +36,7 @@ def randbelow(getrandbits: Callable[[int], int], n: int) -> int:
     return r
 
 
-_SHUFFLE_STEPS = [(i, (i + 1).bit_length()) for i in range(200, 0, -1)]
+_SHUFFLE_STEPS: Final = [(i, (i + 1).bit_length()) for i in range(200, 0, -1)]
 
 
 def shuffle(rng: random.Random, items: list) -> None:
@@ -204,8 +206,8 @@ class SeatCache:
         return played
 
 
-_SEAT_CACHES: dict[str, SeatCache] = {}
-_SEAT_CACHE_LIMIT = 4096  # player ids seen; past it the cache starts again (memory stays bounded)
+_SEAT_CACHES: Final[dict[str, SeatCache]] = {}
+_SEAT_CACHE_LIMIT: Final = 4096  # player ids seen; past it the cache starts again (memory stays bounded)
 
 
 def seat_cache(player: str) -> SeatCache:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from . import events as ev
 from .cards import Card, Color, Rank, full_deck
@@ -38,7 +39,7 @@ def _check_players(players: Sequence[str], rules: RuleSet) -> tuple[str, ...]:
     return players
 
 
-_NUMBER_VALUE = {c: c.rank.number for c in full_deck() if c.rank.is_number}
+_NUMBER_VALUE: Final = {c: c.rank.number for c in full_deck() if c.rank.is_number}
 
 
 def choose_dealer(players: Sequence[str], rng: random.Random
@@ -98,7 +99,7 @@ def new_hand(players: Sequence[str], rules: RuleSet = OFFICIAL, seed: int | str 
 
 
 FAST_PATHS = True  # the lean first-card path below; tests switch it off to compare
-_FIRST_CARD_EFFECTS = (Rank.SKIP, Rank.REVERSE, D2)
+_FIRST_CARD_EFFECTS: Final = (Rank.SKIP, Rank.REVERSE, D2)
 
 
 def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:

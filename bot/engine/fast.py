@@ -8,6 +8,8 @@ Cards are single instances (see ``Card``), so ``is`` and ``tuple.index`` are exa
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import events as ev
 from .actions import Draw, Play
 from .cards import Card, Color, Rank
@@ -17,8 +19,15 @@ from .scoring import hand_winner_points, score_changes
 from .state import GameState
 
 # What a card does when played, as a small int (cheaper to test than enum members).
-NUMBER, WILD, SEVEN_ZERO, SKIP, REVERSE, DRAW_TWO, WILD_DRAW_FOUR = range(7)
-_KIND: dict[Card, int] = {}
+# Module constants are Final: compiled, they are read from C statics, not the module's dict.
+NUMBER: Final = 0
+WILD: Final = 1
+SEVEN_ZERO: Final = 2
+SKIP: Final = 3
+REVERSE: Final = 4
+DRAW_TWO: Final = 5
+WILD_DRAW_FOUR: Final = 6
+_KIND: Final[dict[Card, int]] = {}
 for _color in Color:
     for _rank in Rank:
         if not _rank.is_wild:
@@ -27,7 +36,7 @@ for _color in Color:
                 Rank.REVERSE: REVERSE, Rank.DRAW_TWO: DRAW_TWO}.get(_rank, NUMBER)
 _KIND[Card.of(None, Rank.WILD)] = WILD
 _KIND[Card.of(None, Rank.WILD_DRAW_FOUR)] = WILD_DRAW_FOUR
-_REVERSED = {d: ev.DirectionReversed(d) for d in (1, -1)}
+_REVERSED: Final = {d: ev.DirectionReversed(d) for d in (1, -1)}
 
 
 def _cache(player: str) -> SeatCache:

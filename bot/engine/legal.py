@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Final
 
 from .actions import Action, CatchUno, Challenge, DeclareUno, Draw, Pass, Play
 from .cards import Card, Color, Rank, full_deck
 from .core import _SEAT_CACHES, COLORS, W4, can_stack, holds_color, seat_cache
 from .state import GameState
 
-SEVEN = Rank.SEVEN
+SEVEN: Final = Rank.SEVEN
 
 
 def _variants(s: GameState, player: str, cards: tuple[Card, ...], left: int, out: list[Action]) -> None:
@@ -69,11 +70,11 @@ def _matching(card: Card, top: Card, color: Color | None) -> bool:
 # The cards a normal turn may start with (W+4 restrictions aside), by what is in force: for a
 # coloured top card in its own colour, and for a wild top card by the colour named.
 _DECK = list(dict.fromkeys(full_deck()))
-_MATCH_TOP = {top: frozenset(c for c in _DECK if _matching(c, top, top.color))
+_MATCH_TOP: Final = {top: frozenset(c for c in _DECK if _matching(c, top, top.color))
               for top in _DECK if top.color is not None}
-_MATCH_WILD = {color: frozenset(c for c in _DECK if _matching(c, Card.of(None, Rank.WILD), color))
+_MATCH_WILD: Final = {color: frozenset(c for c in _DECK if _matching(c, Card.of(None, Rank.WILD), color))
                for color in Color}
-_W4_CARD = Card.of(None, W4)
+_W4_CARD: Final = Card.of(None, W4)
 
 
 def _turn_firsts(s: GameState, hand: tuple[Card, ...]) -> list[Card]:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from .cards import Card, full_deck
 
-_POINTS = {c: c.rank.points for c in full_deck()}  # every hand ends with a count: keep it cheap
+_POINTS: Final = {c: c.rank.points for c in full_deck()}  # every hand ends with a count: keep it cheap
 
 
 def cards_value(cards: Iterable[Card]) -> int:

@@ -11,14 +11,14 @@ field through ``object.__setattr__``: ~2 us a state); nothing outside the engine
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, Final
 
 from .cards import Card, Color, full_deck
 from .errors import BadAction
 from .rules import RuleSet
 
 # One canonical Card object per notation: parsing JSON reuses them (cheap and identity-friendly).
-CARD_BY_NAME: dict[str, Card] = {str(c): c for c in full_deck()}
+CARD_BY_NAME: Final[dict[str, Card]] = {str(c): c for c in full_deck()}
 
 
 def card_from_name(name: Any) -> Card:

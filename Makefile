@@ -1,10 +1,12 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The engine is compiled at install (setup.py): a changed engine source is installed again.
+ENGINE_SOURCES := $(wildcard bot/engine/*.py) setup.py
 
 .PHONY: play test bench lint clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(ENGINE_SOURCES)
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]'

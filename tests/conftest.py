@@ -7,3 +7,20 @@ os.environ["NO_PROXY"] = "127.0.0.1,localhost"
 os.environ["no_proxy"] = "127.0.0.1,localhost"
 for var in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"):
     os.environ.pop(var, None)
+
+# UNOBOT_PURE_PYTHON=1: import the engine from its sources even where setup.py compiled it, so
+# the suite can check the uncompiled engine too (tests/engine/test_build.py runs it that way).
+if os.environ.get("UNOBOT_PURE_PYTHON"):
+    import importlib.abc
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    class EngineSourceFinder(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if not name.startswith("bot.engine.") or not path:
+                return None
+            source = Path(path[0]) / (name.rpartition(".")[2] + ".py")
+            return importlib.util.spec_from_file_location(name, source) if source.exists() else None
+
+    sys.meta_path.insert(0, EngineSourceFinder())

@@ -6,7 +6,7 @@ Public API (see README and ../shared/spec/scenario.md):
     Play, Draw, Pass, DeclareUno, CatchUno, Challenge, Action        (actions.py)
     events.*                               -- everything that happens (events.py)
     UnoError and its subclasses            -- each with .code        (errors.py)
-    GameState                              -- one hand, frozen, JSON round-trip exact (state.py)
+    GameState                              -- one hand, a value, JSON round-trip exact (state.py)
                                               ``color`` is None only after a Wild turned first
                                               (the first player may then play any card).
     apply, is_legal, remove_player         -- the rules of play      (game.py)
@@ -21,6 +21,11 @@ Public API (see README and ../shared/spec/scenario.md):
 A wrong UNO call with ``false_uno_penalty > 0`` is refused with ``NothingToCatch`` whose
 ``.state``/``.events`` carry the penalised state (``.state`` is None when there is no penalty);
 ``Match.apply`` re-raises it with ``.match`` set as well.
+
+Installed from the repository, the modules a move runs through are compiled with mypyc (see
+setup.py); ``COMPILED`` says whether they are. Compiled, the typed API checks the types it is
+given: a value of the wrong type (a list where a tuple of cards goes) raises ``TypeError``, a
+well-typed action that breaks a rule raises ``UnoError`` as ever.
 """
 
 from . import events
@@ -63,8 +68,10 @@ from .rules import HOUSE, OFFICIAL, PRESETS, RULE_FIELDS, RuleSet
 from .scoring import cards_value
 from .state import GameState
 
+COMPILED: bool = not hasattr(apply, "__code__")  # a compiled function has no Python bytecode
+
 __all__ = [
-    "Action", "BadAction", "CannotChallenge", "CannotPass", "Card", "CatchUno", "Challenge", "Color",
+    "COMPILED", "Action", "BadAction", "CannotChallenge", "CannotPass", "Card", "CatchUno", "Challenge", "Color",
     "ColorRequired", "DeclareUno", "Draw", "ERROR_CODES", "GameOver", "GameState", "HOUSE",
     "IllegalPlay", "Match", "NotInHand", "NotYourTurn", "NothingToCatch", "OFFICIAL", "PRESETS",
     "Pass", "Play", "RULE_FIELDS", "Rank", "RuleSet", "UnoError", "action_from_json",

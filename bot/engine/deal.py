@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from . import events as ev
 from .cards import Card, Color, Rank, full_deck
@@ -154,11 +154,12 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
     return tx.freeze(), events
 
 
-def position(players: Sequence[str], hands: object, draw_pile: object, *, rules: RuleSet | None = None,
-             discard: object = None, color: object = None, current: str | None = None,
-             direction: int = 1, dealer: str | None = None, pending_draw: int = 0,
-             seed: int | str = 0) -> tuple[GameState, list[ev.Event]]:
-    """A state from an arbitrary position (the scenario format). Raises BadAction if malformed."""
+def position(players: Any, hands: Any, draw_pile: Any, *, rules: RuleSet | None = None,
+             discard: Any = None, color: Any = None, current: Any = None, direction: Any = 1,
+             dealer: Any = None, pending_draw: Any = 0,
+             seed: Any = 0) -> tuple[GameState, list[ev.Event]]:
+    """A state from an arbitrary position (the scenario format). Raises BadAction if malformed.
+    Any: the values come straight from a file and are checked here, with precise messages."""
     rules = rules or OFFICIAL
     players = tuple(players)
     if not (MIN_PLAYERS <= len(players) <= MAX_PLAYERS) or len(set(players)) != len(players) \

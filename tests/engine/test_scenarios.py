@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine.scenario import load_position, run, state_to_spec, step
+from bot.engine.scenario import MalformedScenario, load_position, run, state_to_spec, step
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
@@ -112,3 +112,17 @@ def test_output_has_exactly_the_spec_keys():
         assert isinstance(out["state"]["draw_pile"], int)
         for result in out["results"]:
             assert result == {"ok": True} or (set(result) == {"ok", "error"} and not result["ok"])
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("players", [1, 2], "distinct players"),
+    ("direction", "x", "direction is 1 or -1"),
+    ("current", 5, "is not playing"),
+    ("pending_draw", "2", "pending_draw is a count"),
+])
+def test_a_wrongly_typed_field_is_refused_by_name(field: str, value: object, message: str):
+    """The same words compiled or not: the file's values are checked before they are typed."""
+    data = {"players": ["ana", "bo"], "hands": {"ana": ["R1"], "bo": ["G2"]},
+            "discard": ["R3"], "color": "R", "current": "ana", field: value}
+    with pytest.raises(MalformedScenario, match=message):
+        load_position(data)

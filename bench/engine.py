@@ -4,7 +4,10 @@ first empty hand. Prints games/s and actions/s for the official and house preset
 
     python bench/engine.py [GAMES]
 
-Our official hands take ~61 actions to RLCard's ~49 because of the rules, not the policy:
+The engine runs as installed: compiled with mypyc by ``pip install -e .`` / ``make`` (setup.py),
+or from its sources with ``UNOBOT_PURE_PYTHON=1`` at install; the first line printed says which.
+
+Our official hands take ~60 actions to RLCard's ~50 because of the rules, not the policy:
 playing the card just drawn is its own action (RLCard plays a matching drawn card inside the
 draw), about 5 per hand; a W+4 waits for the victim to take it or challenge (about 2 per
 hand); RLCard only allows W+4 when nothing else matches.
@@ -19,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import PRESETS, Draw, apply, legal_plays, new_hand  # noqa: E402
+from bot.engine import COMPILED, PRESETS, Draw, apply, legal_plays, new_hand  # noqa: E402
 
 PLAYERS = ("p0", "p1", "p2", "p3")
 DRAWS = {p: Draw(p) for p in PLAYERS}  # actions are values: one per player, like RLCard's "draw"
@@ -55,10 +58,10 @@ def make_rlcard():
     except ImportError:
         return None
     game = UnoGame(num_players=4)
-    game.np_random.seed(1)
-    rnd = random.Random(1)
 
     def run(games: int, first_seed: int) -> tuple[float, int]:
+        game.np_random.seed(first_seed)  # the same games for the same first seed
+        rnd = random.Random(first_seed)
         actions = 0
         start = time.process_time()
         for _ in range(games):
@@ -73,10 +76,12 @@ def make_rlcard():
 
 def main() -> None:
     """Engines run in alternating rounds and are timed in CPU time of this process (the machine
-    may be shared); each engine's best round is reported, and the ratio of those."""
+    may be shared). Every round plays the same games (the same seeds), so rounds differ only by
+    noise: each engine's best round is reported, and the ratio of those."""
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     per_round = max(1, games // rounds)
+    print(f"engine: {'compiled (mypyc)' if COMPILED else 'uncompiled (pure Python)'}")
     runners = {"unobot official": lambda n, s: run_unobot("official", n, s),
                "unobot house": lambda n, s: run_unobot("house", n, s)}
     rl = make_rlcard()
@@ -85,9 +90,9 @@ def main() -> None:
     else:
         print("rlcard not installed: pip install .[bench] to compare")
     best: dict[str, tuple[float, int]] = {}
-    for r in range(rounds):
+    for _ in range(rounds):
         for name, run in runners.items():
-            elapsed, actions = run(per_round, r * per_round)
+            elapsed, actions = run(per_round, 0)
             if name not in best or elapsed < best[name][0]:
                 best[name] = (elapsed, actions)
     for name, (elapsed, actions) in best.items():

@@ -80,7 +80,7 @@ def playable(rules: RuleSet, card: Card, hand: Sequence[Card], top: Card, color:
 
 
 class Tx:
-    """A mutable working copy for one ``apply``; ``freeze`` makes the new frozen state."""
+    """A mutable working copy for one ``apply``; ``freeze`` makes the next state."""
 
     __slots__ = ("s", "hands", "pile", "discard", "color", "direction", "turn", "pending", "drawn",
                  "declared", "catchable", "caught", "wd4_by", "wd4_bluff", "winner", "points",

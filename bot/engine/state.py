@@ -1,4 +1,4 @@
-"""GameState: one hand of UNO as a frozen value, with an exact plain-JSON round trip.
+"""GameState: one hand of UNO as a value, with an exact plain-JSON round trip.
 
 Seats are player id strings; internally seats are addressed by index into ``players``.
 A state is a value: the engine never changes one, it builds the next (``evolve`` is a copy

@@ -140,7 +140,10 @@ def test_random_legal_play_keeps_the_invariants_and_ends(game):
         check_invariants(state)
         if state.winner is not None:
             break
-        state, _ = apply(state, choose(state, rnd))
+        before = state.to_json()
+        new, _ = apply(state, choose(state, rnd))
+        assert state.to_json() == before  # a state is a value: apply builds the next one
+        state = new
     check_invariants(state)
     assert state.winner is not None, "the hand did not end within the step cap"
 

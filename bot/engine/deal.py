@@ -121,15 +121,11 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
     if FAST_PATHS and rank not in _FIRST_CARD_EFFECTS:  # a number or Wild: the next seat starts
         first = (d + 1) % len(state.players)
         s = state
-        first_state = GameState(
-            rules=s.rules, players=s.players, hands=s.hands, draw_pile=pile[1:], discard=(card,),
-            color=card.color, direction=1, turn=first, dealer=s.dealer,
-            pending_draw=s.pending_draw, drawn_card=None, declared=s.declared,
-            catchable=s.catchable, caught=s.caught, wd4_by=s.wd4_by, wd4_bluff=s.wd4_bluff,
-            winner=s.winner, hand_points=s.hand_points, team_ids=s.team_ids, seed=s.seed,
-            rng_counter=s.rng_counter)
-        return first_state, [ev.FirstCardTurned(card, reshuffled),
-                             seat_cache(s.players[first]).started]
+        return GameState(s.rules, s.players, s.hands, pile[1:], (card,), card.color, 1, first,
+                         s.dealer, s.pending_draw, None, s.declared, s.catchable, s.caught,
+                         s.wd4_by, s.wd4_bluff, s.winner, s.hand_points, s.team_ids, s.seed,
+                         s.rng_counter), [ev.FirstCardTurned(card, reshuffled),
+                                          seat_cache(s.players[first]).started]
     tx = Tx(state.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1))
     events = tx.events
     events.append(ev.FirstCardTurned(card, reshuffled))

@@ -168,3 +168,16 @@ def test_jump_ins_are_listed_for_players_out_of_turn():
     assert not any(isinstance(a, Play) for a in legal_actions(state, "bo"))
     after, _ = apply(state, Play("cy", cards("R3", "R3")))
     assert after.current == "ana"  # play goes on after the jumper (cy -> ana)
+
+
+def test_game_state_field_order_is_what_the_hot_paths_build():
+    """fast.py, core.Tx.freeze and deal.turn_first_card build states positionally (compiled, a
+    keyword call costs a fifth of the engine's speed): a moved or added field must show here."""
+    from dataclasses import fields
+
+    from bot.engine.state import GameState
+
+    assert [f.name for f in fields(GameState)] == [
+        "rules", "players", "hands", "draw_pile", "discard", "color", "direction", "turn",
+        "dealer", "pending_draw", "drawn_card", "declared", "catchable", "caught", "wd4_by",
+        "wd4_bluff", "winner", "hand_points", "team_ids", "seed", "rng_counter"]

@@ -40,6 +40,8 @@ def cards_from_names(names: Any) -> tuple[Card, ...]:
 class GameState:
     """One hand. ``turn`` is the seat index to act (None once the hand is over).
 
+    The hot paths build states positionally, in this field order (a test pins it).
+
     ``color`` is the colour in force; it is None only after a Wild turned as the first card,
     when the first player may play any card (and so sets the colour).
     ``draw_pile`` is listed top first, ``discard`` bottom first (its last card is on top).

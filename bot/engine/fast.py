@@ -68,9 +68,10 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
     left = len(hand) - 1
     if left < 1 and (left < 0 or kind >= DRAW_TWO):  # a closing +2/+4 is still drawn: general
         return None
-    if card not in hand:
+    try:
+        i = hand.index(card)
+    except ValueError:  # not in the hand: the general path says so
         return None
-    i = hand.index(card)
     color_before = s.color
     color = card.color
     events: list[ev.Event]

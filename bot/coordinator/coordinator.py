@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from . import commands as cmds
-from . import info, lobby, play, presenter
+from . import fairness, info, lobby, play, presenter
 from .ports import (
     ChatKey,
     ChatPort,
@@ -55,6 +55,7 @@ class Coordinator:
         self._strategies: dict[str, Any] = {}
         self._game_ids: dict[ChatKey, str] = {}  # last game seen per chat, for log lines only
         self._ai_due: dict[ChatKey, bool] = {}  # hint from the last transaction (absent: look)
+        self._false_calls: dict[tuple[ChatKey, str], float] = {}  # (chat, user) -> cool-down end
         self._closed = False
         self._handlers: dict[type, Callable[[Any], Awaitable[Reply]]] = {
             cmds.NewGame: self._new_game, cmds.Join: self._join, cmds.Leave: self._leave,
@@ -296,15 +297,41 @@ class Coordinator:
         return bool(record and record.status == "running" and any(s.ai for s in record.seats))
 
     async def _ai_step(self, chat: ChatKey) -> bool:
-        def work(tx: Tx) -> bool:
+        def work(tx: Tx) -> tuple[bool, float | None]:
             if tx.record is None or not self._has_ai(tx.record):
-                return False
-            return play.ai_step(tx, self._strategy, self._ai_rng(tx.record))
+                return False, None
+            acted = play.ai_step(tx, self._strategy, self._ai_rng(tx.record))
+            return acted, None if acted else play.ai_wake_at(tx)
 
-        acted, _ = await self._transact(chat, work)
+        (acted, wake), _ = await self._transact(chat, work)
         if not acted:
             self._ai_due[chat] = False
+            if wake is not None:  # held back for people to call UNO!: look again then
+                self._wake_ai(chat, wake)
         return bool(acted)
+
+    def _wake_ai(self, chat: ChatKey, when: float) -> None:
+        key = (chat, "ai")
+        handle = self._timers.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+        if self._closed:
+            return
+
+        async def fire() -> None:
+            self._timers.pop(key, None)
+            self._ai_due[chat] = True
+            if self.ai_delay == 0:
+                await self._drive_ai(chat)
+                return
+            try:
+                await self._ai_step(chat)
+            except Refusal:
+                pass
+            except Exception as error:
+                self._log_failure(error, "a scheduled AI move", chat)
+
+        self._timers[key] = self.clock.call_at(when, fire)
 
     async def _drive_ai(self, chat: ChatKey) -> None:
         """With no AI delay, let AI seats play right away until a human must act."""
@@ -444,12 +471,27 @@ class Coordinator:
         return await self._game_command(cmd, lambda tx: play.challenge(tx, cmd))
 
     async def _call_uno(self, cmd: cmds.CallUno) -> Reply:
-        (text, ok), tx = await self._transact(cmd.chat, lambda tx: play.call_uno(tx, cmd))
+        key = (cmd.chat, cmd.user.id)
+        cooling = self._false_calls.get(key, 0.0) - self.clock.now()
+        try:
+            (text, ok), tx = await self._transact(
+                cmd.chat, lambda tx: play.call_uno(tx, cmd, cooling=cooling))
+        except Refusal as refusal:
+            if refusal.code == "nothing_to_catch":  # a free wrong call: no spamming the group
+                self._start_cooldown(key)
+            raise
         reply = self._reply(tx, cmd.user, text)
         if not ok:  # a wrong call that cost the caller cards: refused, yet the state changed
             return Reply(ok=False, text=text, error="nothing_to_catch", hand=reply.hand,
                          locale=reply.locale)
         return reply
+
+    def _start_cooldown(self, key: tuple[ChatKey, str]) -> None:
+        # Kept in memory: a rate limit, not game state (a restart may forget it harmlessly).
+        now = self.clock.now()
+        if len(self._false_calls) > 10_000:
+            self._false_calls = {k: t for k, t in self._false_calls.items() if t > now}
+        self._false_calls[key] = now + fairness.FALSE_CALL_COOLDOWN
 
     async def _show_hand(self, cmd: cmds.ShowHand) -> Reply:
         record = await self.store.load(cmd.chat)

@@ -136,6 +136,7 @@ class ChatSettings:
     language: str = "en"  # "en" | "zh_CN"
     turn_timer: int = 60  # seconds; 0 = off
     afk_policy: str = "ai"  # after 3 timeouts in a row: "ai" takes the seat, or "leave"
+    reaction_window: int = 3  # seconds AI seats leave people to call out a forgotten UNO!
 
 
 @dataclass

@@ -250,7 +250,7 @@ async def test_results_of_a_conflicting_save_are_not_recorded(store):
 async def test_chat_settings_default_and_round_trip(store):
     assert await store.chat_settings(CHAT) == ChatSettings()
     settings = ChatSettings(preset="house", overrides={"stacking": "same", "uno_penalty": 4},
-                            language="zh_CN", turn_timer=0, afk_policy="leave")
+                            language="zh_CN", turn_timer=0, afk_policy="leave", reaction_window=7)
     await store.save_chat_settings(CHAT, settings)
     assert await store.chat_settings(CHAT) == settings
     assert await store.chat_settings(OTHER_CHAT) == ChatSettings()

@@ -53,6 +53,10 @@ QUIET_WHEN_OK = (cmd.NewGame, cmd.Join, cmd.Leave, cmd.StartGame, cmd.AddAiSeat,
                  cmd.StopGame, cmd.ShowHand)
 
 
+# Refusals answered in the sender's private chat, never in the group (they would only
+# repeat: a wrong UNO! call again during its cool-down).
+PRIVATE_REFUSALS = ("uno_cooldown",)
+
 COLOR_WORDS = ("r", "g", "b", "y", "red", "green", "blue", "yellow")
 
 
@@ -223,8 +227,20 @@ class UnoHandlers:
         if in_group and reply.ok and isinstance(command, QUIET_WHEN_OK):
             return
         text = render_reply(reply, escape=html, mention=mention)
+        if in_group and reply.error in PRIVATE_REFUSALS:
+            await self._tell_privately(command.user.id, text)
+            return
         if text.strip():
             await message.reply_text(clip_html(text), parse_mode=ParseMode.HTML)
+
+    async def _tell_privately(self, user_id: str, text: str) -> None:
+        """An answer that must not fill the group: to the private chat, or nowhere."""
+        if not text.strip():
+            return
+        try:
+            await self.port.bot.send_message(int(user_id), clip_html(text), parse_mode=ParseMode.HTML)
+        except TelegramError as error:  # never started the bot: stay quiet rather than spam
+            log.info("a private answer was not delivered: %s", type(error).__name__)
 
     async def _information(self, update: Update, build: Callable[[ChatKey, User], cmd.Command],
                            need_admin: bool = False, *, game_first: bool = False) -> None:

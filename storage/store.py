@@ -206,7 +206,7 @@ class SqlStore:
         async with self._session() as session:
             row = await session.get(ChatSettingsRow, (chat.platform, chat.chat_id))
         if row is None:
-            return ChatSettings()
+            return ChatSettings(new=True)
         return ChatSettings(preset=row.preset, overrides=row.overrides, language=row.language,
                             turn_timer=row.turn_timer, afk_policy=row.afk_policy,
                             reaction_window=row.reaction_window)

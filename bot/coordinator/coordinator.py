@@ -15,6 +15,7 @@ import random
 import secrets
 import traceback
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from . import commands as cmds
@@ -424,11 +425,17 @@ class Coordinator:
     async def _new_game(self, cmd: cmds.NewGame) -> Reply:
         settings = await self.store.chat_settings(cmd.chat)
         language = await self._personal_locale(cmd.chat, cmd.user)
+        first = settings.new
+        if first:  # a new chat speaks the language of whoever opens its first game
+            settings = replace(settings, language=language, new=False)
         game_id = self._new_game_id()
         seed = self._rng.randrange(2**31)
-        return await self._game_command(cmd, lambda tx: lobby.open_lobby(
+        reply = await self._game_command(cmd, lambda tx: lobby.open_lobby(
             tx, cmd, game_id=game_id, seed=seed, settings=settings, language=language,
             lobby_timeout=self.lobby_timeout))
+        if first and reply.ok:
+            await self.store.save_chat_settings(cmd.chat, settings)
+        return reply
 
     def _new_game_id(self) -> str:
         # Always random, even for a seeded coordinator: ids must stay unique in a database that
@@ -456,7 +463,27 @@ class Coordinator:
 
     # ---- moves ---------------------------------------------------------------------------
     async def _play(self, cmd: cmds.PlayCards) -> Reply:
+        if not cmd.cards:
+            return await self._which_card(cmd)
         return await self._game_command(cmd, lambda tx: play.play_cards(tx, cmd))
+
+    async def _which_card(self, cmd: cmds.PlayCards) -> Reply:
+        """A bare "play" (Telegram's command menu sends /play alone): how to play, and the
+        sender's playable cards. Private: adapters must not show it to the group."""
+        def look(tx: Tx) -> None:
+            tx.running()
+            tx.seated(cmd.user.id)
+
+        _, tx = await self._transact(cmd.chat, look)
+        reply = self._reply(tx, cmd.user, None)
+        playable = tuple(o.card for o in reply.hand.cards if o.playable) if reply.hand else ()
+        if playable:
+            text = Text(N_("Name the card after /play, e.g. /play R5 (a wild with its colour: "
+                           "/play W red). You can play: {cards}."), {"cards": playable})
+        else:
+            text = Text(N_("Name the card after /play, e.g. /play R5. You have no card to play "
+                           "right now."))
+        return Reply(ok=False, text=text, error="which_card", hand=reply.hand, locale=reply.locale)
 
     async def _draw(self, cmd: cmds.Draw) -> Reply:
         return await self._game_command(cmd, lambda tx: play.draw(tx, cmd))

@@ -53,3 +53,36 @@ async def test_repeated_wrong_uno_calls_go_private_not_to_the_group(harness: Har
     assert len(harness.api.calls_to("sendMessage", GROUP)) == before_group + 1
     private = harness.api.calls_to("sendMessage", BO.id)[-1].params["text"]
     assert "wrong uno! call" in private.lower()
+
+
+async def test_a_bare_play_answers_privately_with_the_playable_cards(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, PLAYERS)
+    mover = await next_actor(harness, PLAYERS)
+    await rig(harness, hands={IDS[mover]: ["W", "Y+2", "G3"]}, current=IDS[mover])
+    await harness.settle()
+    before_group = len(harness.api.calls_to("sendMessage", GROUP))
+    before_private = len(harness.api.calls_to("sendMessage", mover.id))
+    harness.say(mover, "/play")  # what Telegram's command menu sends
+    await harness.api.wait_for(
+        lambda: len(harness.api.calls_to("sendMessage", mover.id)) > before_private, what="the answer")
+    await harness.settle()
+    text = harness.api.calls_to("sendMessage", mover.id)[-1].params["text"]
+    assert "/play R5" in text and "Wild" in text
+    assert "I do not know the card" not in text
+    assert len(harness.api.calls_to("sendMessage", GROUP)) == before_group  # nothing public
+
+
+async def test_a_bare_play_from_someone_unreachable_tells_the_group_only_how(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, PLAYERS)
+    await harness.settle()
+    harness.api.forbid_chat(BO.id)
+    before_group = len(harness.api.calls_to("sendMessage", GROUP))
+    harness.say(BO, "/play")
+    await harness.api.wait_for(lambda: len(harness.api.calls_to("sendMessage", GROUP)) > before_group,
+                               what="the public hint")
+    text = harness.api.calls_to("sendMessage", GROUP)[-1].params["text"]
+    assert "/play R5" in text and "press Start" in text and "You can play" not in text

@@ -9,7 +9,7 @@ template and the ``.po`` files from the sources.
 """
 
 from .catalogs import reload_catalogs
-from .formatting import Mention, field_names, format_text, is_text, separator, translate
+from .formatting import Mention, field_names, format_text, is_text, isolate, separator, translate
 from .labels import card_label, color_label, rank_label
 from .locale import DEFAULT_LOCALE, LOCALES, normalize_locale
 from .lookup import N_, gettext, ngettext
@@ -17,5 +17,5 @@ from .lookup import N_, gettext, ngettext
 __all__ = [
     "DEFAULT_LOCALE", "LOCALES", "Mention", "N_", "card_label", "color_label", "field_names",
     "format_text", "gettext", "is_text", "ngettext", "normalize_locale", "rank_label",
-    "reload_catalogs", "separator", "translate",
+    "isolate", "reload_catalogs", "separator", "translate",
 ]

@@ -19,6 +19,7 @@ from .lookup import N_, gettext
 
 Escape = Callable[[str], str]
 MentionFn = Callable[[str, str], str]  # (user_id, display name) -> markup that pings the user
+CommandFn = Callable[[str], str]  # a command's name ("new") -> how the platform writes it
 
 SEPARATORS = {"en": ", ", "zh_CN": "、"}
 _formatter = string.Formatter()
@@ -57,6 +58,15 @@ def _isolated(value: Any) -> Any:
     return value
 
 
+@dataclass(frozen=True)
+class CommandRef:
+    """A param value naming one of the bot's commands ("new", "hand"): each platform writes it
+    its own way (Telegram ``/new``, Discord ``/uno new``), so shared texts never name another
+    platform's command. Without an adapter's ``command`` function it reads ``/new``."""
+
+    name: str
+
+
 def separator(locale: str | None) -> str:
     return SEPARATORS[normalize_locale(locale)]
 
@@ -79,13 +89,16 @@ def field_names(template: str) -> set[str]:
 
 
 def _localise(value: Any, locale: str, escape: Escape, mention: MentionFn | None,
-              names: bool = True) -> str:
+              command: CommandFn | None = None, names: bool = True) -> str:
     """One param value as markup: localised, then escaped (nested Texts escape themselves)."""
     if is_text(value):
-        return format_text(value, locale, escape=escape, mention=mention, isolate_names=names)
+        return format_text(value, locale, escape=escape, mention=mention, command=command,
+                           isolate_names=names)
     if isinstance(value, Mention):
         name = isolate(value.name) if names else value.name
         return mention(value.user_id, name) if mention else escape(name)
+    if isinstance(value, CommandRef):
+        return command(value.name) if command else escape("/" + value.name)
     if isinstance(value, Card):
         return escape(card_label(value, locale))
     if isinstance(value, Color):
@@ -96,12 +109,13 @@ def _localise(value: Any, locale: str, escape: Escape, mention: MentionFn | None
         return escape(gettext(N_("yes") if value else N_("no"), locale))
     if isinstance(value, list | tuple | set | frozenset):
         items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
-        return escape(separator(locale)).join(_localise(v, locale, escape, mention, names) for v in items)
+        return escape(separator(locale)).join(_localise(v, locale, escape, mention, command, names)
+                                              for v in items)
     return escape(str(value))
 
 
 def _fill(template: str, params: Mapping[str, Any], locale: str, escape: Escape,
-          mention: MentionFn | None, names: bool = True) -> str:
+          mention: MentionFn | None, command: CommandFn | None = None, names: bool = True) -> str:
     """Format ``template``; a field without a param stays visible as ``{name}``."""
     out = []
     for literal, field, spec, conversion in _formatter.parse(template):
@@ -117,16 +131,18 @@ def _fill(template: str, params: Mapping[str, Any], locale: str, escape: Escape,
             value = _formatter.format_field(_formatter.convert_field(value, conversion), spec or "")
             out.append(escape(value))
         elif names and field in NAME_FIELDS:
-            out.append(_localise(_isolated(value), locale, escape, mention, names))
+            out.append(_localise(_isolated(value), locale, escape, mention, command, names))
         else:
-            out.append(_localise(value, locale, escape, mention, names))
+            out.append(_localise(value, locale, escape, mention, command, names))
     return "".join(out)
 
 
 def format_text(text: Any, locale: str | None, *, escape: Escape = str,
-                mention: MentionFn | None = None, isolate_names: bool = True) -> str:
+                mention: MentionFn | None = None, command: CommandFn | None = None,
+                isolate_names: bool = True) -> str:
     """Translate and fill a Text, escaping the literal parts and param values with ``escape``
-    (e.g. html.escape) and rendering Mention params with ``mention``. A broken translation
+    (e.g. html.escape), rendering Mention params with ``mention`` and CommandRef params with
+    ``command`` (markup, not escaped again). A broken translation
     (unknown field, bad braces) falls back to the English msgid rather than failing a game.
     People's names (``NAME_FIELDS``) are isolated for right-to-left text unless
     ``isolate_names`` is False."""
@@ -134,12 +150,12 @@ def format_text(text: Any, locale: str | None, *, escape: Escape = str,
     params = text.params or {}
     translated = gettext(text.msgid, loc)
     try:
-        return _fill(translated, params, loc, escape, mention, isolate_names)
+        return _fill(translated, params, loc, escape, mention, command, isolate_names)
     except (ValueError, TypeError):
         if translated == text.msgid:
             return escape(text.msgid)
     try:
-        return _fill(text.msgid, params, loc, escape, mention, isolate_names)
+        return _fill(text.msgid, params, loc, escape, mention, command, isolate_names)
     except (ValueError, TypeError):
         return escape(text.msgid)
 

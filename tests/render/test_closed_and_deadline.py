@@ -25,10 +25,12 @@ def closed(locale: str = "en"):
 
 def test_a_closed_table_says_how_the_hand_ended_and_asks_nothing():
     out = render_table(closed(), now=900.0, moment=moment)
-    assert out.splitlines()[-1] == "🏁 P2 won hand 3 (+42 points). Standings: P2: 62"
+    assert out.splitlines()[-1].replace("\u2068", "").replace("\u2069", "") \
+        == "🏁 P2 won hand 3 (+42 points). Standings: P2: 62"  # names isolated for RTL text
     assert "Your move" not in out and "⏱" not in out and "▶" not in out
     zh = render_table(closed("zh_CN"), now=900.0)
-    assert zh.splitlines()[-1] == "🏁 P2赢得第3局（+42分）。当前积分：P2：62"
+    assert zh.splitlines()[-1].replace("\u2068", "").replace("\u2069", "") \
+        == "🏁 P2赢得第3局（+42分）。当前积分：P2：62"
 
 
 def test_the_deadline_is_shown_as_a_moment_in_both_languages():

@@ -174,7 +174,7 @@ async def test_a_player_the_bot_cannot_write_to_is_pinged_in_the_group_on_their_
         raise AssertionError("Cy never got a turn")
     await harness.settle()
     assert len(pings()) == 1
-    assert pings()[0].params["text"] == '🔔 <a href="tg://user?id=1003">Cy</a>, it is your turn!'
+    assert pings()[0].params["text"] == '🔔 <a href="tg://user?id=1003">\u2068Cy\u2069</a>, it is your turn!'
     assert len(harness.api.calls_to(None, CY.id)) == tries  # no private call wasted on Cy
     # Cy plays from the group (inline mode / commands); once Cy starts the bot, the hand comes.
     harness.api.allow_chat(CY.id)

@@ -21,10 +21,9 @@ asks for a click on My hand.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 import discord
-
-from dataclasses import dataclass
 
 from bot.coordinator.ports import ChatKey
 from bot.coordinator.views import HandView, LobbyView, Notice, Public, TableView

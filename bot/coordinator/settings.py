@@ -12,7 +12,8 @@ from bot.engine.errors import UnoError
 from bot.engine.rules import PRESETS, RULE_FIELDS, RuleSet
 
 from .ports import ChatSettings
-from .refusals import Refusal
+from .refusals import MESSAGES, Refusal
+from .views import Text
 
 LANGUAGES = ("en", "zh_CN")
 AFK_POLICIES = ("ai", "leave")
@@ -99,8 +100,8 @@ def apply_changes(settings: ChatSettings, changes: dict[str, Any]) -> ChatSettin
         elif key == "hand_size":
             cards = _coerce(key, value)
             if not HAND_SIZE_RANGE[0] <= cards <= HAND_SIZE_RANGE[1]:
-                raise Refusal("bad_hand_size", {"low": HAND_SIZE_RANGE[0], "high": HAND_SIZE_RANGE[1],
-                                                "value": cards})
+                raise Refusal("bad_setting", text=Text(MESSAGES["bad_hand_size"], {
+                    "low": HAND_SIZE_RANGE[0], "high": HAND_SIZE_RANGE[1], "value": cards}))
             new.overrides[key] = cards
         elif key in RULE_FIELDS:
             new.overrides[key] = _coerce(key, value)

@@ -111,6 +111,6 @@ async def test_hand_size_out_of_range_names_the_range(h: Harness) -> None:
     admin = user(1, is_admin=True)
     for value in ("0", "21", "-3"):
         reply = await h.do(cmds.ChangeSettings, admin, changes={"hand_size": value})
-        assert reply.error == "bad_hand_size"
+        assert reply.error == "bad_setting"
         assert said(reply) == f"The number of cards dealt must be from 1 to 20, not {int(value)}."
         assert "20" in said(reply, "zh_CN")

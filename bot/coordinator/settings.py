@@ -11,6 +11,7 @@ from typing import Any
 from bot.engine.errors import UnoError
 from bot.engine.rules import PRESETS, RULE_FIELDS, RuleSet
 
+from .fairness import REACTION_WINDOW_RANGE
 from .ports import ChatSettings
 from .refusals import MESSAGES, Refusal
 from .views import Text
@@ -19,7 +20,7 @@ LANGUAGES = ("en", "zh_CN")
 AFK_POLICIES = ("ai", "leave")
 TURN_TIMER_RANGE = (5, 3600)  # seconds, or 0 for no timer
 HAND_SIZE_RANGE = (1, 20)  # the engine's RuleSet check, pinned by a test; said with the numbers
-GAME_SETTINGS = ("language", "turn_timer", "afk_policy")  # may change while a game runs
+GAME_SETTINGS = ("language", "turn_timer", "afk_policy", "reaction_window")  # may change while a game runs
 
 _TRUE = {"true", "on", "yes", "1", "y"}
 _FALSE = {"false", "off", "no", "0", "n"}
@@ -103,6 +104,11 @@ def apply_changes(settings: ChatSettings, changes: dict[str, Any]) -> ChatSettin
                 raise Refusal("bad_setting", text=Text(MESSAGES["bad_hand_size"], {
                     "low": HAND_SIZE_RANGE[0], "high": HAND_SIZE_RANGE[1], "value": cards}))
             new.overrides[key] = cards
+        elif key == "reaction_window":
+            seconds = _coerce("hand_size", value)
+            if not REACTION_WINDOW_RANGE[0] <= seconds <= REACTION_WINDOW_RANGE[1]:
+                raise Refusal("bad_setting", {"detail": f"reaction_window = {value}"})
+            new.reaction_window = seconds
         elif key in RULE_FIELDS:
             new.overrides[key] = _coerce(key, value)
         else:

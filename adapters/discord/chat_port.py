@@ -47,7 +47,7 @@ class Ping:
 class DiscordChatPort:
     def __init__(self, client: discord.Client, hands: OpenHands | None = None) -> None:
         self.client = client
-        self.hands = hands or OpenHands()
+        self.hands = hands if hands is not None else OpenHands()
         self.sends = 0  # REST calls made, for the benchmark
         self.edits = 0
         self.deletes = 0

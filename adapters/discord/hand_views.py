@@ -102,7 +102,7 @@ class OpenHands:
         for key in [k for k, opened in self._open.items() if now - opened.since >= self.lifetime]:
             del self._open[key]
 
-    def __len__(self) -> int:
+    def count(self) -> int:
         return len(self._open)
 
     def forget(self, chat_id: str, user_id: str) -> None:

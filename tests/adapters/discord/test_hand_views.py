@@ -30,7 +30,7 @@ async def test_a_view_is_live_for_under_15_minutes_and_expired_ones_are_pruned()
         await hands.adopt("1", f"p{n}", FakeInteraction(), message_id=n)
     clock.now += TOKEN_LIFETIME + 61
     await hands.adopt("2", "late", FakeInteraction(), message_id=99)
-    assert len(hands) == 1
+    assert hands.count() == 1
 
 
 async def test_a_hand_arriving_while_answering_waits_for_that_answer():

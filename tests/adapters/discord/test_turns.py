@@ -42,6 +42,8 @@ async def known_position(bot) -> None:
 
 
 async def test_each_turn_pings_the_player_to_act_and_only_them(bot, fake):
+    # the views the Frontend opens are the ones the ChatPort refreshes (even while none is open)
+    assert bot.app.frontend.hands is bot.app.chat_port.hands is bot.app.hands
     await open_game(bot)
     table = Table(bot, USERS)
     previous: dict | None = None

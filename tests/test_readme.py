@@ -36,10 +36,10 @@ def test_every_make_target_exists_and_runs_the_cli():
         pytest.skip("no make here")
     for target in targets:
         # -n: print what would run; -o the stamp: as if the venv were installed.
-        result = subprocess.run(["make", "-n", "-o", ".venv/.installed", target], cwd=ROOT,
-                                capture_output=True, text=True, timeout=30)
+        result = subprocess.run(["make", "--no-print-directory", "-n", "-o", ".venv/.installed", target],
+                                cwd=ROOT, capture_output=True, text=True, timeout=30)
         assert result.returncode == 0, result.stderr
-        command = result.stdout.strip().splitlines()[-1].split()
+        (command,) = [line.split() for line in result.stdout.splitlines() if "unobot" in line]
         assert command[0] == ".venv/bin/unobot"
         cli.build_parser().parse_args(command[1:])  # a command the CLI knows
 

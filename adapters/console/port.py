@@ -38,6 +38,10 @@ class ConsoleChat:
     # ---- ChatPort -------------------------------------------------------------------------
 
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
+        if isinstance(message, LobbyView | TableView) and message.closed:
+            # How a hand, game or lobby ended, edited into its message elsewhere: printed and
+            # never edited, the console has no such message; the notice that follows says it.
+            return edit
         if isinstance(message, LobbyView):
             # The console fills the lobby itself, seat by seat: show it once, when play starts.
             self.pending_lobby = message

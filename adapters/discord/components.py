@@ -57,7 +57,9 @@ def _view(items: list[UnoButton]) -> discord.ui.View:
     return view
 
 
-def lobby_components(view: LobbyView) -> discord.ui.View:
+def lobby_components(view: LobbyView) -> discord.ui.View | None:
+    if view.closed is not None:  # the lobby closed: nothing to join or start
+        return None
     loc, game = view.locale, view.game_id
     return _view([
         _button(TableId(game, "join").encode(), gettext(N_("Join"), loc), style=discord.ButtonStyle.success),

@@ -98,14 +98,17 @@ def lobby_embed(view: LobbyView) -> discord.Embed:
     loc = view.locale
     embed = discord.Embed(title=tr(N_("UNO: new game"), loc), colour=NEUTRAL)
     text = [fmt(view.notice, loc)] if view.notice is not None else []
-    text.append(tr(N_("Press Join to take a seat."), loc))
+    if view.closed is not None:  # no game came of it: why, and no invitation any more
+        text = [fmt(view.closed, loc)]
+    else:
+        text.append(tr(N_("Press Join to take a seat."), loc))
     embed.description = _clip("\n".join(text), EMBED_DESCRIPTION_MAX)
     seats = _seat_lines(view, loc, show_cards=False) or "—"
     embed.add_field(name=tr(N_("Players ({count}/{max})"), loc, count=len(view.seats), max=view.max_players),
                     value=seats, inline=False)
     rules = _rule_lines(view.preset, view.rule_changes, loc)
     embed.add_field(name=tr(N_("Rules"), loc), value=_clip(rules, FIELD_MAX), inline=False)
-    if view.expires_at:
+    if view.expires_at and view.closed is None:
         embed.add_field(name=tr(N_("Lobby closes"), loc), value=f"<t:{int(view.expires_at)}:R>")
     embed.set_footer(text=tr(N_("Game {game}"), loc, game=view.game_id))
     return embed

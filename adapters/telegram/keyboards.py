@@ -28,7 +28,9 @@ def deep_link(bot_username: str, game_id: str) -> str:
     return create_deep_linked_url(bot_username, f"join_{game_id}")
 
 
-def lobby_keyboard(view: LobbyView, bot_username: str) -> InlineKeyboardMarkup:
+def lobby_keyboard(view: LobbyView, bot_username: str) -> InlineKeyboardMarkup | None:
+    if view.closed is not None:  # the lobby closed: nothing to join or start
+        return None
     loc, gid = view.locale, view.game_id
     return InlineKeyboardMarkup([
         [InlineKeyboardButton(tr(N_("Join"), loc), url=deep_link(bot_username, gid)),

@@ -272,13 +272,17 @@ class Tx:
 
     def finish(self, status: str) -> None:
         record = self.game()
-        was_running = record.status == "running"
+        was_running, was_lobby = record.status == "running", record.status == "lobby"
         record.status = status
         record.deadlines.clear()
+        told = self.told or Text(N_("The game is over."))
         if was_running:  # everyone's buttons go stale, and the table says how it ended
             for seat in record.seats:
                 self.want_hand(seat.user_id)
-            self.close_table(self.told or Text(N_("The game is over.")))
+            self.close_table(told)
+        elif was_lobby and record.table_message_id is not None:  # its buttons would lie
+            view = replace(presenter.lobby_view(record, self.locale), closed=told, can_start=False)
+            self.outgoing.append(Outgoing(view, "final", record.table_message_id))
         self.dirty = True
         self.ended = True
         self.table_due = False

@@ -53,6 +53,7 @@ class LobbyView:
     can_start: bool
     expires_at: float | None
     notice: Text | None = None  # what just happened ("ana joined")
+    closed: Text | None = None  # the lobby closed without a game (why): nothing to press
 
 
 @dataclass(frozen=True)

@@ -203,6 +203,9 @@ def render_lobby(view: LobbyView, *, now: float | None = None, escape: Escape = 
     lines.append(t(N_("Players ({count}/{max}):"), count=len(view.seats), max=view.max_players))
     for number, seat in enumerate(view.seats, 1):
         lines.append(escape(f"{number}. {short_name(seat.name)}") + (" 🤖" if seat.is_ai else ""))
+    if view.closed is not None:  # no game came of it: why, and nothing more to do
+        lines.append(t.text(view.closed))
+        return fit(lines)
     if view.can_start:
         lines.append(t(N_("Ready: {creator} can start the game."),
                        creator=Mention(view.creator, short_name(view.creator_name))))

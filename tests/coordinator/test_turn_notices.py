@@ -85,3 +85,22 @@ async def test_show_hand_posts_the_hand_anew(h: Harness):
     assert (await h.do(cmds.ShowHand, u1)).ok
     assert h.chat.last_hand("u1").repost
     assert not h.chat.last_hand("u1").turn_started
+
+
+async def test_a_lobby_that_closes_without_a_game_says_so_and_offers_nothing(h: Harness):
+    people = await h.lobby(2)
+    lobby_id = (await h.record()).table_message_id
+    assert (await h.do(cmds.StopGame, people[0])).ok
+    closed = h.chat.lobbies()[-1]
+    assert closed.closed is not None and closed.closed.msgid == "{player} stopped the game."
+    assert not closed.can_start
+    assert h.chat.public[-1][2] == lobby_id  # the lobby message itself, edited
+
+
+async def test_an_expired_lobby_says_so(h: Harness):
+    await h.lobby(1)
+    lobby_id = (await h.record()).table_message_id
+    await h.clock.advance(601)
+    closed = h.chat.lobbies()[-1]
+    assert closed.closed is not None and "lobby has closed" in closed.closed.msgid
+    assert h.chat.public[-1][2] == lobby_id

@@ -34,3 +34,14 @@ async def test_the_table_of_a_finished_hand_says_who_won(bot, fake):
     assert "Turn" not in shown and "won hand 1" in shown["Result"] and "Standings" in shown["Result"]
     # The next hand is played on a table message of its own, with its buttons.
     assert int(bot.table_message()["id"]) != first and bot.current_player_id() is not None
+
+
+async def test_a_stopped_lobby_loses_its_buttons(bot, fake):
+    await bot.slash(ANA, "new")
+    lobby_id = int(bot.table_message()["id"])
+    await bot.slash(ANA, "stop")
+    closed = fake.messages[lobby_id]
+    assert not list(fake.iter_components(closed))
+    description = closed["embeds"][0]["description"]
+    assert "stopped the game" in description and "Press Join" not in description
+    assert "Lobby closes" not in fields(closed)

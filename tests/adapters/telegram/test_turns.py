@@ -252,3 +252,21 @@ async def test_chinese_players_see_the_turn_and_the_closed_table_in_chinese(harn
                                what="the table closed")
     closed = harness.api.message(GROUP, table.message_id).text
     assert re.search(r"Li.*结束|停止", closed), closed
+
+
+async def test_a_stopped_lobby_keeps_no_join_or_start_button(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    lobby = harness.lobby()
+    harness.say(ANA, "/stop")
+    await harness.api.wait_for(lambda: harness.api.message(GROUP, lobby.message_id).reply_markup is None,
+                               what="the lobby closed")
+    text = harness.api.message(GROUP, lobby.message_id).text
+    assert "stopped the game" in text and "can start" not in text and "Closes at" not in text
+
+
+async def test_the_lobby_shows_when_it_closes_as_a_moment(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA)
+    record = await harness.store.load(CHAT)
+    assert f'<tg-time unix="{int(record.deadlines["lobby"])}" format="t">' in harness.lobby().text

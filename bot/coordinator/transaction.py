@@ -137,7 +137,7 @@ class Tx:
         for player in after.players:
             changed = player in before.players and before.hand(player) != after.hand(player)
             if player == actor or player == after.current or changed:
-                self.want_hand(player, presenter.private_note(events, player))
+                self.want_hand(player, presenter.private_note(events, player, names))
         self._rearm_turn(before, after, actor)
         hand_won = next((e for e in events if isinstance(e, ev.HandWon)), None)
         match_won = next((e for e in events if isinstance(e, ev.MatchWon)), None)

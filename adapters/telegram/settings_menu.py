@@ -18,7 +18,13 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot.coordinator import commands as cmd
-from bot.coordinator.setting_schema import all_settings, format_value, label, setting
+from bot.coordinator.setting_schema import (
+    all_settings,
+    current_values,
+    format_value,
+    label,
+    setting,
+)
 from bot.coordinator.views import N_, Reply
 from bot.i18n import format_text
 from bot.render.text import render_reply
@@ -74,13 +80,8 @@ class SettingsMenu:
 
     async def values(self, chat_key) -> tuple[dict[str, object], str]:
         """The chat's settings as ``{name: value}`` (rules included) and its language."""
-        from bot.coordinator.settings import rules_of
-
         settings = await self.h.store.chat_settings(chat_key)
-        values: dict[str, object] = {"preset": settings.preset, "language": settings.language,
-                                     "turn_timer": settings.turn_timer, "afk_policy": settings.afk_policy}
-        values.update(rules_of(settings).to_dict())
-        return values, settings.language
+        return current_values(settings), settings.language
 
     async def send(self, update: Update, reply: Reply) -> None:
         """The answer to a bare ``/settings``: the settings, and the keyboard to change them."""

@@ -14,6 +14,8 @@ from typing import Any
 
 from bot.engine.rules import FIELD_CHOICES, FIELD_RANGES, PRESETS, RuleSet
 
+from .fairness import REACTION_WINDOW_RANGE
+from .ports import ChatSettings
 from .refusals import Refusal
 from .views import N_, Text
 
@@ -46,6 +48,7 @@ CHAT_LABELS: dict[str, str] = {
     "language": N_("Language"),
     "turn_timer": N_("Turn timer (seconds, 0 = off)"),
     "afk_policy": N_("After 3 missed turns"),
+    "reaction_window": N_("Seconds to call UNO! before a bot moves on"),
 }
 VALUE_LABELS: dict[str, str] = {
     "off": N_("off"),
@@ -135,8 +138,19 @@ def all_settings() -> tuple[Setting, ...]:
         Setting("turn_timer", "int", CHAT_LABELS["turn_timer"], low=TURN_TIMER_RANGE[0],
                 high=TURN_TIMER_RANGE[1], rule=False),
         Setting("afk_policy", "choice", CHAT_LABELS["afk_policy"], choices=AFK_POLICIES, rule=False),
+        Setting("reaction_window", "int", CHAT_LABELS["reaction_window"], low=REACTION_WINDOW_RANGE[0],
+                high=REACTION_WINDOW_RANGE[1], rule=False),
     )
     return chat + tuple(_rule_setting(f.name, f.type) for f in fields(RuleSet))
+
+
+def current_values(settings: ChatSettings) -> dict[str, Any]:
+    """Every setting's value for a chat: ``{name: value}``, the rules included."""
+    values: dict[str, Any] = {"preset": settings.preset}
+    values.update({item.name: getattr(settings, item.name) for item in all_settings()
+                   if not item.rule and hasattr(settings, item.name)})
+    values.update(RuleSet.from_dict({"preset": settings.preset, **settings.overrides}).to_dict())
+    return values
 
 
 def setting(name: str) -> Setting:

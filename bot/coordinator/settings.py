@@ -15,7 +15,7 @@ from .ports import ChatSettings
 from .refusals import Refusal
 from .setting_schema import AFK_POLICIES, LANGUAGES, TURN_TIMER_RANGE, parse, setting
 
-GAME_SETTINGS = ("language", "turn_timer", "afk_policy")  # may change while a game runs
+GAME_SETTINGS = ("language", "turn_timer", "afk_policy", "reaction_window")  # may change while a game runs
 
 
 
@@ -60,6 +60,8 @@ def apply_changes(settings: ChatSettings, changes: dict[str, Any]) -> ChatSettin
             new.turn_timer = value
         elif key == "afk_policy":
             new.afk_policy = value
+        elif key == "reaction_window":
+            new.reaction_window = value
         elif key in RULE_FIELDS:
             new.overrides[key] = value
     try:

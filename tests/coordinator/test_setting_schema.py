@@ -8,8 +8,7 @@ from dataclasses import fields
 import pytest
 
 from bot.coordinator import commands as cmds
-from bot.coordinator.setting_schema import all_settings, setting
-from bot.coordinator.settings import rules_of
+from bot.coordinator.setting_schema import all_settings, current_values, setting
 from bot.engine.rules import RuleSet
 from bot.i18n import format_text
 
@@ -25,22 +24,18 @@ def shown(value) -> str:
 def test_the_schema_covers_every_rule_field():
     names = [s.name for s in all_settings()]
     assert {f.name for f in fields(RuleSet)} <= set(names)
-    assert {"preset", "language", "turn_timer", "afk_policy"} <= set(names)
+    assert {"preset", "language", "turn_timer", "afk_policy", "reaction_window"} <= set(names)
     for item in all_settings():
         assert item.suggestions(), item.name  # every setting has values a picker can offer
 
 
 @pytest.mark.parametrize("item", [s for s in all_settings() if s.name != "preset"], ids=lambda s: s.name)
 async def test_every_setting_can_be_changed(h: Harness, item) -> None:
-    settings = await h.store.chat_settings(h.key)
-    current = {**rules_of(settings).to_dict(), "language": settings.language,
-               "turn_timer": settings.turn_timer, "afk_policy": settings.afk_policy}[item.name]
+    current = current_values(await h.store.chat_settings(h.key))[item.name]
     value = next(v for v in item.suggestions() if v != shown(current))
     reply = await h.do(cmds.ChangeSettings, ADMIN, changes={item.name: value})
     assert reply.ok, reply
-    after = await h.store.chat_settings(h.key)
-    got = {**rules_of(after).to_dict(), "language": after.language, "turn_timer": after.turn_timer,
-           "afk_policy": after.afk_policy}[item.name]
+    got = current_values(await h.store.chat_settings(h.key))[item.name]
     assert shown(got) == value
     assert any(t.params.get("rule") is not None for t in reply.lines)
 

@@ -167,7 +167,7 @@ def notice_content(view: Notice) -> str:
 def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1) -> discord.Embed:
     """A player's own hand: sent only as an ephemeral response (flags 64)."""
     loc = view.locale
-    colour = COLOURS.get(view.color, NEUTRAL)
+    colour = COLOURS.get(view.color, NEUTRAL) if view.color is not None else NEUTRAL
     embed = discord.Embed(title=tr(N_("Your hand ({n} cards)"), loc, n=len(view.cards)), colour=colour)
     lines = []
     if note:

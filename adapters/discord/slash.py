@@ -56,8 +56,8 @@ def setting_help(key: str, locale: str) -> str:
         item = setting(key)
     except Refusal as refusal:
         return format_text(refusal.text, locale)
-    return format_text(Text(N_("{name}: {allowed}."), {"name": label(item.name), "allowed": item.allowed()}),
-                       locale)
+    return format_text(Text(N_("{setting}: {allowed}."), {"setting": label(item.name),
+                                                        "allowed": item.allowed()}), locale)
 
 
 def name(text: str) -> locale_str:

@@ -160,9 +160,9 @@ def setting(name: str) -> Setting:
     for item in all_settings():
         if item.name == key:
             return item
-    raise Refusal("bad_setting", text=Text(N_("There is no setting \"{name}\". Settings: {names}."),
-                                           {"name": str(name)[:40],
-                                            "names": ", ".join(s.name for s in all_settings())}))
+    raise Refusal("bad_setting", text=Text(N_("There is no setting \"{setting}\". Settings: {settings}."),
+                                           {"setting": str(name)[:40],
+                                            "settings": ", ".join(s.name for s in all_settings())}))
 
 
 def label(name: str) -> Text:
@@ -190,8 +190,8 @@ def format_value(value: Any, locale: str | None) -> str:
 
 
 def _refuse(item: Setting, value: Any) -> Refusal:
-    return Refusal("bad_setting", text=Text(N_("{name} cannot be {value}: it must be {allowed}."),
-                                            {"name": item.name, "value": str(value)[:40],
+    return Refusal("bad_setting", text=Text(N_("{setting} cannot be {value}: it must be {allowed}."),
+                                            {"setting": item.name, "value": str(value)[:40],
                                              "allowed": item.allowed()}))
 
 

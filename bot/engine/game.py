@@ -11,9 +11,16 @@ penalty drawn and ``.events`` says so (``FalseUnoCall`` + ``CardsDrawn``); with 
 ``.state`` is None. Callers that want the penalty use ``exc.state`` (the replay does).
 
 Decisions where the printed rules leave room (all documented in the README's rules section):
-- W+4 with ``wd4_challenge`` off: playing it while holding a card of the colour in force is
-  ``illegal_play``. With the challenge on it is always legal (a bluff), punished only by a
-  challenge. Stacking a W+4 on a pending penalty is never a bluff (no colour could be played).
+- W+4 with ``wd4_challenge`` off: playing it dishonestly is ``illegal_play``; dishonest means
+  holding a card of the colour in force (``wd4_rule: no_color``) or any non-wild card that could
+  be played (``no_match``). With the challenge on it is always legal (a bluff), punished only by
+  a challenge, whose event carries the challenged hand for the challenger's eyes. Stacking a
+  W+4 on a pending penalty is never a bluff (no colour could be played).
+- ``stacking: by_value``: the cards of a stack must add at least ``penalty_play`` (what the
+  play it answers added); jump-ins on a waiting penalty are held to the same.
+- A first Wild under ``first_wild: dealer_names``: until the dealer's ``ChooseColor`` every other
+  action is refused, the dealer's with ``color_required``, anyone else's with ``not_your_turn``.
+- ``uno_identical`` (with ``multi_play``): a hand of identical cards is a UNO hand like one card.
 - A successful challenge makes the bluffer draw the whole pending stack (4 for a lone W+4);
   a failed one makes the challenger draw it plus 2 (6) and lose the turn.
 - Draw with a card already drawn is ``bad_action``; ``force_play`` refuses a draw with

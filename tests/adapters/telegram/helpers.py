@@ -80,7 +80,7 @@ async def match_of(h: Harness) -> Match:
 
 
 async def rig(h: Harness, *, hands: dict[str, list[str]] | None = None, current: str | None = None,
-              top: str | None = None, color: str | None = None) -> None:
+              top: str | None = None, color: str | None = None, first_wild: str | None = None) -> None:
     """Rewrite the stored position (keeping all 108 cards): give players exactly these cards,
     taken from the draw pile (their old cards go under it), optionally set whose turn it is
     and the top card. The coordinator reloads from the store on every command."""
@@ -115,6 +115,8 @@ async def rig(h: Harness, *, hands: dict[str, list[str]] | None = None, current:
     changes["draw_pile"] = tuple(pile)
     if current is not None:
         changes["turn"] = state.players.index(current)
+    if first_wild is not None:
+        changes["rules"] = state.rules.with_(first_wild=first_wild)
     new_state = state.evolve(**changes)
     assert new_state.card_total() == 108
     record.match = dataclasses.replace(match, game=new_state).to_json()

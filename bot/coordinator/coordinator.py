@@ -18,6 +18,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
+from bot.i18n import CommandRef
+
 from . import commands as cmds
 from . import fairness, info, lobby, play, presenter
 from .ports import (
@@ -128,9 +130,14 @@ class Coordinator:
             lock = self._locks[chat] = asyncio.Lock()
         return lock
 
-    async def _transact(self, chat: ChatKey, work: Callable[[Tx], Any]) -> tuple[Any, Tx]:
-        """Load, ``work(tx)``, save, deliver. Refusals propagate with nothing saved."""
+    async def _transact(self, chat: ChatKey, work: Callable[[Tx], Any],
+                        prepare: Callable[[], Awaitable[None]] | None = None) -> tuple[Any, Tx]:
+        """Load, ``work(tx)``, save, deliver. Refusals propagate with nothing saved.
+        ``prepare`` reads what the command needs once the lock is held: commands are decided
+        in the order they arrived, not in the order their reads came back."""
         async with self._lock(chat):
+            if prepare is not None:
+                await prepare()
             for attempt in range(2):
                 started = self.clock.now()
                 tx = Tx(chat, await self.store.load(chat), started, hand_pause=self.hand_pause)
@@ -417,8 +424,9 @@ class Coordinator:
                 hand = presenter.hand_view(record, tx.match, user.id, locale)
         return Reply(ok=ok, text=text, error=error, hand=hand, locale=locale)
 
-    async def _game_command(self, cmd: cmds.Command, work: Callable[[Tx], Text]) -> Reply:
-        text, tx = await self._transact(cmd.chat, work)
+    async def _game_command(self, cmd: cmds.Command, work: Callable[[Tx], Text],
+                            prepare: Callable[[], Awaitable[None]] | None = None) -> Reply:
+        text, tx = await self._transact(cmd.chat, work, prepare)
         return self._reply(tx, cmd.user, text)
 
     # ---- lobby commands ------------------------------------------------------------------
@@ -443,8 +451,13 @@ class Coordinator:
         return secrets.token_hex(5)
 
     async def _join(self, cmd: cmds.Join) -> Reply:
-        language = await self._personal_locale(cmd.chat, cmd.user)
-        return await self._game_command(cmd, lambda tx: lobby.join(tx, cmd, language=language))
+        language = "en"
+
+        async def prepare() -> None:  # under the lock: a Join racing a Start is decided in order
+            nonlocal language
+            language = await self._personal_locale(cmd.chat, cmd.user)
+
+        return await self._game_command(cmd, lambda tx: lobby.join(tx, cmd, language=language), prepare)
 
     async def _leave(self, cmd: cmds.Leave) -> Reply:
         return await self._game_command(cmd, lambda tx: lobby.leave(tx, cmd))
@@ -477,12 +490,14 @@ class Coordinator:
         _, tx = await self._transact(cmd.chat, look)
         reply = self._reply(tx, cmd.user, None)
         playable = tuple(o.card for o in reply.hand.cards if o.playable) if reply.hand else ()
+        play_command = CommandRef("play")  # each platform writes it its own way (/play, /uno play)
         if playable:
-            text = Text(N_("Name the card after /play, e.g. /play R5 (a wild with its colour: "
-                           "/play W red). You can play: {cards}."), {"cards": playable})
+            text = Text(N_("Name the card after {command}, e.g. {command} R5 (a wild with its colour: "
+                           "{command} W red). You can play: {cards}."),
+                        {"command": play_command, "cards": playable})
         else:
-            text = Text(N_("Name the card after /play, e.g. /play R5. You have no card to play "
-                           "right now."))
+            text = Text(N_("Name the card after {command}, e.g. {command} R5. You have no card to play "
+                           "right now."), {"command": play_command})
         return Reply(ok=False, text=text, error="which_card", hand=reply.hand, locale=reply.locale)
 
     async def _draw(self, cmd: cmds.Draw) -> Reply:

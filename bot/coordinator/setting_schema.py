@@ -16,12 +16,13 @@ from bot.engine.rules import FIELD_CHOICES, FIELD_RANGES, PRESETS, RuleSet
 
 from .fairness import REACTION_WINDOW_RANGE
 from .ports import ChatSettings
-from .refusals import Refusal
+from .refusals import MESSAGES, Refusal
 from .views import N_, Text
 
 LANGUAGES = ("en", "zh_CN")
 AFK_POLICIES = ("ai", "leave")
 TURN_TIMER_RANGE = (5, 3600)  # seconds, or 0 for no timer
+HAND_SIZE_RANGE = FIELD_RANGES["hand_size"]  # the engine's RuleSet check, said with the numbers
 
 RULE_LABELS: dict[str, str] = {
     "hand_size": N_("Cards dealt"),
@@ -216,6 +217,9 @@ def parse(item: Setting, value: Any) -> Any:
         if item.name == "turn_timer" and number == 0:
             return 0
         if (item.low is not None and number < item.low) or (item.high is not None and number > item.high):
+            if item.name == "hand_size":  # said in the words of the deal
+                raise Refusal("bad_setting", text=Text(MESSAGES["bad_hand_size"], {
+                    "low": item.low, "high": item.high, "value": number}))
             raise _refuse(item, value)
         return number
     text = str(value).strip()

@@ -13,7 +13,13 @@ from bot.engine.rules import PRESETS, RULE_FIELDS, RuleSet
 
 from .ports import ChatSettings
 from .refusals import Refusal
-from .setting_schema import AFK_POLICIES, LANGUAGES, TURN_TIMER_RANGE, parse, setting
+from .setting_schema import (
+    AFK_POLICIES,
+    LANGUAGES,
+    TURN_TIMER_RANGE,
+    parse,
+    setting,
+)
 
 GAME_SETTINGS = ("language", "turn_timer", "afk_policy", "reaction_window")  # may change while a game runs
 
@@ -21,7 +27,7 @@ GAME_SETTINGS = ("language", "turn_timer", "afk_policy", "reaction_window")  # m
 
 def normalize_language(code: str | None) -> str | None:
     """"zh", "zh-CN", "zh_Hans", "zh-TW"... → "zh_CN"; "en*" → "en"; anything else → None."""
-    if not code:
+    if not code or not isinstance(code, str):
         return None
     lowered = code.strip().lower().replace("-", "_")
     if lowered.startswith("zh"):
@@ -42,8 +48,8 @@ def rules_of(settings: ChatSettings) -> RuleSet:
 
 def apply_changes(settings: ChatSettings, changes: dict[str, Any]) -> ChatSettings:
     """The settings with ``changes`` applied, or Refusal("bad_setting") naming the problem."""
-    if not changes:
-        raise Refusal("bad_setting", {"detail": "nothing to change"})
+    if not changes or not isinstance(changes, dict):
+        raise Refusal("bad_setting", {"detail": "nothing to change" if not changes else str(changes)[:40]})
     new = replace(settings, overrides=dict(settings.overrides))
     # Each key and value is checked against the setting schema (a localised refusal naming
     # what is allowed); the RuleSet then checks the whole.

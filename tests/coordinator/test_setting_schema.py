@@ -69,3 +69,13 @@ async def test_an_unknown_setting_lists_the_settings(h: Harness) -> None:
 def test_names_are_forgiving():
     assert setting("Team-Size").name == "team_size"
     assert setting(" first wild ").name == "first_wild"
+
+
+def test_fields_without_declared_limits_are_probed_from_the_ruleset():
+    """Other helpers add RuleSet fields: their range or modes are found from the RuleSet."""
+    from bot.coordinator.setting_schema import _probed_choices, _probed_range
+
+    assert _probed_range("hand_size", 7) == (1, 20)
+    assert _probed_range("team_size", 2) == (2, 5)
+    assert _probed_choices("stacking", "off") == ("off", "same", "progressive", "by_value")
+    assert _probed_choices("first_wild", "dealer_names") == ("dealer_names", "any_card")

@@ -15,6 +15,7 @@ from .ports import ChatSettings
 from .refusals import Refusal
 from .setting_schema import (
     AFK_POLICIES,
+    HAND_SIZE_RANGE,
     LANGUAGES,
     TURN_TIMER_RANGE,
     parse,
@@ -84,5 +85,5 @@ def rule_changes(changes: dict[str, Any]) -> bool:
     return any(str(key).strip().lower().replace("-", "_") not in GAME_SETTINGS for key in changes)
 
 
-__all__ = ["AFK_POLICIES", "GAME_SETTINGS", "LANGUAGES", "TURN_TIMER_RANGE", "apply_changes",
+__all__ = ["AFK_POLICIES", "GAME_SETTINGS", "HAND_SIZE_RANGE", "LANGUAGES", "TURN_TIMER_RANGE", "apply_changes",
            "locale_hint", "normalize_language", "rule_changes", "rules_of"]

@@ -136,7 +136,7 @@ def _probed_range(name: str, default: int) -> tuple[int | None, int | None]:
     default (a field added by someone else still gets a picker and a message with numbers)."""
     if not _accepts(name, default):
         return None, None
-    bounds = []
+    bounds: list[int | None] = []
     for step in (-1, 1):
         good, far = default, default + step * 1_000_000
         if _accepts(name, far):
@@ -165,12 +165,12 @@ def _probed_choices(name: str, default: str) -> tuple[str, ...]:
 
 
 @cache
-def _rule_setting(name: str, kind: Any) -> Setting:
+def _rule_setting(name: str, kind: str) -> Setting:
     label = RULE_LABELS.get(name, name)
     default = getattr(OFFICIAL, name)
-    if kind in (bool, "bool"):
+    if kind == "bool":
         return Setting(name, "bool", label)
-    if kind in (int, "int"):
+    if kind == "int":
         low, high = FIELD_RANGES.get(name) or _probed_range(name, default)
         return Setting(name, "int", label, low=low, high=high)
     return Setting(name, "choice", label,
@@ -188,7 +188,8 @@ def all_settings() -> tuple[Setting, ...]:
         Setting("reaction_window", "int", CHAT_LABELS["reaction_window"], low=REACTION_WINDOW_RANGE[0],
                 high=REACTION_WINDOW_RANGE[1], rule=False),
     )
-    return chat + tuple(_rule_setting(f.name, f.type) for f in fields(RuleSet))
+    # (the field types are strings under ``from __future__ import annotations``: "bool", "int")
+    return chat + tuple(_rule_setting(f.name, getattr(f.type, "__name__", str(f.type))) for f in fields(RuleSet))
 
 
 def current_values(settings: ChatSettings) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import logging
 
 import discord
 
-from bot.coordinator.ports import ChatKey
+from bot.coordinator.ports import ChatKey, DeliveryFailed
 from bot.coordinator.views import HandView, LobbyView, Notice, Public, TableView
 
 from .components import lobby_components, table_components
@@ -48,7 +48,7 @@ class DiscordChatPort:
             except discord.NotFound:
                 log.info("table message %s in %s is gone; posting a new one", edit, chat)
             except discord.HTTPException as error:
-                return self._failed(chat, error, keep=edit)
+                raise self._failed(chat, error) from None
         mentions = tuple(u for u in getattr(message, "mentions", ()) if u.isdigit())
         allowed = discord.AllowedMentions(everyone=False, roles=False,
                                           users=[discord.Object(int(u)) for u in mentions])
@@ -57,17 +57,20 @@ class DiscordChatPort:
             sent = await channel.send(allowed_mentions=allowed, **{k: v for k, v in kwargs.items() if v is not None})
             return str(sent.id)
         except discord.HTTPException as error:
-            return self._failed(chat, error, keep=edit)
+            raise self._failed(chat, error) from None
 
-    def _failed(self, chat: ChatKey, error: discord.HTTPException, keep: str | None) -> str | None:
-        """Missing permissions or a Discord error must not break the game: log and go on."""
+    def _failed(self, chat: ChatKey, error: discord.HTTPException) -> DeliveryFailed:
+        """Missing permissions or a Discord error must not break the game: log, and tell the
+        coordinator the message did not go out (it tries again later, so the table is
+        repainted as soon as Discord accepts it)."""
         self.failures[chat.chat_id] = self.failures.get(chat.chat_id, 0) + 1
         if isinstance(error, discord.Forbidden):
             log.warning("missing permissions to post in channel %s (code %s): grant View Channel, "
                         "Send Messages and Embed Links", chat.chat_id, error.code)
         else:
             log.warning("could not post in channel %s: HTTP %s code %s", chat.chat_id, error.status, error.code)
-        return keep
+        return DeliveryFailed("forbidden" if isinstance(error, discord.Forbidden) else "other",
+                              f"HTTP {error.status}")
 
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
                         edit: str | None = None) -> str | None:

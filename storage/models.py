@@ -85,6 +85,8 @@ class ChatSettingsRow(SQLModel, table=True):
     language: str = Field(max_length=16)
     turn_timer: int
     afk_policy: str = Field(max_length=16)
+    reaction_window: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False,
+                                                     server_default="3"))
     updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
     # Bumped by every save: a change is a compare-and-set on it, so two admins changing
     # settings at once cannot lose one change.

@@ -15,11 +15,11 @@ import random
 import secrets
 import traceback
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import commands as cmds
-from . import info, lobby, owed, play, presenter
+from . import fairness, info, lobby, owed, play, presenter
 from .courier import Courier, Job, Retry
 from .ports import (
     ChatKey,
@@ -88,6 +88,7 @@ class Coordinator:
         self._strategies: dict[str, Any] = {}
         self._game_ids: dict[ChatKey, str] = {}  # last game seen per chat, for log lines only
         self._ai_due: dict[ChatKey, bool] = {}  # hint from the last transaction (absent: look)
+        self._false_calls: dict[tuple[ChatKey, str], float] = {}  # (chat, user) -> cool-down end
         self._closed = False
         # Deliveries: in commit order per chat, outside the chat's lock. A command waits up to
         # ``delivery_wait`` seconds for its own messages (so its answer follows its table),
@@ -124,7 +125,7 @@ class Coordinator:
             return Reply(ok=False, text=Text(MESSAGES["internal"]), error="internal",
                          locale=await self._safe_locale(cmd))
         await self._drive_ai(cmd.chat)
-        return reply
+        return _named(reply, cmd.names)
 
     async def resume(self) -> None:
         """After a restart: deliver what a game still owed when the last process stopped (a
@@ -496,15 +497,41 @@ class Coordinator:
         return bool(record and record.status == "running" and any(s.ai for s in record.seats))
 
     async def _ai_step(self, chat: ChatKey) -> bool:
-        def work(tx: Tx) -> bool:
+        def work(tx: Tx) -> tuple[bool, float | None]:
             if tx.record is None or not self._has_ai(tx.record):
-                return False
-            return play.ai_step(tx, self._strategy, self._ai_rng(tx.record))
+                return False, None
+            acted = play.ai_step(tx, self._strategy, self._ai_rng(tx.record))
+            return acted, None if acted else play.ai_wake_at(tx)
 
-        acted, _ = await self._transact(chat, work)
+        (acted, wake), _ = await self._transact(chat, work)
         if not acted:
             self._ai_due[chat] = False
+            if wake is not None:  # held back for people to call UNO!: look again then
+                self._wake_ai(chat, wake)
         return bool(acted)
+
+    def _wake_ai(self, chat: ChatKey, when: float) -> None:
+        key = (chat, "ai")
+        handle = self._timers.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+        if self._closed:
+            return
+
+        async def fire() -> None:
+            self._timers.pop(key, None)
+            self._ai_due[chat] = True
+            if self.ai_delay == 0:
+                await self._drive_ai(chat)
+                return
+            try:
+                await self._ai_step(chat)
+            except Refusal:
+                pass
+            except Exception as error:
+                self._log_failure(error, "a scheduled AI move", chat)
+
+        self._timers[key] = self.clock.call_at(when, fire)
 
     async def _drive_ai(self, chat: ChatKey) -> None:
         """With no AI delay, let AI seats play right away until a human must act."""
@@ -597,11 +624,17 @@ class Coordinator:
     async def _new_game(self, cmd: cmds.NewGame) -> Reply:
         settings = await self.store.chat_settings(cmd.chat)
         language = await self._personal_locale(cmd.chat, cmd.user)
+        first = settings.new
+        if first:  # a new chat speaks the language of whoever opens its first game
+            settings = replace(settings, language=language, new=False)
         game_id = self._new_game_id()
         seed = self._rng.randrange(2**31)
-        return await self._game_command(cmd, lambda tx: lobby.open_lobby(
+        reply = await self._game_command(cmd, lambda tx: lobby.open_lobby(
             tx, cmd, game_id=game_id, seed=seed, settings=settings, language=language,
             lobby_timeout=self.lobby_timeout))
+        if first and reply.ok:
+            await self.store.save_chat_settings(cmd.chat, settings)
+        return reply
 
     def _new_game_id(self) -> str:
         # Always random, even for a seeded coordinator: ids must stay unique in a database that
@@ -629,7 +662,27 @@ class Coordinator:
 
     # ---- moves ---------------------------------------------------------------------------
     async def _play(self, cmd: cmds.PlayCards) -> Reply:
+        if not cmd.cards:
+            return await self._which_card(cmd)
         return await self._game_command(cmd, lambda tx: play.play_cards(tx, cmd))
+
+    async def _which_card(self, cmd: cmds.PlayCards) -> Reply:
+        """A bare "play" (Telegram's command menu sends /play alone): how to play, and the
+        sender's playable cards. Private: adapters must not show it to the group."""
+        def look(tx: Tx) -> None:
+            tx.running()
+            tx.seated(cmd.user.id)
+
+        _, tx = await self._transact(cmd.chat, look)
+        reply = self._reply(tx, cmd.user, None)
+        playable = tuple(o.card for o in reply.hand.cards if o.playable) if reply.hand else ()
+        if playable:
+            text = Text(N_("Name the card after /play, e.g. /play R5 (a wild with its colour: "
+                           "/play W red). You can play: {cards}."), {"cards": playable})
+        else:
+            text = Text(N_("Name the card after /play, e.g. /play R5. You have no card to play "
+                           "right now."))
+        return Reply(ok=False, text=text, error="which_card", hand=reply.hand, locale=reply.locale)
 
     async def _draw(self, cmd: cmds.Draw) -> Reply:
         return await self._game_command(cmd, lambda tx: play.draw(tx, cmd))
@@ -644,12 +697,27 @@ class Coordinator:
         return await self._game_command(cmd, lambda tx: play.challenge(tx, cmd))
 
     async def _call_uno(self, cmd: cmds.CallUno) -> Reply:
-        (text, ok), tx = await self._transact(cmd.chat, lambda tx: play.call_uno(tx, cmd))
+        key = (cmd.chat, cmd.user.id)
+        cooling = self._false_calls.get(key, 0.0) - self.clock.now()
+        try:
+            (text, ok), tx = await self._transact(
+                cmd.chat, lambda tx: play.call_uno(tx, cmd, cooling=cooling))
+        except Refusal as refusal:
+            if refusal.code == "nothing_to_catch":  # a free wrong call: no spamming the group
+                self._start_cooldown(key)
+            raise
         reply = self._reply(tx, cmd.user, text)
         if not ok:  # a wrong call that cost the caller cards: refused, yet the state changed
             return Reply(ok=False, text=text, error="nothing_to_catch", hand=reply.hand,
                          locale=reply.locale)
         return reply
+
+    def _start_cooldown(self, key: tuple[ChatKey, str]) -> None:
+        # Kept in memory: a rate limit, not game state (a restart may forget it harmlessly).
+        now = self.clock.now()
+        if len(self._false_calls) > 10_000:
+            self._false_calls = {k: t for k, t in self._false_calls.items() if t > now}
+        self._false_calls[key] = now + fairness.FALSE_CALL_COOLDOWN
 
     async def _show_hand(self, cmd: cmds.ShowHand) -> Reply:
         record = await self.store.load(cmd.chat)
@@ -718,6 +786,17 @@ class Coordinator:
 
     async def _show_leaderboard(self, cmd: cmds.ShowLeaderboard) -> Reply:
         return await info.show_leaderboard(self, cmd)
+
+
+def _named(reply: Reply, names: tuple[tuple[str, str], ...]) -> Reply:
+    """A person is named, never shown by user id: a param holding the id of someone the
+    command named (a kick or stats target without a seat) becomes their display name."""
+    known = dict(names)
+    if not known or reply.text is None or not any(
+            isinstance(v, str) and v in known for v in reply.text.params.values()):
+        return reply
+    params = {k: known.get(v, v) if isinstance(v, str) else v for k, v in reply.text.params.items()}
+    return replace(reply, text=Text(reply.text.msgid, params))
 
 
 def tx_locale(tx: Tx) -> str:

@@ -7,6 +7,7 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.rules import PRESETS, RuleSet
+from bot.i18n import language_name
 
 from . import commands as cmds
 from .ports import ChatSettings
@@ -77,11 +78,13 @@ def _value(value: Any) -> Any:
 def setting_lines(settings: ChatSettings) -> tuple[Text, ...]:
     rules = rules_of(settings)
     lines = [Text(N_("Rules: {preset}"), {"preset": _value(settings.preset)}),
-             Text(N_("Language: {language}"), {"language": settings.language}),
+             Text(N_("Language: {language}"), {"language": language_name(settings.language)}),
              Text(N_("Turn timer: {seconds} s (0 = off)"), {"seconds": settings.turn_timer}),
              Text(N_("After 3 missed turns: {policy}"),
                   {"policy": Text(N_("a bot takes the seat")) if settings.afk_policy == "ai"
-                   else Text(N_("the player leaves"))})]
+                   else Text(N_("the player leaves"))}),
+             Text(N_("Time to call UNO! before a bot moves on: {seconds} s"),
+                  {"seconds": settings.reaction_window})]
     for f in fields(RuleSet):
         lines.append(Text(N_("{rule}: {value}"), {"rule": Text(RULE_LABELS[f.name]),
                                                   "value": _value(getattr(rules, f.name))}))
@@ -114,7 +117,8 @@ async def change_settings(coord: Coordinator, cmd: cmds.ChangeSettings) -> Reply
             return
         if record.status == "running" and rule_changes(cmd.changes):
             raise Refusal("game_running")
-        record.meta.update(language=new.language, turn_timer=new.turn_timer, afk_policy=new.afk_policy)
+        record.meta.update(language=new.language, turn_timer=new.turn_timer, afk_policy=new.afk_policy,
+                           reaction_window=new.reaction_window)
         if record.status == "running" and "turn_timer" in cmd.changes:
             # The running turn gets the new timer at once (or none).
             record.deadlines.pop("turn", None)
@@ -153,7 +157,7 @@ async def set_language(coord: Coordinator, cmd: cmds.SetLanguage) -> Reply:
                 tx.want_hand(cmd.user.id)
 
     await coord._transact(cmd.chat, work)
-    return Reply(ok=True, text=Text(N_("Your language is now {language}."), {"language": language}),
+    return Reply(ok=True, text=Text(N_("Your language is now {language}."), {"language": language_name(language)}),
                  locale=language)
 
 

@@ -7,13 +7,16 @@ import pytest
 from bot.coordinator.views import N_, Text
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import (
+    LANGUAGE_NAMES,
     LOCALES,
+    CommandRef,
     Mention,
     card_label,
     catalogs,
     color_label,
     format_text,
     gettext,
+    language_name,
     ngettext,
     normalize_locale,
     rank_label,
@@ -107,9 +110,27 @@ def test_a_broken_translation_falls_back_to_the_english_msgid(monkeypatch):
 def test_escape_applies_to_literals_and_params_but_not_to_mentions():
     text = Text(N_("👉 Your move, {player}!"), {"player": Mention("42", "<b>Ana</b>")})
     mention = lambda uid, name: f'<a href="tg://user?id={uid}">{html.escape(name)}</a>'  # noqa: E731
-    assert format_text(text, "en", escape=html.escape) == "👉 Your move, &lt;b&gt;Ana&lt;/b&gt;!"
+    # names are isolated for right-to-left text (U+2068 ... U+2069)
+    assert format_text(text, "en", escape=html.escape) == "👉 Your move, \u2068&lt;b&gt;Ana&lt;/b&gt;\u2069!"
     assert (format_text(text, "en", escape=html.escape, mention=mention)
-            == '👉 Your move, <a href="tg://user?id=42">&lt;b&gt;Ana&lt;/b&gt;</a>!')
+            == '👉 Your move, <a href="tg://user?id=42">\u2068&lt;b&gt;Ana&lt;/b&gt;\u2069</a>!')
     nested = Text(N_("{player} passed."), {"player": "a&b"})
     outer = Text("{x} <", {"x": nested})
-    assert format_text(outer, "en", escape=html.escape) == "a&amp;b passed. &lt;"
+    assert format_text(outer, "en", escape=html.escape) == "\u2068a&amp;b\u2069 passed. &lt;"
+    assert format_text(outer, "en", escape=html.escape, isolate_names=False) == "a&amp;b passed. &lt;"
+
+
+def test_a_command_is_written_the_way_each_platform_writes_it():
+    text = Text(N_("There is no game in this chat. Start one with {command}."), {"command": CommandRef("new")})
+    assert translate(text, "en").endswith("Start one with /new.")  # Telegram and the console
+    discord_style = format_text(text, "zh_CN", escape=html.escape, command=lambda name: f"</uno {name}:1>")
+    assert "</uno new:1>" in discord_style and "/new" not in discord_style.replace("</uno new", "")
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in discord_style)
+    nested = Text("{x}", {"x": text})  # the hook reaches nested texts too
+    assert "</uno new:1>" in format_text(nested, "en", command=lambda name: f"</uno {name}:1>")
+
+
+def test_languages_are_named_by_their_own_name():
+    assert language_name("zh_CN") == "中文" and language_name("zh-TW") == "中文"
+    assert language_name("en") == language_name(None) == "English"
+    assert set(LANGUAGE_NAMES) == set(LOCALES)

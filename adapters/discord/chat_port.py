@@ -143,7 +143,7 @@ class DiscordChatPort:
                                                          users=[discord.Object(int(current.user_id))]))
             message_id = sent.id
         except discord.HTTPException as error:
-            self._failed(chat, error, keep=None)
+            self._failed(chat, error)  # logged; a missing ping is not worth a retry
         await self._drop_ping(chat)  # after the new one is up: the channel is never without one
         self.pings[chat.chat_id] = Ping(table.game_id, table.hand_number, current.user_id, message_id)
 

@@ -250,7 +250,8 @@ class Coordinator:
                 seat = tx.seat(user_id)
                 if seat is not None and seat.ai is None:
                     tx.views[user_id] = presenter.hand_view(
-                        record, tx.match, user_id, self._seat_locale(record, seat), note=note)
+                        record, tx.match, user_id, self._seat_locale(record, seat), note=note,
+                        turn_started=user_id == tx.turn_started)
         earlier = record.meta.get(owed.KEY)
         done = self._delivered.get(tx.chat)
         if earlier and done is not None and done[0] == record.game_id and earlier.get("v", 0) <= done[1]:
@@ -302,9 +303,9 @@ class Coordinator:
             if item.slot == "table" and job.skip_table:
                 job.cursor += 1  # a newer table of this game is queued behind
                 continue
-            if item.slot == "notice":
-                edit = None
-            elif item.slot == "new":
+            if item.slot == "final":
+                edit = item.message_id  # a finished hand's table, turned into how it ended
+            elif item.slot in ("notice", "new"):
                 edit = None
             else:
                 edit = known.table_message_id if known.table_set else record.table_message_id
@@ -321,7 +322,7 @@ class Coordinator:
             except Exception as error:
                 self._log_failure(error, f"publishing a {item.slot}", chat)
                 message_id = None
-            if item.slot != "notice" and (message_id is not None or item.slot == "new"):
+            if item.slot in ("new", "table") and (message_id is not None or item.slot == "new"):
                 known.table_set = True
                 known.table_message_id = message_id if message_id is not None else edit
             job.cursor += 1
@@ -393,6 +394,8 @@ class Coordinator:
             if failure.reason == "blocked" and user_id not in away:
                 away.append(user_id)
                 await self._announce_unreachable(record, seat)
+            elif failure.reason == "blocked" and view.turn_started:
+                await self._ping_in_chat(record, seat)  # told how to fix it already: just ping
             elif failure.reason != "blocked":
                 log.warning("game %s: a private hand could not be delivered (%s)",
                             record.game_id, failure.reason)
@@ -406,11 +409,13 @@ class Coordinator:
             record.hand_message_ids[user_id] = message_id
         return True
 
-    async def _send_hand(self, record: GameRecord, match, user_id: str, note: Text | None) -> bool:
+    async def _send_hand(self, record: GameRecord, match, user_id: str, note: Text | None, *,
+                         repost: bool = False) -> bool:
         seat = next((s for s in record.seats if s.user_id == user_id), None)
         if seat is None or seat.ai is not None:
             return False
-        view = presenter.hand_view(record, match, user_id, self._seat_locale(record, seat), note=note)
+        view = presenter.hand_view(record, match, user_id, self._seat_locale(record, seat), note=note,
+                                   repost=repost)
         return await self._push_hand(record, user_id, view)
 
     async def _announce_unreachable(self, record: GameRecord, seat) -> None:
@@ -422,6 +427,16 @@ class Coordinator:
                                                         (seat.user_id,), record.game_id))
         except Exception as error:
             self._log_failure(error, "announcing an unreachable player", record.chat)
+
+    async def _ping_in_chat(self, record: GameRecord, seat) -> None:
+        """The turn passed to a player the bot cannot message privately: mention them in the
+        chat instead (a transient notice: a newer ping replaces one still waiting to go out)."""
+        text = Text(N_("🔔 {player}, it is your turn!"), {"player": seat.name})
+        try:
+            await self.chat.publish(record.chat, Notice(record.meta.get("language", "en"), text,
+                                                        (seat.user_id,), record.game_id, transient=True))
+        except Exception as error:
+            self._log_failure(error, "pinging a player in the chat", record.chat)
 
     def _resumed_job(self, record: GameRecord) -> Job | None:
         """Rebuild what a stored outbox owes (after a crash between save and delivery)."""
@@ -742,7 +757,7 @@ class Coordinator:
             raise Refusal("not_in_game")
         if record.status != "running":
             raise Refusal("not_started")
-        await self._refresh_hand(cmd.chat, cmd.user.id)
+        await self._refresh_hand(cmd.chat, cmd.user.id)  # posted anew: "not modified" shows nothing
         _, tx = await self._transact(cmd.chat, lambda tx: None)
         return self._reply(tx, cmd.user, None)
 
@@ -756,7 +771,7 @@ class Coordinator:
 
         self._overlay_known(record)
         before = (record.hand_message_ids.get(user_id), user_id in record.meta.get("unreachable", []))
-        await self._send_hand(record, Match.from_json(record.match), user_id, None)
+        await self._send_hand(record, Match.from_json(record.match), user_id, None, repost=True)
         after = (record.hand_message_ids.get(user_id), user_id in record.meta.get("unreachable", []))
         known = self._known.get(chat)
         if known is not None and known.game_id == record.game_id:

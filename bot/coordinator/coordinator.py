@@ -42,6 +42,8 @@ from .views import N_, HandView, Notice, Reply, Text
 log = logging.getLogger(__name__)
 
 MAX_AI_STEPS = 200_000  # a safety stop for one inline run of AI moves (ai_delay == 0)
+TIMER_RETRY_FIRST = 0.5  # seconds before timer work that failed is tried again, doubling...
+TIMER_RETRY_MAX = 30.0  # ... up to this
 
 
 @dataclass
@@ -90,6 +92,7 @@ class Coordinator:
         self._strategies: dict[str, Any] = {}
         self._game_ids: dict[ChatKey, str] = {}  # last game seen per chat, for log lines only
         self._ai_due: dict[ChatKey, bool] = {}  # hint from the last transaction (absent: look)
+        self._ai_failures: dict[ChatKey, int] = {}  # AI moves failed in a row (retry backoff)
         self._false_calls: dict[tuple[ChatKey, str], float] = {}  # (chat, user) -> cool-down end
         self._closed = False
         # Deliveries: in commit order per chat, outside the chat's lock. A command waits up to
@@ -476,31 +479,53 @@ class Coordinator:
                 self._timers[(record.chat, key)] = self.clock.call_at(
                     when, self._deadline_callback(record.chat, record.game_id, key, when))
 
-    def _deadline_callback(self, chat: ChatKey, game_id: str, key: str, when: float):
+    def _deadline_callback(self, chat: ChatKey, game_id: str, key: str, when: float,
+                           attempt: int = 0):
         async def fire() -> None:
             self._timers.pop((chat, key), None)
+            done = False
             try:
-                await self._transact(chat, lambda tx: self._on_deadline(tx, game_id, key, when))
-            except Refusal:
-                pass
+                done, _ = await self._transact(
+                    chat, lambda tx: self._on_deadline(tx, game_id, key, when))
+            except Refusal as refusal:
+                log.warning("the %s timer in chat %s was refused (%s); trying again",
+                            key, chat, refusal.code)
             except Exception as error:
                 self._log_failure(error, f"the {key} timer", chat)
+            if not done:
+                # Early (the wall clock stepped back), or the work failed (a transient error,
+                # "busy"): the deadline still stands, so it fires again; a newer transaction
+                # re-arms it from the record anyway, and a game that moved on makes it stale.
+                self._rearm_deadline(chat, game_id, key, when, attempt)
             await self._drive_ai(chat)
 
         return fire
 
-    def _on_deadline(self, tx: Tx, game_id: str, key: str, when: float) -> None:
+    def _rearm_deadline(self, chat: ChatKey, game_id: str, key: str, when: float,
+                        attempt: int) -> None:
+        if self._closed or (chat, key) in self._timers:
+            return  # shut down, or a transaction armed this key again meanwhile
+        now = self.clock.now()
+        at = when if now < when else now + min(TIMER_RETRY_MAX, TIMER_RETRY_FIRST * 2 ** attempt)
+        self._timers[(chat, key)] = self.clock.call_at(
+            at, self._deadline_callback(chat, game_id, key, when, attempt + 1))
+
+    def _on_deadline(self, tx: Tx, game_id: str, key: str, when: float) -> bool:
+        """Do the deadline's work; False when it is early (then it must fire again)."""
         record = tx.record
         if record is None or record.game_id != game_id or record.deadlines.get(key) is None:
-            return
+            return True
         if abs(record.deadlines[key] - when) > 1e-3:
-            return  # re-armed since: a newer timer owns this deadline
+            return True  # re-armed since: a newer timer owns this deadline
+        if tx.now + 1e-3 < when:
+            return False  # the clock says not yet (stepped back since the timer was set)
         if key == "turn":
             play.turn_timeout(tx, when)
         elif key == "lobby" and record.status == "lobby":
             lobby.expire_lobby(tx)
         elif key == "next_hand" and record.status == "running":
             tx.next_hand()
+        return True
 
     # ---- AI seats ------------------------------------------------------------------------
     def _strategy(self, name: str):
@@ -526,6 +551,7 @@ class Coordinator:
             return acted, None if acted else play.ai_wake_at(tx)
 
         (acted, wake), _ = await self._transact(chat, work)
+        self._ai_failures.pop(chat, None)
         if not acted:
             self._ai_due[chat] = False
             if wake is not None:  # held back for people to call UNO!: look again then
@@ -566,9 +592,11 @@ class Coordinator:
                 if not await self._ai_step(chat):
                     return
             except Refusal:
+                self._retry_ai(chat)  # "busy": the seat must still move
                 return
             except Exception as error:
                 self._log_failure(error, "an AI move", chat)
+                self._retry_ai(chat)
                 return
 
     def _schedule_ai(self, record: GameRecord) -> None:
@@ -585,11 +613,37 @@ class Coordinator:
             try:
                 await self._ai_step(chat)
             except Refusal:
-                pass
+                self._retry_ai(chat)
             except Exception as error:
                 self._log_failure(error, "a scheduled AI move", chat)
+                self._retry_ai(chat)
 
         self._timers[key] = self.clock.call_at(self.clock.now() + self.ai_delay, fire)
+
+    def _retry_ai(self, chat: ChatKey) -> None:
+        """An AI move failed (a transient error, "busy"): look again later, with backoff,
+        until a move goes through or a transaction re-schedules the seat."""
+        key = (chat, "ai")
+        if self._closed or key in self._timers:
+            return
+        attempt = self._ai_failures[chat] = self._ai_failures.get(chat, 0) + 1
+
+        async def fire() -> None:
+            self._timers.pop(key, None)
+            self._ai_due[chat] = True
+            if self.ai_delay == 0:
+                await self._drive_ai(chat)
+                return
+            try:
+                await self._ai_step(chat)
+            except Refusal:
+                self._retry_ai(chat)
+            except Exception as error:
+                self._log_failure(error, "a scheduled AI move", chat)
+                self._retry_ai(chat)
+
+        delay = min(TIMER_RETRY_MAX, TIMER_RETRY_FIRST * 2 ** (attempt - 1))
+        self._timers[key] = self.clock.call_at(self.clock.now() + delay, fire)
 
     # ---- locales -------------------------------------------------------------------------
     @staticmethod

@@ -37,7 +37,7 @@ from bot.render.text import render_hand, render_lobby, render_notice, render_tab
 
 from .keyboards import hand_keyboard, lobby_keyboard, table_keyboard
 from .outbox import GroupOutbox
-from .texts import clip_html, html, mention, moment, tr
+from .texts import clip_html, html, mention, moment, tr, without_moments
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +83,7 @@ class TelegramChatPort:
         self._outboxes: dict[int, GroupOutbox] = {}  # group chat id -> its queue of messages
         self._titles: Recent[int, str | None] = Recent(MEMORY)  # group chat id -> its title
         self._blocked: Recent[str, bool] = Recent(MEMORY)  # users whose private chat said 403
+        self._date_time = True  # the Bot API knows the date-time entity (<tg-time>)
 
     # ---- what handlers ask -------------------------------------------------------------------
 
@@ -205,10 +206,12 @@ class TelegramChatPort:
 
     def _render_public(self, message: Public) -> tuple[str, InlineKeyboardMarkup | None]:
         if isinstance(message, LobbyView):
-            text = render_lobby(message, escape=html, mention=mention, moment=lambda at: moment(at, "t"))
+            text = render_lobby(message, escape=html, mention=mention,
+                                moment=lambda at: moment(at, "t", entity=self._date_time))
             return clip_html(text), lobby_keyboard(message, self.bot_username)
         if isinstance(message, TableView):
-            text = render_table(message, escape=html, mention=mention, moment=moment)
+            text = render_table(message, escape=html, mention=mention,
+                                moment=lambda at: moment(at, "T", entity=self._date_time))
             return clip_html(text), table_keyboard(message)
         if isinstance(message, Notice):
             names = self.seat_names(message.game_id) if message.game_id else {}
@@ -218,6 +221,19 @@ class TelegramChatPort:
 
     async def _send_or_edit(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
                             edit: str | None) -> str:
+        try:
+            return await self._deliver(chat_id, text, markup, edit)
+        except BadRequest as error:
+            if "<tg-time" not in text or "parse entities" not in error.message.lower():
+                raise
+            # A Bot API server older than 9.5 (self-hosted) has no date-time entity: show the
+            # moments as their UTC text from now on.
+            log.warning("the Bot API refused a date-time entity (%s); showing times in UTC", error.message)
+            self._date_time = False
+            return await self._deliver(chat_id, without_moments(text), markup, edit)
+
+    async def _deliver(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
+                       edit: str | None) -> str:
         if edit is not None:
             try:
                 await self.bot.edit_message_text(text, chat_id=chat_id, message_id=int(edit),
@@ -226,6 +242,8 @@ class TelegramChatPort:
             except BadRequest as error:
                 if "not modified" in error.message.lower():
                     return edit
+                if "parse entities" in error.message.lower():
+                    raise  # the text itself was refused: a new message would be too
                 # Deleted, too old or not ours: fall through and send a fresh message.
                 log.info("edit of message %s in chat %s failed (%s); sending anew", edit, chat_id, error.message)
         sent = await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)

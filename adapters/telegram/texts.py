@@ -37,12 +37,23 @@ def mention(user_id: str, name: str) -> str:
     return escape(name)
 
 
-def moment(when: float, style: str = "T") -> str:
+def moment(when: float, style: str = "T", *, entity: bool = True) -> str:
     """A moment as Telegram's date-time entity: clients show it in the reader's own time zone
-    and format (``style`` "T" 22:45:00, "t" 22:45); older clients show the UTC fallback."""
+    and format (``style`` "T" 22:45:00, "t" 22:45); older clients show the UTC fallback, which
+    is all that is sent when ``entity`` is False."""
     at = datetime.fromtimestamp(when, UTC)
     fallback = at.strftime("%H:%M:%S" if style == "T" else "%H:%M") + " UTC"
+    if not entity:
+        return fallback
     return f'<tg-time unix="{int(when)}" format="{style}">{fallback}</tg-time>'
+
+
+_MOMENT = re.compile(r"<tg-time [^>]*>([^<]*)</tg-time>")
+
+
+def without_moments(text: str) -> str:
+    """HTML with each date-time entity replaced by its UTC fallback text."""
+    return _MOMENT.sub(r"\1", text)
 
 
 def html(text: str) -> str:

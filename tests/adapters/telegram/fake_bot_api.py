@@ -105,6 +105,7 @@ class FakeBotApi:
         self.failures: list[Failure] = []
         self.deleted: list[StoredMessage] = []  # messages the bot deleted, in their last state
         self.undeletable: set[int] = set()  # message ids deleteMessage refuses (older than 48 h)
+        self.date_time_entities = True  # False: a Bot API older than 9.5 refuses <tg-time>
         self.delays: dict[int, float] = {}  # chat id -> seconds every answer is held back
         self.latency = 0.0  # seconds every answer (but getUpdates) is held back: a real network
         self._updates: list[dict[str, Any]] = []
@@ -384,9 +385,16 @@ class FakeBotApi:
             data["reply_markup"] = message.reply_markup
         return data
 
+    def _check_entities(self, params: dict[str, Any]) -> None:
+        text = params.get("text") or ""
+        if not self.date_time_entities and "<tg-time" in text:
+            raise _ApiError(400, "Bad Request: can't parse entities: Unsupported start tag \"tg-time\" "
+                                 f"at byte offset {text.index('<tg-time')}")
+
     async def _api_sendMessage(self, params: dict[str, Any]) -> dict[str, Any]:
         if not params.get("text"):
             raise _ApiError(400, "Bad Request: message text is empty")
+        self._check_entities(params)
         return self._message_dict(self._store(int(params["chat_id"]), params))
 
     def _existing(self, params: dict[str, Any]) -> StoredMessage:
@@ -397,6 +405,7 @@ class FakeBotApi:
 
     async def _api_editMessageText(self, params: dict[str, Any]) -> dict[str, Any]:
         message = self._existing(params)
+        self._check_entities(params)
         markup = params.get("reply_markup")
         if message.text == params.get("text") and message.reply_markup == markup:
             raise _ApiError(400, "Bad Request: message is not modified: specified new message "

@@ -270,3 +270,21 @@ async def test_the_lobby_shows_when_it_closes_as_a_moment(harness: Harness):
     await harness.open_game(ANA)
     record = await harness.store.load(CHAT)
     assert f'<tg-time unix="{int(record.deadlines["lobby"])}" format="t">' in harness.lobby().text
+
+
+async def test_a_bot_api_without_date_time_entities_gets_the_utc_time(harness: Harness):
+    """A self-hosted Bot API older than 9.5 refuses <tg-time>: the table still goes out, with
+    the deadline in UTC, and later tables are sent that way at once."""
+    harness.api.date_time_entities = False
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    await harness.settle()
+    record = await harness.store.load(CHAT)
+    text = harness.table().text
+    assert "tg-time" not in text and "⏱ until" in text and text.rstrip().endswith(" UTC")
+    refused = [c for c in harness.api.calls if c.status == 400 and c.chat_id == GROUP]
+    assert record.deadlines["turn"] and len(refused) == 1  # learnt once
+    await take_turn(harness, await next_actor(harness, [ANA, BO]))
+    await harness.settle()
+    assert len([c for c in harness.api.calls if c.status == 400 and c.chat_id == GROUP]) == 1

@@ -297,7 +297,7 @@ class WebHand:
         await socket.prepare(request)
         try:
             first = await socket.receive(timeout=FIRST_MESSAGE_TIMEOUT)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             await socket.close(code=4401, message=b"unauthorized")
             return socket
         claims = None

@@ -10,7 +10,6 @@ import pytest
 from bot.engine.cards import Card
 
 
-
 async def session_for(web, user_id: str, game_id: str) -> str:
     response = await web.client.post("/api/session", json={"token": web.link_token(user_id, game_id)})
     assert response.status == 200

@@ -13,6 +13,7 @@ from . import commands as cmds
 from .ports import ChatSettings
 from .refusals import Refusal
 from .settings import apply_changes, normalize_language, rule_changes, rules_of
+from .table_size import refuse_deal
 from .transaction import Tx
 from .views import N_, Reply, Text
 
@@ -82,7 +83,9 @@ def setting_lines(settings: ChatSettings) -> tuple[Text, ...]:
              Text(N_("Turn timer: {seconds} s (0 = off)"), {"seconds": settings.turn_timer}),
              Text(N_("After 3 missed turns: {policy}"),
                   {"policy": Text(N_("a bot takes the seat")) if settings.afk_policy == "ai"
-                   else Text(N_("the player leaves"))})]
+                   else Text(N_("the player leaves"))}),
+             Text(N_("Time to call UNO! before a bot moves on: {seconds} s"),
+                  {"seconds": settings.reaction_window})]
     for f in fields(RuleSet):
         lines.append(Text(N_("{rule}: {value}"), {"rule": Text(RULE_LABELS[f.name]),
                                                   "value": _value(getattr(rules, f.name))}))
@@ -105,7 +108,7 @@ def rules_lines(rules: RuleSet, preset: str) -> tuple[Text, ...]:
 
 async def change_settings(coord: Coordinator, cmd: cmds.ChangeSettings) -> Reply:
     settings = await coord.store.chat_settings(cmd.chat)
-    new = apply_changes(settings, dict(cmd.changes))  # validated as a whole, before anything
+    new = apply_changes(settings, cmd.changes)  # validated as a whole, before anything
 
     def work(tx: Tx) -> None:
         record = tx.record
@@ -115,13 +118,15 @@ async def change_settings(coord: Coordinator, cmd: cmds.ChangeSettings) -> Reply
             return
         if record.status == "running" and rule_changes(cmd.changes):
             raise Refusal("game_running")
-        record.meta.update(language=new.language, turn_timer=new.turn_timer, afk_policy=new.afk_policy)
+        record.meta.update(language=new.language, turn_timer=new.turn_timer, afk_policy=new.afk_policy,
+                           reaction_window=new.reaction_window)
         if record.status == "running" and "turn_timer" in cmd.changes:
             # The running turn gets the new timer at once (or none).
             record.deadlines.pop("turn", None)
             if new.turn_timer > 0 and tx.match is not None and tx.match.game.current is not None:
                 record.deadlines["turn"] = tx.now + new.turn_timer
         if record.status == "lobby":
+            refuse_deal(rules_of(new), len(record.seats))  # seats taken stay: say what fits
             record.rules = rules_of(new).to_dict()
             record.meta["preset"] = new.preset
             tx.lobby_update(Text(N_("The settings were changed.")))

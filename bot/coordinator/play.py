@@ -4,6 +4,7 @@ seats taking their turn or reacting off-turn. Synchronous functions on a ``Tx``.
 from __future__ import annotations
 
 import logging
+import math
 import random
 from collections.abc import Callable
 
@@ -14,6 +15,7 @@ from bot.engine.cards import Card, Color
 from bot.engine.errors import BadAction, NothingToCatch, UnoError
 
 from . import commands as cmds
+from . import fairness, uno_calls
 from .lobby import remove
 from .refusals import Refusal, from_engine
 from .transaction import Tx
@@ -65,24 +67,34 @@ def reclaim(tx: Tx, user_id: str) -> None:
 def play_cards(tx: Tx, cmd: cmds.PlayCards) -> Text:
     user = cmd.user.id
     _in_hand(tx, user)
-    if not cmd.cards:
-        raise Refusal("bad_card", {"card": ""})
+    named = (cmd.cards,) if isinstance(cmd.cards, str) else cmd.cards
+    if not isinstance(named, tuple | list) or not named:
+        raise Refusal("bad_card", {"card": _shown(named)})
     cards: list[Card] = []
-    for text in cmd.cards:
+    for text in named:
+        if not isinstance(text, str):  # the compiled engine takes text only: say so, not "internal"
+            raise Refusal("bad_card", {"card": _shown(text)})
         try:
             cards.append(Card.parse(text))
         except BadAction:
-            raise Refusal("bad_card", {"card": str(text)[:20]}) from None
+            raise Refusal("bad_card", {"card": _shown(text)}) from None
     color = None
     if cmd.color:
+        if not isinstance(cmd.color, str):
+            raise Refusal("bad_color", {"color": _shown(cmd.color)})
         try:
             color = Color.parse(cmd.color)
         except BadAction:
-            raise Refusal("bad_color", {"color": str(cmd.color)[:20]}) from None
+            raise Refusal("bad_color", {"color": _shown(cmd.color)}) from None
     swap = tx.find_player(cmd.swap_with).user_id if cmd.swap_with else None
     _engine(tx, Play(user, tuple(cards), color, cmd.declare_uno, swap))
     _acted(tx, user)
     return Text(N_("You played {cards}."), {"cards": tuple(cards)})
+
+
+def _shown(value: object) -> str:
+    """What the player sent, short enough to quote back."""
+    return str(value)[:20] if value not in (None, "", (), []) else ""
 
 
 def draw(tx: Tx, cmd: cmds.Command) -> Text:
@@ -116,6 +128,8 @@ def declare(tx: Tx, cmd: cmds.Command) -> Text:
     user = cmd.user.id
     _in_hand(tx, user)
     if not _may_declare(tx, user):
+        if uno_calls.already_called(tx.meta, user, user) is not None:
+            raise uno_calls.refusal(_name(tx, user))  # a double press of UNO!
         raise Refusal("cannot_declare")
     _engine(tx, DeclareUno(user))
     return Text(N_("UNO! You are safe."))
@@ -126,10 +140,12 @@ def _may_declare(tx: Tx, user: str) -> bool:
     return any(isinstance(a, DeclareUno) for a in legal_actions(tx.match.game, user))
 
 
-def call_uno(tx: Tx, cmd: cmds.CallUno) -> tuple[Text, bool]:
+def call_uno(tx: Tx, cmd: cmds.CallUno, *, cooling: float = 0.0) -> tuple[Text, bool]:
     """ "UNO!" from anyone in the chat. Returns (reply text, ok). A seated caller exposed with
     one card declares; otherwise the target (or the first catchable player) is called out.
-    A wrong call is refused; a seated caller pays the false-call penalty, a bystander nothing."""
+    A wrong call is refused; a seated caller pays the false-call penalty, a bystander nothing.
+    ``cooling``: seconds left of the caller's cool-down after a wrong call (call-outs are
+    refused meanwhile; declaring is not)."""
     record, match = tx.running()
     if match.game.winner is not None:
         raise Refusal("hand_over")
@@ -140,6 +156,8 @@ def call_uno(tx: Tx, cmd: cmds.CallUno) -> tuple[Text, bool]:
             cmd.target is None or tx.find_player(cmd.target).user_id == user):
         _engine(tx, DeclareUno(user))
         return Text(N_("UNO! You are safe.")), True
+    if cooling > 0:
+        raise Refusal("uno_cooldown", {"seconds": max(1, math.ceil(cooling))})
     target = tx.find_player(cmd.target).user_id if cmd.target else None
     if target is None:
         target = next((p for p in state.catchable if p != user), None)
@@ -149,6 +167,9 @@ def call_uno(tx: Tx, cmd: cmds.CallUno) -> tuple[Text, bool]:
         if not seated:  # the engine needed a seated caller; the credit is the bystander's
             _rename_caller(tx, caller, user, cmd.user.name)
         return Text(N_("Caught! {target} draws the penalty."), {"target": _name(tx, target)}), True
+    settled = uno_calls.already_called(tx.meta, user, target)
+    if settled is not None:  # a second press for a call already made: never a wrong call
+        raise uno_calls.refusal(_name(tx, settled))
     if not seated or record.status != "running":
         raise Refusal("nothing_to_catch")
     return _wrong_call(tx, user, target), False
@@ -264,22 +285,29 @@ StrategyFor = Callable[[str], object]
 
 def ai_step(tx: Tx, strategy_for: StrategyFor, rng: random.Random) -> bool:
     """Let one AI seat act: an off-turn reaction first (catching a forgetful player, a
-    jump-in), else the AI whose turn it is. Returns whether anything was applied."""
+    jump-in), else the AI whose turn it is. Returns whether anything was applied.
+
+    While someone can be called out, AI seats hold back (see ``fairness``): no call-out before
+    ``CATCH_DELAY``, no move that closes the window before the chat's reaction window."""
     record = tx.record
     if record is None or record.status != "running" or tx.match is None:
         return False
     state = tx.match.game
     if state.winner is not None:
         return False
+    closes = fairness.window_closes_at(record, state.catchable)
+    window_open = closes is not None and tx.now < closes
     for seat in record.seats:
         if seat.ai is None or seat.user_id == state.current:
             continue
         action = strategy_for(seat.ai).react(state, seat.user_id, rng)  # type: ignore[attr-defined]
-        if action is not None and _try(tx, action, seat.user_id):
+        if action is None or not _may_react(tx, action, window_open):
+            continue
+        if _try(tx, action, seat.user_id):
             return True
     current = state.current
     mover = tx.seat(current) if current else None
-    if current is None or mover is None or mover.ai is None:
+    if current is None or mover is None or mover.ai is None or window_open:
         return False
     action = strategy_for(mover.ai).choose(state, current, rng)  # type: ignore[attr-defined]
     if _try(tx, action, current):
@@ -287,6 +315,25 @@ def ai_step(tx: Tx, strategy_for: StrategyFor, rng: random.Random) -> bool:
     log.error("game %s: AI %s chose an illegal action; drawing instead", record.game_id, current)
     auto_move(tx, current)
     return True
+
+
+def _may_react(tx: Tx, action: Action, window_open: bool) -> bool:
+    if isinstance(action, DeclareUno):
+        return True  # declaring late is always allowed
+    if isinstance(action, CatchUno):
+        assert tx.record is not None
+        return tx.now >= fairness.catch_allowed_at(tx.record, action.target)
+    return not window_open  # a jump-in would close the window
+
+
+def ai_wake_at(tx: Tx) -> float | None:
+    """When an AI action held back by ``fairness`` becomes allowed, if one is."""
+    record, match = tx.record, tx.match
+    if record is None or match is None or record.status != "running" or match.game.winner:
+        return None
+    if not any(seat.ai for seat in record.seats):
+        return None
+    return fairness.next_wake(record, match.game.catchable, tx.now)
 
 
 def _try(tx: Tx, action: Action, player: str) -> bool:

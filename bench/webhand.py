@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import aiohttp  # noqa: E402
 
 from adapters.web import auth  # noqa: E402
+from adapters.web.links import WebLinks
 from adapters.web.server import WebHand  # noqa: E402
 from bench.coordinator import BenchChat  # noqa: E402
 from bot.coordinator import commands as cmds  # noqa: E402
@@ -130,7 +131,7 @@ async def measure(games: int, moves: int, store_kind: str) -> list[float]:
     else:
         store = MemoryStore()
     coordinator = Coordinator(BenchChat(), store, clock, ai_delay=0, seed=1)
-    web = WebHand(base_url="http://127.0.0.1", secret=SECRET, store=store,
+    web = WebHand(links=WebLinks("http://127.0.0.1", SECRET), store=store,
                   handle=coordinator.handle)
     coordinator.chat = web.tee(coordinator.chat)
     port = await web.start("127.0.0.1", 0)

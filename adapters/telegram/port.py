@@ -25,6 +25,7 @@ from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
+from adapters.web.links import WebLinks
 from bot.coordinator.ports import ChatKey, DeliveryFailed
 from bot.coordinator.views import HandView, LobbyView, Notice, Public, TableView
 from bot.render.text import render_hand, render_lobby, render_notice, render_table
@@ -76,12 +77,16 @@ class TelegramChatPort:
         # keyboard of an earlier hand is recognised as stale.
         self._hand_numbers: Recent[str, int] = Recent(MEMORY)
         self._outboxes: dict[int, GroupOutbox] = {}  # group chat id -> its queue of messages
+        self.web_links: WebLinks | None = None  # the web hand, when WEBAPP_URL is set
 
     # ---- what handlers ask -------------------------------------------------------------------
 
     def use_clock(self, now: Callable[[], float]) -> None:
         """Time left on a turn is shown against the coordinator's clock."""
         self._now = now
+
+    def web_app_url(self, game_id: str) -> str | None:
+        return self.web_links.telegram(game_id) if self.web_links is not None else None
 
     def known_hand(self, user_id: str) -> KnownHand | None:
         return self._hands.get(user_id)
@@ -140,7 +145,8 @@ class TelegramChatPort:
             raise DeliveryFailed("other", "not a Telegram user")
         text = clip_html(render_hand(view, escape=html))
         markup = hand_keyboard(view, names=self.seat_names(view.game_id),
-                               hand_number=self.hand_number(view.game_id))
+                               hand_number=self.hand_number(view.game_id),
+                               web_app_url=self.web_app_url(view.game_id))
         try:
             return await self._send_or_edit(int(user_id), text, markup, edit)
         except Forbidden:

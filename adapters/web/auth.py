@@ -59,7 +59,7 @@ def sign_init_data(fields: dict[str, str], bot_token: str) -> str:
     return urlencode({**fields, "hash": digest})
 
 
-def verify_init_data(init_data: str, bot_token: str, now: float,
+def verify_init_data(init_data: object, bot_token: str, now: float,
                      max_age: float = INIT_DATA_MAX_AGE) -> WebUser:
     """The Telegram user ``init_data`` proves, or AuthError."""
     if not isinstance(init_data, str) or not init_data or len(init_data) > 8192:
@@ -100,7 +100,7 @@ class TokenClaims:
     expires: float
 
 
-def read_token(secret: bytes, token: str, now: float) -> TokenClaims:
+def read_token(secret: bytes, token: object, now: float) -> TokenClaims:
     """The claims of a token this server signed and that has not expired, or AuthError."""
     if not isinstance(token, str) or token.count(".") != 1 or len(token) > 1024:
         raise AuthError("malformed token")

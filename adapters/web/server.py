@@ -22,11 +22,9 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
-from urllib.parse import quote
 
 from aiohttp import WSMsgType, web
 
@@ -40,6 +38,7 @@ from bot.i18n import translate
 from bot.render import images
 
 from . import auth
+from .links import WebLinks
 from .views import snapshot_json
 
 log = logging.getLogger(__name__)
@@ -107,15 +106,15 @@ class LiveChatPort:
 class WebHand:
     """The web hand's server and the links chat adapters put on their buttons."""
 
-    def __init__(self, *, base_url: str, secret: bytes, store: GameStore,
-                 handle: Callable[[cmds.Command], Any], telegram_token: str | None = None,
-                 now: Callable[[], float] = time.time) -> None:
-        self.base_url = base_url.rstrip("/")
-        self._secret = secret
+    def __init__(self, *, links: WebLinks, store: GameStore,
+                 handle: Callable[[cmds.Command], Awaitable[Reply]] | None = None,
+                 telegram_token: str | None = None) -> None:
+        self.links = links
+        self._secret = links.secret
         self._store = store
-        self._handle = handle  # Coordinator.handle
+        self._handle = handle  # Coordinator.handle; given later when the platform builds it
         self._telegram_token = telegram_token
-        self._now = now
+        self._now = links.now
         self.hub = LiveHub()
         self._matches: MatchCache = {}  # decoded once per game version, for all its pages
         self._runner: web.AppRunner | None = None
@@ -123,15 +122,15 @@ class WebHand:
     # ---- links -------------------------------------------------------------------------
     def telegram_url(self, game_id: str) -> str:
         """The Mini App's address for a game (Telegram adds the proof after '#')."""
-        return f"{self.base_url}/?game={quote(game_id)}"
+        return self.links.telegram(game_id)
 
     def link(self, platform: str, user_id: str, game_id: str) -> str:
-        """A signed, short-lived address of one player's page (the Discord link button). The
-        token travels after '#', so it never reaches a server log or a Referer header."""
-        token = auth.sign_token(self._secret, platform=platform, user_id=user_id,
-                                game_id=game_id, expires=self._now() + auth.LINK_TTL,
-                                kind="link")
-        return f"{self.base_url}/#token={token}"
+        """A signed, short-lived address of one player's page (the Discord link)."""
+        return self.links.signed(platform, user_id, game_id)
+
+    def serve_commands(self, handle: Callable[[cmds.Command], Awaitable[Reply]]) -> None:
+        """The coordinator's ``handle``: moves from pages go where chat buttons go."""
+        self._handle = handle
 
     def tee(self, port: ChatPort) -> ChatPort:
         return LiveChatPort(port, self.hub)  # type: ignore[return-value]
@@ -153,6 +152,7 @@ class WebHand:
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         await site.start()
+        log.info("web hand listening on %s:%s for %s", host, port, self.links.base_url)
         server = site._server
         sockets = getattr(server, "sockets", None) or ()
         return int(sockets[0].getsockname()[1]) if sockets else port
@@ -252,7 +252,9 @@ class WebHand:
             return web.json_response({"ok": False, "error": command,
                                       "text": translate(_STALE, snapshot.locale),
                                       "state": snapshot_json(snapshot, self._now())})
-        reply: Reply = await self._handle(command)
+        if self._handle is None:  # the platform is still starting
+            return web.json_response({"ok": False, "error": "busy"}, status=503)
+        reply = await self._handle(command)
         fresh = await self._snapshot(claims)
         return web.json_response({
             "ok": reply.ok, "error": reply.error,

@@ -9,6 +9,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from adapters.web import auth
+from adapters.web.links import WebLinks
 from adapters.web.server import WebHand
 from tests.coordinator.conftest import Harness
 
@@ -19,9 +20,9 @@ BOT_TOKEN = "123456:TEST-TOKEN"
 class WebHarness(Harness):
     def __init__(self) -> None:
         super().__init__()
-        self.web = WebHand(base_url="https://uno.example", secret=SECRET, store=self.store,
-                           handle=self.coordinator.handle, telegram_token=BOT_TOKEN,
-                           now=self.clock.now)
+        self.web = WebHand(links=WebLinks("https://uno.example", SECRET, self.clock.now),
+                           store=self.store, handle=self.coordinator.handle,
+                           telegram_token=BOT_TOKEN)
         self.coordinator.chat = self.web.tee(self.chat)
 
     async def two_players(self, **kw) -> list:

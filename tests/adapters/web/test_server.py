@@ -221,10 +221,11 @@ async def test_the_page_is_served_without_caching_or_referrer(web):
 
 
 def test_a_discord_link_carries_only_a_signed_token_after_the_hash():
+    from adapters.web.links import WebLinks
     from adapters.web.server import WebHand
 
-    web = WebHand(base_url="https://uno.example/", secret=b"k", store=None, handle=None,
-                  now=lambda: 1_800_000_000.0)
+    web = WebHand(links=WebLinks("https://uno.example/", b"k", lambda: 1_800_000_000.0),
+                  store=None)
     link = web.link("discord", "7", "g1")
     assert link.startswith("https://uno.example/#token=")
     from adapters.web import auth

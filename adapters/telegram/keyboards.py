@@ -51,14 +51,17 @@ def table_keyboard(view: TableView) -> InlineKeyboardMarkup | None:
 
 @dataclass(frozen=True)
 class HandIds:
-    """What every button of one hand keyboard names: the game, the owner, the hand number."""
+    """What every button of one hand keyboard names: the game, the owner, the hand number and
+    the token of the hand (so a second press of the same button is refused as stale)."""
 
     game_id: str
     owner: str
     hand_number: int = 0
+    press: str | None = None
 
     def data(self, verb: str, **fields) -> str:
-        return callbacks.hand(self.game_id, self.owner, verb, hand_number=self.hand_number, **fields)
+        return callbacks.hand(self.game_id, self.owner, verb, hand_number=self.hand_number,
+                              press=self.press, **fields)
 
     def button(self, label: str, verb: str, **fields) -> InlineKeyboardButton:
         return InlineKeyboardButton(label, callback_data=self.data(verb, **fields))
@@ -88,7 +91,7 @@ def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = 
     if view.hand_over:
         return None
     loc = view.locale
-    ids = HandIds(view.game_id, view.user_id, hand_number)
+    ids = HandIds(view.game_id, view.user_id, hand_number, view.press or None)
     options = ordered_options(view)
     pages = max(1, -(-len(options) // CARDS_PER_PAGE))
     page = min(max(page, 0), pages - 1)

@@ -16,6 +16,7 @@ from bot.engine.cards import display_order
 from bot.engine.rules import PRESETS, RuleSet
 
 from .ports import GameRecord, Seat
+from . import presses
 from .table_size import seats_for
 from .views import N_, CardOption, HandView, LobbyView, SeatView, TableView, Text
 
@@ -101,7 +102,8 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
         can_declare_uno=any(isinstance(a, DeclareUno) for a in actions),
         can_challenge=any(isinstance(a, Challenge) for a in actions),
         catchable=tuple(dict.fromkeys(a.target for a in actions if isinstance(a, CatchUno))),
-        swap_targets=swap_targets, multi_play=state.rules.multi_play, hand_over=over, note=note)
+        swap_targets=swap_targets, multi_play=state.rules.multi_play, hand_over=over, note=note,
+        press=presses.token(match, user_id))
 
 
 def describe(event: ev.Event, names: Mapping[str, str]) -> Text | None:

@@ -114,6 +114,7 @@ class HandView:
     multi_play: bool = False  # several cards of one rank may be played at once
     hand_over: bool = False  # the hand/game ended: buttons should be disabled
     note: Text | None = None  # e.g. "You drew Y3" (private, so it may name cards)
+    press: str = ""  # token of this hand (presses.py): buttons carry it, a stale press is refused
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from bot.engine.actions import CatchUno, Challenge, DeclareUno, Draw, Pass, Play
 from bot.engine.cards import display_order
 from bot.engine.rules import PRESETS, RuleSet
 
-from .ports import GameRecord, Seat
 from . import presses
+from .ports import GameRecord, Seat
 from .table_size import seats_for
 from .views import N_, CardOption, HandView, LobbyView, SeatView, TableView, Text
 

@@ -132,6 +132,11 @@ class TelegramChatPort:
         for outbox in list(self._outboxes.values()):
             await outbox.drain()
 
+    def abandon(self) -> None:
+        """Give up the queued public messages (a shutdown that cannot wait any longer)."""
+        for outbox in self._outboxes.values():
+            outbox.abandon()
+
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
                         edit: str | None = None) -> str | None:
         self._hands[user_id] = KnownHand(chat, view)

@@ -8,6 +8,7 @@ a count. Private notes (``HandView.note``) may name the player's own cards."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from bot.engine import events as ev
 from bot.engine import legal_actions
@@ -72,6 +73,16 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
         draw_pile=state.draw_pile_count, target_score=state.rules.target_score)
 
 
+def closed_table_view(record: GameRecord, match, locale: str, result: Text,
+                      last: Iterable[Text] = ()) -> TableView:
+    """The last table of a hand or game: the position it ended in and ``result`` (who won,
+    the standings, or that it was stopped), with nobody to act and no countdown."""
+    view = table_view(record, match, locale, last)
+    seats = tuple(replace(seat, is_current=False) for seat in view.seats)
+    return replace(view, seats=seats, current=None, deadline=None, pending_draw=0, catchable=(),
+                   challenge_possible=False, result=result)
+
+
 def score_of(scores: Mapping, state, player: str) -> int:
     if player in scores:
         return int(scores[player])
@@ -82,7 +93,7 @@ def score_of(scores: Mapping, state, player: str) -> int:
 
 
 def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
-              note: Text | None = None) -> HandView:
+              note: Text | None = None, turn_started: bool = False, repost: bool = False) -> HandView:
     state = match.game
     over = state.winner is not None or record.status != "running"
     actions = [] if over else legal_actions(state, user_id)
@@ -103,6 +114,7 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
         can_challenge=any(isinstance(a, Challenge) for a in actions),
         catchable=tuple(dict.fromkeys(a.target for a in actions if isinstance(a, CatchUno))),
         swap_targets=swap_targets, multi_play=state.rules.multi_play, hand_over=over, note=note,
+        turn_started=turn_started and state.current == user_id and not over, repost=repost,
         press=presses.token(match, user_id))
 
 

@@ -125,6 +125,8 @@ class Buttons:
                                  declare_uno=action.uno, swap_with=action.target, press=action.press)
         if verb == "k":  # a call-out is about another player's state: settled, not stale-checked
             return cmd.CallUno(chat, user, target=action.target)
+        if verb == "o":
+            return cmd.NameColor(chat, user, color=action.color or "")
         return {"d": cmd.Draw, "n": cmd.Pass, "y": cmd.DeclareUno, "c": cmd.Challenge}[verb](
             chat, user, press=action.press)
 

@@ -22,6 +22,8 @@ def test_hand_buttons_round_trip_within_64_bytes(game, owner, verb, card, color,
                                                  press):
     if verb == "k" and target is None:
         target = owner
+    if verb == "o" and color is None:  # naming a colour always carries one
+        color = "R"
     action = ButtonAction("h", game, verb, owner, card, color, target, uno, page, number, press)
     data = action.encode()
     assert len(data.encode()) <= MAX_BYTES
@@ -60,10 +62,11 @@ def test_inline_result_ids():
     assert parse_result_id("0:ab12:p:R5") == ("ab12", "p", "R5", None, 0, None)
     assert parse_result_id("3.2:ab12:pu:W:G") == ("ab12", "pu", "W", "G", 2, None)
     assert parse_result_id("7.1:ab12:d") == ("ab12", "d", None, None, 1, None)
+    assert parse_result_id("4.1:ab12:o:Y") == ("ab12", "o", None, "Y", 1, None)  # the dealer names a colour
     assert parse_result_id("7.1.Ab3_-x:ab12:d") == ("ab12", "d", None, None, 1, "Ab3_-x")
     assert parse_result_id("7.0.Ab3_-x:ab12:p:R5") == ("ab12", "p", "R5", None, 0, "Ab3_-x")
-    for bad in ("", "x:ab12:d", "1.:ab12:d", "1.2.3:ab12:d", "0:ab12:p", "0:ab12:p:Q5", "0:ab12:p:W:X", "0:ab12:d:R5", "0:ab12:zz",
-                "1.2.abc:ab12:d", "1.2.Ab3_-x.9:ab12:d"):
+    for bad in ("0:ab12:o", "0:ab12:o:X", "0:ab12:o:RG", "", "x:ab12:d", "1.:ab12:d", "1.2.3:ab12:d", "0:ab12:p",
+                "0:ab12:p:Q5", "0:ab12:p:W:X", "0:ab12:d:R5", "0:ab12:zz", "1.2.abc:ab12:d", "1.2.Ab3_-x.9:ab12:d"):
         assert parse_result_id(bad) is None
 
 
@@ -73,3 +76,10 @@ def test_a_multi_play_button_carries_its_cards_in_order():
     assert action.card == "R5.B5.G5" and action.uno
     with pytest.raises(BadCallback):  # too long for Telegram: refused when built
         callbacks.hand("f" * 12, "9" * 13, "p", card=".".join(["R+2"] * 8), uno=True)
+
+
+def test_the_dealer_naming_a_colour_is_one_verb_with_a_colour():
+    data = callbacks.hand("ab12", "42", "o", color="B")
+    assert callbacks.parse(data).verb == "o" and callbacks.parse(data).color == "B"
+    with pytest.raises(callbacks.BadCallback):
+        callbacks.parse("h:ab12:42:o")

@@ -47,6 +47,7 @@ TIMER_RETRY_FIRST = 0.5  # seconds before timer work that failed is tried again,
 TIMER_RETRY_MAX = 30.0  # ... up to this
 SWEEP_FROM = 256  # chats remembered in memory before idle ones are forgotten (then 2x live)
 RETENTION = 30 * 86400.0  # finished games keep their final cards this long (seconds)
+COMPACT_EVERY = 86400.0  # how often a running bot compacts finished games
 
 
 @dataclass
@@ -100,6 +101,8 @@ class Coordinator:
         self._lock_users: dict[ChatKey, int] = {}  # holders and waiters of each chat's lock
         self._sweep_at = SWEEP_FROM
         self.retention = retention
+        self._compacted_at = clock.now()  # resume() compacts at start, then once a day
+        self._housekeeping: asyncio.Task[int] | None = None
         self._false_calls: dict[tuple[ChatKey, str], float] = {}  # (chat, user) -> cool-down end
         self._closed = False
         # Deliveries: in commit order per chat, outside the chat's lock. A command waits up to
@@ -168,6 +171,8 @@ class Coordinator:
             handle.cancel()
         self._timers.clear()
         await self._courier.close(delivery_timeout)
+        if self._housekeeping is not None:
+            await asyncio.gather(self._housekeeping, return_exceptions=True)
         for chat, (game_id, version) in list(self._delivered.items()):
             record = await self._safe_get(game_id)
             if record is None:
@@ -220,6 +225,10 @@ class Coordinator:
                 del self._lock_users[chat]
         if len(self._locks) > self._sweep_at:
             self.forget_idle_chats()
+        if self.clock.now() - self._compacted_at > COMPACT_EVERY and not self._closed \
+                and (self._housekeeping is None or self._housekeeping.done()):
+            self._compacted_at = self.clock.now()
+            self._housekeeping = asyncio.get_running_loop().create_task(self.compact_finished())
 
     def forget_idle_chats(self) -> int:
         """Drop what memory holds for chats with nothing going on: no lock held or awaited,

@@ -37,3 +37,17 @@ async def test_memory_stays_bounded_as_chats_come_and_go() -> None:
     for n in range(700):
         await open_and_stop(h, ChatKey("telegram", f"-{n}"))
     assert remembered(h) <= 2 * 256 + 1  # swept as they pile up, not one entry per chat ever seen
+
+
+async def test_a_running_bot_compacts_finished_games_once_a_day() -> None:
+    h = Harness()
+    h.coordinator.retention = 3600.0  # UNOBOT_RETENTION_DAYS, in seconds
+    people = await h.start(2)
+    game_id = (await h.record()).game_id
+    assert (await h.do(cmds.StopGame, people[0])).ok
+    assert (await h.store.get(game_id)).match is not None  # kept for now
+    await h.clock.advance(86400 + 1)
+    await open_and_stop(h, ChatKey("telegram", "-77"))  # the first command of a new day
+    await h.coordinator.close()  # waits for the clean-up it started
+    stopped = await h.store.get(game_id)
+    assert stopped.status == "stopped" and stopped.match is None

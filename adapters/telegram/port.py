@@ -91,6 +91,11 @@ class TelegramChatPort:
     def web_app_url(self, game_id: str) -> str | None:
         return self.web_links.telegram(game_id) if self.web_links is not None else None
 
+    def web_link(self, user_id: str, game_id: str) -> str | None:
+        """The player's own signed link to the web hand (outside Telegram too)."""
+        return (self.web_links.signed("telegram", user_id, game_id)
+                if self.web_links is not None else None)
+
     def known_hand(self, user_id: str) -> KnownHand | None:
         return self._hands.get(user_id)
 
@@ -177,7 +182,8 @@ class TelegramChatPort:
         text = clip_html(text)
         markup = hand_keyboard(view, names=self.seat_names(view.game_id),
                                hand_number=self.hand_number(view.game_id),
-                               web_app_url=self.web_app_url(view.game_id))
+                               web_app_url=self.web_app_url(view.game_id),
+                               web_link=self.web_link(user_id, view.game_id))
         anew = edit is not None and (view.turn_started or view.repost)
         try:
             shown = await self._send_or_edit(int(user_id), text, markup, None if anew else edit)

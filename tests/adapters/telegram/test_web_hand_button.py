@@ -3,6 +3,7 @@
 
 import dataclasses
 
+from adapters.web import auth
 from adapters.web.links import WebLinks
 
 from .conftest import ANA, BO, Harness, make_config
@@ -19,6 +20,11 @@ async def test_the_hand_message_opens_the_web_hand_as_a_mini_app(api, harness: H
         hand = harness.hand_message(user)
         apps = [b for b in hand.buttons() if "web_app" in b]
         assert apps == [{"text": "🃏 Open my hand", "web_app": {"url": links.telegram(game)}}]
+        # And a direct link for any browser, signed for this player and game only.
+        direct = [b["url"] for b in hand.buttons() if b.get("text", "").startswith("🔗")]
+        assert len(direct) == 1 and direct[0].startswith("https://uno.example.org/#token=")
+        claims = auth.read_token(links.secret, direct[0].split("#token=")[1], links.now())
+        assert (claims.platform, claims.user_id, claims.game_id) == ("telegram", str(user.id), game)
     # Never in the group: a web_app button is for the player's own chat.
     assert not any("web_app" in b for m in api.chat_messages(-100777) for b in m.buttons())
 

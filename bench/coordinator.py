@@ -85,7 +85,7 @@ async def play_human(coordinator: Coordinator, store: MemoryStore, chat: ChatKey
         elif isinstance(action, Pass):
             command = cmds.Pass(chat, human)
         elif isinstance(action, ChooseColor):  # the dealer names a first Wild's colour
-            command = cmds.NameColor(chat, human, action.color.value)
+            command = cmds.NameColor(chat, human, color=action.color.value)
         else:
             command = cmds.Challenge(chat, human)
         reply = await coordinator.handle(command)

@@ -58,7 +58,7 @@ def command_for(action, chat: ChatKey, human: User) -> cmds.Command:
     if isinstance(action, Pass):
         return cmds.Pass(chat, human)
     if isinstance(action, ChooseColor):  # the dealer names a first Wild's colour
-        return cmds.NameColor(chat, human, action.color.value)
+        return cmds.NameColor(chat, human, color=action.color.value)
     return cmds.Challenge(chat, human)
 
 

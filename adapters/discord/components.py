@@ -69,11 +69,15 @@ def lobby_components(view: LobbyView) -> discord.ui.View:
 
 def table_components(view: TableView) -> discord.ui.View:
     loc, game = view.locale, view.game_id
-    return _view([
+    items = [
         _button(TableId(game, "hand").encode(), gettext(N_("My hand"), loc),
                 style=discord.ButtonStyle.primary, emoji="🃏"),
         _button(TableId(game, "uno").encode(), gettext(N_("UNO!"), loc), style=discord.ButtonStyle.danger),
-    ])
+    ]
+    if view.can_join:  # late join: take a seat in the running game
+        items.append(_button(TableId(game, "join").encode(), gettext(N_("Join"), loc),
+                             style=discord.ButtonStyle.success))
+    return _view(items)
 
 
 def distinct_cards(view: HandView) -> list[tuple[CardOption, int]]:

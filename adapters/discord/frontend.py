@@ -221,7 +221,7 @@ class Frontend:
             "ai": cmd.AddAiSeat,
         }[button.action](chat, user)
         reply, deferred = await self.run(interaction, command)
-        await self.answer(interaction, reply, deferred=deferred, show_hand=button.action == "hand")
+        await self.answer(interaction, reply, deferred=deferred, show_hand=button.action in ("hand", "join"))
 
     async def _hand_click(self, interaction: discord.Interaction, button: HandId) -> None:
         loc = _locale(interaction)

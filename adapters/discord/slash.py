@@ -39,6 +39,7 @@ ZH_NAMES = {
     "force_play": "强制出牌", "uno_penalty": "uno罚牌", "false_uno_penalty": "误喊罚牌",
     "wd4_challenge": "王牌质疑", "scoring": "计分", "target_score": "目标分数",
     "hand_size": "起手张数", "turn_timer": "回合秒数", "afk_policy": "挂机处理",
+    "late_join": "中途加入", "reaction_window": "喊uno时间",
 }
 
 
@@ -167,7 +168,7 @@ def build_group(frontend: Frontend) -> app_commands.Group:
     @app_commands.rename(**{k: name(k) for k in (
         "preset", "stacking", "jump_in", "multi_play", "seven_zero", "draw_until_playable", "force_play",
         "uno_penalty", "false_uno_penalty", "wd4_challenge", "scoring", "target_score", "hand_size",
-        "turn_timer", "afk_policy")})
+        "turn_timer", "afk_policy", "late_join", "reaction_window")})
     @app_commands.describe(
         preset=locale_str(N_("Official rules or the common house rules")),
         stacking=locale_str(N_("Stack +2 and +4 penalties")),
@@ -183,7 +184,9 @@ def build_group(frontend: Frontend) -> app_commands.Group:
         target_score=locale_str(N_("Points that win the match")),
         hand_size=locale_str(N_("Cards dealt to each player")),
         turn_timer=locale_str(N_("Seconds per turn (0 = no timer)")),
-        afk_policy=locale_str(N_("After 3 missed turns: an AI takes the seat, or the player leaves")))
+        afk_policy=locale_str(N_("After 3 missed turns: an AI takes the seat, or the player leaves")),
+        late_join=locale_str(N_("People may join a running game")),
+        reaction_window=locale_str(N_("Seconds to call out a forgotten UNO! before a bot moves on")))
     @app_commands.choices(
         preset=[Choice(name=locale_str(N_("Official")), value="official"),
                 Choice(name=locale_str(N_("House rules")), value="house")],
@@ -205,12 +208,14 @@ def build_group(frontend: Frontend) -> app_commands.Group:
                        target_score: app_commands.Range[int, 1, 100_000] | None = None,
                        hand_size: app_commands.Range[int, 1, 20] | None = None,
                        turn_timer: app_commands.Range[int, 0, 3600] | None = None,
-                       afk_policy: Choice[str] | None = None) -> None:
+                       afk_policy: Choice[str] | None = None, late_join: bool | None = None,
+                       reaction_window: app_commands.Range[int, 0, 10] | None = None) -> None:
         given = dict(preset=preset, stacking=stacking, jump_in=jump_in, multi_play=multi_play,
                      seven_zero=seven_zero, draw_until_playable=draw_until_playable, force_play=force_play,
                      uno_penalty=uno_penalty, false_uno_penalty=false_uno_penalty,
                      wd4_challenge=wd4_challenge, scoring=scoring, target_score=target_score,
-                     hand_size=hand_size, turn_timer=turn_timer, afk_policy=afk_policy)
+                     hand_size=hand_size, turn_timer=turn_timer, afk_policy=afk_policy,
+                     late_join=late_join, reaction_window=reaction_window)
         changes = {k: (v.value if isinstance(v, Choice) else v) for k, v in given.items() if v is not None}
         if not changes:
             await run(interaction, cmd.ShowSettings, show_hand=False)

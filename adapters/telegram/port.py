@@ -158,7 +158,7 @@ class TelegramChatPort:
             return clip_html(text), lobby_keyboard(message, self.bot_username)
         if isinstance(message, TableView):
             text = render_table(message, now=self._now(), escape=html, mention=mention)
-            return clip_html(text), table_keyboard(message)
+            return clip_html(text), table_keyboard(message, self.bot_username)
         if isinstance(message, Notice):
             names = self.seat_names(message.game_id) if message.game_id else {}
             text = render_notice(message, escape=html, mention=mention, names=names)

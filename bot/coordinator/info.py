@@ -47,6 +47,7 @@ RULE_LABELS = {
     "scoring": N_("Scoring"),
     "target_score": N_("Target score"),
     "teams": N_("Teams of two"),
+    "late_join": N_("Join a running game"),
 }
 
 

@@ -72,6 +72,7 @@ class TableView:
     last: tuple[Text, ...] = ()  # what happened since the previous table (public only)
     draw_pile: int = 0
     target_score: int = 500
+    can_join: bool = False  # late join: a person may still take a seat (show a Join button)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ Public API (see README and ../shared/spec/scenario.md):
     GameState                              -- one hand, a value, JSON round-trip exact (state.py)
                                               ``color`` is None only after a Wild turned first
                                               (the first player may then play any card).
-    apply, is_legal, remove_player         -- the rules of play      (game.py)
+    apply, is_legal, remove_player, add_player -- the rules of play (game.py)
     legal_actions                          -- every legal action now (legal.py)
     legal_plays                            -- just its Plays, same order, built leaner
     new_hand, choose_dealer                -- dealing, first card    (deal.py)
@@ -55,6 +55,7 @@ from .errors import (
     UnoError,
 )
 from .game import (
+    add_player,
     apply,
     choose_dealer,
     is_legal,
@@ -76,5 +77,5 @@ __all__ = [
     "IllegalPlay", "Match", "NotInHand", "NotYourTurn", "NothingToCatch", "OFFICIAL", "PRESETS",
     "Pass", "Play", "RULE_FIELDS", "Rank", "RuleSet", "UnoError", "action_from_json",
     "action_to_json", "apply", "cards_value", "choose_dealer", "events", "full_deck", "is_legal",
-    "legal_actions", "legal_plays", "new_hand", "remove_player",
+    "legal_actions", "legal_plays", "new_hand", "remove_player", "add_player",
 ]

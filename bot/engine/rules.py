@@ -27,6 +27,7 @@ class RuleSet:
     scoring: str = "winner_takes"
     target_score: int = 500
     teams: bool = False
+    late_join: bool = False  # people may join a running game (dealt hand_size, seated next)
 
     def __post_init__(self) -> None:
         problems = []
@@ -76,9 +77,9 @@ class RuleSet:
 
 OFFICIAL = RuleSet()
 # What groups actually play: stacking, jump-in, several cards at once, forced play,
-# a 2-card penalty for a wrong UNO call, 7-0.
+# a 2-card penalty for a wrong UNO call, 7-0, late joining.
 HOUSE = RuleSet(stacking="progressive", jump_in=True, multi_play=True, force_play=True,
-                false_uno_penalty=2, seven_zero=True)
+                false_uno_penalty=2, seven_zero=True, late_join=True)
 
 PRESETS: dict[str, RuleSet] = {"official": OFFICIAL, "house": HOUSE}
 RULE_FIELDS = tuple(f.name for f in fields(RuleSet))

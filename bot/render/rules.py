@@ -63,6 +63,9 @@ _SWITCHES = {
                       N_("A Wild Draw Four cannot be challenged.")),
     "teams": (N_("Teams: partners sit opposite each other and score together."),
               N_("No teams: everyone plays for themselves.")),
+    "late_join": (N_("Late join: people may join a running game; they are dealt a starting "
+                     "hand and play after the current player."),
+                  N_("Late join: off (people join in the lobby only).")),
 }
 _COUNTS = {
     "hand_size": N_("Starting hand: {value} cards."),

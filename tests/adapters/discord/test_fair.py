@@ -51,3 +51,25 @@ async def test_uno_is_declared_from_the_colour_picker(bot):
     state = (await table.match()).game
     assert len(state.hand(current)) == 1
     assert current in state.declared and state.catchable == ()
+
+
+async def test_late_join_from_the_tables_join_button(bot):
+    from .fake_discord import EPHEMERAL, FakeUser
+
+    dee = FakeUser(104, "Dee")
+    await open_game(bot, preset="house")
+    table = Table(bot, USERS)
+    joins = [c for row in bot.table_message()["components"] for c in row["components"]
+             if c.get("custom_id", "").endswith(":join")]
+    assert joins, "a running house game offers Join on the table"
+    current = bot.current_player_id()
+    record = await bot.press_table(dee, "join")
+    message = bot.fake.response_message(record)
+    assert message["flags"] & EPHEMERAL
+    assert "joined" in message["content"]
+    assert any(h.action == "d" for h, _ in bot.hand_buttons(message))  # the hand came with it
+    state = (await table.match()).game
+    assert "104" in state.players and len(state.hand("104")) == state.rules.hand_size
+    assert state.players[state.players.index("104") - 1] == current
+    embed = bot.table_message()["embeds"][0]
+    assert "Dee" in (embed.get("description") or "")

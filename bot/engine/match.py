@@ -8,9 +8,9 @@ from typing import Any
 from . import events as ev
 from .actions import Action
 from .errors import BadAction, GameOver, NothingToCatch
+from .game import add_player as add_to_hand
 from .game import apply as apply_action
 from .game import new_hand
-from .game import add_player as add_to_hand
 from .game import remove_player as remove_from_hand
 from .rules import OFFICIAL, RuleSet
 from .state import GameState

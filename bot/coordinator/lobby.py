@@ -72,7 +72,9 @@ def join_late(tx: Tx, cmd: Command, *, language: str) -> Text:
     record = tx.game()
     if not can_join_late(record):
         rules = RuleSet(**record.rules)
-        raise Refusal("game_full" if rules.late_join and not rules.teams else "game_running")
+        if not rules.late_join or rules.teams:
+            raise Refusal("game_running")
+        refuse_seat(rules, len(record.seats))
     _, match = tx.running()
     if match.hand_over:  # a seat without a hand would have nothing to show: join at the deal
         raise Refusal("hand_over")

@@ -74,8 +74,10 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
 
 def can_join_late(record: GameRecord) -> bool:
     """Whether a person may still join this running game (late join on, a seat free)."""
+    from .table_size import seats_for
+
     rules = RuleSet(**record.rules)
-    return rules.late_join and not rules.teams and len(record.seats) < MAX_PLAYERS
+    return rules.late_join and not rules.teams and len(record.seats) < seats_for(rules)
 
 
 def score_of(scores: Mapping, state, player: str) -> int:

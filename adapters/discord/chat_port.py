@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.coordinator.ports import ChatKey
+from bot.coordinator.ports import ChatKey, DeliveryFailed
 from bot.coordinator.views import HandView, LobbyView, Notice, Public, TableView
 from bot.i18n import N_
 
@@ -103,6 +103,22 @@ class DiscordChatPort:
         else:
             log.warning("could not post in channel %s: HTTP %s code %s", chat.chat_id, error.status, error.code)
         return keep
+
+    async def notify_user(self, chat: ChatKey, user_id: str, message: Notice) -> None:
+        """ "Notify me": a DM with a link to the channel. Closed DMs (50007) or any other
+        refusal raise DeliveryFailed("blocked"): the coordinator then mentions them in the
+        channel instead."""
+        if not user_id.isdigit():
+            raise DeliveryFailed("other", "not a Discord user")
+        content = notice_content(message) + f"\n<#{chat.chat_id}>"
+        try:
+            channel = await self.client.create_dm(discord.Object(int(user_id)))
+            await channel.send(content=content, allowed_mentions=discord.AllowedMentions.none())
+        except discord.Forbidden:
+            raise DeliveryFailed("blocked") from None
+        except discord.HTTPException as error:
+            raise DeliveryFailed("other", str(error.code)) from None
+        self.sends += 1
 
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
                         edit: str | None = None) -> str | None:

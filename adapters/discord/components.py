@@ -64,6 +64,8 @@ def lobby_components(view: LobbyView) -> discord.ui.View:
         _button(TableId(game, "start").encode(), gettext(N_("Start"), loc),
                 style=discord.ButtonStyle.primary, disabled=not view.can_start),
         _button(TableId(game, "ai").encode(), gettext(N_("Add AI"), loc), emoji="🤖"),
+        # Can't play this one: be told when the next game opens here.
+        _button(TableId(game, "notify").encode(), gettext(N_("Notify me"), loc), emoji="🔔"),
     ])
 
 

@@ -35,6 +35,8 @@ def lobby_keyboard(view: LobbyView, bot_username: str) -> InlineKeyboardMarkup:
          InlineKeyboardButton(tr(N_("Leave"), loc), callback_data=callbacks.lobby(gid, "leave"))],
         [InlineKeyboardButton(tr(N_("Start"), loc), callback_data=callbacks.lobby(gid, "start")),
          InlineKeyboardButton(tr(N_("Add AI"), loc), callback_data=callbacks.lobby(gid, "ai"))],
+        # Can't play this one: be told privately when the next game opens here.
+        [InlineKeyboardButton("🔔 " + tr(N_("Notify me"), loc), callback_data=callbacks.lobby(gid, "notify"))],
     ])
 
 

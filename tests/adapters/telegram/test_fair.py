@@ -106,3 +106,29 @@ async def test_late_join_from_the_tables_join_button(harness: Harness):
     assert state.players[index - 1] == state.current  # seated to play next
     await harness.settle()
     assert "\u2068Cy\u2069 joined the game with 7 cards" in harness.table().text
+
+
+async def test_notify_me_from_the_lobby_button_then_a_private_message(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    answer = await harness.press(CY, harness.lobby(), callbacks.lobby(harness.game_id(), "notify"))
+    assert "tell you privately" in answer.get("text", "")
+    await harness.ask(ANA, "/stop")
+    before = len(harness.api.calls_to("sendMessage", CY.id))
+    harness.say(BO, "/new")
+    await harness.api.wait_for(lambda: len(harness.api.calls_to("sendMessage", CY.id)) > before,
+                               what="Cy is told")
+    told = harness.api.calls_to("sendMessage", CY.id)[-1].params
+    assert "opened a new game" in told["text"] and "Bo" in told["text"]
+    assert told["reply_markup"]["inline_keyboard"][0][0]["url"].endswith(f"join_{harness.game_id()}")
+
+
+async def test_notify_me_command_for_someone_unreachable_mentions_them(harness: Harness):
+    await harness.start()
+    harness.api.forbid_chat(CY.id)
+    assert "tell you privately" in await harness.ask(CY, "/notify")
+    harness.say(ANA, "/new")
+    text = await harness.api.wait_for(
+        lambda: [c.params["text"] for c in harness.api.calls_to("sendMessage", GROUP)
+                 if "as you asked" in c.params["text"]], what="the mention in the group")
+    assert f"tg://user?id={CY.id}" in text[-1]

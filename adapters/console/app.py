@@ -19,11 +19,12 @@ from bot.coordinator import commands as cmd
 from bot.coordinator.ports import ChatKey, GameRecord, GameStore, User
 from bot.coordinator.views import N_, Reply, Text
 from bot.engine import Match
-from bot.i18n import normalize_locale
+from bot.i18n import gettext, normalize_locale
 from bot.render import text as render
 
 from .parse import HELP_LINES, Context, Local, Refusal, parse_line
 from .port import ConsoleChat, Writer
+from .settings_flags import setting_changes
 
 CHAT = ChatKey("console", "local")
 HUMAN_ID = "human"
@@ -48,7 +49,8 @@ class ConsoleSession:
                  write: Writer | None = None) -> None:
         self.args = args
         self.locale = normalize_locale(getattr(args, "lang", "en"))
-        self.user = User(id=HUMAN_ID, name=getattr(args, "name", "you") or "you",
+        # Your own name at the table: a word that reads as a name in either language.
+        self.user = User(id=HUMAN_ID, name=getattr(args, "name", None) or gettext(N_("Player"), self.locale),
                          locale=self.locale, is_admin=True)
         self.port = ConsoleChat(HUMAN_ID, self.locale, write or _stdout_writer)
         self.coordinator = make_coordinator(self.port)
@@ -96,6 +98,12 @@ class ConsoleSession:
         await self.store.save_chat_settings(CHAT, settings)
         if await self.store.load(CHAT) is not None:
             await self.coordinator.handle(cmd.StopGame(chat=CHAT, user=self.user))
+        flags = setting_changes(self.args)
+        if flags:  # --stacking, --set ...: checked like the in-game settings command
+            reply = await self.coordinator.handle(cmd.ChangeSettings(chat=CHAT, user=self.user, changes=flags))
+            if not reply.ok:
+                self.show_reply(reply)
+                return False
         steps: list[cmd.Command] = [cmd.NewGame(chat=CHAT, user=self.user)]
         steps += [cmd.AddAiSeat(chat=CHAT, user=self.user, strategy=getattr(self.args, "level", "normal"))
                   for _ in range(ai_seats)]
@@ -157,6 +165,10 @@ class ConsoleSession:
 
     def show_reply(self, reply: Reply) -> None:
         if reply.text is None and not reply.lines:
+            return
+        if reply.bilingual:  # the rules: all of them (a terminal has no message limit)
+            for page in render.render_reply_pages(reply):
+                self.port.say(page)
             return
         self.port.say(render.render_reply(reply))
 

@@ -123,8 +123,9 @@ def start_match(tx: Tx) -> None:
     rules = RuleSet(**record.rules)
     if len(players) < MIN_PLAYERS:
         raise Refusal("not_enough_players")
-    if rules.teams and (len(players) % 2 or len(players) < 4):
-        raise Refusal("bad_team_size")
+    size = rules.team_size
+    if rules.teams and (len(players) % size or len(players) < 2 * size):
+        raise Refusal("bad_team_size", {"size": size, "least": 2 * size})
     refuse_deal(rules, len(players))
     try:
         match, events = Match.start(players, rules, record.meta.get("seed", 0))

@@ -104,8 +104,9 @@ class Match:
         if not self.hand_over:
             raise BadAction("the hand is still being played", None)
         rules = self.rules
-        if rules.teams and (len(self.players) < 4 or len(self.players) % 2):
-            rules = rules.with_(teams=False)  # a leaver broke the pairs: play on individually
+        size = rules.team_size
+        if rules.teams and (len(self.players) < 2 * size or len(self.players) % size):
+            rules = rules.with_(teams=False)  # a leaver broke the teams: play on individually
         dealer = self.game.winner if self.game.winner in self.players else None
         number = self.hand_number + 1
         game, events = new_hand(self.players, rules, self._hand_seed(self.seed, number), dealer)

@@ -7,8 +7,11 @@ from typing import Any
 
 from .errors import BadAction
 
-STACKING_MODES = ("off", "same", "progressive")
+STACKING_MODES = ("off", "same", "progressive", "by_value")
 SCORING_MODES = ("winner_takes", "losers_accumulate")
+FIRST_WILD_MODES = ("dealer_names", "any_card")
+WD4_RULES = ("no_color", "no_match")
+TEAM_SIZES = (2, 5)  # players per team, inclusive range
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,10 @@ class RuleSet:
     scoring: str = "winner_takes"
     target_score: int = 500
     teams: bool = False
+    team_size: int = 2
+    first_wild: str = "dealer_names"
+    wd4_rule: str = "no_color"
+    uno_identical: bool = False
     late_join: bool = False  # people may join a running game (dealt hand_size, seated next)
 
     def __post_init__(self) -> None:
@@ -37,6 +44,14 @@ class RuleSet:
             problems.append(f"stacking must be one of {STACKING_MODES}")
         if self.scoring not in SCORING_MODES:
             problems.append(f"scoring must be one of {SCORING_MODES}")
+        if self.first_wild not in FIRST_WILD_MODES:
+            problems.append(f"first_wild must be one of {FIRST_WILD_MODES}")
+        if self.wd4_rule not in WD4_RULES:
+            problems.append(f"wd4_rule must be one of {WD4_RULES}")
+        low, high = TEAM_SIZES
+        if not (isinstance(self.team_size, int) and not isinstance(self.team_size, bool)
+                and low <= self.team_size <= high):
+            problems.append(f"team_size must be {low}..{high}")
         for name in ("uno_penalty", "false_uno_penalty"):
             value = getattr(self, name)
             if not (isinstance(value, int) and 0 <= value <= 20):
@@ -77,9 +92,20 @@ class RuleSet:
 
 OFFICIAL = RuleSet()
 # What groups actually play: stacking, jump-in, several cards at once, forced play,
-# a 2-card penalty for a wrong UNO call, 7-0, late joining.
+# a 2-card penalty for a wrong UNO call, 7-0, UNO for a hand of identical cards, late joining.
 HOUSE = RuleSet(stacking="progressive", jump_in=True, multi_play=True, force_play=True,
-                false_uno_penalty=2, seven_zero=True, late_join=True)
+                false_uno_penalty=2, seven_zero=True, uno_identical=True, late_join=True)
 
 PRESETS: dict[str, RuleSet] = {"official": OFFICIAL, "house": HOUSE}
 RULE_FIELDS = tuple(f.name for f in fields(RuleSet))
+
+# What a field accepts, for the settings UIs and their messages (validation is __post_init__'s):
+# the choices of a text field, the inclusive range of a number field. Booleans are on/off.
+FIELD_CHOICES: dict[str, tuple[str, ...]] = {
+    "stacking": STACKING_MODES, "scoring": SCORING_MODES, "first_wild": FIRST_WILD_MODES,
+    "wd4_rule": WD4_RULES,
+}
+FIELD_RANGES: dict[str, tuple[int, int]] = {
+    "hand_size": (1, 20), "uno_penalty": (0, 20), "false_uno_penalty": (0, 20),
+    "target_score": (1, 100_000), "team_size": TEAM_SIZES,
+}

@@ -91,5 +91,5 @@ async def test_notify_me_from_the_lobby_then_a_dm_or_a_mention(bot):
     assert len(told) == 1 and "opened a new game" in told[0]["content"] and "<#1000>" in told[0]["content"]
     mentions = [m for m in bot.fake.channel_messages() if "as you asked" in (m["content"] or "")]
     assert len(mentions) == 1 and "<@105>" in mentions[0]["content"]
-    assert mentions[0]["_allowed_mentions"]["users"] == ["105"]  # the mention pings Eve only
+    assert [str(u) for u in mentions[0]["_allowed_mentions"]["users"]] == ["105"]  # pings Eve only
     assert not bot.fake.unhandled

@@ -34,7 +34,7 @@ GAME_COLUMNS = tuple(column.name for column in games.columns)
 JSON_COLUMNS = frozenset(c.name for c in games.columns if c.type.__class__.__name__ == "JSON")
 UPDATED_COLUMNS = ("status", "creator", "seats", "rules", "match", "table_message_id",
                    "hand_message_ids", "deadlines", "meta", "created_at", "version",
-                   "updated_at")
+                   "updated_at", "owed")
 SEAT_COLUMNS = tuple(c.name for c in game_seats.columns)
 RESULT_COLUMNS = tuple(c.name for c in results.columns if c.name != "id")
 RESULT_PLAYER_COLUMNS = tuple(c.name for c in result_players.columns if c.name != "id")
@@ -67,6 +67,7 @@ class GameRows:
         self.select_one = f"SELECT {cols} FROM games WHERE game_id = {self._p(1)}"
         self.select_all_active = (f"SELECT {cols} FROM games WHERE {ACTIVE} "
                                   "ORDER BY created_at, game_id")
+        self.select_owing = f"SELECT {cols} FROM games WHERE owed ORDER BY updated_at, game_id"
         self.insert_game = (f"INSERT INTO games ({cols}) VALUES "
                             f"({', '.join(self._p(i + 1) for i in range(len(GAME_COLUMNS)))})")
         sets = ", ".join(f"{c} = {self._p(i + 1)}" for i, c in enumerate(UPDATED_COLUMNS))
@@ -97,6 +98,9 @@ class GameRows:
 
     async def fetch_all_active(self) -> list[dict[str, Any]]:
         return await self._fetch(self.select_all_active, ())
+
+    async def fetch_owing(self) -> list[dict[str, Any]]:
+        return await self._fetch(self.select_owing, ())
 
     async def _fetch(self, sql: str, args: Sequence[Any]) -> list[dict[str, Any]]:
         """Game rows for a SELECT of GAME_COLUMNS, decoded (the driver-specific part)."""

@@ -100,6 +100,9 @@ class SqlStore:
     async def active_games(self) -> list[GameRecord]:
         return [self._record(row) for row in await self._rows.fetch_all_active()]
 
+    async def owing_delivery(self) -> list[GameRecord]:
+        return [self._record(row) for row in await self._rows.fetch_owing()]
+
     async def save(self, record: GameRecord,
                    results: Iterable[GameResult] = ()) -> GameRecord:
         now = float(self._now())
@@ -149,6 +152,7 @@ class SqlStore:
             "meta": record.meta,
             "created_at": float(record.created_at),
             "updated_at": float(record.updated_at),
+            "owed": bool(record.meta.get("outbox")),
         } | changes
 
     @staticmethod

@@ -40,12 +40,13 @@ def _copy(value: Any) -> Any:
 class _Stored:
     """One game as a pickled blob (a private deep copy, compact) plus what the indexes need."""
 
-    __slots__ = ("version", "chat", "active", "blob")
+    __slots__ = ("version", "chat", "active", "owed", "blob")
 
     def __init__(self, record: GameRecord) -> None:
         self.version = record.version
         self.chat = record.chat
         self.active = record.active
+        self.owed = bool(record.meta.get("outbox"))
         self.blob = pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
 
     def record(self) -> GameRecord:
@@ -98,6 +99,9 @@ class MemoryStore:
 
     async def active_games(self) -> list[GameRecord]:
         return [self._games[game_id].record() for game_id in self._active.values()]
+
+    async def owing_delivery(self) -> list[GameRecord]:
+        return [stored.record() for stored in self._games.values() if stored.owed]
 
     def forget_finished(self) -> None:
         """Drop finished and stopped games (keeps memory flat in long benchmarks)."""

@@ -47,7 +47,9 @@ class DeliveryFailed(Exception):
 class ChatPort(Protocol):
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
         """Send a public message to the chat, or edit message ``edit`` in place when given and
-        the platform allows it (else send anew). Returns the message id (None if unknown)."""
+        the platform allows it (else send anew). Returns the message id (None if unknown).
+        Raises DeliveryFailed when the platform refused it (5xx, 403): the coordinator tries
+        again later, in order."""
         ...
 
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
@@ -191,6 +193,11 @@ class GameStore(Protocol):
 
     async def active_games(self) -> list[GameRecord]:
         """Every game in lobby or running state, for re-arming after a restart."""
+        ...
+
+    async def owing_delivery(self) -> list[GameRecord]:
+        """Every game (any status) whose record still holds messages to deliver
+        (``meta["outbox"]``), for ``resume()``."""
         ...
 
     async def chat_settings(self, chat: ChatKey) -> ChatSettings: ...

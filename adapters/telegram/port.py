@@ -31,6 +31,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
+from adapters.web.links import WebLinks
 from bot.coordinator.ports import ChatKey, DeliveryFailed
 from bot.coordinator.views import N_, HandView, LobbyView, Notice, Public, TableView
 from bot.render.text import render_hand, render_lobby, render_notice, render_table
@@ -83,8 +84,17 @@ class TelegramChatPort:
         self._outboxes: dict[int, GroupOutbox] = {}  # group chat id -> its queue of messages
         self._titles: Recent[int, str | None] = Recent(MEMORY)  # group chat id -> its title
         self._blocked: Recent[str, bool] = Recent(MEMORY)  # users whose private chat said 403
+        self.web_links: WebLinks | None = None  # the web hand, when WEBAPP_URL is set
 
     # ---- what handlers ask -------------------------------------------------------------------
+
+    def web_app_url(self, game_id: str) -> str | None:
+        return self.web_links.telegram(game_id) if self.web_links is not None else None
+
+    def web_link(self, user_id: str, game_id: str) -> str | None:
+        """The player's own signed link to the web hand (outside Telegram too)."""
+        return (self.web_links.signed("telegram", user_id, game_id)
+                if self.web_links is not None else None)
 
     def known_hand(self, user_id: str) -> KnownHand | None:
         return self._hands.get(user_id)
@@ -191,7 +201,9 @@ class TelegramChatPort:
             text = html(header) + "\n" + text
         text = clip_html(text)
         markup = hand_keyboard(view, names=self.seat_names(view.game_id),
-                               hand_number=self.hand_number(view.game_id))
+                               hand_number=self.hand_number(view.game_id),
+                               web_app_url=self.web_app_url(view.game_id),
+                               web_link=self.web_link(user_id, view.game_id))
         anew = edit is not None and (view.turn_started or view.repost)
         try:
             shown = await self._send_or_edit(int(user_id), text, markup, None if anew else edit)

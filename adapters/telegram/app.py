@@ -74,7 +74,8 @@ class TelegramConfig:
 
 def config_from_settings(settings: Settings) -> TelegramConfig:
     if settings.telegram_bot_token is None:
-        raise ConfigError("TELEGRAM_BOT_TOKEN is not set (get a token from @BotFather)")
+        raise ConfigError("TELEGRAM_BOT_TOKEN is not set (get a token from @BotFather and put it in "
+                          ".env or the environment, see .env.example)")
     secret = settings.telegram_webhook_secret
     return TelegramConfig(token=settings.telegram_bot_token.get_secret_value(),
                           api_base_url=settings.telegram_api_base_url,

@@ -68,6 +68,9 @@ class KnownHand:
     view: HandView
 
 
+OUTBOXES_KEPT = 256  # past this many groups, the idle outboxes are dropped
+
+
 class TelegramChatPort:
     def __init__(self, bot: Bot, bot_username: str) -> None:
         self.bot = bot
@@ -157,6 +160,9 @@ class TelegramChatPort:
 
     def outbox(self, chat_id: int) -> GroupOutbox:
         if chat_id not in self._outboxes:
+            if len(self._outboxes) >= OUTBOXES_KEPT:  # groups gone quiet give theirs back
+                for idle in [key for key, box in self._outboxes.items() if box.idle]:
+                    del self._outboxes[idle]
             self._outboxes[chat_id] = GroupOutbox(chat_id, self._send_or_edit)
         return self._outboxes[chat_id]
 

@@ -45,6 +45,7 @@ RULE_LABELS: dict[str, str] = {
     "first_wild": N_("A Wild turned first"),
     "wd4_rule": N_("When a Wild Draw Four is honest"),
     "uno_identical": N_("UNO with identical cards"),
+    "late_join": N_("Join a running game"),
 }
 CHAT_LABELS: dict[str, str] = {
     "preset": N_("Rules preset"),

@@ -72,6 +72,7 @@ class TableView:
     last: tuple[Text, ...] = ()  # what happened since the previous table (public only)
     draw_pile: int = 0
     target_score: int = 500
+    can_join: bool = False  # late join: a person may still take a seat (show a Join button)
     # Set on the last table of a hand or game: how it ended (who won, standings, stopped).
     # Such a table has no player to act, no countdown and no buttons.
     result: Text | None = None

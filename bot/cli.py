@@ -101,7 +101,8 @@ async def _serve(platform: str, settings: Settings) -> None:
     coordinators: list[Coordinator] = []
 
     def make_coordinator(chat_port):
-        coordinator = Coordinator(web.tee(chat_port) if web else chat_port, store, clock)
+        coordinator = Coordinator(web.tee(chat_port) if web else chat_port, store, clock,
+                                  retention=settings.unobot_retention_days * 86400)
         coordinators.append(coordinator)
         if web is not None:
             web.serve_commands(coordinator.handle)

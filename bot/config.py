@@ -36,6 +36,8 @@ class Settings(BaseSettings):
     # --- storage and logs ---
     database_url: SecretStr = SecretStr(DEFAULT_DATABASE_URL)  # may hold a password
     unobot_log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] | None = None
+    # Finished games keep their final cards this many days (results and stats forever).
+    unobot_retention_days: float = Field(default=30.0, ge=0)
     # --- Telegram ---
     telegram_bot_token: SecretStr | None = None
     telegram_api_base_url: str = OFFICIAL_TELEGRAM_API

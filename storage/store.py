@@ -37,7 +37,7 @@ from bot.coordinator.ports import (
 from . import stats_queries
 from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
 from .game_rows import GameRows, PostgresGameRows, SqliteGameRows, UniqueViolation, encode
-from .models import ChatSettingsRow, UserProfileRow, chat_settings, user_profiles
+from .models import ChatSettingsRow, UserProfileRow, chat_settings, notify_requests, user_profiles
 
 NAME_LIMIT = 128  # the name columns' width; longer display names are cut, never refused
 
@@ -99,6 +99,12 @@ class SqlStore:
 
     async def active_games(self) -> list[GameRecord]:
         return [self._record(row) for row in await self._rows.fetch_all_active()]
+
+    async def active_games_of(self, platform: str, user_id: str) -> list[GameRecord]:
+        return [self._record(row) for row in await self._rows.fetch_user_active(platform, user_id)]
+
+    async def compact_finished(self, before: float) -> int:
+        return await self._rows.compact_finished(float(before))
 
     async def owing_delivery(self) -> list[GameRecord]:
         return [self._record(row) for row in await self._rows.fetch_owing()]
@@ -213,15 +219,41 @@ class SqlStore:
             return ChatSettings(new=True)
         return ChatSettings(preset=row.preset, overrides=row.overrides, language=row.language,
                             turn_timer=row.turn_timer, afk_policy=row.afk_policy,
-                            reaction_window=row.reaction_window)
+                            reaction_window=row.reaction_window, version=row.version)
+
+    def _settings_values(self, settings: ChatSettings) -> dict[str, Any]:
+        return {"preset": settings.preset, "overrides": copy.deepcopy(settings.overrides),
+                "language": settings.language, "turn_timer": settings.turn_timer,
+                "afk_policy": settings.afk_policy, "reaction_window": settings.reaction_window,
+                "updated_at": float(self._now())}
 
     async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None:
-        values = {"preset": settings.preset, "overrides": copy.deepcopy(settings.overrides),
-                  "language": settings.language, "turn_timer": settings.turn_timer,
-                  "afk_policy": settings.afk_policy, "reaction_window": settings.reaction_window,
-                  "updated_at": float(self._now())}
-        await self._upsert(chat_settings, {"platform": chat.platform, "chat_id": chat.chat_id},
-                           values)
+        values = self._settings_values(settings)
+        statement = self._insert(chat_settings).values(
+            platform=chat.platform, chat_id=chat.chat_id, version=1, **values)
+        statement = statement.on_conflict_do_update(
+            index_elements=["platform", "chat_id"],
+            set_={**values, "version": chat_settings.c.version + 1})
+        async with self.engine.begin() as conn:
+            await conn.execute(statement)
+
+    async def update_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> ChatSettings:
+        values = self._settings_values(settings)
+        statement: Any
+        if settings.version == 0:  # none stored when read: insert, unless someone did meanwhile
+            statement = self._insert(chat_settings).values(
+                platform=chat.platform, chat_id=chat.chat_id, version=1, **values)
+            statement = statement.on_conflict_do_nothing(index_elements=["platform", "chat_id"])
+        else:
+            statement = sa.update(chat_settings).where(
+                chat_settings.c.platform == chat.platform, chat_settings.c.chat_id == chat.chat_id,
+                chat_settings.c.version == settings.version).values(
+                version=settings.version + 1, **values)
+        async with self.engine.begin() as conn:
+            written = (await conn.execute(statement)).rowcount
+        if written != 1:
+            raise VersionConflict(f"settings of {chat} changed since version {settings.version}")
+        return replace(settings, version=settings.version + 1, new=False)
 
     async def user_profile(self, platform: str, user_id: str) -> UserProfile:
         async with self._session() as session:
@@ -234,6 +266,32 @@ class SqlStore:
         await self._upsert(user_profiles, {"platform": platform, "user_id": user_id},
                            {"language": profile.language, "stats_opt_out": profile.stats_opt_out,
                             "updated_at": float(self._now())})
+
+    # ---- "notify me" ------------------------------------------------------------------------
+
+    async def add_notify_request(self, chat: ChatKey, user_id: str, name: str, language: str) -> bool:
+        statement = self._insert(notify_requests).values(
+            platform=chat.platform, chat_id=chat.chat_id, user_id=user_id, name=name[:128],
+            language=language[:16], created_at=float(self._now())).on_conflict_do_nothing()
+        async with self.engine.begin() as conn:
+            return (await conn.execute(statement)).rowcount == 1
+
+    async def remove_notify_request(self, chat: ChatKey, user_id: str) -> bool:
+        table = notify_requests
+        statement = table.delete().where(table.c.platform == chat.platform,
+                                         table.c.chat_id == chat.chat_id, table.c.user_id == user_id)
+        async with self.engine.begin() as conn:
+            return (await conn.execute(statement)).rowcount == 1
+
+    async def take_notify_requests(self, chat: ChatKey) -> list[tuple[str, str, str]]:
+        # One DELETE ... RETURNING: two processes opening games at once never tell anyone twice.
+        table = notify_requests
+        statement = (table.delete()
+                     .where(table.c.platform == chat.platform, table.c.chat_id == chat.chat_id)
+                     .returning(table.c.user_id, table.c.name, table.c.language, table.c.created_at))
+        async with self.engine.begin() as conn:
+            rows = (await conn.execute(statement)).all()
+        return [(row.user_id, row.name, row.language) for row in sorted(rows, key=lambda r: r.created_at)]
 
     async def _upsert(self, table: sa.Table, key: dict[str, Any], values: dict[str, Any]) -> None:
         statement = self._insert(table).values(**key, **values)

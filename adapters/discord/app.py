@@ -51,7 +51,7 @@ class DiscordConfig:
 def config_from_settings(settings: Settings) -> DiscordConfig:
     if settings.discord_token is None:
         raise ConfigError("DISCORD_TOKEN is not set: create a bot at https://discord.com/developers "
-                          "and put its token in the environment (see .env.example)")
+                          "and put its token in .env or the environment (see .env.example)")
     return DiscordConfig(token=settings.discord_token.get_secret_value(),
                          shard_count=settings.discord_shard_count, shard_ids=settings.discord_shard_ids,
                          sync_commands=settings.discord_sync_commands,

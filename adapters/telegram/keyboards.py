@@ -38,30 +38,38 @@ def lobby_keyboard(view: LobbyView, bot_username: str) -> InlineKeyboardMarkup |
          InlineKeyboardButton(tr(N_("Leave"), loc), callback_data=callbacks.lobby(gid, "leave"))],
         [InlineKeyboardButton(tr(N_("Start"), loc), callback_data=callbacks.lobby(gid, "start")),
          InlineKeyboardButton(tr(N_("Add AI"), loc), callback_data=callbacks.lobby(gid, "ai"))],
+        # Can't play this one: be told privately when the next game opens here.
+        [InlineKeyboardButton("🔔 " + tr(N_("Notify me"), loc), callback_data=callbacks.lobby(gid, "notify"))],
     ])
 
 
-def table_keyboard(view: TableView) -> InlineKeyboardMarkup | None:
+def table_keyboard(view: TableView, bot_username: str = "") -> InlineKeyboardMarkup | None:
     if view.current is None:  # the hand is over: nothing to press
         return None
     loc = view.locale
-    return InlineKeyboardMarkup([[
+    rows = [[
         InlineKeyboardButton(tr(N_("UNO!"), loc), callback_data=callbacks.table(view.game_id, "uno")),
         # Opens inline mode in the group: the hand as personal results, no DM needed.
         InlineKeyboardButton(tr(N_("My cards"), loc), switch_inline_query_current_chat=""),
-    ]])
+    ]]
+    if view.can_join and bot_username:  # late join: the lobby's deep link, on the table
+        rows.append([InlineKeyboardButton(tr(N_("Join"), loc), url=deep_link(bot_username, view.game_id))])
+    return InlineKeyboardMarkup(rows)
 
 
 @dataclass(frozen=True)
 class HandIds:
-    """What every button of one hand keyboard names: the game, the owner, the hand number."""
+    """What every button of one hand keyboard names: the game, the owner, the hand number and
+    the token of the hand (so a second press of the same button is refused as stale)."""
 
     game_id: str
     owner: str
     hand_number: int = 0
+    press: str | None = None
 
     def data(self, verb: str, **fields) -> str:
-        return callbacks.hand(self.game_id, self.owner, verb, hand_number=self.hand_number, **fields)
+        return callbacks.hand(self.game_id, self.owner, verb, hand_number=self.hand_number,
+                              press=self.press, **fields)
 
     def button(self, label: str, verb: str, **fields) -> InlineKeyboardButton:
         return InlineKeyboardButton(label, callback_data=self.data(verb, **fields))
@@ -92,7 +100,7 @@ def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = 
     if view.hand_over:
         return None
     loc = view.locale
-    ids = HandIds(view.game_id, view.user_id, hand_number)
+    ids = HandIds(view.game_id, view.user_id, hand_number, view.press or None)
     if view.name_color:  # the dealer names the colour of a Wild turned first: nothing else yet
         return InlineKeyboardMarkup([[ids.button(f"{color_mark(c)} {color_label(c, loc)}", "o",
                                                  color=c.value) for c in Color]])

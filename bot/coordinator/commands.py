@@ -16,6 +16,9 @@ class Command:
     # (user id, display name) of other people the command names, as the platform showed them
     # (a member picked in a Discord option): an answer names them even when they have no seat.
     names: tuple[tuple[str, str], ...] = field(default=(), kw_only=True)
+    # The token of the hand a button was pressed on (presses.py): a stale press is refused.
+    # None for typed commands and shared buttons, which are judged as they come.
+    press: str | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,11 @@ class ChangeSettings(Command):
 @dataclass(frozen=True)
 class ShowHand(Command):
     """Resend the caller's private hand (also used when a blocked user starts the bot)."""
+
+
+@dataclass(frozen=True)
+class NotifyMe(Command):
+    """ "Notify me": tell the sender privately when the chat's next game opens (again: undo)."""
 
 
 @dataclass(frozen=True)

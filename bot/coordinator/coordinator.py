@@ -15,6 +15,7 @@ import random
 import secrets
 import traceback
 from collections.abc import Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -44,6 +45,9 @@ log = logging.getLogger(__name__)
 MAX_AI_STEPS = 200_000  # a safety stop for one inline run of AI moves (ai_delay == 0)
 TIMER_RETRY_FIRST = 0.5  # seconds before timer work that failed is tried again, doubling...
 TIMER_RETRY_MAX = 30.0  # ... up to this
+SWEEP_FROM = 256  # chats remembered in memory before idle ones are forgotten (then 2x live)
+RETENTION = 30 * 86400.0  # finished games keep their final cards this long (seconds)
+COMPACT_EVERY = 86400.0  # how often a running bot compacts finished games
 
 
 @dataclass
@@ -79,7 +83,8 @@ class Known:
 class Coordinator:
     def __init__(self, chat: ChatPort, store: GameStore, clock: Clock, *, ai_delay: float = 1.0,
                  hand_pause: float = 0.0, lobby_timeout: float = 600.0, seed: int | None = None,
-                 delivery_wait: float = 1.0, retry_delay: float = 1.0) -> None:
+                 delivery_wait: float = 1.0, retry_delay: float = 1.0,
+                 retention: float = RETENTION) -> None:
         self.chat = chat
         self.store = store
         self.clock = clock
@@ -93,6 +98,11 @@ class Coordinator:
         self._game_ids: dict[ChatKey, str] = {}  # last game seen per chat, for log lines only
         self._ai_due: dict[ChatKey, bool] = {}  # hint from the last transaction (absent: look)
         self._ai_failures: dict[ChatKey, int] = {}  # AI moves failed in a row (retry backoff)
+        self._lock_users: dict[ChatKey, int] = {}  # holders and waiters of each chat's lock
+        self._sweep_at = SWEEP_FROM
+        self.retention = retention
+        self._compacted_at = clock.now()  # resume() compacts at start, then once a day
+        self._housekeeping: asyncio.Task[int] | None = None
         self._false_calls: dict[tuple[ChatKey, str], float] = {}  # (chat, user) -> cool-down end
         self._closed = False
         # Deliveries: in commit order per chat, outside the chat's lock. A command waits up to
@@ -111,7 +121,7 @@ class Coordinator:
             cmds.ChangeSettings: self._change_settings, cmds.ShowHand: self._show_hand,
             cmds.ShowRules: self._show_rules, cmds.ShowSettings: self._show_settings,
             cmds.ShowStats: self._show_stats, cmds.ShowLeaderboard: self._show_leaderboard,
-            cmds.SetLanguage: self._set_language,
+            cmds.SetLanguage: self._set_language, cmds.NotifyMe: self._notify_me,
         }
 
     # ---- the one entry point -------------------------------------------------------------
@@ -144,6 +154,7 @@ class Coordinator:
                 jobs.append(job)
         for job in jobs:
             await self._courier.wait(job, self.delivery_wait)
+        await self.compact_finished()
         for record in await self.store.active_games():
             self._arm(record)
             if self.ai_delay > 0:
@@ -160,6 +171,8 @@ class Coordinator:
             handle.cancel()
         self._timers.clear()
         await self._courier.close(delivery_timeout)
+        if self._housekeeping is not None:
+            await asyncio.gather(self._housekeeping, return_exceptions=True)
         for chat, (game_id, version) in list(self._delivered.items()):
             record = await self._safe_get(game_id)
             if record is None:
@@ -180,10 +193,8 @@ class Coordinator:
         many games were refreshed."""
         count = 0
         try:
-            for record in await self.store.active_games():
-                if record.chat.platform != platform or record.status != "running":
-                    continue
-                if not any(s.user_id == user_id for s in record.seats):
+            for record in await self.store.active_games_of(platform, user_id):
+                if record.status != "running":
                     continue
                 await self._refresh_hand(record.chat, user_id)
                 count += 1
@@ -198,6 +209,54 @@ class Coordinator:
             lock = self._locks[chat] = asyncio.Lock()
         return lock
 
+    @asynccontextmanager
+    async def _chat_lock(self, chat: ChatKey):
+        """The chat's lock, counting who holds or waits for it (an idle chat's lock may be
+        forgotten; one somebody waits for must not be)."""
+        self._lock_users[chat] = self._lock_users.get(chat, 0) + 1
+        try:
+            async with self._lock(chat):
+                yield
+        finally:
+            left = self._lock_users[chat] - 1
+            if left:
+                self._lock_users[chat] = left
+            else:
+                del self._lock_users[chat]
+        if len(self._locks) > self._sweep_at:
+            self.forget_idle_chats()
+        if self.clock.now() - self._compacted_at > COMPACT_EVERY and not self._closed \
+                and (self._housekeeping is None or self._housekeeping.done()):
+            self._compacted_at = self.clock.now()
+            self._housekeeping = asyncio.get_running_loop().create_task(self.compact_finished())
+
+    def forget_idle_chats(self) -> int:
+        """Drop what memory holds for chats with nothing going on: no lock held or awaited,
+        no timer armed, no delivery queued. All of it is in the store or rebuilt on demand, so
+        per-chat memory follows the chats in play, not every chat ever seen. Returns how many
+        chats were forgotten."""
+        busy = set(self._lock_users) | {chat for chat, _ in self._timers}
+        tables: tuple[dict, ...] = (self._locks, self._game_ids, self._ai_due, self._known,
+                                    self._delivered, self._ai_failures)
+        idle = {chat for table in tables for chat in table
+                if chat not in busy and not self._courier.busy(chat)}
+        for table in tables:
+            for chat in idle:
+                table.pop(chat, None)
+        self._false_calls = {k: t for k, t in self._false_calls.items()
+                             if k[0] not in idle or t > self.clock.now()}
+        self._sweep_at = max(SWEEP_FROM, 2 * len(self._locks))
+        return len(idle)
+
+    async def compact_finished(self) -> int:
+        """Finished games older than ``retention`` drop their final cards (results and stats
+        stay: they live in their own tables). Returns how many games were compacted."""
+        try:
+            return await self.store.compact_finished(self.clock.now() - self.retention)
+        except Exception as error:
+            log.warning("compacting finished games failed (%s)", type(error).__name__)
+            return 0
+
     async def _transact(self, chat: ChatKey, work: Callable[[Tx], Any],
                         prepare: Callable[[], Awaitable[None]] | None = None) -> tuple[Any, Tx]:
         """Load, ``work(tx)``, save under the chat's lock; then deliver outside it, in commit
@@ -205,7 +264,7 @@ class Coordinator:
         ``prepare`` reads what the command needs once the lock is held: commands are decided
         in the order they arrived, not in the order their reads came back."""
         job = None
-        async with self._lock(chat):
+        async with self._chat_lock(chat):
             if prepare is not None:
                 await prepare()
             for attempt in range(2):
@@ -354,7 +413,7 @@ class Coordinator:
         record = delivery.record
         known = self._known.get(chat)
         try:
-            async with self._lock(chat):
+            async with self._chat_lock(chat):
                 fresh = await self.store.get(record.game_id)
                 if fresh is None:
                     return
@@ -711,7 +770,49 @@ class Coordinator:
             lobby_timeout=self.lobby_timeout))
         if first and reply.ok:
             await self.store.save_chat_settings(cmd.chat, settings)
+        if reply.ok:
+            await self._tell_waiting(cmd.chat, cmd.user, settings.language, game_id)
         return reply
+
+    async def _notify_me(self, cmd: cmds.NotifyMe) -> Reply:
+        locale = await self._personal_locale(cmd.chat, cmd.user)
+        if await self.store.remove_notify_request(cmd.chat, cmd.user.id):
+            text = Text(N_("All right: I will not tell you when the next game opens here."))
+        else:
+            await self.store.add_notify_request(cmd.chat, cmd.user.id, cmd.user.name, locale)
+            text = Text(N_("I will tell you privately when the next game opens here."))
+        return Reply(ok=True, text=text, locale=locale)
+
+    async def _tell_waiting(self, chat: ChatKey, opener: User, language: str, game_id: str) -> None:
+        """A game opened: tell privately everyone who asked ("notify me"); who cannot be
+        reached privately is mentioned in the chat instead. Never fails the new game."""
+        from bot.i18n import Mention
+
+        from .views import Notice
+
+        try:
+            waiting = [(uid, name, locale) for uid, name, locale in await self.store.take_notify_requests(chat)
+                       if uid != opener.id]
+            notify = getattr(self.chat, "notify_user", None)
+            missed: list[tuple[str, str]] = []
+            for user_id, name, locale in waiting:
+                notice = Notice(locale, Text(N_("{player} opened a new game of UNO where you asked to "
+                                                "be told. Join in!"), {"player": opener.name}),
+                                (), game_id)
+                try:
+                    if notify is None:
+                        raise DeliveryFailed("blocked", "no private messages here")
+                    await notify(chat, user_id, notice)
+                except DeliveryFailed:
+                    missed.append((user_id, name))
+            if missed:
+                await self.chat.publish(chat, Notice(language, Text(
+                    N_("{players}: a new game is open, as you asked."),
+                    {"players": tuple(Mention(uid, name) for uid, name in missed)}),
+                    tuple(uid for uid, _ in missed),
+                    game_id))
+        except Exception as error:
+            self._log_failure(error, "telling who asked about a new game", chat)
 
     def _new_game_id(self) -> str:
         # Always random, even for a seeded coordinator: ids must stay unique in a database that
@@ -838,7 +939,7 @@ class Coordinator:
         if after == before:
             return
         try:
-            async with self._lock(chat):
+            async with self._chat_lock(chat):
                 fresh = await self.store.get(record.game_id)
                 if fresh is None:
                     return

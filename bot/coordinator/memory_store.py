@@ -58,8 +58,12 @@ class MemoryStore:
         self._now = now
         self._games: dict[str, _Stored] = {}
         self._active: dict[ChatKey, str] = {}  # chat -> game id of its lobby/running game
+        # (platform, user id) -> ids of the active games they sit in, and the reverse
+        self._seated: dict[tuple[str, str], set[str]] = {}
+        self._seats_of: dict[str, set[tuple[str, str]]] = {}
         self._results: list[GameResult] = []
         self._settings: dict[ChatKey, ChatSettings] = {}
+        self._notify: dict[ChatKey, dict[str, tuple[str, str]]] = {}  # chat -> user -> (name, language)
         self._profiles: dict[tuple[str, str], UserProfile] = {}
         self.saves = 0  # successful saves, for tests and benchmarks
 
@@ -87,6 +91,7 @@ class MemoryStore:
                         created_at=record.created_at or now)
         new = _Stored(saved)  # the deep copy is taken here: later changes by the caller don't leak in
         self._games[record.game_id] = new
+        self._index_seats(saved)
         if new.active:
             self._active[new.chat] = record.game_id
         elif holder == record.game_id:
@@ -98,6 +103,36 @@ class MemoryStore:
 
     async def active_games(self) -> list[GameRecord]:
         return [self._games[game_id].record() for game_id in self._active.values()]
+
+    async def active_games_of(self, platform: str, user_id: str) -> list[GameRecord]:
+        return [self._games[game_id].record()
+                for game_id in sorted(self._seated.get((platform, user_id), ()))]
+
+    def _index_seats(self, record: GameRecord) -> None:
+        keys = {(record.chat.platform, seat.user_id) for seat in record.seats} if record.active else set()
+        old = self._seats_of.pop(record.game_id, set())
+        for key in old - keys:
+            games = self._seated[key]
+            games.discard(record.game_id)
+            if not games:
+                del self._seated[key]
+        for key in keys - old:
+            self._seated.setdefault(key, set()).add(record.game_id)
+        if keys:
+            self._seats_of[record.game_id] = keys
+
+    async def compact_finished(self, before: float) -> int:
+        count = 0
+        for game_id, stored in list(self._games.items()):
+            if stored.active or stored.owed:
+                continue
+            record = stored.record()
+            if record.updated_at >= before or (record.match is None and not record.hand_message_ids):
+                continue
+            record.match, record.hand_message_ids = None, {}
+            self._games[game_id] = _Stored(record)
+            count += 1
+        return count
 
     async def owing_delivery(self) -> list[GameRecord]:
         return [stored.record() for stored in self._games.values() if stored.owed]
@@ -112,14 +147,36 @@ class MemoryStore:
         return _copy(self._settings.get(chat) or ChatSettings(new=True))
 
     async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None:
-        self._settings[chat] = _copy(settings)
-        self._settings[chat].new = False  # saved: no longer a new chat
+        stored = self._settings.get(chat)
+        self._settings[chat] = replace(_copy(settings), new=False,  # saved: no longer a new chat
+                                       version=(stored.version if stored else 0) + 1)
+
+    async def update_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> ChatSettings:
+        stored = self._settings.get(chat)
+        if (stored.version if stored else 0) != settings.version:
+            raise VersionConflict(f"settings of {chat} changed since version {settings.version}")
+        self._settings[chat] = replace(_copy(settings), new=False, version=settings.version + 1)
+        return _copy(self._settings[chat])
 
     async def user_profile(self, platform: str, user_id: str) -> UserProfile:
         return _copy(self._profiles.get((platform, user_id)) or UserProfile())
 
     async def save_user_profile(self, platform: str, user_id: str, profile: UserProfile) -> None:
         self._profiles[(platform, user_id)] = _copy(profile)
+
+    # ---- "notify me" ------------------------------------------------------------------------
+    async def add_notify_request(self, chat: ChatKey, user_id: str, name: str, language: str) -> bool:
+        waiting = self._notify.setdefault(chat, {})
+        if user_id in waiting:
+            return False
+        waiting[user_id] = (name, language)
+        return True
+
+    async def remove_notify_request(self, chat: ChatKey, user_id: str) -> bool:
+        return self._notify.get(chat, {}).pop(user_id, None) is not None
+
+    async def take_notify_requests(self, chat: ChatKey) -> list[tuple[str, str, str]]:
+        return [(uid, name, language) for uid, (name, language) in self._notify.pop(chat, {}).items()]
 
     # ---- results -------------------------------------------------------------------------
     @property

@@ -58,6 +58,11 @@ class ChatPort(Protocol):
         be reached. Returns the private message id (None where the platform has none)."""
         ...
 
+    # Optional: ``async def notify_user(chat, user_id, message: Notice) -> None`` tells one
+    # person privately (a new game opened where they asked to be told); it raises
+    # DeliveryFailed("blocked") when that person cannot be reached privately. A port without
+    # it gets those people mentioned in the chat instead.
+
 
 class TimerHandle(Protocol):
     def cancel(self) -> None: ...
@@ -142,6 +147,9 @@ class ChatSettings:
     # Not stored: True when the chat has no saved settings yet (its first game takes the
     # opener's language). Stores set it; equality ignores it.
     new: bool = field(default=False, compare=False)
+    # The stored settings' version as read (0: none stored): update_chat_settings stores a
+    # change only over that same version, so no concurrent change is lost.
+    version: int = field(default=0, compare=False)
 
 
 @dataclass
@@ -190,6 +198,16 @@ class GameStore(Protocol):
         """Every game in lobby or running state, for re-arming after a restart."""
         ...
 
+    async def active_games_of(self, platform: str, user_id: str) -> list[GameRecord]:
+        """The active games this user has a seat in (through the seat index, not a scan)."""
+        ...
+
+    async def compact_finished(self, before: float) -> int:
+        """Finished or stopped games last saved before ``before`` (and owing no delivery)
+        drop their match state and hand message ids: no feature reads them, and results are
+        stored apart. Returns how many games were compacted."""
+        ...
+
     async def owing_delivery(self) -> list[GameRecord]:
         """Every game (any status) whose record still holds messages to deliver
         (``meta["outbox"]``), for ``resume()``."""
@@ -197,7 +215,15 @@ class GameStore(Protocol):
 
     async def chat_settings(self, chat: ChatKey) -> ChatSettings: ...
 
-    async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None: ...
+    async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None:
+        """Store the settings whatever is stored (bumps their version)."""
+        ...
+
+    async def update_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> ChatSettings:
+        """Store ``settings`` only if the stored ones are still at ``settings.version`` (0: none
+        stored yet); else VersionConflict (read again, re-apply the change, retry). Returns
+        the settings with their new version."""
+        ...
 
     async def user_profile(self, platform: str, user_id: str) -> UserProfile: ...
 
@@ -210,4 +236,18 @@ class GameStore(Protocol):
     async def leaderboard(self, platform: str, chat: ChatKey | None = None,
                           limit: int = 10) -> list[PlayerStats]:
         """Best players by match wins, then points (AI seats and opted-out users excluded)."""
+        ...
+
+    async def add_notify_request(self, chat: ChatKey, user_id: str, name: str, language: str) -> bool:
+        """Remember that this user wants to hear (in ``language``) when the chat's next game
+        opens. False when they had asked already."""
+        ...
+
+    async def remove_notify_request(self, chat: ChatKey, user_id: str) -> bool:
+        """Forget the request; False when there was none."""
+        ...
+
+    async def take_notify_requests(self, chat: ChatKey) -> list[tuple[str, str, str]]:
+        """The (user id, name, language) of everyone waiting for the chat's next game, forgetting them
+        (each request is answered once, even with two processes)."""
         ...

@@ -16,6 +16,7 @@ from bot.engine.actions import CatchUno, Challenge, ChooseColor, DeclareUno, Dra
 from bot.engine.cards import display_order
 from bot.engine.rules import PRESETS, RuleSet
 
+from . import presses
 from .ports import GameRecord, Seat
 from .table_size import seats_for
 from .views import N_, CardOption, HandView, LobbyView, SeatView, TableView, Text
@@ -69,7 +70,16 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
         deadline=record.deadlines.get("turn") if state.current else None,
         pending_draw=state.pending_draw, catchable=tuple(state.catchable),
         challenge_possible=state.challengeable, last=tuple(last),
-        draw_pile=state.draw_pile_count, target_score=state.rules.target_score)
+        draw_pile=state.draw_pile_count, target_score=state.rules.target_score,
+        can_join=can_join_late(record))
+
+
+def can_join_late(record: GameRecord) -> bool:
+    """Whether a person may still join this running game (late join on, a seat free)."""
+    from .table_size import seats_for
+
+    rules = RuleSet(**record.rules)
+    return rules.late_join and not rules.teams and len(record.seats) < seats_for(rules)
 
 
 def closed_table_view(record: GameRecord, match, locale: str, result: Text,
@@ -114,7 +124,8 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
         catchable=tuple(dict.fromkeys(a.target for a in actions if isinstance(a, CatchUno))),
         swap_targets=swap_targets, multi_play=state.rules.multi_play, hand_over=over, note=note,
         turn_started=turn_started and state.current == user_id and not over, repost=repost,
-        name_color=any(isinstance(a, ChooseColor) for a in actions))
+        name_color=any(isinstance(a, ChooseColor) for a in actions),
+        press=presses.token(match, user_id))
 
 
 def describe(event: ev.Event, names: Mapping[str, str]) -> Text | None:
@@ -135,8 +146,14 @@ def describe(event: ev.Event, names: Mapping[str, str]) -> Text | None:
                 return Text(N_("{player} played {cards} and chose {color}."),
                             {"player": n(player), "cards": cards, "color": color})
             return Text(N_("{player} played {cards}."), {"player": n(player), "cards": cards})
+        case ev.PlayerJoined(player=player, after=after, cards=cards):
+            if after is None:
+                return Text(N_("{player} joined the game and is dealt in from the next hand."),
+                            {"player": n(player)})
+            return Text(N_("{player} joined the game with {count} cards and plays after {other}."),
+                        {"player": n(player), "count": cards, "other": n(after)})
         case ev.CardsDrawn(player=player, count=count, reason=reason):
-            if reason in ("uno_penalty", "false_uno", "challenge", "first_card"):
+            if reason in ("uno_penalty", "false_uno", "challenge", "first_card", "deal"):
                 return None  # told by UnoCaught / FalseUnoCall / Challenge* events
             if reason == "penalty":
                 return Text(N_("{player} takes {count} penalty cards."), {"player": n(player), "count": count})

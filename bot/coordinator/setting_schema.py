@@ -45,6 +45,7 @@ RULE_LABELS: dict[str, str] = {
     "first_wild": N_("A Wild turned first"),
     "wd4_rule": N_("When a Wild Draw Four is honest"),
     "uno_identical": N_("UNO with identical cards"),
+    "late_join": N_("Join a running game"),
 }
 CHAT_LABELS: dict[str, str] = {
     "preset": N_("Rules preset"),
@@ -113,7 +114,7 @@ class Setting:
             return ()
         if self.high - self.low <= 10:
             return tuple(str(v) for v in range(self.low, self.high + 1))
-        picks = {self.low, self.high}
+        picks = set(range(self.low, self.low + 7)) | {self.high}  # the small values, and the most
         if self.name == "turn_timer":
             picks = {0, 30, 60, 90, 120, 300}
         elif self.name == "target_score":

@@ -73,6 +73,7 @@ class TableView:
     last: tuple[Text, ...] = ()  # what happened since the previous table (public only)
     draw_pile: int = 0
     target_score: int = 500
+    can_join: bool = False  # late join: a person may still take a seat (show a Join button)
     # Set on the last table of a hand or game: how it ended (who won, standings, stopped).
     # Such a table has no player to act, no countdown and no buttons.
     result: Text | None = None
@@ -126,6 +127,7 @@ class HandView:
     name_color: bool = False  # the dealer names the colour of the first card (a Wild) now
     hand_over: bool = False  # the hand/game ended: buttons should be disabled
     note: Text | None = None  # e.g. "You drew Y3" (private, so it may name cards)
+    press: str = ""  # token of this hand (presses.py): buttons carry it, a stale press is refused
     # The turn just passed to this player: where edits notify nobody, the adapter posts the
     # hand as a new (notifying) message and retires the previous one.
     turn_started: bool = False

@@ -24,6 +24,7 @@ def upgrade() -> None:
                     sqlite_where=sa.text('owed'), postgresql_where=sa.text('owed'))
     with op.batch_alter_table('chat_settings') as batch:
         batch.add_column(sa.Column('version', sa.Integer(), nullable=False, server_default='0'))
+    op.execute("UPDATE chat_settings SET version = 1")  # stored rows start at 1; 0 means none
 
 
 def downgrade() -> None:

@@ -146,8 +146,16 @@ def table_embed(view: TableView) -> discord.Embed:
                         value=tr_markup(N_("{players} did not say UNO! Press UNO! to call them out."),
                                         loc, players=caught),
                         inline=False)
-    embed.set_footer(text=tr(N_("Game {game} · playing to {target} points"), loc,
-                             game=view.game_id, target=view.target_score))
+    if view.last_hand:
+        footer = tr(N_("Game {game} · hand {number} of {total}"), loc, game=view.game_id,
+                    number=view.hand_number, total=view.last_hand)
+    elif view.scoring == "chips":
+        footer = tr(N_("Game {game} · until a balance reaches ±{target} chips"), loc,
+                    game=view.game_id, target=view.target_score)
+    else:
+        footer = tr(N_("Game {game} · playing to {target} points"), loc,
+                    game=view.game_id, target=view.target_score)
+    embed.set_footer(text=footer)
     return embed
 
 

@@ -46,6 +46,11 @@ RULE_LABELS = {
     "scoring": N_("Scoring"),
     "target_score": N_("Target score"),
     "teams": N_("Teams of two"),
+    "match_end": N_("The match ends"),
+    "match_hands": N_("Hands in a fixed-length match"),
+    "rotation": N_("Partner rotation (teams of two, partners change)"),
+    "rotation_hands": N_("Hands before partners change"),
+    "tables": N_("Tables playing at once"),
 }
 
 
@@ -55,6 +60,9 @@ VALUE_LABELS = {
     "progressive": N_("progressive (+2 or +4 on +2, +4 on +4)"),
     "winner_takes": N_("the winner scores the others' cards"),
     "losers_accumulate": N_("losers collect their cards' points"),
+    "chips": N_("chips: every loser pays the winner their cards' points"),
+    "target": N_("at the target score"),
+    "hands": N_("after a fixed number of hands"),
     "official": N_("official"),
     "house": N_("house rules"),
 }

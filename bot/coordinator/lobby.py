@@ -98,7 +98,11 @@ def start_match(tx: Tx) -> None:
     rules = RuleSet(**record.rules)
     if len(players) < MIN_PLAYERS:
         raise Refusal("not_enough_players")
-    if rules.teams and (len(players) % 2 or len(players) < 4):
+    if rules.tables > 1 and len(players) != 8:
+        raise Refusal("two_tables_players", {"count": len(players)})
+    if rules.rotation and (len(players) % 2 or len(players) < 4):
+        raise Refusal("rotation_players", {"count": len(players)})
+    if rules.teams and not rules.rotation and (len(players) % 2 or len(players) < 4):
         raise Refusal("bad_team_size")
     try:
         match, events = Match.start(players, rules, record.meta.get("seed", 0))

@@ -19,6 +19,16 @@ from .refusals import Refusal
 from .views import N_, Notice, Public, Text
 
 COUNTERS = ("uno_calls", "caught", "challenges_won")
+# What a hand's end means in each scoring mode (得分制, 输分制, 筹码制).
+HAND_WON = {
+    "winner_takes": N_("{winner} won hand {hand} and scores {points} points. {last} "
+                       "Standings: {standings}"),
+    "losers_accumulate": N_("{winner} won hand {hand} and adds nothing; everyone else adds the "
+                            "points left in their hand ({points} in all). {last} "
+                            "Standings, fewest first: {standings}"),
+    "chips": N_("{winner} won hand {hand}: the others pay {points} chips for the cards left in "
+                "their hands. {last} Chip balances: {standings}"),
+}
 
 
 @dataclass
@@ -201,7 +211,7 @@ class Tx:
         # The last play is told in the notice; the next table starts afresh.
         self.table_due = False
         last, self.last = self.last, []
-        self.notice(Text(N_("{winner} won hand {hand} and scores {points} points. {last} Standings: {standings}"),
+        self.notice(Text(HAND_WON[match.rules.scoring],
                          {"winner": names.get(won.winner, won.winner), "hand": match.hand_number,
                           "points": won.points, "last": tuple(last),
                           "standings": presenter.standings(match, names)}),
@@ -223,6 +233,8 @@ class Tx:
         new_match, events = match.next_hand()
         record.table_message_id = None  # a fresh table message below the hand's notice
         self.last = []
+        if new_match.seatings and new_match.round_number != match.round_number:
+            self.notice(presenter.new_round(new_match, presenter.names_of(record)))
         self._absorb(before, new_match, events, actor=None)
         for player in new_match.game.players:
             self.want_hand(player)

@@ -72,6 +72,10 @@ class TableView:
     last: tuple[Text, ...] = ()  # what happened since the previous table (public only)
     draw_pile: int = 0
     target_score: int = 500
+    last_hand: int = 0  # a fixed-length match ends after this hand (0: at target_score)
+    round_number: int = 1  # partner rotation: the round, of ``rounds`` (0 rounds: no rotation)
+    rounds: int = 0
+    scoring: str = "winner_takes"
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,11 @@ from typing import Any
 from .errors import BadAction
 
 STACKING_MODES = ("off", "same", "progressive")
-SCORING_MODES = ("winner_takes", "losers_accumulate")
+SCORING_MODES = ("winner_takes", "losers_accumulate", "chips")
+MATCH_ENDS = ("target", "hands")
+MAX_MATCH_HANDS = 1000
+MAX_ROTATION_HANDS = 50
+MAX_TABLES = 2
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,12 @@ class RuleSet:
     scoring: str = "winner_takes"
     target_score: int = 500
     teams: bool = False
+    # Match format (seed 002): how a match ends, partner rotation, two tables at once.
+    match_end: str = "target"  # "target": first to target_score; "hands": after match_hands
+    match_hands: int = 10
+    rotation: bool = False  # teams of 2; partners change every rotation_hands hands
+    rotation_hands: int = 4
+    tables: int = 1  # 2: two tables play at once (needs rotation; players split in pairs)
 
     def __post_init__(self) -> None:
         problems = []
@@ -42,6 +52,16 @@ class RuleSet:
                 problems.append(f"{name} must be 0..20")
         if not (isinstance(self.target_score, int) and 1 <= self.target_score <= 100_000):
             problems.append("target_score must be 1..100000")
+        if self.match_end not in MATCH_ENDS:
+            problems.append(f"match_end must be one of {MATCH_ENDS}")
+        if not (isinstance(self.match_hands, int) and 1 <= self.match_hands <= MAX_MATCH_HANDS):
+            problems.append(f"match_hands must be 1..{MAX_MATCH_HANDS}")
+        if not (isinstance(self.rotation_hands, int) and 1 <= self.rotation_hands <= MAX_ROTATION_HANDS):
+            problems.append(f"rotation_hands must be 1..{MAX_ROTATION_HANDS}")
+        if not (isinstance(self.tables, int) and 1 <= self.tables <= MAX_TABLES):
+            problems.append(f"tables must be 1..{MAX_TABLES}")
+        elif self.tables > 1 and self.rotation is not True:
+            problems.append("tables 2 needs rotation")
         for f in fields(self):
             if f.type in (bool, "bool") and not isinstance(getattr(self, f.name), bool):
                 problems.append(f"{f.name} must be true or false")

@@ -18,7 +18,14 @@ from .transaction import Tx
 from .views import N_, Text
 
 STRATEGIES = ("easy", "normal", "hard")
+TWO_TABLE_PLAYERS = 8
+TAKEOVER_STRATEGY = "normal"
 AI_NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
+
+
+def seat_limit(record: GameRecord) -> int:
+    """Two tables seat exactly 8 (the lobby then waits for a start); else MAX_PLAYERS."""
+    return TWO_TABLE_PLAYERS if int(record.rules.get("tables", 1)) > 1 else MAX_PLAYERS
 
 
 def may_manage(tx: Tx, cmd: Command) -> bool:
@@ -52,7 +59,7 @@ def join(tx: Tx, cmd: Command, *, language: str) -> Text:
         raise Refusal("already_joined")
     if record.status != "lobby":
         raise Refusal("game_running")
-    if len(record.seats) >= MAX_PLAYERS:
+    if len(record.seats) >= seat_limit(record):
         raise Refusal("game_full")
     record.seats.append(Seat(cmd.user.id, cmd.user.name, language=language))
     if len(record.seats) == MAX_PLAYERS:
@@ -69,7 +76,7 @@ def add_ai(tx: Tx, cmd: Command, strategy: str) -> Text:
         raise Refusal("game_running")
     if strategy not in STRATEGIES:
         raise Refusal("bad_strategy", {"name": strategy})
-    if len(record.seats) >= MAX_PLAYERS:
+    if len(record.seats) >= seat_limit(record):
         raise Refusal("game_full")
     taken = {seat.user_id for seat in record.seats}
     number = next(n for n in range(1, 2 * MAX_PLAYERS + 2) if f"ai{n}" not in taken)
@@ -151,6 +158,17 @@ def remove(tx: Tx, user_id: str, told: Text) -> None:
         tx.lobby_update(told)
         return
     tx.running()
+    if "series" in record.meta:  # two tables: the schedule needs every seat to the end
+        seat = tx.seated(user_id)
+        seat.ai = seat.ai or TAKEOVER_STRATEGY
+        record.meta["series"].setdefault("bots", {})[user_id] = seat.ai
+        taken = record.meta.get("taken_over", [])
+        if user_id in taken:
+            taken.remove(user_id)
+        tx.dirty = True
+        tx.table_due = True
+        tx.last.insert(0, Text(N_("{told} A bot plays the seat to the end of the match."), {"told": told}))
+        return
     if len(others) < MIN_PLAYERS or not any(s.ai is None for s in others):
         record.meta.setdefault("names", {})[user_id] = tx.seated(user_id).name
         record.seats = others

@@ -56,6 +56,10 @@ class Tx:
     table_due: bool = False
     views: dict[str, Any] = field(default_factory=dict)  # hand views sent, by user
     ended: bool = False  # the game finished or stopped in this transaction
+    # Two tables (tables.py): the match's other records as last saved (read, never written),
+    # and whether the other records should look again (a round or a table finished).
+    linked: list[GameRecord] = field(default_factory=list)
+    series_due: bool = False
 
     def __post_init__(self) -> None:
         if self.record is not None and self.record.match is not None:
@@ -204,7 +208,9 @@ class Tx:
             rows.append(PlayerResult(player, names.get(player, player), points=points,
                                      won=player in winners, is_ai=bool(seat and seat.ai),
                                      **{key: mine.get(key, 0) for key in COUNTERS}))
-        self.results.append(GameResult(record.game_id, record.chat, "hand", match.hand_number,
+        series = self.meta.get("series")
+        chat = ChatKey(*series["hub"]) if series else record.chat  # stats count in the lobby's chat
+        self.results.append(GameResult(record.game_id, chat, "hand", match.hand_number,
                                        rows, finished_at=self.now))
         self.meta["counters"] = {}
         record.deadlines.pop("turn", None)
@@ -214,17 +220,43 @@ class Tx:
         self.notice(Text(HAND_WON[match.rules.scoring],
                          {"winner": names.get(won.winner, won.winner), "hand": match.hand_number,
                           "points": won.points, "last": tuple(last),
-                          "standings": presenter.standings(match, names)}),
+                          "standings": presenter.standings(match, names, self._standings_scores())}),
                     mentions=(won.winner,))
         for player in state.players:  # everyone's buttons go stale
             self.want_hand(player)
         match_won = next((e for e in events if isinstance(e, ev.MatchWon)), None)
-        if match_won is not None or match.winner is not None:
+        if series and (match.winner is not None or match.round_over):
+            self._table_round_finished(match)
+        elif match_won is not None or match.winner is not None:
             self._match_finished(match.winner or (match_won.winner if match_won else won.winner))
         elif self.hand_pause > 0:
             record.deadlines["next_hand"] = self.now + self.hand_pause
         else:
             self.next_hand()
+
+    def _standings_scores(self) -> dict[str, int] | None:
+        """Across both tables for a table of a two-table match, else the match's own."""
+        if "series" not in self.meta or self.match is None:
+            return None
+        totals = dict(self.match.scores)
+        for other in self.linked:
+            if "series" in other.meta and other.match is not None:
+                for player, points in Match.from_json(other.match).scores.items():
+                    totals[player] = totals.get(player, 0) + points
+        return totals
+
+    def _table_round_finished(self, match: Match) -> None:
+        """A table of a two-table match ends a round (or its last one): it waits for the other."""
+        table = self.meta["series"]["table"]
+        if match.winner is not None:
+            self.notice(Text(N_("Table {table} has played all its hands. The champion is named "
+                                "when the other table is done."), {"table": table}))
+            self.finish("finished")
+        else:
+            self.notice(Text(N_("Table {table} finished round {round}. The next round starts when "
+                                "the other table has finished it too."),
+                             {"table": table, "round": match.round_number}))
+        self.series_due = True
 
     def next_hand(self) -> None:
         record, match = self.running()

@@ -492,7 +492,7 @@ class Coordinator:
         opened: list[ChatKey] = []
         try:
             for number, (chat, game_id) in enumerate(zip(chats, games, strict=True), 1):
-                await self._transact(chat, lambda tx, n=number, g=game_id: tables.open_table(tx, hub, n, g, games))
+                await self._transact(chat, self._table_opener(hub, number, game_id, games))
                 opened.append(chat)
             seats_at = [[s.user_id for s in r.seats] for r in await self._linked_tables(games)]
             await self._transact(cmd.chat, lambda tx: tables.hub_started(tx, chats, games, seats_at))
@@ -505,6 +505,10 @@ class Coordinator:
             await self._drive_ai(chat)
         _, tx = await self._transact(cmd.chat, lambda tx: None)
         return self._reply(tx, cmd.user, Text(N_("The game starts!")))
+
+    @staticmethod
+    def _table_opener(hub: GameRecord, number: int, game_id: str, games: list[str]) -> Callable[[Tx], None]:
+        return lambda tx: tables.open_table(tx, hub, number, game_id, games)
 
     async def _linked_tables(self, games: list[str]) -> list[GameRecord]:
         found = [await self.store.get(game_id) for game_id in games]

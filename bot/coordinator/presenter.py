@@ -70,7 +70,7 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
         challenge_possible=state.challengeable, last=tuple(last),
         draw_pile=state.draw_pile_count, target_score=state.rules.target_score,
         last_hand=match.last_hand, round_number=match.round_number, rounds=len(match.seatings),
-        scoring=match.rules.scoring)
+        scoring=match.rules.scoring, table=match.table)
 
 
 def score_of(scores: Mapping, state, player: str) -> int:

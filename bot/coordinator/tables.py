@@ -108,7 +108,7 @@ def open_table(tx: Tx, hub: GameRecord, number: int, game_id: str, games: list[s
     except UnoError as error:
         raise from_engine(error) from None
     by_id = {seat.user_id: seat for seat in hub.seats}
-    meta = {key: hub.meta[key] for key in ("preset", "language", "seed", "turn_timer", "afk_policy")
+    meta: dict[str, Any] = {key: hub.meta[key] for key in ("preset", "language", "seed", "turn_timer", "afk_policy")
             if key in hub.meta}
     meta["names"] = {seat.user_id: seat.name for seat in hub.seats}
     meta["series"] = {"table": number, "hub": key_json(hub.chat), "hub_game": hub.game_id,

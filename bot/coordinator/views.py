@@ -76,6 +76,7 @@ class TableView:
     round_number: int = 1  # partner rotation: the round, of ``rounds`` (0 rounds: no rotation)
     rounds: int = 0
     scoring: str = "winner_takes"
+    table: int = 0  # two tables at once: which one (0: the only table)
 
 
 @dataclass(frozen=True)

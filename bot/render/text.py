@@ -104,6 +104,10 @@ class _Writer:
 
 def _table_title(t: _Writer, view: TableView) -> str:
     """Hand number and how the match ends: a target, a number of hands, rotation rounds."""
+    if view.table:
+        return t(N_("🎴 UNO · table {table} · hand {number} of {total} · round {round} of {rounds}"),
+                 table=view.table, number=view.hand_number, total=view.last_hand,
+                 round=view.round_number, rounds=view.rounds)
     if view.rounds:
         return t(N_("🎴 UNO · hand {number} of {total} · round {round} of {rounds}"),
                  number=view.hand_number, total=view.last_hand, round=view.round_number,

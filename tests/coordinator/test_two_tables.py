@@ -12,7 +12,7 @@ from bot.coordinator.memory_store import MemoryStore
 from bot.coordinator.ports import ChatKey, GameRecord
 from bot.coordinator.tables import split_table_chat
 from bot.engine import Match, legal_actions
-from bot.engine.actions import CatchUno, DeclareUno, Draw, Pass, Play
+from bot.engine.actions import CatchUno, DeclareUno, Pass, Play
 from tests.coordinator.conftest import CHAT, Harness, user
 from tests.fakes import FakeChat
 

@@ -20,6 +20,7 @@ from discord import app_commands
 from bot.config import ConfigError
 from bot.coordinator.ports import ChatPort, GameStore
 
+from . import command_names
 from .chat_port import DiscordChatPort
 from .components import UnoButton
 from .frontend import ErrorHook, Frontend
@@ -111,8 +112,15 @@ class DiscordApp:
     async def _setup_hook(self) -> None:
         self.client.add_dynamic_items(UnoButton)
         await self.tree.set_translator(UnoTranslator())
-        if self.config.sync_commands:
-            await self.tree.sync()
+        command_names.forget()
+        try:  # the registered ids let answers write commands as clickable mentions
+            registered = await (self.tree.sync() if self.config.sync_commands else self.tree.fetch_commands())
+            command_names.remember(registered)
+        except discord.HTTPException as error:
+            if self.config.sync_commands:
+                raise
+            log.warning("could not fetch the registered commands (HTTP %s): commands are named "
+                        "as plain text", error.status)
 
     async def on_ready(self) -> None:
         if self.frontend.ready.is_set():

@@ -15,6 +15,8 @@ from bot.coordinator.views import HandView, LobbyView, Notice, Reply, TableView,
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, card_label, color_label, format_text, gettext, ngettext
 
+from .command_names import command_markup
+
 EMBED_DESCRIPTION_MAX = 4096
 FIELD_MAX = 1024
 
@@ -37,7 +39,7 @@ def mention(user_id: str, name: str) -> str:
 def fmt(text: Text | None, locale: str) -> str:
     if text is None:
         return ""
-    return format_text(text, locale, escape=escape, mention=mention)
+    return format_text(text, locale, escape=escape, mention=mention, command=command_markup)
 
 
 def tr(msgid: str, locale: str, **params: Any) -> str:

@@ -19,7 +19,7 @@ from bot.coordinator import commands as cmd
 from bot.coordinator.ports import ChatKey, GameStore, User
 from bot.coordinator.views import HandView, Reply, Text
 from bot.engine.cards import Card
-from bot.i18n import N_, normalize_locale
+from bot.i18n import N_, CommandRef, normalize_locale
 
 from . import components as ui
 from .custom_ids import HandId, TableId, decode
@@ -213,8 +213,8 @@ class Frontend:
     async def _table_click(self, interaction: discord.Interaction, button: TableId) -> None:
         chat, user = chat_of(interaction), user_of(interaction)
         if await self._current_game(chat) != button.game:
-            await self.tell(interaction, tr(N_("This game is over. Start a new one with /uno new."),
-                                            _locale(interaction)))
+            await self.tell(interaction, tr(N_("This game is over. Start a new one with {command}."),
+                                            _locale(interaction), command=CommandRef("new")))
             return
         command: cmd.Command = {
             "join": cmd.Join, "start": cmd.StartGame, "hand": cmd.ShowHand, "uno": cmd.CallUno,

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.coordinator import commands as cmd
-from bot.i18n import N_, gettext
+from bot.i18n import LANGUAGE_NAMES, N_, gettext
 
 from .components import card_choice_label
 from .embeds import help_text
@@ -44,6 +44,11 @@ ZH_NAMES = {
 
 def name(text: str) -> locale_str:
     return locale_str(text, kind="name")
+
+
+def named(*members: discord.abc.User | None) -> tuple[tuple[str, str], ...]:
+    """The display names of the members picked in options, so an answer can name them."""
+    return tuple((str(m.id), m.display_name) for m in members if m is not None)
 
 
 class UnoTranslator(app_commands.Translator):
@@ -101,7 +106,7 @@ def build_group(frontend: Frontend) -> app_commands.Group:
         cards = tuple(part for part in re.split(r"[\s,]+", card.strip()) if part)[:10]
         await run(interaction, lambda chat, user: cmd.PlayCards(
             chat, user, cards=cards, color=color.value if color else None, declare_uno=uno,
-            swap_with=str(swap_with.id) if swap_with else None))
+            swap_with=str(swap_with.id) if swap_with else None, names=named(swap_with)))
 
     @play.autocomplete("card")
     async def play_card(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -139,7 +144,8 @@ def build_group(frontend: Frontend) -> app_commands.Group:
     @app_commands.rename(target=name("target"))
     @app_commands.describe(target=locale_str(N_("Who forgot to say UNO! (optional)")))
     async def call(interaction: discord.Interaction, target: discord.Member | None = None) -> None:
-        await run(interaction, lambda chat, user: cmd.CallUno(chat, user, target=str(target.id) if target else None))
+        await run(interaction, lambda chat, user: cmd.CallUno(
+            chat, user, target=str(target.id) if target else None, names=named(target)))
 
     @uno.command(name=name("challenge"), description=locale_str(N_("Challenge the Wild Draw Four played on you")))
     async def challenge(interaction: discord.Interaction) -> None:
@@ -153,7 +159,8 @@ def build_group(frontend: Frontend) -> app_commands.Group:
     @app_commands.rename(player=name("player"))
     @app_commands.describe(player=locale_str(N_("The player to remove")))
     async def kick(interaction: discord.Interaction, player: discord.Member) -> None:
-        await run(interaction, lambda chat, user: cmd.Kick(chat, user, target=str(player.id)), show_hand=False)
+        await run(interaction, lambda chat, user: cmd.Kick(chat, user, target=str(player.id), names=named(player)),
+                  show_hand=False)
 
     @uno.command(name=name("settings"), description=locale_str(
         N_("Show the settings, or change house rules (creator or admins)")))
@@ -218,11 +225,12 @@ def build_group(frontend: Frontend) -> app_commands.Group:
     @app_commands.rename(player=name("player"))
     @app_commands.describe(player=locale_str(N_("Whose stats (default: yours)")))
     async def stats(interaction: discord.Interaction, player: discord.Member | None = None) -> None:
-        await run(interaction, lambda chat, user: cmd.ShowStats(chat, user, target=str(player.id) if player else None),
-                  show_hand=False)
+        await run(interaction, lambda chat, user: cmd.ShowStats(
+            chat, user, target=str(player.id) if player else None, names=named(player)), show_hand=False)
 
     @uno.command(name=name("leaderboard"), description=locale_str(N_("The best players")))
     @app_commands.rename(scope=name("scope"))
+    @app_commands.describe(scope=locale_str(N_("This channel's players, or everyone's")))
     @app_commands.choices(scope=[Choice(name=locale_str(N_("This channel")), value="chat"),
                                  Choice(name=locale_str(N_("Everywhere")), value="global")])
     async def leaderboard(interaction: discord.Interaction, scope: Choice[str] | None = None) -> None:
@@ -231,7 +239,10 @@ def build_group(frontend: Frontend) -> app_commands.Group:
 
     @uno.command(name=name("language"), description=locale_str(N_("English or Chinese, for you or the channel")))
     @app_commands.rename(language=name("language"), scope=name("scope"))
-    @app_commands.choices(language=[Choice(name="English", value="en"), Choice(name="简体中文", value="zh_CN")],
+    @app_commands.describe(language=locale_str(N_("The language the bot speaks")),
+                           scope=locale_str(N_("Just for you, or for the whole channel (creator or admins)")))
+    # each language by its own name, whatever the reader's language
+    @app_commands.choices(language=[Choice(name=label, value=code) for code, label in LANGUAGE_NAMES.items()],
                           scope=[Choice(name=locale_str(N_("Just me")), value="user"),
                                  Choice(name=locale_str(N_("This channel")), value="chat")])
     async def language(interaction: discord.Interaction, language: Choice[str],

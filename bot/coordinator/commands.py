@@ -13,6 +13,9 @@ from .ports import ChatKey, User
 class Command:
     chat: ChatKey
     user: User
+    # (user id, display name) of other people the command names, as the platform showed them
+    # (a member picked in a Discord option): an answer names them even when they have no seat.
+    names: tuple[tuple[str, str], ...] = field(default=(), kw_only=True)
 
 
 @dataclass(frozen=True)

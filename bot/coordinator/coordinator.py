@@ -91,7 +91,7 @@ class Coordinator:
             return Reply(ok=False, text=Text(MESSAGES["internal"]), error="internal",
                          locale=await self._safe_locale(cmd))
         await self._drive_ai(cmd.chat)
-        return reply
+        return _named(reply, cmd.names)
 
     async def resume(self) -> None:
         """After a restart: re-arm every stored deadline (a passed one fires at once) and let
@@ -602,6 +602,17 @@ class Coordinator:
 
     async def _show_leaderboard(self, cmd: cmds.ShowLeaderboard) -> Reply:
         return await info.show_leaderboard(self, cmd)
+
+
+def _named(reply: Reply, names: tuple[tuple[str, str], ...]) -> Reply:
+    """A person is named, never shown by user id: a param holding the id of someone the
+    command named (a kick or stats target without a seat) becomes their display name."""
+    known = dict(names)
+    if not known or reply.text is None or not any(
+            isinstance(v, str) and v in known for v in reply.text.params.values()):
+        return reply
+    params = {k: known.get(v, v) if isinstance(v, str) else v for k, v in reply.text.params.items()}
+    return replace(reply, text=Text(reply.text.msgid, params))
 
 
 def tx_locale(tx: Tx) -> str:

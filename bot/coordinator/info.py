@@ -7,6 +7,7 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.rules import PRESETS, RuleSet
+from bot.i18n import language_name
 
 from . import commands as cmds
 from .ports import ChatSettings
@@ -85,7 +86,7 @@ def _value(value: Any) -> Any:
 def setting_lines(settings: ChatSettings) -> tuple[Text, ...]:
     rules = rules_of(settings)
     lines = [Text(N_("Rules: {preset}"), {"preset": _value(settings.preset)}),
-             Text(N_("Language: {language}"), {"language": settings.language}),
+             Text(N_("Language: {language}"), {"language": language_name(settings.language)}),
              Text(N_("Turn timer: {seconds} s (0 = off)"), {"seconds": settings.turn_timer}),
              Text(N_("After 3 missed turns: {policy}"),
                   {"policy": Text(N_("a bot takes the seat")) if settings.afk_policy == "ai"
@@ -161,7 +162,7 @@ async def set_language(coord: Coordinator, cmd: cmds.SetLanguage) -> Reply:
                 tx.want_hand(cmd.user.id)
 
     await coord._transact(cmd.chat, work)
-    return Reply(ok=True, text=Text(N_("Your language is now {language}."), {"language": language}),
+    return Reply(ok=True, text=Text(N_("Your language is now {language}."), {"language": language_name(language)}),
                  locale=language)
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.errors import UnoError
+from bot.i18n import CommandRef
 
 from .views import N_, Text
 
 # The reason shown for each refusal code (params filled in where the raise site knows more).
 MESSAGES: dict[str, str] = {
-    "no_game": N_("There is no game in this chat. Start one with /new."),
+    "no_game": N_("There is no game in this chat. Start one with {command}."),
     "game_exists": N_("A game is already open in this chat."),
     "not_in_game": N_("You are not playing in this game."),
     "already_joined": N_("You have already joined this game."),
@@ -43,6 +44,9 @@ MESSAGES: dict[str, str] = {
     "internal": N_("Something went wrong. The game is unchanged; please try again."),
 }
 
+# Params a reason always has: commands are named the way the sender's platform writes them.
+DEFAULT_PARAMS: dict[str, dict[str, Any]] = {"no_game": {"command": CommandRef("new")}}
+
 
 class Refusal(Exception):
     """A command refused: nothing changed (the one exception: a seated player's wrong UNO
@@ -52,7 +56,8 @@ class Refusal(Exception):
                  text: Text | None = None) -> None:
         super().__init__(code)
         self.code = code
-        self.text = text or Text(MESSAGES.get(code, MESSAGES["bad_action"]), dict(params or {}))
+        self.text = text or Text(MESSAGES.get(code, MESSAGES["bad_action"]),
+                                 {**DEFAULT_PARAMS.get(code, {}), **(params or {})})
 
 
 def from_engine(error: UnoError) -> Refusal:

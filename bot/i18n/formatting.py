@@ -19,6 +19,7 @@ from .lookup import N_, gettext
 
 Escape = Callable[[str], str]
 MentionFn = Callable[[str, str], str]  # (user_id, display name) -> markup that pings the user
+CommandFn = Callable[[str], str]  # a command's name ("new") -> how the platform writes it
 
 SEPARATORS = {"en": ", ", "zh_CN": "、"}
 _formatter = string.Formatter()
@@ -29,6 +30,15 @@ class Mention:
     """A param value naming a player: shown as the name, or as a ping where the adapter can."""
 
     user_id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class CommandRef:
+    """A param value naming one of the bot's commands ("new", "hand"): each platform writes it
+    its own way (Telegram ``/new``, Discord ``/uno new``), so shared texts never name another
+    platform's command. Without an adapter's ``command`` function it reads ``/new``."""
+
     name: str
 
 
@@ -53,12 +63,15 @@ def field_names(template: str) -> set[str]:
     return names
 
 
-def _localise(value: Any, locale: str, escape: Escape, mention: MentionFn | None) -> str:
+def _localise(value: Any, locale: str, escape: Escape, mention: MentionFn | None,
+              command: CommandFn | None = None) -> str:
     """One param value as markup: localised, then escaped (nested Texts escape themselves)."""
     if is_text(value):
-        return format_text(value, locale, escape=escape, mention=mention)
+        return format_text(value, locale, escape=escape, mention=mention, command=command)
     if isinstance(value, Mention):
         return mention(value.user_id, value.name) if mention else escape(value.name)
+    if isinstance(value, CommandRef):
+        return command(value.name) if command else escape("/" + value.name)
     if isinstance(value, Card):
         return escape(card_label(value, locale))
     if isinstance(value, Color):
@@ -69,12 +82,12 @@ def _localise(value: Any, locale: str, escape: Escape, mention: MentionFn | None
         return escape(gettext(N_("yes") if value else N_("no"), locale))
     if isinstance(value, list | tuple | set | frozenset):
         items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
-        return escape(separator(locale)).join(_localise(v, locale, escape, mention) for v in items)
+        return escape(separator(locale)).join(_localise(v, locale, escape, mention, command) for v in items)
     return escape(str(value))
 
 
 def _fill(template: str, params: Mapping[str, Any], locale: str, escape: Escape,
-          mention: MentionFn | None) -> str:
+          mention: MentionFn | None, command: CommandFn | None = None) -> str:
     """Format ``template``; a field without a param stays visible as ``{name}``."""
     out = []
     for literal, field, spec, conversion in _formatter.parse(template):
@@ -90,25 +103,26 @@ def _fill(template: str, params: Mapping[str, Any], locale: str, escape: Escape,
             value = _formatter.format_field(_formatter.convert_field(value, conversion), spec or "")
             out.append(escape(value))
         else:
-            out.append(_localise(value, locale, escape, mention))
+            out.append(_localise(value, locale, escape, mention, command))
     return "".join(out)
 
 
 def format_text(text: Any, locale: str | None, *, escape: Escape = str,
-                mention: MentionFn | None = None) -> str:
+                mention: MentionFn | None = None, command: CommandFn | None = None) -> str:
     """Translate and fill a Text, escaping the literal parts and param values with ``escape``
-    (e.g. html.escape) and rendering Mention params with ``mention``. A broken translation
+    (e.g. html.escape), rendering Mention params with ``mention`` and CommandRef params with
+    ``command`` (markup, not escaped again). A broken translation
     (unknown field, bad braces) falls back to the English msgid rather than failing a game."""
     loc = normalize_locale(locale)
     params = text.params or {}
     translated = gettext(text.msgid, loc)
     try:
-        return _fill(translated, params, loc, escape, mention)
+        return _fill(translated, params, loc, escape, mention, command)
     except (ValueError, TypeError):
         if translated == text.msgid:
             return escape(text.msgid)
     try:
-        return _fill(text.msgid, params, loc, escape, mention)
+        return _fill(text.msgid, params, loc, escape, mention, command)
     except (ValueError, TypeError):
         return escape(text.msgid)
 

@@ -144,3 +144,36 @@ async def test_unexpected_errors_become_a_generic_reply(h: Harness, caplog) -> N
 async def test_unknown_command_is_refused(h: Harness) -> None:
     reply = await h.coordinator.handle(cmds.Command(h.key, user(1)))
     assert (reply.ok, reply.error) == (False, "bad_action")
+
+
+async def test_languages_are_named_never_shown_as_codes(h: Harness) -> None:
+    from bot.i18n import translate
+
+    reply = await h.do(cmds.SetLanguage, user(8), language="zh", scope="user")
+    said = translate(reply.text, reply.locale)
+    assert "中文" in said and "zh" not in said
+    english = await h.do(cmds.SetLanguage, user(8), language="en", scope="user")
+    assert translate(english.text, "en") == "Your language is now English."
+    settings = await h.do(cmds.ShowSettings, user(8))
+    lines = [translate(line, "en") for line in settings.lines]
+    assert "Language: English" in lines and not any("zh_CN" in line for line in lines)
+
+
+async def test_people_named_in_a_command_are_named_in_the_answer_not_by_id(h: Harness) -> None:
+    await h.start(2)
+    stranger = ("555000111222", "Zed")
+    kick = await h.do(cmds.Kick, user(1, is_admin=True), target=stranger[0], names=(stranger,))
+    assert kick.error == "unknown_player" and kick.text.params["name"] == "Zed"
+    stats = await h.do(cmds.ShowStats, user(2), target=stranger[0], names=(stranger,))
+    assert stats.text.params["player"] == "Zed"
+    # without a name from the platform the answer still works (the id is all there is)
+    bare = await h.do(cmds.Kick, user(1, is_admin=True), target=stranger[0])
+    assert bare.text.params["name"] == stranger[0]
+
+
+async def test_no_game_names_the_command_to_start_one(h: Harness) -> None:
+    from bot.i18n import CommandRef, translate
+
+    reply = await h.do(cmds.Draw, user(1))
+    assert reply.error == "no_game" and reply.text.params["command"] == CommandRef("new")
+    assert translate(reply.text, "en").endswith("Start one with /new.")

@@ -7,13 +7,16 @@ import pytest
 from bot.coordinator.views import N_, Text
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import (
+    LANGUAGE_NAMES,
     LOCALES,
+    CommandRef,
     Mention,
     card_label,
     catalogs,
     color_label,
     format_text,
     gettext,
+    language_name,
     ngettext,
     normalize_locale,
     rank_label,
@@ -113,3 +116,19 @@ def test_escape_applies_to_literals_and_params_but_not_to_mentions():
     nested = Text(N_("{player} passed."), {"player": "a&b"})
     outer = Text("{x} <", {"x": nested})
     assert format_text(outer, "en", escape=html.escape) == "a&amp;b passed. &lt;"
+
+
+def test_a_command_is_written_the_way_each_platform_writes_it():
+    text = Text(N_("There is no game in this chat. Start one with {command}."), {"command": CommandRef("new")})
+    assert translate(text, "en").endswith("Start one with /new.")  # Telegram and the console
+    discord_style = format_text(text, "zh_CN", escape=html.escape, command=lambda name: f"</uno {name}:1>")
+    assert "</uno new:1>" in discord_style and "/new" not in discord_style.replace("</uno new", "")
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in discord_style)
+    nested = Text("{x}", {"x": text})  # the hook reaches nested texts too
+    assert "</uno new:1>" in format_text(nested, "en", command=lambda name: f"</uno {name}:1>")
+
+
+def test_languages_are_named_by_their_own_name():
+    assert language_name("zh_CN") == "中文" and language_name("zh-TW") == "中文"
+    assert language_name("en") == language_name(None) == "English"
+    assert set(LANGUAGE_NAMES) == set(LOCALES)

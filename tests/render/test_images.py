@@ -1,17 +1,39 @@
-"""Card and hand pictures: valid PNGs of the right size and the right colours."""
+"""Card and hand pictures: valid files of the right size, the right colours, a shape per
+colour that a viewer without colour vision can tell apart, and bounded caches."""
 
 import io
+import itertools
 
 import pytest
 from PIL import Image
 
-from bot.engine.cards import Card, Color
-from bot.render.images import CARD_RGB, MAX_ROW, card_image, card_size, hand_image
+from bot.engine.cards import Card, Color, Rank
+from bot.render import images
+from bot.render.images import (
+    CARD_RGB,
+    COLOR_MARK,
+    MAX_ROW,
+    PALETTES,
+    ByteBoundCache,
+    Theme,
+    card_image,
+    card_size,
+    hand_image,
+    mark_box,
+    sticker_image,
+    top_card_image,
+    wild_mark_boxes,
+)
+from tests.render.color_vision import min_difference
+
+COLORED_RANKS = [rank for rank in Rank if not rank.is_wild]
+ALL_FACES = ([Card(color, rank) for color in Color for rank in COLORED_RANKS]
+             + [Card(None, Rank.WILD), Card(None, Rank.WILD_DRAW_FOUR)])
 
 
-def decode(data: bytes) -> Image.Image:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+def decode(data: bytes, kind: str = "PNG") -> Image.Image:
     image = Image.open(io.BytesIO(data))
+    assert image.format == kind
     image.load()
     return image.convert("RGBA")
 
@@ -20,30 +42,130 @@ def close(pixel, rgb, tolerance=12) -> bool:
     return all(abs(a - b) <= tolerance for a, b in zip(pixel[:3], rgb, strict=True))
 
 
+def white_mask(image: Image.Image, box) -> frozenset[tuple[int, int]]:
+    """The near-white pixels inside ``box``, relative to its corner: the drawn shape."""
+    left, top, right, bottom = (round(v) for v in box)
+    return frozenset((x - left, y - top) for x in range(left, right + 1)
+                     for y in range(top, bottom + 1)
+                     if min(image.getpixel((x, y))[:3]) > 235)
+
+
+def overlap(a: frozenset, b: frozenset) -> float:
+    return len(a & b) / len(a | b)
+
+
+def test_there_are_54_distinct_faces():
+    assert len(set(ALL_FACES)) == 54
+
+
 @pytest.mark.parametrize("text", ["R5", "G0", "BS", "YR", "G+2"])
 def test_card_image_size_and_colour(text):
     card = Card.parse(text)
     image = decode(card_image(card, 150))
     assert image.size == (100, 150)
-    # Left edge, half way down: the card's body, outside the oval and the corner mark.
+    # Left edge, half way down: the card's body, outside the oval and the corner marks.
     assert close(image.getpixel((12, 75)), CARD_RGB[card.color])
     assert image.getpixel((0, 0))[3] == 0  # rounded, transparent corner
     assert close(image.getpixel((50, 2)), (250, 250, 250))  # white border
 
 
 def test_cards_of_different_colours_differ():
-    pixels = {color: decode(card_image(Card(color, Card.parse("R1").rank), 90)).getpixel((8, 45))
+    pixels = {color: decode(card_image(Card(color, Rank.ONE), 90)).getpixel((8, 45))
               for color in Color}
     assert len({p[:3] for p in pixels.values()}) == 4
 
 
-def test_wild_cards_are_black_with_the_four_colours():
-    image = decode(card_image(Card.parse("W+4"), (120, 180)))
-    assert image.size == (120, 180)
-    assert close(image.getpixel((14, 90)), CARD_RGB[None])
-    oval_colours = [image.getpixel(xy) for xy in ((40, 60), (80, 60), (40, 120), (80, 120))]
+@pytest.mark.parametrize("theme", list(Theme))
+def test_every_face_carries_its_colours_shape(theme):
+    """All 54 faces, each palette: the body has the palette's colour, and the shape in the
+    corner (read as black and white, as without colour vision) is the one of its colour:
+    the same on every rank of a colour, clearly different between colours."""
+    width, height = 100, 150
+    box = mark_box(width, height)
+    masks: dict[Color, set[frozenset]] = {color: set() for color in Color}
+    for card in ALL_FACES:
+        image = decode(card_image(card, height, theme=theme))
+        assert close(image.getpixel((12, 75)), PALETTES[theme][card.color]), card
+        if card.color is not None:
+            mask = white_mask(image, box)
+            assert len(mask) > 0.25 * (box[2] - box[0]) ** 2, card  # a filled shape
+            masks[card.color].add(mask)
+            # The same shape, upright, in the opposite corner (seen when cards overlap).
+            left, top, right, bottom = box
+            opposite = (width - 1 - right, height - 1 - bottom, width - 1 - left,
+                        height - 1 - top)
+            assert overlap(mask, white_mask(image, opposite)) > 0.9, card
     for color in Color:
-        assert any(close(p, CARD_RGB[color]) for p in oval_colours), color
+        assert len(masks[color]) == 1, f"{color}: the shape differs between ranks"
+    shapes = {color: next(iter(found)) for color, found in masks.items()}
+    for a, b in itertools.combinations(Color, 2):
+        assert overlap(shapes[a], shapes[b]) < 0.8, (a, b)
+    assert len(set(COLOR_MARK.values())) == 4
+
+
+@pytest.mark.parametrize("text", ["W", "W+4"])
+def test_wilds_are_black_with_the_four_colours_and_their_shapes(text):
+    width, height = 120, 180
+    image = decode(card_image(Card.parse(text), (width, height)))
+    assert image.size == (width, height)
+    assert close(image.getpixel((14, 90)), CARD_RGB[None])
+    pixels = [image.getpixel((x, y)) for x in range(width) for y in range(height)]
+    for color in Color:
+        share = sum(close(p, CARD_RGB[color]) for p in pixels) / len(pixels)
+        assert share > 0.02, color
+    # Each quarter carries the shape of its colour, as on the coloured cards.
+    coloured = decode(card_image(Card(Color.RED, Rank.ONE), (width, height)))
+    reference = {}
+    for color in Color:
+        card = decode(card_image(Card(color, Rank.ONE), (width, height)))
+        reference[color] = white_mask(card, mark_box(width, height))
+    del coloured
+    boxes = wild_mark_boxes(width, height)
+    quarter_masks = {color: white_mask(image, box) for color, box in boxes.items()}
+    for color, mask in quarter_masks.items():
+        assert mask, color
+        # The quarter's shape is more like its own colour's shape than any other's.
+        best = max(Color, key=lambda other: overlap(_normalised(mask), _normalised(reference[other])))
+        assert best is color, (color, best)
+
+
+def _normalised(mask: frozenset) -> frozenset:
+    """A shape scaled to a 20 x 20 grid, so shapes of different sizes can be compared."""
+    xs = [x for x, _ in mask]
+    ys = [y for _, y in mask]
+    left, top = min(xs), min(ys)
+    w = max(1, max(xs) - left)
+    h = max(1, max(ys) - top)
+    return frozenset((round((x - left) * 19 / w), round((y - top) * 19 / h)) for x, y in mask)
+
+
+def test_high_contrast_palette_stays_apart_for_colour_blind_viewers():
+    colours = [PALETTES[Theme.HIGH_CONTRAST][color] for color in Color]
+    for deficiency in (None, "protanopia", "deuteranopia", "tritanopia"):
+        assert min_difference(colours, deficiency) > 30, deficiency
+    # The printed colours do not (red and green, for a deuteranope): hence the shapes.
+    classic = [PALETTES[Theme.CLASSIC][color] for color in Color]
+    assert min_difference(classic, "deuteranopia") < 15
+
+
+def test_sticker_is_a_512_px_webp():
+    image = decode(sticker_image(Card.parse("G7")), "WEBP")
+    assert image.size == (341, 512)
+    assert close(image.getpixel((30, 256)), CARD_RGB[Color.GREEN])
+    dimmed = decode(sticker_image(Card.parse("G7"), dimmed=True), "WEBP")
+    bright, grey = image.getpixel((30, 256))[:3], dimmed.getpixel((30, 256))[:3]
+    assert sum(grey) < sum(bright) * 0.75  # darker
+    assert max(grey) - min(grey) < (max(bright) - min(bright)) * 0.5  # and greyer
+
+
+def test_top_card_of_a_wild_is_framed_in_the_colour_in_force():
+    plain = decode(card_image(Card.parse("W"), 150))
+    framed = decode(top_card_image(Card.parse("W"), Color.BLUE, 150))
+    assert framed.size[0] > plain.size[0] and framed.size[1] > plain.size[1]
+    assert close(framed.getpixel((framed.size[0] // 2, 2)), CARD_RGB[Color.BLUE])
+    # A coloured card is its own picture; a wild with no colour yet is the plain wild.
+    assert top_card_image(Card.parse("R5"), Color.RED, 150) == card_image(Card.parse("R5"), 150)
+    assert top_card_image(Card.parse("W"), None, 150) == card_image(Card.parse("W"), 150)
 
 
 def test_bad_sizes_are_refused():
@@ -78,3 +200,36 @@ def test_unplayable_cards_are_darkened():
     assert sum(dark[:3]) < sum(bright[:3]) * 0.7 and dark[3] == 255
     with pytest.raises(ValueError):
         hand_image(cards, playable=[True])
+
+
+def test_a_byte_bound_cache_keeps_within_its_budget_and_counts_hits():
+    cache = ByteBoundCache(100, len)
+    made = []
+
+    def make(value: bytes):
+        def build():
+            made.append(value)
+            return value
+        return build
+
+    assert cache.get("a", make(b"x" * 40)) == b"x" * 40
+    assert cache.get("a", make(b"never")) == b"x" * 40  # served from the cache
+    cache.get("b", make(b"y" * 40))
+    cache.get("c", make(b"z" * 40))  # over 100 bytes: "a", the least recent, goes
+    assert cache.bytes <= 100 and len(cache) == 2
+    assert cache.get("big", make(b"w" * 500)) == b"w" * 500  # too big to keep, still served
+    assert cache.bytes <= 100
+    assert cache.hits == 1 and made == [b"x" * 40, b"y" * 40, b"z" * 40, b"w" * 500]
+
+
+def test_the_picture_caches_stay_within_their_budgets(monkeypatch):
+    monkeypatch.setattr(images, "PICTURES", ByteBoundCache(2_000_000, images._picture_bytes))
+    monkeypatch.setattr(images, "FILES", ByteBoundCache(200_000, len))
+    for height in range(60, 200, 10):  # many sizes of many cards
+        for card in ALL_FACES[:20]:
+            card_image(card, height)
+    assert 0 < images.PICTURES.bytes <= 2_000_000
+    assert 0 < images.FILES.bytes <= 200_000
+    before = images.FILES.hits
+    card_image(ALL_FACES[19], 190)  # the last one drawn is still there
+    assert images.FILES.hits == before + 1

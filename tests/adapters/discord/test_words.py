@@ -1,0 +1,87 @@
+"""Right words on Discord: /uno commands (never Telegram's /new), people named (never a raw
+id), every option described in English and Chinese, languages by their own name."""
+
+from __future__ import annotations
+
+from adapters.discord import command_names
+
+from .fake_discord import EPHEMERAL, FakeUser
+from .test_game import ANA, BO, open_game
+
+ZED = FakeUser(555000111222, "Zed")  # in the server, not in the game
+LI = FakeUser(120, "Li", locale="zh-CN")
+
+
+def chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def all_options(command: dict):
+    for option in command.get("options", []):
+        yield option
+        yield from all_options(option)
+
+
+async def test_every_command_and_option_is_described_in_english_and_chinese(bot, fake):
+    (group,) = fake.commands
+    described = list(all_options(group))
+    assert len(described) > 30
+    for option in described:
+        where = option["name"]
+        assert option["description"] not in ("", "…") and option["description"].isascii(), where
+        assert chinese(option["description_localizations"]["zh-CN"]), where
+    subs = {o["name"]: o for o in group["options"]}
+    for sub, option in [("leaderboard", "scope"), ("language", "language"), ("language", "scope")]:
+        opt = next(o for o in subs[sub]["options"] if o["name"] == option)
+        assert opt["description"] != "…", (sub, option)
+
+
+async def test_languages_are_offered_and_confirmed_by_name(bot, fake):
+    (group,) = fake.commands
+    language = next(o for o in group["options"] if o["name"] == "language")
+    choices = next(o for o in language["options"] if o["name"] == "language")["choices"]
+    assert [c["name"] for c in choices] == ["English", "中文"]
+    assert not any(c.get("name_localizations") for c in choices)  # the same in every client
+    record = await bot.slash(BO, "language", language="zh_CN")
+    said = record.callback["data"]["content"]
+    assert "中文" in said and "zh_CN" not in said and chinese(said)
+    record = await bot.slash(BO, "language", language="en")
+    assert record.callback["data"]["content"] == "Your language is now English."
+    settings = fake.response_message(await bot.slash(LI, "settings"))
+    text = settings["embeds"][0]["description"]
+    assert "English" in text and "zh_CN" not in text and chinese(text)
+
+
+async def test_refusals_name_discord_commands_not_telegrams(bot, fake):
+    (group,) = fake.commands
+    mention = f"</uno new:{group['id']}>"  # clickable, shown in the reader's language
+    for user in (BO, LI):
+        record = await bot.slash(user, "hand")  # no game yet
+        said = record.callback["data"]["content"]
+        assert record.callback["data"]["flags"] & EPHEMERAL
+        assert mention in said and "/new" not in said.replace(mention, ""), said
+    assert chinese((await bot.slash(LI, "draw")).callback["data"]["content"])
+    # a button of a game that is over says the same
+    await open_game(bot)
+    mid, custom_id = bot.table_button("hand")
+    await bot.slash(ANA, "stop")
+    record = await bot.click(BO, mid, custom_id)
+    assert mention in record.callback["data"]["content"]
+
+
+async def test_without_the_command_id_the_command_is_plain_text(bot, fake):
+    command_names.forget()
+    record = await bot.slash(BO, "draw")
+    assert "Start one with /uno new." in record.callback["data"]["content"]
+
+
+async def test_people_are_named_never_shown_by_id(bot, fake):
+    await open_game(bot)
+    record = await bot.slash(ANA, "kick", player=ZED)  # Ana created the game
+    said = record.callback["data"]["content"]
+    assert "Zed" in said and str(ZED.id) not in said
+    stats = fake.response_message(await bot.slash(BO, "stats", player=ZED))
+    text = stats["content"] + " ".join(e.get("description") or "" for e in stats["embeds"])
+    assert "Zed" in text and str(ZED.id) not in text
+    record = await bot.slash(BO, "call", target=ZED)
+    assert str(ZED.id) not in record.callback["data"]["content"]

@@ -79,6 +79,8 @@ class ChatSettingsRow(SQLModel, table=True):
     language: str = Field(max_length=16)
     turn_timer: int
     afk_policy: str = Field(max_length=16)
+    reaction_window: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False,
+                                                     server_default="3"))
     updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
 
 

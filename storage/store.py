@@ -206,14 +206,16 @@ class SqlStore:
         async with self._session() as session:
             row = await session.get(ChatSettingsRow, (chat.platform, chat.chat_id))
         if row is None:
-            return ChatSettings()
+            return ChatSettings(new=True)
         return ChatSettings(preset=row.preset, overrides=row.overrides, language=row.language,
-                            turn_timer=row.turn_timer, afk_policy=row.afk_policy)
+                            turn_timer=row.turn_timer, afk_policy=row.afk_policy,
+                            reaction_window=row.reaction_window)
 
     async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None:
         values = {"preset": settings.preset, "overrides": copy.deepcopy(settings.overrides),
                   "language": settings.language, "turn_timer": settings.turn_timer,
-                  "afk_policy": settings.afk_policy, "updated_at": float(self._now())}
+                  "afk_policy": settings.afk_policy, "reaction_window": settings.reaction_window,
+                  "updated_at": float(self._now())}
         await self._upsert(chat_settings, {"platform": chat.platform, "chat_id": chat.chat_id},
                            values)
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from bot.coordinator.ports import ChatKey
 from bot.coordinator.views import N_, HandView, LobbyView, Notice, Public, TableView, Text
 from bot.i18n import translate
+from bot.i18n.formatting import FSI, PDI
 from bot.render import text as render
 
 Writer = Callable[[str], None]
@@ -92,7 +93,8 @@ class ConsoleChat:
             self.pending_lobby = None
 
     def say(self, body: str) -> None:
-        self._write(body.rstrip("\n") + "\n")
+        # Terminals handle bidi isolates unevenly (some draw them as boxes): plain names here.
+        self._write(body.replace(FSI, "").replace(PDI, "").rstrip("\n") + "\n")
 
     def line(self, text: Text) -> None:
         self.say(translate(text, self.locale))

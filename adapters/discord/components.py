@@ -131,15 +131,24 @@ def hand_components(view: HandView, owner: str, page: int = 0) -> discord.ui.Vie
 
 
 def colour_components(view: HandView, owner: str, page: int, card: str) -> discord.ui.View:
-    """After a wild: pick the colour (the play happens on this second click)."""
+    """After a wild: pick the colour (the play happens on this second click). With two cards
+    held, a second row names the colour and declares UNO! in the same click."""
     loc, game = view.locale, view.game_id
     items = [
         _button(HandId(game, owner, page, "c", f"{card}.{color.value}").encode(), color_label(color, loc),
                 style=CARD_STYLES[color], row=0)
         for color in Color
     ]
-    items.append(_button(HandId(game, owner, page, "b").encode(), gettext(N_("Back"), loc), row=1))
+    if len(view.cards) == 2:
+        uno = gettext(N_("UNO!"), loc)
+        items += [_button(HandId(game, owner, page, "c", f"{card}.{color.value}.{UNO_MARK}").encode(),
+                          f"{color_label(color, loc)} · {uno}", style=CARD_STYLES[color], row=1)
+                  for color in Color]
+    items.append(_button(HandId(game, owner, page, "b").encode(), gettext(N_("Back"), loc), row=2))
     return _view(items)
+
+
+UNO_MARK = "u"  # the third part of a colour button's arg: the play also declares UNO!
 
 
 def swap_components(view: HandView, owner: str, page: int, card: str) -> discord.ui.View:

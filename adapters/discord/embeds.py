@@ -13,7 +13,7 @@ import discord
 
 from bot.coordinator.views import HandView, LobbyView, Notice, Reply, TableView, Text
 from bot.engine.cards import Card, Color, Rank
-from bot.i18n import N_, card_label, color_label, format_text, gettext, ngettext
+from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, ngettext
 
 from .command_names import command_markup
 
@@ -81,7 +81,7 @@ def _seat_lines(view: TableView | LobbyView, locale: str, *, show_cards: bool) -
     lines = []
     for seat in view.seats:
         marker = "▶ " if getattr(seat, "is_current", False) else "• "
-        name = mention(seat.user_id, seat.name) if seat.is_current else f"**{escape(seat.name[:32])}**"
+        name = mention(seat.user_id, seat.name) if seat.is_current else f"**{escape(isolate(seat.name[:32]))}**"
         parts = [marker + name + (" 🤖" if seat.is_ai else "")]
         if show_cards:
             parts.append(ngettext("{n} card", "{n} cards", seat.cards, locale).format(n=seat.cards))
@@ -143,7 +143,7 @@ def table_embed(view: TableView) -> discord.Embed:
             turn += " ⏱️ " + f"<t:{int(view.deadline)}:R>"
         embed.add_field(name=tr(N_("Turn"), loc), value=_clip(turn, FIELD_MAX), inline=False)
     if view.catchable:
-        caught = ", ".join(f"**{escape(names.get(u, u))}**" for u in view.catchable)
+        caught = ", ".join(f"**{escape(isolate(names.get(u, u)))}**" for u in view.catchable)
         embed.add_field(name=tr(N_("Can be caught"), loc),
                         value=tr_markup(N_("{players} did not say UNO! Press UNO! to call them out."),
                                         loc, players=caught),

@@ -257,8 +257,9 @@ class Frontend:
         if button.action == "p":
             return cmd.PlayCards(chat, user, cards=(button.arg,))
         if button.action == "c":
-            card, _, color = button.arg.partition(".")
-            return cmd.PlayCards(chat, user, cards=(card,), color=color)
+            card, _, rest = button.arg.partition(".")
+            color, _, uno = rest.partition(".")
+            return cmd.PlayCards(chat, user, cards=(card,), color=color, declare_uno=uno == ui.UNO_MARK)
         if button.action == "x":
             card, _, target = button.arg.partition(".")
             return cmd.PlayCards(chat, user, cards=(card,), swap_with=target)

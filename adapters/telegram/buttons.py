@@ -138,7 +138,8 @@ class Buttons:
         ids = HandIds(action.game_id, action.owner or "", action.hand)
         markup: InlineKeyboardMarkup | None
         if action.verb == "w":
-            markup = color_keyboard(ids, action.card or "", action.uno, view.locale if view else loc)
+            markup = color_keyboard(ids, action.card or "", action.uno, view.locale if view else loc,
+                                    offer_uno=view is not None and len(view.cards) == 2)
         elif action.verb == "s" and view is not None:
             markup = swap_keyboard(ids, action.card or "", action.uno, view.locale, view.swap_targets)
         elif action.verb == "m" and view is not None:

@@ -53,6 +53,10 @@ QUIET_WHEN_OK = (cmd.NewGame, cmd.Join, cmd.Leave, cmd.StartGame, cmd.AddAiSeat,
                  cmd.StopGame, cmd.ShowHand)
 
 
+# Answers sent to the sender's private chat, never to the group: a wrong UNO! call again
+# during its cool-down (it would only repeat), a bare /play (it lists the sender's cards).
+PRIVATE_REFUSALS = ("uno_cooldown", "which_card")
+
 COLOR_WORDS = ("r", "g", "b", "y", "red", "green", "blue", "yellow")
 
 
@@ -223,8 +227,27 @@ class UnoHandlers:
         if in_group and reply.ok and isinstance(command, QUIET_WHEN_OK):
             return
         text = render_reply(reply, escape=html, mention=mention)
+        if in_group and reply.error in PRIVATE_REFUSALS:
+            if not await self._tell_privately(command.user.id, text) and reply.error == "which_card":
+                # The answer names the player's cards: the group only learns how to play.
+                await message.reply_text(html(tr(N_(
+                    "Name the card after /play, e.g. /play R5. To see your cards, open a private "
+                    "chat with me and press Start."), reply.locale)), parse_mode=ParseMode.HTML)
+            return
         if text.strip():
             await message.reply_text(clip_html(text), parse_mode=ParseMode.HTML)
+
+    async def _tell_privately(self, user_id: str, text: str) -> bool:
+        """An answer that must not go to the group: to the private chat. False when it could
+        not be delivered (the user never started the bot)."""
+        if not text.strip():
+            return True
+        try:
+            await self.port.bot.send_message(int(user_id), clip_html(text), parse_mode=ParseMode.HTML)
+        except TelegramError as error:
+            log.info("a private answer was not delivered: %s", type(error).__name__)
+            return False
+        return True
 
     async def _information(self, update: Update, build: Callable[[ChatKey, User], cmd.Command],
                            need_admin: bool = False, *, game_first: bool = False) -> None:

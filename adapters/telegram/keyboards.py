@@ -125,10 +125,17 @@ def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = 
     return InlineKeyboardMarkup(rows)
 
 
-def color_keyboard(ids: HandIds, card: str, uno: bool, locale: str) -> InlineKeyboardMarkup:
-    """After pressing a wild: which colour to name."""
-    row = [ids.button(color_mark(c), "p", card=card, color=c.value, uno=uno) for c in Color]
-    return InlineKeyboardMarkup([row, [ids.button(tr(N_("Back"), locale), "g")]])
+def color_keyboard(ids: HandIds, card: str, uno: bool, locale: str,
+                   offer_uno: bool = False) -> InlineKeyboardMarkup:
+    """After pressing a wild: which colour to name. ``offer_uno`` (the wild is the
+    second-to-last card): a second row names the colour and declares UNO! with it."""
+    rows = [[ids.button(color_mark(c), "p", card=card, color=c.value, uno=uno) for c in Color]]
+    if offer_uno and not uno:
+        label = tr(N_("UNO!"), locale)
+        rows.append([ids.button(f"{color_mark(c)} {label}", "p", card=card, color=c.value, uno=True)
+                     for c in Color])
+    rows.append([ids.button(tr(N_("Back"), locale), "g")])
+    return InlineKeyboardMarkup(rows)
 
 
 def swap_keyboard(ids: HandIds, card: str, uno: bool, locale: str,

@@ -91,7 +91,8 @@ class StopGame(Command):
 
 @dataclass(frozen=True)
 class ChangeSettings(Command):
-    """Keys: "preset", any RuleSet field, "language", "turn_timer", "afk_policy"."""
+    """Keys: "preset", any RuleSet field, "language", "turn_timer", "afk_policy",
+    "reaction_window"."""
 
     changes: dict[str, Any] = field(default_factory=dict)
 

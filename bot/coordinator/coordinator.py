@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import commands as cmds
-from . import info, lobby, play, presenter, tables
+from . import fairness, info, lobby, play, presenter, tables
 from .ports import (
     ChatKey,
     ChatPort,
@@ -60,6 +60,7 @@ class Coordinator:
         self._game_ids: dict[ChatKey, str] = {}  # last game seen per chat, for log lines only
         self._ai_due: dict[ChatKey, bool] = {}  # hint from the last transaction (absent: look)
         self._hubs: set[ChatKey] = set()  # chats whose match is played at two tables
+        self._false_calls: dict[tuple[ChatKey, str], float] = {}  # (chat, user) -> cool-down end
         self._closed = False
         self._handlers: dict[type, Callable[[Any], Awaitable[Reply]]] = {
             cmds.NewGame: self._new_game, cmds.Join: self._join, cmds.Leave: self._leave,
@@ -317,15 +318,41 @@ class Coordinator:
                     and any(s.ai for s in record.seats))
 
     async def _ai_step(self, chat: ChatKey) -> bool:
-        def work(tx: Tx) -> bool:
+        def work(tx: Tx) -> tuple[bool, float | None]:
             if tx.record is None or not self._has_ai(tx.record):
-                return False
-            return play.ai_step(tx, self._strategy, self._ai_rng(tx.record))
+                return False, None
+            acted = play.ai_step(tx, self._strategy, self._ai_rng(tx.record))
+            return acted, None if acted else play.ai_wake_at(tx)
 
-        acted, _ = await self._transact(chat, work)
+        (acted, wake), _ = await self._transact(chat, work)
         if not acted:
             self._ai_due[chat] = False
+            if wake is not None:  # held back for people to call UNO!: look again then
+                self._wake_ai(chat, wake)
         return bool(acted)
+
+    def _wake_ai(self, chat: ChatKey, when: float) -> None:
+        key = (chat, "ai")
+        handle = self._timers.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+        if self._closed:
+            return
+
+        async def fire() -> None:
+            self._timers.pop(key, None)
+            self._ai_due[chat] = True
+            if self.ai_delay == 0:
+                await self._drive_ai(chat)
+                return
+            try:
+                await self._ai_step(chat)
+            except Refusal:
+                pass
+            except Exception as error:
+                self._log_failure(error, "a scheduled AI move", chat)
+
+        self._timers[key] = self.clock.call_at(when, fire)
 
     async def _drive_ai(self, chat: ChatKey) -> None:
         """With no AI delay, let AI seats play right away until a human must act."""
@@ -418,11 +445,17 @@ class Coordinator:
     async def _new_game(self, cmd: cmds.NewGame) -> Reply:
         settings = await self.store.chat_settings(cmd.chat)
         language = await self._personal_locale(cmd.chat, cmd.user)
+        first = settings.new
+        if first:  # a new chat speaks the language of whoever opens its first game
+            settings = replace(settings, language=language, new=False)
         game_id = self._new_game_id()
         seed = self._rng.randrange(2**31)
-        return await self._game_command(cmd, lambda tx: lobby.open_lobby(
+        reply = await self._game_command(cmd, lambda tx: lobby.open_lobby(
             tx, cmd, game_id=game_id, seed=seed, settings=settings, language=language,
             lobby_timeout=self.lobby_timeout))
+        if first and reply.ok:
+            await self.store.save_chat_settings(cmd.chat, settings)
+        return reply
 
     def _new_game_id(self) -> str:
         # Always random, even for a seeded coordinator: ids must stay unique in a database that
@@ -537,7 +570,27 @@ class Coordinator:
 
     # ---- moves ---------------------------------------------------------------------------
     async def _play(self, cmd: cmds.PlayCards) -> Reply:
+        if not cmd.cards:
+            return await self._which_card(cmd)
         return await self._game_command(cmd, lambda tx: play.play_cards(tx, cmd))
+
+    async def _which_card(self, cmd: cmds.PlayCards) -> Reply:
+        """A bare "play" (Telegram's command menu sends /play alone): how to play, and the
+        sender's playable cards. Private: adapters must not show it to the group."""
+        def look(tx: Tx) -> None:
+            tx.running()
+            tx.seated(cmd.user.id)
+
+        _, tx = await self._transact(cmd.chat, look)
+        reply = self._reply(tx, cmd.user, None)
+        playable = tuple(o.card for o in reply.hand.cards if o.playable) if reply.hand else ()
+        if playable:
+            text = Text(N_("Name the card after /play, e.g. /play R5 (a wild with its colour: "
+                           "/play W red). You can play: {cards}."), {"cards": playable})
+        else:
+            text = Text(N_("Name the card after /play, e.g. /play R5. You have no card to play "
+                           "right now."))
+        return Reply(ok=False, text=text, error="which_card", hand=reply.hand, locale=reply.locale)
 
     async def _draw(self, cmd: cmds.Draw) -> Reply:
         return await self._game_command(cmd, lambda tx: play.draw(tx, cmd))
@@ -552,12 +605,27 @@ class Coordinator:
         return await self._game_command(cmd, lambda tx: play.challenge(tx, cmd))
 
     async def _call_uno(self, cmd: cmds.CallUno) -> Reply:
-        (text, ok), tx = await self._transact(cmd.chat, lambda tx: play.call_uno(tx, cmd))
+        key = (cmd.chat, cmd.user.id)
+        cooling = self._false_calls.get(key, 0.0) - self.clock.now()
+        try:
+            (text, ok), tx = await self._transact(
+                cmd.chat, lambda tx: play.call_uno(tx, cmd, cooling=cooling))
+        except Refusal as refusal:
+            if refusal.code == "nothing_to_catch":  # a free wrong call: no spamming the group
+                self._start_cooldown(key)
+            raise
         reply = self._reply(tx, cmd.user, text)
         if not ok:  # a wrong call that cost the caller cards: refused, yet the state changed
             return Reply(ok=False, text=text, error="nothing_to_catch", hand=reply.hand,
                          locale=reply.locale)
         return reply
+
+    def _start_cooldown(self, key: tuple[ChatKey, str]) -> None:
+        # Kept in memory: a rate limit, not game state (a restart may forget it harmlessly).
+        now = self.clock.now()
+        if len(self._false_calls) > 10_000:
+            self._false_calls = {k: t for k, t in self._false_calls.items() if t > now}
+        self._false_calls[key] = now + fairness.FALSE_CALL_COOLDOWN
 
     async def _show_hand(self, cmd: cmds.ShowHand) -> Reply:
         record = await self.store.load(cmd.chat)

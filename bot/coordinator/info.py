@@ -90,7 +90,9 @@ def setting_lines(settings: ChatSettings) -> tuple[Text, ...]:
              Text(N_("Turn timer: {seconds} s (0 = off)"), {"seconds": settings.turn_timer}),
              Text(N_("After 3 missed turns: {policy}"),
                   {"policy": Text(N_("a bot takes the seat")) if settings.afk_policy == "ai"
-                   else Text(N_("the player leaves"))})]
+                   else Text(N_("the player leaves"))}),
+             Text(N_("Time to call UNO! before a bot moves on: {seconds} s"),
+                  {"seconds": settings.reaction_window})]
     for f in fields(RuleSet):
         lines.append(Text(N_("{rule}: {value}"), {"rule": Text(RULE_LABELS[f.name]),
                                                   "value": _value(getattr(rules, f.name))}))
@@ -123,7 +125,8 @@ async def change_settings(coord: Coordinator, cmd: cmds.ChangeSettings) -> Reply
             return
         if record.status == "running" and rule_changes(cmd.changes):
             raise Refusal("game_running")
-        record.meta.update(language=new.language, turn_timer=new.turn_timer, afk_policy=new.afk_policy)
+        record.meta.update(language=new.language, turn_timer=new.turn_timer, afk_policy=new.afk_policy,
+                           reaction_window=new.reaction_window)
         if record.status == "running" and "turn_timer" in cmd.changes:
             # The running turn gets the new timer at once (or none).
             record.deadlines.pop("turn", None)

@@ -47,7 +47,8 @@ def open_lobby(tx: Tx, cmd: Command, *, game_id: str, seed: int, settings: ChatS
         rules=rules_of(settings).to_dict(),
         deadlines={"lobby": tx.now + lobby_timeout} if lobby_timeout > 0 else {},
         meta={"preset": settings.preset, "language": settings.language, "seed": seed,
-              "turn_timer": settings.turn_timer, "afk_policy": settings.afk_policy},
+              "turn_timer": settings.turn_timer, "afk_policy": settings.afk_policy,
+              "reaction_window": settings.reaction_window},
         created_at=tx.now)
     tx.lobby_update(Text(N_("{player} opened a game of UNO. Join in!"), {"player": cmd.user.name}))
     return Text(N_("Game created. Others can join now."))

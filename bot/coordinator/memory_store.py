@@ -105,10 +105,11 @@ class MemoryStore:
 
     # ---- settings and profiles -----------------------------------------------------------
     async def chat_settings(self, chat: ChatKey) -> ChatSettings:
-        return _copy(self._settings.get(chat) or ChatSettings())
+        return _copy(self._settings.get(chat) or ChatSettings(new=True))
 
     async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None:
         self._settings[chat] = _copy(settings)
+        self._settings[chat].new = False  # saved: no longer a new chat
 
     async def user_profile(self, platform: str, user_id: str) -> UserProfile:
         return _copy(self._profiles.get((platform, user_id)) or UserProfile())

@@ -4,6 +4,7 @@ seats taking their turn or reacting off-turn. Synchronous functions on a ``Tx``.
 from __future__ import annotations
 
 import logging
+import math
 import random
 from collections.abc import Callable
 
@@ -14,6 +15,7 @@ from bot.engine.cards import Card, Color
 from bot.engine.errors import BadAction, NothingToCatch, UnoError
 
 from . import commands as cmds
+from . import fairness
 from .lobby import remove
 from .refusals import Refusal, from_engine
 from .transaction import Tx
@@ -126,10 +128,12 @@ def _may_declare(tx: Tx, user: str) -> bool:
     return any(isinstance(a, DeclareUno) for a in legal_actions(tx.match.game, user))
 
 
-def call_uno(tx: Tx, cmd: cmds.CallUno) -> tuple[Text, bool]:
+def call_uno(tx: Tx, cmd: cmds.CallUno, *, cooling: float = 0.0) -> tuple[Text, bool]:
     """ "UNO!" from anyone in the chat. Returns (reply text, ok). A seated caller exposed with
     one card declares; otherwise the target (or the first catchable player) is called out.
-    A wrong call is refused; a seated caller pays the false-call penalty, a bystander nothing."""
+    A wrong call is refused; a seated caller pays the false-call penalty, a bystander nothing.
+    ``cooling``: seconds left of the caller's cool-down after a wrong call (call-outs are
+    refused meanwhile; declaring is not)."""
     record, match = tx.running()
     if match.game.winner is not None:
         raise Refusal("hand_over")
@@ -140,6 +144,8 @@ def call_uno(tx: Tx, cmd: cmds.CallUno) -> tuple[Text, bool]:
             cmd.target is None or tx.find_player(cmd.target).user_id == user):
         _engine(tx, DeclareUno(user))
         return Text(N_("UNO! You are safe.")), True
+    if cooling > 0:
+        raise Refusal("uno_cooldown", {"seconds": max(1, math.ceil(cooling))})
     target = tx.find_player(cmd.target).user_id if cmd.target else None
     if target is None:
         target = next((p for p in state.catchable if p != user), None)
@@ -264,22 +270,29 @@ StrategyFor = Callable[[str], object]
 
 def ai_step(tx: Tx, strategy_for: StrategyFor, rng: random.Random) -> bool:
     """Let one AI seat act: an off-turn reaction first (catching a forgetful player, a
-    jump-in), else the AI whose turn it is. Returns whether anything was applied."""
+    jump-in), else the AI whose turn it is. Returns whether anything was applied.
+
+    While someone can be called out, AI seats hold back (see ``fairness``): no call-out before
+    ``CATCH_DELAY``, no move that closes the window before the chat's reaction window."""
     record = tx.record
     if record is None or record.status != "running" or tx.match is None:
         return False
     state = tx.match.game
     if state.winner is not None:
         return False
+    closes = fairness.window_closes_at(record, state.catchable)
+    window_open = closes is not None and tx.now < closes
     for seat in record.seats:
         if seat.ai is None or seat.user_id == state.current:
             continue
         action = strategy_for(seat.ai).react(state, seat.user_id, rng)  # type: ignore[attr-defined]
-        if action is not None and _try(tx, action, seat.user_id):
+        if action is None or not _may_react(tx, action, window_open):
+            continue
+        if _try(tx, action, seat.user_id):
             return True
     current = state.current
     mover = tx.seat(current) if current else None
-    if current is None or mover is None or mover.ai is None:
+    if current is None or mover is None or mover.ai is None or window_open:
         return False
     action = strategy_for(mover.ai).choose(state, current, rng)  # type: ignore[attr-defined]
     if _try(tx, action, current):
@@ -287,6 +300,25 @@ def ai_step(tx: Tx, strategy_for: StrategyFor, rng: random.Random) -> bool:
     log.error("game %s: AI %s chose an illegal action; drawing instead", record.game_id, current)
     auto_move(tx, current)
     return True
+
+
+def _may_react(tx: Tx, action: Action, window_open: bool) -> bool:
+    if isinstance(action, DeclareUno):
+        return True  # declaring late is always allowed
+    if isinstance(action, CatchUno):
+        assert tx.record is not None
+        return tx.now >= fairness.catch_allowed_at(tx.record, action.target)
+    return not window_open  # a jump-in would close the window
+
+
+def ai_wake_at(tx: Tx) -> float | None:
+    """When an AI action held back by ``fairness`` becomes allowed, if one is."""
+    record, match = tx.record, tx.match
+    if record is None or match is None or record.status != "running" or match.game.winner:
+        return None
+    if not any(seat.ai for seat in record.seats):
+        return None
+    return fairness.next_wake(record, match.game.catchable, tx.now)
 
 
 def _try(tx: Tx, action: Action, player: str) -> bool:

@@ -136,6 +136,10 @@ class ChatSettings:
     language: str = "en"  # "en" | "zh_CN"
     turn_timer: int = 60  # seconds; 0 = off
     afk_policy: str = "ai"  # after 3 timeouts in a row: "ai" takes the seat, or "leave"
+    reaction_window: int = 3  # seconds AI seats leave people to call out a forgotten UNO!
+    # Not stored: True when the chat has no saved settings yet (its first game takes the
+    # opener's language). Stores set it; equality ignores it.
+    new: bool = field(default=False, compare=False)
 
 
 @dataclass

@@ -27,6 +27,7 @@ MESSAGES: dict[str, str] = {
     "illegal_play": N_("You cannot play that now."),
     "color_required": N_("Choose a colour for the wild card."),
     "nothing_to_catch": N_("Nobody can be called out for UNO right now."),
+    "uno_cooldown": N_("That was a wrong UNO! call: you can call out players again in {seconds} s."),
     "cannot_challenge": N_("There is no Wild Draw Four to challenge."),
     "cannot_pass": N_("You can only pass right after drawing."),
     "cannot_declare": N_("You can declare UNO only when you hold one card."),

@@ -11,13 +11,14 @@ from typing import Any
 from bot.engine.errors import UnoError
 from bot.engine.rules import PRESETS, RULE_FIELDS, RuleSet
 
+from .fairness import REACTION_WINDOW_RANGE
 from .ports import ChatSettings
 from .refusals import Refusal
 
 LANGUAGES = ("en", "zh_CN")
 AFK_POLICIES = ("ai", "leave")
 TURN_TIMER_RANGE = (5, 3600)  # seconds, or 0 for no timer
-GAME_SETTINGS = ("language", "turn_timer", "afk_policy")  # may change while a game runs
+GAME_SETTINGS = ("language", "turn_timer", "afk_policy", "reaction_window")  # may change while a game runs
 
 _TRUE = {"true", "on", "yes", "1", "y"}
 _FALSE = {"false", "off", "no", "0", "n"}
@@ -95,6 +96,11 @@ def apply_changes(settings: ChatSettings, changes: dict[str, Any]) -> ChatSettin
             if policy not in AFK_POLICIES:
                 raise Refusal("bad_setting", {"detail": f"afk_policy = {value}"})
             new.afk_policy = policy
+        elif key == "reaction_window":
+            seconds = _coerce("hand_size", value)
+            if not REACTION_WINDOW_RANGE[0] <= seconds <= REACTION_WINDOW_RANGE[1]:
+                raise Refusal("bad_setting", {"detail": f"reaction_window = {value}"})
+            new.reaction_window = seconds
         elif key in RULE_FIELDS:
             new.overrides[key] = _coerce(key, value)
         else:

@@ -147,6 +147,7 @@ class Tx:
         names = presenter.names_of(record)
         self.last.extend(presenter.describe_all(events, names))
         self._count(events)
+        self._note_exposed(before, after)
         # Private updates: the actor, the player to act, and whoever's cards changed.
         for player in after.players:
             changed = player in before.players and before.hand(player) != after.hand(player)
@@ -159,6 +160,16 @@ class Tx:
             self._hand_finished(hand_won, events)
         elif match_won is not None:  # the other side left: the match ends without a hand won
             self._match_finished(match_won.winner)
+
+    def _note_exposed(self, before, after) -> None:
+        """When each catchable player became catchable: AI seats give people time to call them
+        out (see ``fairness``). Kept in meta so the times survive a restart."""
+        exposed = self.meta.get("exposed_at", {})
+        if not after.catchable and not exposed:
+            return
+        was = set(before.catchable)
+        self.meta["exposed_at"] = {p: (exposed.get(p, self.now) if p in was else self.now)
+                                   for p in after.catchable}
 
     def want_hand(self, user_id: str, note: Text | None = None) -> None:
         seat = self.seat(user_id)

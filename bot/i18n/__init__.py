@@ -9,14 +9,22 @@ template and the ``.po`` files from the sources.
 """
 
 from .catalogs import reload_catalogs
-from .formatting import CommandRef, Mention, field_names, format_text, is_text, separator, translate
+from .formatting import (
+    CommandRef,
+    Mention,
+    field_names,
+    format_text,
+    is_text,
+    isolate,
+    separator,
+    translate,
+)
 from .labels import card_label, color_label, rank_label
 from .locale import DEFAULT_LOCALE, LANGUAGE_NAMES, LOCALES, language_name, normalize_locale
 from .lookup import N_, gettext, ngettext
 
 __all__ = [
     "DEFAULT_LOCALE", "LANGUAGE_NAMES", "LOCALES", "CommandRef", "Mention", "N_", "card_label",
-    "color_label", "field_names", "format_text", "gettext", "is_text", "language_name", "ngettext",
-    "normalize_locale", "rank_label",
-    "reload_catalogs", "separator", "translate",
+    "color_label", "field_names", "format_text", "gettext", "is_text", "isolate", "language_name",
+    "ngettext", "normalize_locale", "rank_label", "reload_catalogs", "separator", "translate",
 ]

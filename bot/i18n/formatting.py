@@ -33,6 +33,31 @@ class Mention:
     name: str
 
 
+FSI, PDI = "\u2068", "\u2069"  # first-strong isolate ... pop directional isolate
+
+
+def isolate(text: str) -> str:
+    """Wrap a name (or any interpolated user text) in Unicode directional isolates, so a
+    right-to-left name cannot reorder the words around it (what Fluent does for every
+    placeable). Idempotent."""
+    if not text or (text.startswith(FSI) and text.endswith(PDI)):
+        return text
+    return FSI + text + PDI
+
+
+# Params that carry people's names (as str, or a list of them): isolated when shown.
+NAME_FIELDS = frozenset({"player", "players", "caller", "challenger", "target", "winner", "bluffer",
+                         "by", "other", "name", "creator"})
+
+
+def _isolated(value: Any) -> Any:
+    if isinstance(value, str):
+        return isolate(value)
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        return type(value)(isolate(v) for v in value)
+    return value
+
+
 @dataclass(frozen=True)
 class CommandRef:
     """A param value naming one of the bot's commands ("new", "hand"): each platform writes it
@@ -64,12 +89,14 @@ def field_names(template: str) -> set[str]:
 
 
 def _localise(value: Any, locale: str, escape: Escape, mention: MentionFn | None,
-              command: CommandFn | None = None) -> str:
+              command: CommandFn | None = None, names: bool = True) -> str:
     """One param value as markup: localised, then escaped (nested Texts escape themselves)."""
     if is_text(value):
-        return format_text(value, locale, escape=escape, mention=mention, command=command)
+        return format_text(value, locale, escape=escape, mention=mention, command=command,
+                           isolate_names=names)
     if isinstance(value, Mention):
-        return mention(value.user_id, value.name) if mention else escape(value.name)
+        name = isolate(value.name) if names else value.name
+        return mention(value.user_id, name) if mention else escape(name)
     if isinstance(value, CommandRef):
         return command(value.name) if command else escape("/" + value.name)
     if isinstance(value, Card):
@@ -82,12 +109,13 @@ def _localise(value: Any, locale: str, escape: Escape, mention: MentionFn | None
         return escape(gettext(N_("yes") if value else N_("no"), locale))
     if isinstance(value, list | tuple | set | frozenset):
         items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
-        return escape(separator(locale)).join(_localise(v, locale, escape, mention, command) for v in items)
+        return escape(separator(locale)).join(_localise(v, locale, escape, mention, command, names)
+                                              for v in items)
     return escape(str(value))
 
 
 def _fill(template: str, params: Mapping[str, Any], locale: str, escape: Escape,
-          mention: MentionFn | None, command: CommandFn | None = None) -> str:
+          mention: MentionFn | None, command: CommandFn | None = None, names: bool = True) -> str:
     """Format ``template``; a field without a param stays visible as ``{name}``."""
     out = []
     for literal, field, spec, conversion in _formatter.parse(template):
@@ -102,32 +130,38 @@ def _fill(template: str, params: Mapping[str, Any], locale: str, escape: Escape,
         if spec or conversion:  # "{n:>3}", "{x!r}": plain Python formatting, no localising
             value = _formatter.format_field(_formatter.convert_field(value, conversion), spec or "")
             out.append(escape(value))
+        elif names and field in NAME_FIELDS:
+            out.append(_localise(_isolated(value), locale, escape, mention, command, names))
         else:
-            out.append(_localise(value, locale, escape, mention, command))
+            out.append(_localise(value, locale, escape, mention, command, names))
     return "".join(out)
 
 
 def format_text(text: Any, locale: str | None, *, escape: Escape = str,
-                mention: MentionFn | None = None, command: CommandFn | None = None) -> str:
+                mention: MentionFn | None = None, command: CommandFn | None = None,
+                isolate_names: bool = True) -> str:
     """Translate and fill a Text, escaping the literal parts and param values with ``escape``
     (e.g. html.escape), rendering Mention params with ``mention`` and CommandRef params with
     ``command`` (markup, not escaped again). A broken translation
-    (unknown field, bad braces) falls back to the English msgid rather than failing a game."""
+    (unknown field, bad braces) falls back to the English msgid rather than failing a game.
+    People's names (``NAME_FIELDS``) are isolated for right-to-left text unless
+    ``isolate_names`` is False."""
     loc = normalize_locale(locale)
     params = text.params or {}
     translated = gettext(text.msgid, loc)
     try:
-        return _fill(translated, params, loc, escape, mention, command)
+        return _fill(translated, params, loc, escape, mention, command, isolate_names)
     except (ValueError, TypeError):
         if translated == text.msgid:
             return escape(text.msgid)
     try:
-        return _fill(text.msgid, params, loc, escape, mention, command)
+        return _fill(text.msgid, params, loc, escape, mention, command, isolate_names)
     except (ValueError, TypeError):
         return escape(text.msgid)
 
 
 def translate(text: Any, locale: str | None) -> str:
     """Plain-text translation of a Text: msgid translated, params localised (Card -> label,
-    Color -> colour name, nested Text -> translated, lists joined with the locale's separator)."""
-    return format_text(text, locale)
+    Color -> colour name, nested Text -> translated, lists joined with the locale's separator).
+    Names are not isolated: for the terminal, logs and private labels."""
+    return format_text(text, locale, isolate_names=False)

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from bot.coordinator.views import Text
 from bot.engine.cards import Card, Color, Rank
-from bot.i18n import N_, Mention, format_text, ngettext, normalize_locale
+from bot.i18n import N_, Mention, format_text, isolate, ngettext, normalize_locale
 from bot.i18n import card_label as card_label
 from bot.i18n import color_label as color_label
-from bot.i18n.formatting import Escape, MentionFn
+from bot.i18n.formatting import FSI, PDI, Escape, MentionFn
 
 from .rules import preset_label, rule_changes, rules_texts
 
@@ -54,9 +54,10 @@ def _color_param(color: Color | None) -> Color | Text:
 
 
 def short_name(name: str, limit: int = NAME_LIMIT) -> str:
-    """One line, at most ``limit`` characters: newlines and runs of spaces collapse."""
-    clean = " ".join(str(name).split()) or "?"
-    return clean if len(clean) <= limit else clean[: limit - 1] + "…"
+    """One line, at most ``limit`` characters: newlines and runs of spaces collapse; isolated
+    for right-to-left text (U+2068 ... U+2069) so it cannot reorder the line around it."""
+    clean = " ".join(str(name).replace(FSI, "").replace(PDI, "").split()) or "?"
+    return isolate(clean if len(clean) <= limit else clean[: limit - 1] + "…")
 
 
 def fit(lines: Iterable[str], limit: int = MESSAGE_LIMIT, keep_last: int = 0) -> str:

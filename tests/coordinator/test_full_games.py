@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.coordinator import commands as cmds
+from bot.coordinator.fairness import REACTION_WINDOW
 from bot.coordinator.views import Notice
 
 from .conftest import Harness
@@ -19,6 +20,10 @@ async def play_match(h: Harness, people, max_moves: int = 5000) -> int:
             return moves
         state = await_state(record)
         current = state.current
+        if current not in by_id and state.catchable:
+            # AI seats leave people time to call out a forgotten UNO! (the fake clock waits)
+            await h.clock.advance(REACTION_WINDOW)
+            continue
         assert current in by_id, f"AI seat {current} did not move by itself"
         reply = await h.human_move(by_id[current])
         assert reply.ok, reply

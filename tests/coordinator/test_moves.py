@@ -27,7 +27,8 @@ async def setup(h: Harness, u1_hand, rules=OFFICIAL):
     (1, cmds.PlayCards, {"cards": ("W+4",)}, "color_required"),
     (1, cmds.PlayCards, {"cards": ("Q7",)}, "bad_card"),
     (1, cmds.PlayCards, {"cards": ("W+4",), "color": "purple"}, "bad_color"),
-    (1, cmds.PlayCards, {"cards": ()}, "bad_card"),
+    (1, cmds.PlayCards, {"cards": ()}, "which_card"),
+    (9, cmds.PlayCards, {"cards": ()}, "not_in_game"),
     (1, cmds.Pass, {}, "cannot_pass"),
     (1, cmds.Challenge, {}, "cannot_challenge"),
     (9, cmds.PlayCards, {"cards": ("R3",)}, "not_in_game"),
@@ -44,6 +45,17 @@ async def test_refusals_change_nothing(h: Harness, who, command, kw, code) -> No
     after = await h.record()
     assert after.version == before.version and after.match == before.match
     assert len(h.chat.public) == published
+
+
+async def test_a_bare_play_says_how_and_lists_the_playable_cards(h: Harness) -> None:
+    await setup(h, ["W+4", "R3", "G1"])
+    reply = await h.do(cmds.PlayCards, user(1), cards=())
+    assert (reply.ok, reply.error) == (False, "which_card")
+    assert "/play R5" in reply.text.msgid
+    assert {str(c) for c in reply.text.params["cards"]} == {"W+4", "R3"}
+    assert reply.hand is not None and len(reply.hand.cards) == 3
+    other = await h.do(cmds.PlayCards, user(2), cards=())  # not their turn: nothing playable
+    assert other.error == "which_card" and "no card to play" in other.text.msgid
 
 
 async def test_play_before_the_start_is_refused(h: Harness) -> None:

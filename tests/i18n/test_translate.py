@@ -110,12 +110,14 @@ def test_a_broken_translation_falls_back_to_the_english_msgid(monkeypatch):
 def test_escape_applies_to_literals_and_params_but_not_to_mentions():
     text = Text(N_("👉 Your move, {player}!"), {"player": Mention("42", "<b>Ana</b>")})
     mention = lambda uid, name: f'<a href="tg://user?id={uid}">{html.escape(name)}</a>'  # noqa: E731
-    assert format_text(text, "en", escape=html.escape) == "👉 Your move, &lt;b&gt;Ana&lt;/b&gt;!"
+    # names are isolated for right-to-left text (U+2068 ... U+2069)
+    assert format_text(text, "en", escape=html.escape) == "👉 Your move, \u2068&lt;b&gt;Ana&lt;/b&gt;\u2069!"
     assert (format_text(text, "en", escape=html.escape, mention=mention)
-            == '👉 Your move, <a href="tg://user?id=42">&lt;b&gt;Ana&lt;/b&gt;</a>!')
+            == '👉 Your move, <a href="tg://user?id=42">\u2068&lt;b&gt;Ana&lt;/b&gt;\u2069</a>!')
     nested = Text(N_("{player} passed."), {"player": "a&b"})
     outer = Text("{x} <", {"x": nested})
-    assert format_text(outer, "en", escape=html.escape) == "a&amp;b passed. &lt;"
+    assert format_text(outer, "en", escape=html.escape) == "\u2068a&amp;b\u2069 passed. &lt;"
+    assert format_text(outer, "en", escape=html.escape, isolate_names=False) == "a&amp;b passed. &lt;"
 
 
 def test_a_command_is_written_the_way_each_platform_writes_it():

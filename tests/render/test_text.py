@@ -20,19 +20,22 @@ from bot.coordinator.views import (
 from bot.engine.cards import Card, Color, full_deck
 from bot.engine.rules import HOUSE, OFFICIAL, RuleSet
 from bot.i18n import Mention
-from bot.render.text import (
-    MESSAGE_LIMIT,
-    card_emoji,
-    card_label,
-    fit,
-    render_hand,
-    render_lobby,
-    render_notice,
-    render_reply,
-    render_rules,
-    render_table,
-    short_name,
-)
+from bot.i18n.formatting import FSI, PDI
+from bot.render import text as rendering
+from bot.render.text import MESSAGE_LIMIT, card_emoji, card_label, fit
+
+
+def plain(render):
+    """The renderer with names' bidi isolates removed (tested on their own at the end)."""
+    def rendered(*args, **kwargs):
+        return render(*args, **kwargs).replace(FSI, "").replace(PDI, "")
+    return rendered
+
+
+render_hand, render_lobby, render_notice, render_reply, render_rules, render_table, short_name = (
+    plain(rendering.render_hand), plain(rendering.render_lobby), plain(rendering.render_notice),
+    plain(rendering.render_reply), plain(rendering.render_rules), plain(rendering.render_table),
+    plain(rendering.short_name))
 
 
 def tg_mention(user_id: str, name: str) -> str:
@@ -258,3 +261,18 @@ def test_a_first_wild_without_colour_reads_as_free_choice():
     out = render_table(table("zh_CN", top=Card.parse("W"), color=None), now=0)
     assert "万能牌" in out and "任意颜色" in out
     assert "free choice" in render_hand(hand(top=Card.parse("W"), color=None))
+
+
+def test_names_are_isolated_for_right_to_left_text_in_public_lines():
+    rtl = "مريم"
+    tv = table()
+    tv = replace(tv, seats=(replace(tv.seats[0], name=rtl), *tv.seats[1:]),
+                 last=(Text("{player} played {card}.", {"player": rtl, "card": Card.parse("R5")}),))
+    out = rendering.render_table(tv, now=0)
+    assert out.count(f"{FSI}{rtl}{PDI}") >= 2  # the seat list and the history line
+    assert rtl not in out.replace(f"{FSI}{rtl}{PDI}", "")  # never bare
+    notice = Notice("en", Text("{winner} wins the match! Final standings: {standings}",
+                               {"winner": rtl, "standings": (Text("{name}: {points}", {"name": rtl, "points": 3}),)}))
+    said = rendering.render_notice(notice)
+    assert said.count(f"{FSI}{rtl}{PDI}") == 2
+    assert rendering.short_name(f"{FSI}{rtl}{PDI}") == f"{FSI}{rtl}{PDI}"  # never twice

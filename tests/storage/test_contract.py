@@ -249,10 +249,13 @@ async def test_results_of_a_conflicting_save_are_not_recorded(store):
 
 async def test_chat_settings_default_and_round_trip(store):
     assert await store.chat_settings(CHAT) == ChatSettings()
+    assert (await store.chat_settings(CHAT)).new
     settings = ChatSettings(preset="house", overrides={"stacking": "same", "uno_penalty": 4},
-                            language="zh_CN", turn_timer=0, afk_policy="leave")
+                            language="zh_CN", turn_timer=0, afk_policy="leave", reaction_window=7)
     await store.save_chat_settings(CHAT, settings)
     assert await store.chat_settings(CHAT) == settings
+    assert not (await store.chat_settings(CHAT)).new  # saved once: no longer a new chat
+    assert (await store.chat_settings(OTHER_CHAT)).new
     assert await store.chat_settings(OTHER_CHAT) == ChatSettings()
     settings.overrides["jump_in"] = True  # the caller's object is not the stored one
     assert "jump_in" not in (await store.chat_settings(CHAT)).overrides

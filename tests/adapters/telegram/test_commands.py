@@ -30,7 +30,7 @@ async def test_information_commands_answer_in_the_chat(harness: Harness):
     changed = await ask(harness, BO, "/settings")
     assert "Stacking +2/+4: off" in settings and "Stacking +2/+4: off" not in changed
     stats = await ask(harness, ANA, "/stats")
-    assert "Stats of Ana" in stats
+    assert "Stats of \u2068Ana\u2069" in stats  # the name isolated for right-to-left text
     top = await ask(harness, ANA, "/top")
     assert "Leaderboard" in top
 

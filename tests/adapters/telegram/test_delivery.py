@@ -214,7 +214,8 @@ async def test_table_edits_that_pile_up_are_merged_in_order(harness: Harness):
     assert table.text == edits[-1].params["text"]
     match = await match_of(harness)
     for user in (ANA, BO):
-        seat_line = next(line for line in table.text.splitlines() if f". {user.first_name} ·" in line)
+        seat_line = next(line for line in table.text.splitlines()
+                         if f". \u2068{user.first_name}\u2069 ·" in line)  # names isolated (RTL)
         assert f"· {len(match.game.hand(str(user.id)))} card" in seat_line, seat_line
 async def test_names_are_escaped_in_html(harness: Harness):
     eve = TgUser(1010, "<b>Eve & co</b>")

@@ -1,0 +1,47 @@
+"""A fair "UNO!": people get the time to call out a player who forgot, before AI seats close
+the window (the next player's action ends it), and AI seats do not out-click people.
+
+- While someone is catchable, AI seats make no move that would close the window (their turn,
+  a jump-in) until the chat's reaction window (default 3 s) has passed since that play.
+- An AI calls a player out no sooner than ``CATCH_DELAY`` after the forgetful play.
+- A person's wrong calls (where they cost nothing) start a short cool-down during which
+  further call-outs are refused privately (declaring one's own UNO! is never refused).
+
+Times are absolute (``record.meta["exposed_at"]``: player -> when they became catchable), so a
+restarted coordinator keeps holding the same window."""
+
+from __future__ import annotations
+
+from .ports import GameRecord
+
+REACTION_WINDOW = 3  # seconds, the default of the chat setting ``reaction_window``
+REACTION_WINDOW_RANGE = (0, 10)
+CATCH_DELAY = 2.0  # seconds after a forgetful play before an AI calls it out
+FALSE_CALL_COOLDOWN = 5.0  # seconds after a wrong call in which call-outs are refused
+
+
+def exposed_at(record: GameRecord, player: str) -> float:
+    """When ``player`` became catchable (the last save's time when it was not recorded)."""
+    return float(record.meta.get("exposed_at", {}).get(player, record.updated_at))
+
+
+def window_closes_at(record: GameRecord, catchable: tuple[str, ...]) -> float | None:
+    """Until when AI seats must not close the UNO! window (None: nobody is catchable)."""
+    if not catchable:
+        return None
+    window = float(record.meta.get("reaction_window", REACTION_WINDOW))
+    return max(exposed_at(record, p) for p in catchable) + window
+
+
+def catch_allowed_at(record: GameRecord, target: str) -> float:
+    return exposed_at(record, target) + CATCH_DELAY
+
+
+def next_wake(record: GameRecord, catchable: tuple[str, ...], now: float) -> float | None:
+    """The next moment a held AI action becomes allowed (None: nothing is held)."""
+    times = [catch_allowed_at(record, p) for p in catchable]
+    closes = window_closes_at(record, catchable)
+    if closes is not None:
+        times.append(closes)
+    future = [t for t in times if t > now]
+    return min(future) if future else None

@@ -1,0 +1,88 @@
+"""A fair UNO! on Telegram: UNO! from the colour picker of a wild, and repeated wrong /uno
+calls answered privately instead of in the group."""
+
+from __future__ import annotations
+
+from adapters.telegram import callbacks
+
+from .conftest import ANA, BO, CY, GROUP, Harness, data_of
+from .helpers import match_of, next_actor, refresh_hands, rig
+
+PLAYERS = [ANA, BO, CY]
+IDS = {u: str(u.id) for u in PLAYERS}
+
+
+async def test_uno_can_be_declared_from_the_colour_picker(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, PLAYERS)
+    mover = await next_actor(harness, PLAYERS)
+    await rig(harness, hands={IDS[mover]: ["W", "Y+2"]}, current=IDS[mover])
+    await refresh_hands(harness, PLAYERS)
+    message = harness.hand_message(mover)
+    wild = next(d for d in data_of(message)
+                if callbacks.parse(d).verb == "w" and not callbacks.parse(d).uno)
+    await harness.press(mover, message, wild)  # the colour picker replaces the keyboard
+    picker = harness.api.message(message.chat_id, message.message_id)
+    with_uno = [d for d in data_of(picker) if callbacks.parse(d).verb == "p" and callbacks.parse(d).uno]
+    assert len(with_uno) == 4  # one per colour
+    answer = await harness.press(mover, picker, with_uno[0])
+    assert answer.get("show_alert") is not True, answer
+    state = (await match_of(harness)).game
+    assert state.hand(IDS[mover]) != () and len(state.hand(IDS[mover])) == 1
+    assert IDS[mover] in state.declared and state.catchable == ()
+
+
+async def test_repeated_wrong_uno_calls_go_private_not_to_the_group(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, PLAYERS)
+    await harness.settle()
+    before_group = len(harness.api.calls_to("sendMessage", GROUP))
+    harness.say(BO, "/uno")  # nobody can be called out: answered in the group once
+    await harness.api.wait_for(lambda: len(harness.api.calls_to("sendMessage", GROUP)) > before_group,
+                               what="the first refusal")
+    first = harness.api.calls_to("sendMessage", GROUP)[-1]
+    assert "nobody can be called out" in first.params["text"].lower()
+    before_private = len(harness.api.calls_to("sendMessage", BO.id))
+    harness.say(BO, "/uno")
+    harness.say(BO, "/uno")
+    await harness.api.wait_for(lambda: len(harness.api.calls_to("sendMessage", BO.id)) >= before_private + 2,
+                               what="private cool-down answers")
+    await harness.settle()
+    assert len(harness.api.calls_to("sendMessage", GROUP)) == before_group + 1
+    private = harness.api.calls_to("sendMessage", BO.id)[-1].params["text"]
+    assert "wrong uno! call" in private.lower()
+
+
+async def test_a_bare_play_answers_privately_with_the_playable_cards(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, PLAYERS)
+    mover = await next_actor(harness, PLAYERS)
+    await rig(harness, hands={IDS[mover]: ["W", "Y+2", "G3"]}, current=IDS[mover])
+    await harness.settle()
+    before_group = len(harness.api.calls_to("sendMessage", GROUP))
+    before_private = len(harness.api.calls_to("sendMessage", mover.id))
+    harness.say(mover, "/play")  # what Telegram's command menu sends
+    await harness.api.wait_for(
+        lambda: len(harness.api.calls_to("sendMessage", mover.id)) > before_private, what="the answer")
+    await harness.settle()
+    text = harness.api.calls_to("sendMessage", mover.id)[-1].params["text"]
+    assert "/play R5" in text and "Wild" in text
+    assert "I do not know the card" not in text
+    assert len(harness.api.calls_to("sendMessage", GROUP)) == before_group  # nothing public
+
+
+async def test_a_bare_play_from_someone_unreachable_tells_the_group_only_how(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, PLAYERS)
+    await harness.settle()
+    harness.api.forbid_chat(BO.id)
+    before_group = len(harness.api.calls_to("sendMessage", GROUP))
+    harness.say(BO, "/play")
+    await harness.api.wait_for(lambda: len(harness.api.calls_to("sendMessage", GROUP)) > before_group,
+                               what="the public hint")
+    text = harness.api.calls_to("sendMessage", GROUP)[-1].params["text"]
+    assert "/play R5" in text and "press Start" in text and "You can play" not in text

@@ -19,6 +19,7 @@ Functions here are synchronous work on a ``Tx`` (like lobby.py and play.py).
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from bot.engine import Match
@@ -34,6 +35,7 @@ from .views import N_, Text
 
 TABLES = 2
 PLAYERS = 8
+HUB_ONLY = ("two_tables", "names", "counters", "match_counters", "unreachable", "taken_over", "timeouts")
 
 
 def key_json(chat: ChatKey) -> list[str]:
@@ -108,8 +110,9 @@ def open_table(tx: Tx, hub: GameRecord, number: int, game_id: str, games: list[s
     except UnoError as error:
         raise from_engine(error) from None
     by_id = {seat.user_id: seat for seat in hub.seats}
-    meta: dict[str, Any] = {key: hub.meta[key] for key in ("preset", "language", "seed", "turn_timer", "afk_policy")
-            if key in hub.meta}
+    # The lobby's settings (language, timers, seed...) but none of its game bookkeeping.
+    meta: dict[str, Any] = {key: copy.deepcopy(value) for key, value in hub.meta.items()
+                            if key not in HUB_ONLY}
     meta["names"] = {seat.user_id: seat.name for seat in hub.seats}
     meta["series"] = {"table": number, "hub": key_json(hub.chat), "hub_game": hub.game_id,
                       "games": games, "seats": [_seat_json(seat) for seat in hub.seats],

@@ -14,7 +14,7 @@ def table_messages(h, thread=None):
 async def start_two_tables(h) -> None:
     h.api.admins[GROUP] = {ANA.id}
     await h.start()
-    reply = await h.ask(ANA, "/settings rotation=on tables=2")
+    reply = await h.ask(ANA, "/settings rotation=on tables=2 reaction_window=0")
     assert "Settings saved" in reply
     await h.open_game(ANA, BO)
     for seats in range(3, 9):

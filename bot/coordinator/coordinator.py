@@ -139,16 +139,22 @@ class Coordinator:
             lock = self._locks[chat] = asyncio.Lock()
         return lock
 
-    async def _transact(self, chat: ChatKey, work: Callable[[Tx], Any]) -> tuple[Any, Tx]:
-        """Load, ``work(tx)``, save, deliver. Refusals propagate with nothing saved. A table of
-        a two-table match that finished a round or its last hand lets the others look again."""
-        outcome, tx = await self._transact_locked(chat, work)
+    async def _transact(self, chat: ChatKey, work: Callable[[Tx], Any],
+                        prepare: Callable[[], Awaitable[None]] | None = None) -> tuple[Any, Tx]:
+        """Load, ``work(tx)``, save, deliver. Refusals propagate with nothing saved.
+        ``prepare`` reads what the command needs once the lock is held: commands are decided
+        in the order they arrived, not in the order their reads came back. A table of a
+        two-table match that finished a round or its last hand lets the others look again."""
+        outcome, tx = await self._transact_locked(chat, work, prepare)
         if tx.series_due and tx.record is not None:
             await self._advance_series(tx.record)
         return outcome, tx
 
-    async def _transact_locked(self, chat: ChatKey, work: Callable[[Tx], Any]) -> tuple[Any, Tx]:
+    async def _transact_locked(self, chat: ChatKey, work: Callable[[Tx], Any],
+                               prepare: Callable[[], Awaitable[None]] | None = None) -> tuple[Any, Tx]:
         async with self._lock(chat):
+            if prepare is not None:
+                await prepare()
             for attempt in range(2):
                 started = self.clock.now()
                 tx = Tx(chat, await self.store.load(chat), started, hand_pause=self.hand_pause)
@@ -437,8 +443,9 @@ class Coordinator:
                 hand = presenter.hand_view(record, tx.match, user.id, locale)
         return Reply(ok=ok, text=text, error=error, hand=hand, locale=locale)
 
-    async def _game_command(self, cmd: cmds.Command, work: Callable[[Tx], Text]) -> Reply:
-        text, tx = await self._transact(cmd.chat, work)
+    async def _game_command(self, cmd: cmds.Command, work: Callable[[Tx], Text],
+                            prepare: Callable[[], Awaitable[None]] | None = None) -> Reply:
+        text, tx = await self._transact(cmd.chat, work, prepare)
         return self._reply(tx, cmd.user, text)
 
     # ---- lobby commands ------------------------------------------------------------------
@@ -463,8 +470,13 @@ class Coordinator:
         return secrets.token_hex(5)
 
     async def _join(self, cmd: cmds.Join) -> Reply:
-        language = await self._personal_locale(cmd.chat, cmd.user)
-        return await self._game_command(cmd, lambda tx: lobby.join(tx, cmd, language=language))
+        language = "en"
+
+        async def prepare() -> None:  # under the lock: a Join racing a Start is decided in order
+            nonlocal language
+            language = await self._personal_locale(cmd.chat, cmd.user)
+
+        return await self._game_command(cmd, lambda tx: lobby.join(tx, cmd, language=language), prepare)
 
     async def _leave(self, cmd: cmds.Leave) -> Reply:
         return await self._game_command(cmd, lambda tx: lobby.leave(tx, cmd))

@@ -13,6 +13,7 @@ from . import commands as cmds
 from .ports import ChatSettings
 from .refusals import Refusal
 from .settings import apply_changes, normalize_language, rule_changes, rules_of
+from .table_size import refuse_deal
 from .transaction import Tx
 from .views import N_, Reply, Text
 
@@ -115,7 +116,7 @@ def rules_lines(rules: RuleSet, preset: str) -> tuple[Text, ...]:
 
 async def change_settings(coord: Coordinator, cmd: cmds.ChangeSettings) -> Reply:
     settings = await coord.store.chat_settings(cmd.chat)
-    new = apply_changes(settings, dict(cmd.changes))  # validated as a whole, before anything
+    new = apply_changes(settings, cmd.changes)  # validated as a whole, before anything
 
     def work(tx: Tx) -> None:
         record = tx.record
@@ -133,6 +134,7 @@ async def change_settings(coord: Coordinator, cmd: cmds.ChangeSettings) -> Reply
             if new.turn_timer > 0 and tx.match is not None and tx.match.game.current is not None:
                 record.deadlines["turn"] = tx.now + new.turn_timer
         if record.status == "lobby":
+            refuse_deal(rules_of(new), len(record.seats))  # seats taken stay: say what fits
             record.rules = rules_of(new).to_dict()
             record.meta["preset"] = new.preset
             tx.lobby_update(Text(N_("The settings were changed.")))

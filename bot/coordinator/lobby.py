@@ -14,6 +14,7 @@ from .ports import ChatSettings, GameRecord, Seat
 from .presenter import MAX_PLAYERS, MIN_PLAYERS, describe_all, names_of
 from .refusals import Refusal, from_engine
 from .settings import rules_of
+from .table_size import refuse_deal, refuse_seat, seats_for
 from .transaction import Tx
 from .views import N_, Text
 
@@ -62,8 +63,10 @@ def join(tx: Tx, cmd: Command, *, language: str) -> Text:
         raise Refusal("game_running")
     if len(record.seats) >= seat_limit(record):
         raise Refusal("game_full")
+    rules = RuleSet(**record.rules)
+    refuse_seat(rules, len(record.seats))
     record.seats.append(Seat(cmd.user.id, cmd.user.name, language=language))
-    if len(record.seats) == MAX_PLAYERS:
+    if len(record.seats) == seats_for(rules) and rules.tables == 1:
         start_match(tx)
         return Text(N_("You joined. The table is full: the game starts."))
     tx.lobby_update(Text(N_("{player} joined."), {"player": cmd.user.name}))
@@ -76,14 +79,16 @@ def add_ai(tx: Tx, cmd: Command, strategy: str) -> Text:
     if record.status != "lobby":
         raise Refusal("game_running")
     if strategy not in STRATEGIES:
-        raise Refusal("bad_strategy", {"name": strategy})
+        raise Refusal("bad_strategy", {"name": str(strategy)[:20]})
     if len(record.seats) >= seat_limit(record):
         raise Refusal("game_full")
+    rules = RuleSet(**record.rules)
+    refuse_seat(rules, len(record.seats))
     taken = {seat.user_id for seat in record.seats}
     number = next(n for n in range(1, 2 * MAX_PLAYERS + 2) if f"ai{n}" not in taken)
     name = f"Bot {AI_NAMES[(number - 1) % len(AI_NAMES)]}"
     record.seats.append(Seat(f"ai{number}", name, ai=strategy))
-    if len(record.seats) == MAX_PLAYERS:
+    if len(record.seats) == seats_for(rules) and rules.tables == 1:
         start_match(tx)
     else:
         tx.lobby_update(Text(N_("{player} ({level}) takes a seat."), {"player": name, "level": strategy}))
@@ -112,6 +117,7 @@ def start_match(tx: Tx) -> None:
         raise Refusal("rotation_players", {"count": len(players)})
     if rules.teams and not rules.rotation and (len(players) % 2 or len(players) < 4):
         raise Refusal("bad_team_size")
+    refuse_deal(rules, len(players))
     try:
         match, events = Match.start(players, rules, record.meta.get("seed", 0))
     except UnoError as error:

@@ -15,7 +15,7 @@ from bot.engine.cards import Card, Color
 from bot.engine.errors import BadAction, NothingToCatch, UnoError
 
 from . import commands as cmds
-from . import fairness
+from . import fairness, uno_calls
 from .lobby import remove
 from .refusals import Refusal, from_engine
 from .transaction import Tx
@@ -67,24 +67,34 @@ def reclaim(tx: Tx, user_id: str) -> None:
 def play_cards(tx: Tx, cmd: cmds.PlayCards) -> Text:
     user = cmd.user.id
     _in_hand(tx, user)
-    if not cmd.cards:
-        raise Refusal("bad_card", {"card": ""})
+    named = (cmd.cards,) if isinstance(cmd.cards, str) else cmd.cards
+    if not isinstance(named, tuple | list) or not named:
+        raise Refusal("bad_card", {"card": _shown(named)})
     cards: list[Card] = []
-    for text in cmd.cards:
+    for text in named:
+        if not isinstance(text, str):  # the compiled engine takes text only: say so, not "internal"
+            raise Refusal("bad_card", {"card": _shown(text)})
         try:
             cards.append(Card.parse(text))
         except BadAction:
-            raise Refusal("bad_card", {"card": str(text)[:20]}) from None
+            raise Refusal("bad_card", {"card": _shown(text)}) from None
     color = None
     if cmd.color:
+        if not isinstance(cmd.color, str):
+            raise Refusal("bad_color", {"color": _shown(cmd.color)})
         try:
             color = Color.parse(cmd.color)
         except BadAction:
-            raise Refusal("bad_color", {"color": str(cmd.color)[:20]}) from None
+            raise Refusal("bad_color", {"color": _shown(cmd.color)}) from None
     swap = tx.find_player(cmd.swap_with).user_id if cmd.swap_with else None
     _engine(tx, Play(user, tuple(cards), color, cmd.declare_uno, swap))
     _acted(tx, user)
     return Text(N_("You played {cards}."), {"cards": tuple(cards)})
+
+
+def _shown(value: object) -> str:
+    """What the player sent, short enough to quote back."""
+    return str(value)[:20] if value not in (None, "", (), []) else ""
 
 
 def draw(tx: Tx, cmd: cmds.Command) -> Text:
@@ -118,6 +128,8 @@ def declare(tx: Tx, cmd: cmds.Command) -> Text:
     user = cmd.user.id
     _in_hand(tx, user)
     if not _may_declare(tx, user):
+        if uno_calls.already_called(tx.meta, user, user) is not None:
+            raise uno_calls.refusal(_name(tx, user))  # a double press of UNO!
         raise Refusal("cannot_declare")
     _engine(tx, DeclareUno(user))
     return Text(N_("UNO! You are safe."))
@@ -155,6 +167,9 @@ def call_uno(tx: Tx, cmd: cmds.CallUno, *, cooling: float = 0.0) -> tuple[Text, 
         if not seated:  # the engine needed a seated caller; the credit is the bystander's
             _rename_caller(tx, caller, user, cmd.user.name)
         return Text(N_("Caught! {target} draws the penalty."), {"target": _name(tx, target)}), True
+    settled = uno_calls.already_called(tx.meta, user, target)
+    if settled is not None:  # a second press for a call already made: never a wrong call
+        raise uno_calls.refusal(_name(tx, settled))
     if not seated or record.status != "running":
         raise Refusal("nothing_to_catch")
     return _wrong_call(tx, user, target), False

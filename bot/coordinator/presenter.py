@@ -17,6 +17,7 @@ from bot.engine.match import ranking
 from bot.engine.rules import PRESETS, RuleSet
 
 from .ports import GameRecord, Seat
+from .table_size import seats_for
 from .views import N_, CardOption, HandView, LobbyView, SeatView, TableView, Text
 
 MIN_PLAYERS = 2
@@ -44,7 +45,7 @@ def lobby_view(record: GameRecord, locale: str, notice: Text | None = None) -> L
         game_id=record.game_id, locale=locale, creator=record.creator,
         creator_name=names.get(record.creator, record.creator), seats=seats, preset=preset,
         rule_changes=rules.differences(PRESETS.get(preset)), min_players=MIN_PLAYERS,
-        max_players=MAX_PLAYERS, can_start=len(record.seats) >= MIN_PLAYERS,
+        max_players=seats_for(rules), can_start=len(record.seats) >= MIN_PLAYERS,
         expires_at=record.deadlines.get("lobby"), notice=notice)
 
 

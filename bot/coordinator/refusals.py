@@ -17,6 +17,12 @@ MESSAGES: dict[str, str] = {
     "not_in_game": N_("You are not playing in this game."),
     "already_joined": N_("You have already joined this game."),
     "game_full": N_("This game is full (10 players)."),
+    "full_for_hand_size": N_("This game is full: with {cards} cards each, the deck deals to at "
+                             "most {players} players."),
+    "too_many_for_hand_size": N_("{players} players with {cards} cards each need more cards than "
+                                 "the deck holds: at most {most} players can play with {cards} "
+                                 "cards, or {players} players with {largest} cards each."),
+    "bad_hand_size": N_("The number of cards dealt must be from {low} to {high}, not {value}."),
     "game_running": N_("The game has already started."),
     "not_started": N_("The game has not started yet."),
     "not_enough_players": N_("At least 2 players are needed to start."),
@@ -30,6 +36,7 @@ MESSAGES: dict[str, str] = {
     "uno_cooldown": N_("That was a wrong UNO! call: you can call out players again in {seconds} s."),
     "cannot_challenge": N_("There is no Wild Draw Four to challenge."),
     "cannot_pass": N_("You can only pass right after drawing."),
+    "already_called": N_("UNO! has already been called. Nothing changes."),
     "cannot_declare": N_("You can declare UNO only when you hold one card."),
     "hand_over": N_("This hand is over; the next one starts shortly."),
     "bad_card": N_("I do not know the card {card}."),

@@ -13,11 +13,13 @@ from bot.engine.rules import PRESETS, RULE_FIELDS, RuleSet
 
 from .fairness import REACTION_WINDOW_RANGE
 from .ports import ChatSettings
-from .refusals import Refusal
+from .refusals import MESSAGES, Refusal
+from .views import Text
 
 LANGUAGES = ("en", "zh_CN")
 AFK_POLICIES = ("ai", "leave")
 TURN_TIMER_RANGE = (5, 3600)  # seconds, or 0 for no timer
+HAND_SIZE_RANGE = (1, 20)  # the engine's RuleSet check, pinned by a test; said with the numbers
 GAME_SETTINGS = ("language", "turn_timer", "afk_policy", "reaction_window")  # may change while a game runs
 
 _TRUE = {"true", "on", "yes", "1", "y"}
@@ -27,7 +29,7 @@ _RULE_TYPES = {f.name: f.type for f in fields(RuleSet)}
 
 def normalize_language(code: str | None) -> str | None:
     """"zh", "zh-CN", "zh_Hans", "zh-TW"... → "zh_CN"; "en*" → "en"; anything else → None."""
-    if not code:
+    if not code or not isinstance(code, str):
         return None
     lowered = code.strip().lower().replace("-", "_")
     if lowered.startswith("zh"):
@@ -69,8 +71,8 @@ def _coerce(name: str, value: Any) -> Any:
 
 def apply_changes(settings: ChatSettings, changes: dict[str, Any]) -> ChatSettings:
     """The settings with ``changes`` applied, or Refusal("bad_setting") naming the problem."""
-    if not changes:
-        raise Refusal("bad_setting", {"detail": "nothing to change"})
+    if not changes or not isinstance(changes, dict):
+        raise Refusal("bad_setting", {"detail": "nothing to change" if not changes else str(changes)[:40]})
     new = replace(settings, overrides=dict(settings.overrides))
     if "preset" in changes:
         preset = str(changes["preset"]).strip().lower()
@@ -96,6 +98,12 @@ def apply_changes(settings: ChatSettings, changes: dict[str, Any]) -> ChatSettin
             if policy not in AFK_POLICIES:
                 raise Refusal("bad_setting", {"detail": f"afk_policy = {value}"})
             new.afk_policy = policy
+        elif key == "hand_size":
+            cards = _coerce(key, value)
+            if not HAND_SIZE_RANGE[0] <= cards <= HAND_SIZE_RANGE[1]:
+                raise Refusal("bad_setting", text=Text(MESSAGES["bad_hand_size"], {
+                    "low": HAND_SIZE_RANGE[0], "high": HAND_SIZE_RANGE[1], "value": cards}))
+            new.overrides[key] = cards
         elif key == "reaction_window":
             seconds = _coerce("hand_size", value)
             if not REACTION_WINDOW_RANGE[0] <= seconds <= REACTION_WINDOW_RANGE[1]:

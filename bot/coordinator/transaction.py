@@ -13,7 +13,7 @@ from bot.engine import Match
 from bot.engine import events as ev
 from bot.engine.actions import Action
 
-from . import presenter
+from . import presenter, uno_calls
 from .ports import ChatKey, GameRecord, GameResult, PlayerResult, Seat
 from .refusals import Refusal
 from .views import N_, Notice, Public, Text
@@ -147,6 +147,7 @@ class Tx:
         names = presenter.names_of(record)
         self.last.extend(presenter.describe_all(events, names))
         self._count(events)
+        uno_calls.note(record.meta, events)
         self._note_exposed(before, after)
         # Private updates: the actor, the player to act, and whoever's cards changed.
         for player in after.players:

@@ -53,7 +53,8 @@ async def test_late_declaration_before_a_call_is_safe(h: Harness) -> None:
     reply = await h.do(cmds.CallUno, u1)  # the exposed player says UNO themselves
     assert reply.ok
     assert "u1" in (await h.state()).declared
-    assert (await h.do(cmds.CallUno, u2, target="u1")).error == "nothing_to_catch"
+    # A call pressed as u1 declared: too late, and not a wrong call either.
+    assert (await h.do(cmds.CallUno, u2, target="u1")).error == "already_called"
     assert (await h.state()).card_count("u1") == 1
 
 
@@ -73,7 +74,7 @@ async def test_racing_calls_cost_exactly_one_penalty(h: Harness) -> None:
                                    h.do(cmds.CallUno, u3, target="u1"),
                                    h.do(cmds.CallUno, BYSTANDER, target="u1"))
     assert sorted(r.ok for r in replies) == [False, False, True]
-    assert {r.error for r in replies if not r.ok} == {"nothing_to_catch"}
+    assert {r.error for r in replies if not r.ok} == {"already_called"}
     assert (await h.state()).card_count("u1") == 3
 
 

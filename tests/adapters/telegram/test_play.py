@@ -137,14 +137,17 @@ async def test_uno_call_out_race_gives_exactly_one_penalty(harness: Harness):
     others = [u for u in PLAYERS if u is not mover]
     table = harness.table()
     uno = next(d for d in data_of(table) if d.startswith("t:"))
+    held_before = [len((await match_of(harness)).game.hand(IDS[u])) for u in others]
     first = harness.api.press(others[0], table, uno)
     second = harness.api.press(others[1], table, uno)
     answers = [(await harness.api.wait_answer(first)).params, (await harness.api.wait_answer(second)).params]
     held = len((await match_of(harness)).game.hand(IDS[mover]))
     assert held == 3, answers  # one card + one penalty of two, not two penalties
+    after = (await match_of(harness)).game
+    assert [len(after.hand(IDS[u])) for u in others] == held_before  # no wrong-call cards
     texts = sorted(a.get("text", "").lower() for a in answers)
     assert sum("caught" in t for t in texts) == 1, texts  # the winner of the race is told
-    assert "nobody can be called out" in texts[1], texts  # the loser learns it was too late
+    assert "already called" in texts[1], texts  # the loser learns it was too late, for free
     # A bystander's late call changes nothing.
     late = await harness.press(DEE, table, uno)
     assert late.get("text")

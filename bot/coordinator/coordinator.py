@@ -482,9 +482,13 @@ class Coordinator:
         return await self._game_command(cmd, lambda tx: lobby.leave(tx, cmd))
 
     async def _start(self, cmd: cmds.StartGame) -> Reply:
-        if tables.wants_tables(await self.store.load(cmd.chat)):
+        def work(tx: Tx) -> Text | None:  # decided under the lock, in the order commands came
+            return None if tables.wants_tables(tx.record) else lobby.start(tx, cmd)
+
+        text, tx = await self._transact(cmd.chat, work)
+        if text is None:
             return await self._start_tables(cmd)
-        return await self._game_command(cmd, lambda tx: lobby.start(tx, cmd))
+        return self._reply(tx, cmd.user, text)
 
     async def _add_ai(self, cmd: cmds.AddAiSeat) -> Reply:
         return await self._game_command(cmd, lambda tx: lobby.add_ai(tx, cmd, cmd.strategy))

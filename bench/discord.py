@@ -6,7 +6,10 @@ Prints, for the same run:
   * a bare slash-command echo (discord.py alone: gateway -> tree -> callback), the baseline;
   * UNO games played by robot players through slash commands and buttons: interactions/s,
     p50/p99 from INTERACTION_CREATE sent to its callback received, and REST calls per turn
-    split into public (channel messages) and ephemeral (interaction responses).
+    split into public (channel messages: table edits, turn pings and their deletion, notices)
+    and ephemeral (interaction answers, and hand views refreshed through their webhook).
+    A "turn" is one card played by a robot player; robots play as people would: from their
+    hand view when it already shows their turn, else after pressing Refresh or My hand.
 The fake server and the bot share one event loop (and CPU), so absolute figures are a floor.
 """
 
@@ -117,10 +120,16 @@ async def bench_uno(fake: FakeDiscord, games: int) -> dict[str, float]:
     requests = fake.requests[requests_before:]
     public = sum(1 for r in requests if r.path.startswith("/channels/"))
     ephemeral = sum(1 for r in requests if r.path.startswith(("/interactions/", "/webhooks/")))
+
+    def per_turn(method: str, prefix: str) -> float:
+        return sum(1 for r in requests if r.method == method and r.path.startswith(prefix)) / turns
+
     return {"interactions": len(records), "per_s": len(records) / wall, "p50": statistics.median(lat),
             "p99": percentile(lat, 0.99), "turns": turns, "public_per_turn": public / turns,
             "ephemeral_per_turn": ephemeral / turns, "interactions_per_turn": len(records) / turns,
-            "wall": wall}
+            "wall": wall, "edits": per_turn("PATCH", "/channels/"), "posts": per_turn("POST", "/channels/"),
+            "deletes": per_turn("DELETE", "/channels/"), "callbacks": per_turn("POST", "/interactions/"),
+            "webhook_edits": per_turn("PATCH", "/webhooks/"), "followups": per_turn("POST", "/webhooks/")}
 
 
 async def main() -> None:
@@ -146,6 +155,10 @@ async def main() -> None:
           "p50 {p50:.2f} ms, p99 {p99:.2f} ms".format(**uno))
     print("UNO per turn               : {interactions_per_turn:.2f} interactions, REST {public_per_turn:.2f} public "
           "+ {ephemeral_per_turn:.2f} ephemeral ({turns} turns)".format(**uno))
+    print("  public    : {edits:.2f} table edits, {posts:.2f} posts (turn pings, notices), "
+          "{deletes:.2f} deletes (previous pings)".format(**uno))
+    print("  ephemeral : {callbacks:.2f} interaction answers, {webhook_edits:.2f} webhook edits (hand views "
+          "refreshed by themselves, answers after a defer), {followups:.2f} follow-ups".format(**uno))
 
 
 if __name__ == "__main__":

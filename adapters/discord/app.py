@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import Callable, Mapping
@@ -24,6 +25,7 @@ from . import command_names
 from .chat_port import DiscordChatPort
 from .components import UnoButton
 from .frontend import ErrorHook, Frontend
+from .hand_views import OpenHands
 from .slash import UnoTranslator, build_group
 
 log = logging.getLogger(__name__)
@@ -76,9 +78,10 @@ class DiscordApp:
     def __init__(self, config: DiscordConfig, make_coordinator: Callable[[ChatPort], Any],
                  store: GameStore, *, on_error: ErrorHook | None = None) -> None:
         self.config = config
-        self.frontend = Frontend(store, ack_after=config.ack_after, on_error=on_error)
+        self.hands = OpenHands()  # each player's open hand view: the Frontend opens, the ChatPort refreshes
+        self.frontend = Frontend(store, ack_after=config.ack_after, on_error=on_error, hands=self.hands)
         self.client = self._build_client()
-        self.chat_port = DiscordChatPort(self.client)
+        self.chat_port = DiscordChatPort(self.client, self.hands)
         self.coordinator = make_coordinator(self.chat_port)
         self.frontend.coordinator = self.coordinator
         self._runner: asyncio.Task[None] | None = None
@@ -146,6 +149,8 @@ class DiscordApp:
         await self._runner
 
     async def stop(self) -> None:
+        with contextlib.suppress(TimeoutError):  # let answers in progress finish (a few seconds at most)
+            await self.frontend.settled(timeout=5)
         close = getattr(self.coordinator, "close", None)
         if close is not None:
             await close()

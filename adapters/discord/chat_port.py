@@ -1,33 +1,58 @@
-"""The coordinator's ChatPort on Discord: one public table message per game, edited in place.
+"""The coordinator's ChatPort on Discord: one public table message per game, edited in place,
+a ping for the player whose turn it is, and their open hand view refreshed.
+
+Turns reach people with a ping: editing the table notifies nobody, so when the turn passes to
+a person (never an AI seat), a short message mentions them (allowed mentions: that user
+only), with a My hand button, and the previous ping is deleted so the channel keeps one. We
+chose this over moving the table to the bottom (delete + repost every turn): the table keeps
+its id, so a UNO! or My hand click never lands on a message deleted a moment ago, and a
+small ping costs less of the channel's ~5 messages per 5 s than a reposted embed. Pings are
+tracked in memory: after a restart one old ping may stay behind.
 
 Private hands: Discord lets a bot show an ephemeral message only as the answer to that
-player's own interaction, so ``send_hand`` cannot push one. We chose not to DM hands (DMs
+player's own interaction, so ``send_hand`` cannot push a new one. We chose not to DM hands (DMs
 fail with 50007 for many users, and switching between the server and DMs is what players of
-other bots complain about): ``send_hand`` is a no-op returning None, and a player sees their
-hand with the table's "My hand" button or ``/uno hand``; every click then refreshes it.
+other bots complain about). A player opens their hand with My hand or ``/uno hand``; that
+message then refreshes itself through its interaction's webhook for 15 minutes (see
+``hand_views``), so when the turn comes an ordinary card takes one click. After that the ping
+asks for a click on My hand.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 import discord
 
 from bot.coordinator.ports import ChatKey
 from bot.coordinator.views import HandView, LobbyView, Notice, Public, TableView
+from bot.i18n import N_
 
-from .components import lobby_components, table_components
-from .embeds import lobby_embed, notice_content, table_embed
+from .components import lobby_components, ping_components, table_components
+from .embeds import lobby_embed, notice_content, table_embed, tr_markup
+from .hand_views import OpenHands
 
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class Ping:
+    game_id: str
+    hand_number: int
+    user_id: str
+    message_id: int | None  # None: the ping could not be posted
+
+
 class DiscordChatPort:
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, hands: OpenHands | None = None) -> None:
         self.client = client
+        self.hands = hands or OpenHands()
         self.sends = 0  # REST calls made, for the benchmark
         self.edits = 0
+        self.deletes = 0
         self.failures: dict[str, int] = {}  # chat id -> publish failures (permissions, ...)
+        self.pings: dict[str, Ping] = {}  # chat id -> the turn ping standing in the channel
 
     def _render(self, message: Public) -> dict:
         if isinstance(message, TableView):
@@ -38,6 +63,14 @@ class DiscordChatPort:
         return {"content": notice_content(message), "embed": None, "view": None}
 
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
+        published = await self._publish(chat, message, edit=edit)
+        if isinstance(message, TableView):
+            await self._ping_turn(chat, message)
+        else:  # a lobby, or a notice (a hand or the game ended, ...): no turn stands any more
+            await self._drop_ping(chat)
+        return published
+
+    async def _publish(self, chat: ChatKey, message: Public, *, edit: str | None) -> str | None:
         channel = self.client.get_partial_messageable(int(chat.chat_id))
         kwargs = self._render(message)
         if edit is not None and not isinstance(message, Notice):
@@ -71,4 +104,55 @@ class DiscordChatPort:
 
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
                         edit: str | None = None) -> str | None:
-        return None  # see the module docstring: hands are shown as answers to the player's clicks
+        """Refresh the player's open hand view, if any (see the module docstring). No message
+        id to store: the view belongs to an interaction, not to the game."""
+        await self.hands.deliver(chat.chat_id, user_id, view)
+        return None
+
+    # ---- turn pings ------------------------------------------------------------------------
+
+    async def _ping_turn(self, chat: ChatKey, table: TableView) -> None:
+        """Ping the player to act when the turn has passed to them (a person, not an AI)."""
+        current = next((s for s in table.seats if s.user_id == table.current), None)
+        person = current is not None and not current.is_ai and current.user_id.isdigit()
+        standing = self.pings.get(chat.chat_id)
+        if standing is not None and person and (standing.game_id, standing.hand_number, standing.user_id) == \
+                (table.game_id, table.hand_number, table.current):
+            return  # still their turn (they drew, a timer was changed...): pinged already
+        if not person:
+            await self._drop_ping(chat)
+            return
+        assert current is not None
+        user = f"<@{current.user_id}>"
+        if self.hands.live(chat.chat_id, current.user_id) is not None:
+            text = tr_markup(N_("{player}, it is your turn."), table.locale, player=user)
+        else:
+            text = tr_markup(N_("{player}, it is your turn: press My hand to play."), table.locale, player=user)
+        if table.deadline:
+            text += f" ⏱️ <t:{int(table.deadline)}:R>"
+        channel = self.client.get_partial_messageable(int(chat.chat_id))
+        message_id: int | None = None
+        try:
+            self.sends += 1
+            sent = await channel.send(
+                text, view=ping_components(table),
+                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                                         users=[discord.Object(int(current.user_id))]))
+            message_id = sent.id
+        except discord.HTTPException as error:
+            self._failed(chat, error, keep=None)
+        await self._drop_ping(chat)  # after the new one is up: the channel is never without one
+        self.pings[chat.chat_id] = Ping(table.game_id, table.hand_number, current.user_id, message_id)
+
+    async def _drop_ping(self, chat: ChatKey) -> None:
+        standing = self.pings.pop(chat.chat_id, None)
+        if standing is None or standing.message_id is None:
+            return
+        channel = self.client.get_partial_messageable(int(chat.chat_id))
+        try:
+            self.deletes += 1
+            await channel.get_partial_message(standing.message_id).delete()
+        except discord.NotFound:
+            pass  # someone deleted it already
+        except discord.HTTPException as error:
+            log.info("could not delete a turn ping in channel %s (HTTP %s)", chat.chat_id, error.status)

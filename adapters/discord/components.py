@@ -76,6 +76,12 @@ def table_components(view: TableView) -> discord.ui.View:
     ])
 
 
+def ping_components(view: TableView) -> discord.ui.View:
+    """Under a turn ping: My hand, so the pinged player opens their cards right there."""
+    return _view([_button(TableId(view.game_id, "hand").encode(), gettext(N_("My hand"), view.locale),
+                          style=discord.ButtonStyle.primary, emoji="🃏")])
+
+
 def distinct_cards(view: HandView) -> list[tuple[CardOption, int]]:
     """One entry per distinct card (Discord refuses two buttons with one custom_id)."""
     counts = Counter(o.card for o in view.cards)

@@ -9,8 +9,9 @@ ChatPort (the table message). No rule is decided here: refusals come from the co
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import discord
@@ -23,7 +24,8 @@ from bot.i18n import N_, CommandRef, normalize_locale
 
 from . import components as ui
 from .custom_ids import HandId, TableId, decode
-from .embeds import hand_embed, reply_embed, reply_text, tr
+from .embeds import reply_embed, reply_text, tr
+from .hand_views import OpenHands, hand_message
 
 log = logging.getLogger(__name__)
 
@@ -47,12 +49,32 @@ def user_of(interaction: discord.Interaction) -> User:
 
 
 class Frontend:
-    def __init__(self, store: GameStore, *, ack_after: float = 2.0, on_error: ErrorHook | None = None) -> None:
+    def __init__(self, store: GameStore, *, ack_after: float = 2.0, on_error: ErrorHook | None = None,
+                 hands: OpenHands | None = None) -> None:
         self.store = store
+        self.hands = hands or OpenHands()  # each player's open hand view (shared with the ChatPort)
         self.coordinator: Any = None  # set by the app once built (it needs the ChatPort first)
         self.ready = asyncio.Event()  # set after coordinator.resume()
         self.ack_after = ack_after
         self.on_error = on_error
+        self._handling = 0  # interactions being handled (an answer may be followed by tidying)
+        self._settled = asyncio.Event()
+        self._settled.set()
+
+    @contextlib.contextmanager
+    def _handler(self) -> Iterator[None]:
+        self._handling += 1
+        self._settled.clear()
+        try:
+            yield
+        finally:
+            self._handling -= 1
+            if not self._handling:
+                self._settled.set()
+
+    async def settled(self, timeout: float = 10.0) -> None:
+        """Until every interaction being handled is done (tests; a clean stop)."""
+        await asyncio.wait_for(self._settled.wait(), timeout)
 
     # ---- running a command -----------------------------------------------------------------
 
@@ -115,46 +137,61 @@ class Frontend:
         text = reply_text(reply) if reply_embed(reply) is None else ""
         embeds = [e for e in (reply_embed(reply),) if e is not None]
         view: discord.ui.View | None = None
-        hand = reply.hand if show_hand else None
+        chat_id, owner = _keys(interaction)
+        hand = self.hands.newest(chat_id, owner, reply.hand) if show_hand else None
         if hand is not None:
-            embeds.append(hand_embed(hand, page=page, pages=ui.page_count(hand)))
-            view = ui.hand_components(hand, str(interaction.user.id), page)
-        await self._send_new(interaction, content=_prefix(reply, text), embeds=embeds, view=view,
-                             deferred=deferred)
+            shown = hand_message(hand, owner, page)
+            embeds += shown["embeds"]
+            view = shown["view"]
+        sent = await self._send_new(interaction, content=_prefix(reply, text), embeds=embeds, view=view,
+                                    deferred=deferred)
+        if hand is not None and sent is not None:  # the newest hand view: it refreshes itself now
+            message_id, followup_id = sent
+            await self.hands.adopt(chat_id, owner, interaction, message_id=message_id,
+                                   followup_id=followup_id, page=page)
 
     async def _send_new(self, interaction: discord.Interaction, *, content: str,
-                        embeds: list[discord.Embed], view: discord.ui.View | None, deferred: bool) -> None:
+                        embeds: list[discord.Embed], view: discord.ui.View | None,
+                        deferred: bool) -> tuple[int | None, int | None] | None:
+        """Answer with a new ephemeral message. Returns (its id, the follow-up id if it had to
+        be a follow-up), or None when nothing arrived."""
         kwargs: dict[str, Any] = {"content": content or None, "embeds": embeds}
         if view is not None:
             kwargs["view"] = view
         try:
             if deferred:
-                await interaction.edit_original_response(**kwargs)
-            else:
-                await interaction.response.send_message(ephemeral=True, **kwargs)
+                message = await interaction.edit_original_response(**kwargs)
+                return message.id, None
+            callback = await interaction.response.send_message(ephemeral=True, **kwargs)
+            return getattr(callback, "message_id", None), None
         except discord.NotFound as error:
             log.warning("could not answer interaction %s (code %s)", interaction.id, error.code)
+            return None
         except discord.HTTPException as error:
             if error.code != ALREADY_ACKNOWLEDGED:
                 raise
-            await self._followup(interaction, **kwargs)
+            followup = await self._followup(interaction, **kwargs)
+            return (followup, followup) if followup is not None else None
 
-    async def _followup(self, interaction: discord.Interaction, **kwargs: Any) -> None:
+    async def _followup(self, interaction: discord.Interaction, **kwargs: Any) -> int | None:
         try:
-            await interaction.followup.send(ephemeral=True, **kwargs)
+            message = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
+            return message.id
         except discord.HTTPException as error:
             log.warning("follow-up to interaction %s failed (code %s)", interaction.id, error.code)
+            return None
 
     async def update_hand(self, interaction: discord.Interaction, hand: HandView | None, note: str, *,
                           deferred: bool, page: int = 0, view: discord.ui.View | None = None) -> None:
         """Refresh the hand message the player clicked on (the answer to their click)."""
-        owner = str(interaction.user.id)
+        chat_id, owner = _keys(interaction)
         if hand is None:
+            self.hands.discard(chat_id, owner)
             kwargs: dict[str, Any] = {"content": note or None, "embeds": [], "view": None}
         else:
-            kwargs = {"content": None,
-                      "embeds": [hand_embed(hand, note, page, ui.page_count(hand))],
-                      "view": view or ui.hand_components(hand, owner, page)}
+            hand = self.hands.newest(chat_id, owner, hand)
+            assert hand is not None
+            kwargs = hand_message(hand, owner, page, note, components=view)
         try:
             if deferred:
                 await interaction.edit_original_response(**kwargs)
@@ -165,12 +202,24 @@ class Frontend:
                 log.warning("interaction %s expired before its answer", interaction.id)
                 return
             # the hand message itself is gone (dismissed, expired): ask for a fresh one
+            self.hands.forget(chat_id, owner)
             await self._followup(interaction, content=tr(
                 N_("This hand view has expired. Press My hand on the table again."), _locale(interaction)))
+            return
         except discord.HTTPException as error:
             if error.code != ALREADY_ACKNOWLEDGED:
                 raise
-            await self._followup(interaction, **{k: v for k, v in kwargs.items() if v is not None})
+            followup = await self._followup(interaction, **{k: v for k, v in kwargs.items() if v is not None})
+            if hand is not None and followup is not None:
+                await self.hands.adopt(chat_id, owner, interaction, message_id=followup, followup_id=followup,
+                                       page=page)
+            return
+        if hand is None:
+            self.hands.forget(chat_id, owner)
+        else:  # this click renewed the view's 15 minutes
+            message = interaction.message
+            await self.hands.adopt(chat_id, owner, interaction, message_id=message.id if message else None,
+                                   page=page)
 
     async def tell(self, interaction: discord.Interaction, content: str) -> None:
         """A short ephemeral explanation that changes nothing."""
@@ -181,11 +230,30 @@ class Frontend:
     async def slash(self, interaction: discord.Interaction, make: Callable[[ChatKey, User], cmd.Command], *,
                     show_hand: bool = True) -> None:
         try:
-            reply, deferred = await self.run(interaction, make(chat_of(interaction), user_of(interaction)))
-            await self.answer(interaction, reply, deferred=deferred, show_hand=show_hand)
+            with self._handler():
+                with self.hands.answering(*_keys(interaction)):
+                    reply, deferred = await self.run(interaction, make(chat_of(interaction), user_of(interaction)))
+                    await self.answer(interaction, reply, deferred=deferred, show_hand=show_hand)
+                await self._refresh_leftover(interaction)
         except Exception as error:
             self.report(error, interaction)
             await self.apologise(interaction)
+
+    async def _refresh_leftover(self, interaction: discord.Interaction) -> None:
+        """A hand that arrived while answering and that the answer did not show (a table
+        button, a short reply): the open view is refreshed now."""
+        chat_id, owner = _keys(interaction)
+        hand = self.hands.leftover(chat_id, owner)
+        if hand is not None:
+            await self.hands.refresh(chat_id, owner, hand)
+
+    async def peek_hand(self, interaction: discord.Interaction) -> HandView | None:
+        """The caller's hand for a lookup (autocomplete): their open view is not touched."""
+        chat_id, owner = _keys(interaction)
+        with self.hands.answering(chat_id, owner):
+            hand = await self.own_hand(interaction)
+        self.hands.discard(chat_id, owner)
+        return hand
 
     async def own_hand(self, interaction: discord.Interaction) -> HandView | None:
         reply = await self._handle(cmd.ShowHand(chat_of(interaction), user_of(interaction)))
@@ -196,12 +264,15 @@ class Frontend:
     async def on_component(self, interaction: discord.Interaction, custom_id: str) -> None:
         try:
             parsed = decode(custom_id)
-            if isinstance(parsed, TableId):
-                await self._table_click(interaction, parsed)
-            elif isinstance(parsed, HandId):
-                await self._hand_click(interaction, parsed)
-            else:
-                await self.tell(interaction, tr(N_("This button is no longer valid."), _locale(interaction)))
+            with self._handler():
+                with self.hands.answering(*_keys(interaction)):
+                    if isinstance(parsed, TableId):
+                        await self._table_click(interaction, parsed)
+                    elif isinstance(parsed, HandId):
+                        await self._hand_click(interaction, parsed)
+                    else:
+                        await self.tell(interaction, tr(N_("This button is no longer valid."), _locale(interaction)))
+                await self._refresh_leftover(interaction)
         except Exception as error:
             self.report(error, interaction)
             await self.apologise(interaction)
@@ -291,6 +362,11 @@ class Frontend:
                                    deferred=deferred, page=page)
             return
         await self.update_hand(interaction, hand, "", deferred=deferred, page=page)
+
+
+def _keys(interaction: discord.Interaction) -> tuple[str, str]:
+    """(channel id, user id): whose hand view, where."""
+    return str(interaction.channel_id), str(interaction.user.id)
 
 
 def _locale(interaction: discord.Interaction) -> str:

@@ -113,7 +113,7 @@ def build_group(frontend: Frontend) -> app_commands.Group:
         # only the caller's own hand, fetched from the coordinator; it validates the play anyway.
         # An autocomplete cannot be deferred: past the ack deadline, offer nothing rather than fail
         # (shielded: the coordinator's work is never cancelled halfway)
-        lookup = asyncio.ensure_future(frontend.own_hand(interaction))
+        lookup = asyncio.ensure_future(frontend.peek_hand(interaction))
         try:
             hand = await asyncio.wait_for(asyncio.shield(lookup), timeout=frontend.ack_after)
         except TimeoutError:

@@ -18,6 +18,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
+from bot.i18n import CommandRef
+
 from . import commands as cmds
 from . import fairness, info, lobby, play, presenter, tables
 from .ports import (
@@ -600,12 +602,14 @@ class Coordinator:
         _, tx = await self._transact(cmd.chat, look)
         reply = self._reply(tx, cmd.user, None)
         playable = tuple(o.card for o in reply.hand.cards if o.playable) if reply.hand else ()
+        play_command = CommandRef("play")  # each platform writes it its own way (/play, /uno play)
         if playable:
-            text = Text(N_("Name the card after /play, e.g. /play R5 (a wild with its colour: "
-                           "/play W red). You can play: {cards}."), {"cards": playable})
+            text = Text(N_("Name the card after {command}, e.g. {command} R5 (a wild with its colour: "
+                           "{command} W red). You can play: {cards}."),
+                        {"command": play_command, "cards": playable})
         else:
-            text = Text(N_("Name the card after /play, e.g. /play R5. You have no card to play "
-                           "right now."))
+            text = Text(N_("Name the card after {command}, e.g. {command} R5. You have no card to play "
+                           "right now."), {"command": play_command})
         return Reply(ok=False, text=text, error="which_card", hand=reply.hand, locale=reply.locale)
 
     async def _draw(self, cmd: cmds.Draw) -> Reply:

@@ -455,6 +455,7 @@ class FakeDiscord:
             "attachments": [], "mentions": [], "mention_roles": [], "mention_everyone": False,
             "pinned": False, "tts": False, "timestamp": _now_iso(), "edited_timestamp": None,
             "flags": flags | int(body.get("flags") or 0),
+            "_allowed_mentions": body.get("allowed_mentions"),  # private marker: who may be pinged
         }
         if interaction is not None:
             payload["_interaction"] = interaction.id  # private marker (stripped from clicks)

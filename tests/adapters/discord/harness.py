@@ -30,19 +30,20 @@ class _ErrorLog(logging.Handler):
 
 class BotHarness:
     def __init__(self, fake: FakeDiscord, store: Any, *, seed: int = 7, ack_after: float = 2.0,
-                 clock: FakeClock | None = None, coordinator_wrapper: Any = None) -> None:
+                 clock: FakeClock | None = None, coordinator_wrapper: Any = None, ai_delay: float = 0) -> None:
         self.fake = fake
         self.store = store
         self.seed = seed
         self.ack_after = ack_after
         self.clock = clock or FakeClock()
         self.coordinator_wrapper = coordinator_wrapper
+        self.ai_delay = ai_delay
         self.errors: list[BaseException] = []
         self.log = _ErrorLog()
         self.app: DiscordApp | None = None
 
     def make_coordinator(self, port):
-        coordinator = Coordinator(port, self.store, self.clock, ai_delay=0, seed=self.seed)
+        coordinator = Coordinator(port, self.store, self.clock, ai_delay=self.ai_delay, seed=self.seed)
         return self.coordinator_wrapper(coordinator) if self.coordinator_wrapper else coordinator
 
     async def start(self) -> None:
@@ -77,11 +78,17 @@ class BotHarness:
     # ---- reading what players see ----------------------------------------------------------
 
     def table_message(self, channel_id: int | None = None) -> dict[str, Any]:
-        """The latest public message carrying table/lobby buttons."""
-        tables = [m for m in self.fake.channel_messages(channel_id) if any(
+        """The latest public message carrying table/lobby buttons (an embed: not a turn ping)."""
+        tables = [m for m in self.fake.channel_messages(channel_id) if m.get("embeds") and any(
             isinstance(decode(c.get("custom_id", "")), TableId) for c in self.fake.iter_components(m))]
         assert tables, "no table message posted"
         return max(tables, key=lambda m: int(m["id"]))
+
+    def pings(self, channel_id: int | None = None) -> list[dict[str, Any]]:
+        """The turn pings standing in the channel: plain messages that mention someone."""
+        return [m for m in self.fake.channel_messages(channel_id)
+                if not m.get("embeds") and MENTION.search(m.get("content") or "")
+                and any(isinstance(decode(c.get("custom_id", "")), TableId) for c in self.fake.iter_components(m))]
 
     def table_button(self, action: str, message: dict[str, Any] | None = None) -> tuple[int, str]:
         message = message or self.table_message()
@@ -113,13 +120,20 @@ class BotHarness:
 
     async def press_table(self, user: FakeUser, action: str, channel_id: int | None = None) -> InteractionRecord:
         mid, custom_id = self.table_button(action, self.table_message(channel_id))
-        return await self.fake.wait(await self.fake.click(user, mid, custom_id))
+        return await self.click(user, mid, custom_id)
 
     async def slash(self, user: FakeUser, sub: str, channel_id: int | None = None, **options: Any) -> InteractionRecord:
-        return await self.fake.wait(await self.fake.slash(user, sub, channel_id, **options))
+        return await self.settled(await self.fake.wait(await self.fake.slash(user, sub, channel_id, **options)))
 
     async def click(self, user: FakeUser, message_id: int, custom_id: str) -> InteractionRecord:
-        return await self.fake.wait(await self.fake.click(user, message_id, custom_id))
+        return await self.settled(await self.fake.wait(await self.fake.click(user, message_id, custom_id)))
+
+    async def settled(self, record: InteractionRecord) -> InteractionRecord:
+        """After the answer, until the bot is done with the interaction (it may tidy up: an
+        older hand view turned into a stub, a hand refreshed)."""
+        assert self.app is not None
+        await self.app.frontend.settled()
+        return record
 
     async def open_hand(self, user: FakeUser, channel_id: int | None = None) -> dict[str, Any]:
         record = await self.press_table(user, "hand", channel_id)

@@ -32,19 +32,25 @@ class Table:
     button_plays: int = 0
     checked_history: int = 0
     channel_id: int = 1000
+    refresh_clicks: int = 0  # Refresh pressed because a hand view had not refreshed itself
+    ready_views: int = 0  # turns begun on a hand view that had refreshed itself
 
     @property
     def chat(self) -> ChatKey:
         return ChatKey("discord", str(self.channel_id))
 
     async def hand_message(self, user: FakeUser, *, fresh: bool) -> dict[str, Any]:
-        """The player's ephemeral hand: their existing one refreshed with its own button, or a
-        new one from the table's My hand button."""
+        """The player's newest ephemeral hand: as it is if it shows their turn (it refreshes
+        itself), else refreshed with its own button, or a new one from My hand."""
         fake = self.bot.fake
         mid = self.hand_messages.get(str(user.id))
         if mid is not None and mid in fake.messages and fresh:
+            if shows_turn(fake.messages[mid]):
+                self.ready_views += 1
+                return fake.messages[mid]
             refresh = next((c for h, c in self.bot.hand_buttons(fake.messages[mid]) if h.action in ("b",)), None)
             if refresh is not None and not refresh.get("disabled"):
+                self.refresh_clicks += 1
                 await self.bot.click(user, mid, refresh["custom_id"])
                 return fake.messages[mid]
         message = await self.bot.open_hand(user, self.channel_id)
@@ -75,7 +81,10 @@ class Table:
             if hand_id.action == "s":
                 options["swap_with"] = next(u for u in self.users.values() if u.id != user.id)
             record = await self.bot.slash(user, "play", self.channel_id, **options)
-            assert fake.response_message(record)["flags"] & EPHEMERAL
+            answer = fake.response_message(record)
+            assert answer["flags"] & EPHEMERAL
+            if self.bot.hand_buttons(answer):  # the answer shows the hand: the newest view now
+                self.hand_messages[str(user.id)] = int(answer["id"])
             self.slash_plays += 1
         else:
             await self.bot.click(user, mid, comp["custom_id"])
@@ -86,7 +95,9 @@ class Table:
             self.button_plays += 1
         self.turns += 1
         if declare and await self.cards_left(user) == 1:
-            await self.bot.slash(user, "call", self.channel_id)
+            record = await self.bot.slash(user, "call", self.channel_id)
+            if self.bot.hand_buttons(fake.response_message(record)):
+                self.hand_messages[str(user.id)] = record.message_id
 
     def _first_playable(self, message: dict[str, Any]) -> tuple[HandId, dict[str, Any]] | None:
         for hand_id, comp in self.bot.hand_buttons(message):
@@ -126,6 +137,11 @@ class Table:
                 assert not re.search(rf"(?<![\w]){re.escape(label)}{tail}", text), \
                     f"a held card ({label}) appears in a public message: {text!r}"
         return len(new)
+
+
+def shows_turn(message: dict[str, Any]) -> bool:
+    """What a player reads on their hand view: is it my turn?"""
+    return any("It is your turn." in (embed.get("description") or "") for embed in message.get("embeds") or [])
 
 
 def public_text(message: dict[str, Any]) -> str:

@@ -55,8 +55,9 @@ async def test_three_players_play_a_whole_hand_with_slash_commands_and_buttons(b
     # the hand's result was announced publicly, and the table message was edited, not reposted
     notices = [m["content"] for m in fake.channel_messages() if m["content"]]
     assert any(re.search(r"Ana|Bo|Cy", n) for n in notices), notices
-    tables = [m for m in fake.channel_messages() if m["components"]]
+    tables = [m for m in fake.channel_messages() if m["components"] and m["embeds"]]
     assert len(tables) <= 2  # the lobby became the table; at most one more for the next hand
+    assert len(bot.pings()) == 1  # one turn ping stands: each new one replaced the last
     # every response that showed a hand was ephemeral
     for record in fake.interactions.values():
         if record.message_id is None:

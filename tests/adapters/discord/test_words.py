@@ -85,3 +85,13 @@ async def test_people_are_named_never_shown_by_id(bot, fake):
     assert "Zed" in text and str(ZED.id) not in text
     record = await bot.slash(BO, "call", target=ZED)
     assert str(ZED.id) not in record.callback["data"]["content"]
+
+
+async def test_a_play_without_a_card_names_the_discord_command(bot, fake):
+    await open_game(bot)
+    (group,) = fake.commands
+    current = next(u for u in (ANA, BO) + (FakeUser(103, "Cy"),) if str(u.id) == bot.current_player_id())
+    record = await bot.slash(current, "play", card=",")  # no card named: how to play instead
+    said = record.callback["data"]["content"]
+    assert record.callback["data"]["flags"] & EPHEMERAL
+    assert f"</uno play:{group['id']}> R5" in said and " /play" not in said, said

@@ -3,6 +3,9 @@
     unobot play [--rules official|house] [--lang en|zh] [--seed N] [--ai N]   console game
     unobot run telegram|discord                                                 chat bots
     unobot db upgrade                                                           schema to head
+
+Settings come from the environment and a ``.env`` file (``bot.config.Settings``); a bad one,
+a missing token or an unusable database prints one line and exits with code 2.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ import asyncio
 import logging
 import sys
 
-from bot.config import ConfigError, database_url
+from bot.config import ConfigError, Settings, load_settings
+from bot.logs import configure_logging, redact
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,13 +38,54 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def _open_store(url: str):
+def _database_error(source: str, url: str, error: BaseException) -> ConfigError | None:
+    """One line for a database URL we cannot use or a database we cannot reach (None for
+    anything else, which is a bug and keeps its traceback)."""
+    from storage.db import DatabaseUrlError, connection_problem, safe_url
+
+    if isinstance(error, DatabaseUrlError):
+        return ConfigError(f"{source} {error}")
+    problem = connection_problem(error)
+    if problem is None:
+        return None
+    return ConfigError(f"cannot open the database {safe_url(url)} ({source}): {problem}")
+
+
+async def _open_store(url: str, source: str):
     from storage import open_store  # upgrades the schema to head first
 
-    return await open_store(url)
+    redact(_password(url))
+    try:
+        return await open_store(url)
+    except Exception as error:
+        config_error = _database_error(source, url, error)
+        if config_error is None:
+            raise
+        raise config_error from None
 
 
-async def _serve(platform: str) -> None:
+def _upgrade(url: str, source: str) -> None:
+    from storage.migrate import upgrade
+
+    try:
+        upgrade(url)
+    except Exception as error:
+        config_error = _database_error(source, url, error)
+        if config_error is None:
+            raise
+        raise config_error from None
+
+
+def _password(url: str) -> str | None:
+    from storage.db import DatabaseUrlError, _parse
+
+    try:
+        return _parse(url).password
+    except DatabaseUrlError:
+        return None
+
+
+async def _serve(platform: str, settings: Settings) -> None:
     from bot.coordinator import Coordinator
     from bot.coordinator.clock import RealClock
 
@@ -48,8 +93,8 @@ async def _serve(platform: str) -> None:
         from adapters.telegram import app as platform_app
     else:
         from adapters.discord import app as platform_app  # type: ignore[no-redef]
-    config = platform_app.config_from_env()  # ConfigError before touching the database
-    store = await _open_store(database_url())
+    config = platform_app.config_from_settings(settings)  # ConfigError before touching the database
+    store = await _open_store(settings.database_url.get_secret_value(), "DATABASE_URL")
     clock = RealClock()
     try:
         await platform_app.serve(config, lambda chat_port: Coordinator(chat_port, store, clock), store)
@@ -57,12 +102,15 @@ async def _serve(platform: str) -> None:
         await store.close()
 
 
-async def _play(args: argparse.Namespace) -> int:
+async def _play(args: argparse.Namespace, settings: Settings) -> int:
     from adapters.console.app import play
     from bot.coordinator import Coordinator
     from bot.coordinator.clock import RealClock
 
-    store = await _open_store(args.database or database_url())
+    if args.database:
+        store = await _open_store(args.database, "--database")
+    else:
+        store = await _open_store(settings.database_url.get_secret_value(), "DATABASE_URL")
     try:
         return await play(args, lambda chat_port: Coordinator(chat_port, store, RealClock(), ai_delay=0.4,
                                                           seed=args.seed), store)
@@ -72,18 +120,21 @@ async def _play(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING if args.command == "play" else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        settings = load_settings()  # the environment, then .env
+    except ConfigError as error:
+        print(f"unobot: {error}", file=sys.stderr)
+        return 2
+    default_level = logging.WARNING if args.command == "play" else logging.INFO
+    configure_logging(settings.unobot_log_level or default_level, settings.secrets())
     try:
         if args.command == "play":
-            return asyncio.run(_play(args))
+            return asyncio.run(_play(args, settings))
         if args.command == "run":
-            asyncio.run(_serve(args.platform))
+            asyncio.run(_serve(args.platform, settings))
             return 0
         if args.command == "db":
-            from storage.migrate import upgrade
-
-            upgrade(database_url())
+            _upgrade(settings.database_url.get_secret_value(), "DATABASE_URL")
             return 0
     except ConfigError as error:
         print(f"unobot: {error}", file=sys.stderr)

@@ -1,33 +1,153 @@
 """Async engines for SQLite (aiosqlite) and PostgreSQL (asyncpg): async drivers only, so a
-query never blocks the event loop."""
+query never blocks the event loop.
+
+``normalise_url`` is the one place that reads a database URL (``DATABASE_URL`` or
+``--database``): the SQLAlchemy engine and the games' asyncpg pool both connect through
+``asyncpg_dsn`` of what it returns, so TLS options (libpq's ``sslmode``, ``sslrootcert``,
+``sslcert``, ``sslkey``, ... and SQLAlchemy's ``ssl=``) mean the same on both paths.
+"""
 
 from __future__ import annotations
 
+import os
+import sqlite3
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from bot.config import ConfigError
 
 SQLITE_BUSY_TIMEOUT_MS = 5000
 # Connections for the games hot path on PostgreSQL: many games committing at once share WAL
 # flushes (group commit), which is what makes 50 concurrent games fast.
 PG_GAME_POOL_SIZE = 20
+# libpq's modes, which asyncpg implements from the DSN (certificates included).
+SSL_MODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
+_SSL_FLAGS = {"true": "require", "1": "require", "yes": "require", "on": "require",
+              "false": "disable", "0": "disable", "no": "disable", "off": "disable"}
+# Query options naming a file the TLS handshake reads: checked up front for a clear error.
+_SSL_FILES = ("sslrootcert", "sslcert", "sslkey", "sslcrl")
+PG_CONNECT_TIMEOUT = 10  # seconds: an unreachable host fails the start, it does not hang it
 
 
-def normalise_url(url: str) -> str:
-    """Accept the sync spellings people paste (``sqlite:///x.db``, ``postgresql://...``) and
-    map them onto the async drivers we ship."""
-    parsed = make_url(url)
-    if parsed.drivername in ("sqlite", "sqlite+pysqlite"):
+class DatabaseUrlError(ConfigError):
+    """A database URL we cannot use; the text never holds the password."""
+
+
+def _parse(url: str | URL) -> URL:
+    if isinstance(url, URL):
+        return url
+    try:
+        return make_url(url)
+    except Exception:  # ArgumentError/ValueError: the text may hold a password, never echo it
+        raise DatabaseUrlError("is not a database URL (expected sqlite+aiosqlite:///FILE or "
+                               "postgresql://USER:PASSWORD@HOST:PORT/DATABASE)") from None
+
+
+def _single(parsed: URL, key: str) -> str | None:
+    value = parsed.query.get(key)
+    if isinstance(value, tuple):
+        raise DatabaseUrlError(f"gives {key} more than once")
+    return value
+
+
+def _tls_query(parsed: URL) -> URL:
+    """SQLAlchemy's ``ssl=`` spelling folded into libpq's ``sslmode``, values checked."""
+    ssl = _single(parsed, "ssl")
+    mode = _single(parsed, "sslmode")
+    if ssl is not None:
+        ssl_mode = _SSL_FLAGS.get(ssl.lower(), ssl.lower())
+        if mode is not None and mode != ssl_mode:
+            raise DatabaseUrlError(f"gives both ssl={ssl} and sslmode={mode}; keep one")
+        mode = ssl_mode
+        parsed = parsed.difference_update_query(["ssl"])
+    if mode is not None:
+        if mode not in SSL_MODES:
+            raise DatabaseUrlError(f"has an unknown sslmode {mode!r} (use one of {', '.join(SSL_MODES)})")
+        parsed = parsed.update_query_dict({"sslmode": mode})
+    for key in _SSL_FILES:
+        path = _single(parsed, key)
+        if path is not None and not (key == "sslrootcert" and path == "system") \
+                and not os.path.isfile(os.path.expanduser(path)):
+            raise DatabaseUrlError(f"names a {key} file that does not exist: {path}")
+    return parsed
+
+
+def normalise_url(url: str | URL) -> str:
+    """The URL in the form every part of storage uses: the sync spellings people paste
+    (``sqlite:///x.db``, ``postgresql://...``, ``postgres://...``) mapped onto the async
+    drivers we ship, TLS options checked and in libpq's spelling. Raises DatabaseUrlError."""
+    parsed = _parse(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        if parsed.drivername not in ("sqlite", "sqlite+pysqlite", "sqlite+aiosqlite"):
+            raise DatabaseUrlError(f"uses the driver {parsed.drivername!r}; use sqlite+aiosqlite:///FILE")
         parsed = parsed.set(drivername="sqlite+aiosqlite")
-    elif parsed.drivername in ("postgresql", "postgres", "postgresql+psycopg2", "postgresql+psycopg"):
-        parsed = parsed.set(drivername="postgresql+asyncpg")
+        database = parsed.database
+        if database and database != ":memory:" and not database.startswith("file:") and \
+                not os.path.isdir(os.path.dirname(os.path.abspath(database))):
+            raise DatabaseUrlError(f"names a SQLite file in a folder that does not exist: {database}")
+    elif backend in ("postgresql", "postgres"):
+        if parsed.drivername not in ("postgresql", "postgres", "postgresql+psycopg2",
+                                     "postgresql+psycopg", "postgresql+asyncpg"):
+            raise DatabaseUrlError(f"uses the driver {parsed.drivername!r}; use postgresql://...")
+        parsed = _tls_query(parsed.set(drivername="postgresql+asyncpg"))
+    else:
+        raise DatabaseUrlError(f"uses {backend!r}; unobot stores games in SQLite "
+                               "(sqlite+aiosqlite:///FILE) or PostgreSQL (postgresql://...)")
     return parsed.render_as_string(hide_password=False)
+
+
+def asyncpg_dsn(url: str | URL) -> str:
+    """The libpq-style DSN asyncpg parses itself (``sslmode``, ``sslrootcert`` and the other
+    libpq options honoured), for a URL that went through ``normalise_url``."""
+    return _parse(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def safe_url(url: str | URL) -> str:
+    """The URL for a message or a log line: the password masked."""
+    try:
+        return _parse(url).render_as_string(hide_password=True)
+    except DatabaseUrlError:
+        return "(unparsable URL)"
 
 
 def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
+
+
+def connection_problem(error: BaseException) -> str | None:
+    """One line saying why the database could not be opened, when ``error`` means it cannot
+    be reached, refused us or is not a database; None for anything else (a bug: let it raise)."""
+    if isinstance(error, ConfigError):
+        return str(error)
+    # SQLAlchemy wraps the driver's error (DBAPIError.orig), its asyncpg adapter once more.
+    while isinstance(error, sa.exc.DBAPIError) and error.orig is not None:
+        error = error.orig
+    cause = error.__cause__ if error.__cause__ is not None and type(error).__module__.startswith(
+        "sqlalchemy") else error
+    text = " ".join(str(cause).split()) or type(cause).__name__
+    if isinstance(cause, OSError | TimeoutError):  # refused, unknown host, TLS refused, timeout
+        return text
+    if isinstance(cause, sqlite3.DatabaseError):  # aiosqlite raises sqlite3's own errors
+        lowered = text.lower()
+        return text if ("unable to open" in lowered or "not a database" in lowered
+                        or "readonly" in lowered) else None
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover - a dependency
+        return None
+    if isinstance(cause, asyncpg.ClientConfigurationError | asyncpg.ConnectionDoesNotExistError):
+        return text
+    if isinstance(cause, asyncpg.PostgresError):
+        state = getattr(cause, "sqlstate", "") or ""
+        # connection exception, invalid authorisation, unknown database, too many
+        # connections, server starting or shutting down
+        if state[:2] in ("08", "28", "3D", "53") or state in ("57P01", "57P02", "57P03"):
+            return text
+    return None
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -62,4 +182,15 @@ def make_engine(url: str, **options: Any) -> AsyncEngine:
         options.setdefault("pool_size", 5)
         options.setdefault("max_overflow", 5)
         options.setdefault("pool_recycle", 1800)
+    if "async_creator" not in options:
+        # asyncpg reads the DSN itself, as the games pool does: SQLAlchemy would pass each
+        # query option as a keyword (asyncpg.connect(sslmode=...) is a TypeError).
+        dsn = asyncpg_dsn(url)
+
+        async def connect() -> Any:
+            import asyncpg
+
+            return await asyncpg.connect(dsn, timeout=PG_CONNECT_TIMEOUT)
+
+        options["async_creator"] = connect
     return create_async_engine(url, **options)

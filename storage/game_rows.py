@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlalchemy.engine import URL
 
+from .db import asyncpg_dsn
 from .models import game_seats, games, result_players, results
 
 GAME_COLUMNS = tuple(column.name for column in games.columns)
@@ -204,8 +205,9 @@ async def _reset(conn: Any) -> None:
 
 class PostgresGameRows(GameRows):
     def __init__(self, url: URL, max_size: int) -> None:
-        # asyncpg parses a libpq-style DSN itself, query options (sslmode, host=/socket) included.
-        self._dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        # The same DSN as the engine's connections (storage.db): asyncpg parses it itself,
+        # query options (sslmode, sslrootcert, host=/socket) included.
+        self._dsn = asyncpg_dsn(url)
         self._max_size = max_size
         self._pool: Any = None
         self._pool_lock = asyncio.Lock()

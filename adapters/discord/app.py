@@ -3,6 +3,8 @@
     DISCORD_TOKEN        required: the bot token
     DISCORD_SHARD_COUNT  optional: total shards -> AutoShardedClient
     DISCORD_SHARD_IDS    optional: "0,1" the shards this process runs (needs the count)
+
+Every variable is a field of ``bot.config.Settings`` (read from the environment and ``.env``).
 """
 
 from __future__ import annotations
@@ -10,15 +12,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.config import ConfigError
+from bot.config import ConfigError, Settings, load_settings
 from bot.coordinator.ports import ChatPort, GameStore
 
 from . import command_names
@@ -33,7 +34,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class DiscordConfig:
-    token: str
+    token: str = field(repr=False)
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     ack_after: float = 2.0  # defer an interaction not answered by then (Discord allows 3 s)
@@ -45,31 +46,18 @@ class DiscordConfig:
         return self.shard_count is not None
 
 
-def config_from_env(env: Mapping[str, str] = os.environ) -> DiscordConfig:
-    token = (env.get("DISCORD_TOKEN") or "").strip()
-    if not token:
+def config_from_settings(settings: Settings) -> DiscordConfig:
+    if settings.discord_token is None:
         raise ConfigError("DISCORD_TOKEN is not set: create a bot at https://discord.com/developers "
                           "and put its token in the environment (see .env.example)")
-    count_text = (env.get("DISCORD_SHARD_COUNT") or "").strip()
-    ids_text = (env.get("DISCORD_SHARD_IDS") or "").strip()
-    count: int | None = None
-    ids: tuple[int, ...] | None = None
-    try:
-        if count_text:
-            count = int(count_text)
-        if ids_text:
-            ids = tuple(int(part) for part in ids_text.replace(" ", "").split(",") if part)
-    except ValueError:
-        raise ConfigError("DISCORD_SHARD_COUNT must be a number and DISCORD_SHARD_IDS a list like 0,1") from None
-    if count is not None and count < 1:
-        raise ConfigError("DISCORD_SHARD_COUNT must be at least 1")
-    if ids is not None:
-        if count is None:
-            raise ConfigError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT too")
-        if not ids or any(not 0 <= i < count for i in ids):
-            raise ConfigError(f"DISCORD_SHARD_IDS must be between 0 and {count - 1}")
-    return DiscordConfig(token=token, shard_count=count, shard_ids=ids,
-                         sync_commands=(env.get("DISCORD_SYNC_COMMANDS", "1").strip() != "0"))
+    return DiscordConfig(token=settings.discord_token.get_secret_value(),
+                         shard_count=settings.discord_shard_count, shard_ids=settings.discord_shard_ids,
+                         sync_commands=settings.discord_sync_commands)
+
+
+def config_from_env(env: Mapping[str, str] | None = None) -> DiscordConfig:
+    """The configuration from the environment and ``.env`` (or from ``env`` alone)."""
+    return config_from_settings(load_settings(env))
 
 
 class DiscordApp:

@@ -3,9 +3,12 @@
     TELEGRAM_BOT_TOKEN        required (from @BotFather)
     TELEGRAM_API_BASE_URL     default https://api.telegram.org (a self-hosted Bot API server)
     TELEGRAM_WEBHOOK_URL      set to receive updates by webhook instead of polling
-    TELEGRAM_WEBHOOK_SECRET   checked on every webhook request (X-Telegram-Bot-Api-Secret-Token)
+    TELEGRAM_WEBHOOK_SECRET   checked on every webhook request (X-Telegram-Bot-Api-Secret-Token);
+                              unset: a random one is registered at each start
     TELEGRAM_WEBHOOK_PORT     local port the webhook server listens on (default 8443)
-    TELEGRAM_WEBHOOK_LISTEN   local address it listens on (default 0.0.0.0)
+    TELEGRAM_WEBHOOK_LISTEN   local address it listens on (default 127.0.0.1)
+
+Every variable is a field of ``bot.config.Settings`` (read from the environment and ``.env``).
 """
 
 from __future__ import annotations
@@ -13,19 +16,19 @@ from __future__ import annotations
 import asyncio
 import datetime as dtm
 import logging
-import os
-import re
+import secrets
 import signal
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
-from bot.config import ConfigError
+from bot.config import OFFICIAL_TELEGRAM_API, ConfigError, Settings, load_settings
 from bot.coordinator.ports import ChatPort, GameStore
+from bot.logs import redact
 
 from .bot_commands import register_commands
 from .handlers import UnoHandlers
@@ -33,20 +36,20 @@ from .port import TelegramChatPort
 
 log = logging.getLogger(__name__)
 
-OFFICIAL_API = "https://api.telegram.org"
-_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+OFFICIAL_API = OFFICIAL_TELEGRAM_API
 # Updates allowed from Telegram: what the handlers use, nothing else.
 ALLOWED_UPDATES = ["message", "callback_query", "inline_query", "chosen_inline_result"]
 
 
 @dataclass(frozen=True)
 class TelegramConfig:
-    token: str
+    token: str = field(repr=False)
     api_base_url: str = OFFICIAL_API
     webhook_url: str | None = None
     webhook_secret: str | None = None
     webhook_port: int = 8443
-    webhook_listen: str = "0.0.0.0"
+    # Loopback: the TLS-terminating proxy in front of the bot forwards to it (see the README).
+    webhook_listen: str = "127.0.0.1"
     # Flood control (Telegram: ~30 messages/s overall, ~20/min per group). Tests raise them.
     overall_rate: float = 30
     group_rate: float = 20
@@ -67,26 +70,21 @@ class TelegramConfig:
         return f"{self.api_base_url}/file/bot"
 
 
-def config_from_env(env: Mapping[str, str] = os.environ) -> TelegramConfig:
-    token = (env.get("TELEGRAM_BOT_TOKEN") or "").strip()
-    if not token:
+def config_from_settings(settings: Settings) -> TelegramConfig:
+    if settings.telegram_bot_token is None:
         raise ConfigError("TELEGRAM_BOT_TOKEN is not set (get a token from @BotFather)")
-    base = (env.get("TELEGRAM_API_BASE_URL") or OFFICIAL_API).strip().rstrip("/")
-    base = base.removesuffix("/bot")  # accept PTB's form ".../bot" as well as the server root
-    if urlparse(base).scheme not in ("http", "https"):
-        raise ConfigError(f"TELEGRAM_API_BASE_URL must be an http(s) URL, not {base!r}")
-    webhook_url = (env.get("TELEGRAM_WEBHOOK_URL") or "").strip() or None
-    if webhook_url and urlparse(webhook_url).scheme != "https":
-        raise ConfigError("TELEGRAM_WEBHOOK_URL must be an https URL")
-    secret = (env.get("TELEGRAM_WEBHOOK_SECRET") or "").strip() or None
-    if secret and not _SECRET.match(secret):
-        raise ConfigError("TELEGRAM_WEBHOOK_SECRET may hold 1-256 of A-Z a-z 0-9 _ -")
-    port_text = (env.get("TELEGRAM_WEBHOOK_PORT") or "8443").strip()
-    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise ConfigError(f"TELEGRAM_WEBHOOK_PORT must be a port number, not {port_text!r}")
-    return TelegramConfig(token=token, api_base_url=base, webhook_url=webhook_url,
-                          webhook_secret=secret, webhook_port=int(port_text),
-                          webhook_listen=(env.get("TELEGRAM_WEBHOOK_LISTEN") or "0.0.0.0").strip())
+    secret = settings.telegram_webhook_secret
+    return TelegramConfig(token=settings.telegram_bot_token.get_secret_value(),
+                          api_base_url=settings.telegram_api_base_url,
+                          webhook_url=settings.telegram_webhook_url,
+                          webhook_secret=secret.get_secret_value() if secret else None,
+                          webhook_port=settings.telegram_webhook_port,
+                          webhook_listen=settings.telegram_webhook_listen.strip())
+
+
+def config_from_env(env: Mapping[str, str] | None = None) -> TelegramConfig:
+    """The configuration from the environment and ``.env`` (or from ``env`` alone)."""
+    return config_from_settings(load_settings(env))
 
 
 def build_application(config: TelegramConfig) -> Application:
@@ -107,6 +105,7 @@ class TelegramBot:
         self.config = config
         self.make_coordinator = make_coordinator
         self.store = store
+        redact(config.token, config.webhook_secret)  # wherever the bot is started from
         self.app = build_application(config)
         self.port: TelegramChatPort | None = None
         self.coordinator: Any = None
@@ -137,10 +136,14 @@ class TelegramBot:
         assert updater is not None  # built by ApplicationBuilder unless explicitly disabled
         if self.config.webhook_url:
             path = urlparse(self.config.webhook_url).path.lstrip("/")
+            # Never an open webhook: whoever can reach it could post updates as any user (and
+            # pass admin checks). Without a configured secret a fresh one is registered with
+            # setWebhook; PTB's server answers 403 to a request without it.
+            secret = self.config.webhook_secret or secrets.token_urlsafe(32)
+            redact(secret)
             await updater.start_webhook(listen=self.config.webhook_listen, port=self.config.webhook_port,
                                         url_path=path, webhook_url=self.config.webhook_url,
-                                        secret_token=self.config.webhook_secret,
-                                        allowed_updates=ALLOWED_UPDATES)
+                                        secret_token=secret, allowed_updates=ALLOWED_UPDATES)
         else:
             await updater.start_polling(poll_interval=0, timeout=dtm.timedelta(seconds=self.config.poll_timeout),
                                         allowed_updates=ALLOWED_UPDATES)

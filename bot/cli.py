@@ -15,7 +15,7 @@ import asyncio
 import logging
 import sys
 
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import ConfigError, Settings, load_settings, url_secrets
 from bot.logs import configure_logging, redact
 
 
@@ -54,7 +54,7 @@ def _database_error(source: str, url: str, error: BaseException) -> ConfigError 
 async def _open_store(url: str, source: str):
     from storage import open_store  # upgrades the schema to head first
 
-    redact(_password(url))
+    redact(*url_secrets(url))
     try:
         return await open_store(url)
     except Exception as error:
@@ -74,15 +74,6 @@ def _upgrade(url: str, source: str) -> None:
         if config_error is None:
             raise
         raise config_error from None
-
-
-def _password(url: str) -> str | None:
-    from storage.db import DatabaseUrlError, _parse
-
-    try:
-        return _parse(url).password
-    except DatabaseUrlError:
-        return None
 
 
 async def _serve(platform: str, settings: Settings) -> None:

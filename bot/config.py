@@ -114,10 +114,7 @@ class Settings(BaseSettings):
         """Every configured secret, for the log redactor."""
         found = [s.get_secret_value() for s in (self.telegram_bot_token, self.discord_token,
                                                 self.telegram_webhook_secret) if s is not None]
-        password = _url_password(self.database_url.get_secret_value())
-        if password:
-            found += {password, unquote(password)}
-        return found
+        return found + url_secrets(self.database_url.get_secret_value())
 
 
 class _GivenSettings(Settings):
@@ -165,11 +162,13 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         raise ConfigError(" ".join(problems.split())) from None
 
 
-def _url_password(url: str) -> str | None:
+def url_secrets(url: str) -> list[str]:
+    """The password in a database URL, as written and decoded (for the log redactor)."""
     try:
-        return urlparse(url).password
+        password = urlparse(url).password
     except ValueError:
-        return None
+        return []
+    return sorted({password, unquote(password)}) if password else []
 
 
 def database_url(env: Mapping[str, str] | None = None) -> str:

@@ -20,11 +20,19 @@ MASK = "[redacted]"
 # Request logs of the HTTP clients under python-telegram-bot: a line per Bot API call, with
 # the token in the URL. Warnings and errors still come through.
 QUIET_LOGGERS = ("httpx", "httpcore")
+# Our own packages: the only ones that log at DEBUG. The platform libraries' debug output
+# dumps every request and update, private hands included, so they stay at INFO at most.
+OWN_LOGGERS = ("bot", "adapters", "storage")
 _SHORTEST_SECRET = 6  # shorter values would mask common words, and are no secret anyway
 _PATTERNS = (
     re.compile(r"(?<![0-9])[0-9]{5,}:[A-Za-z0-9_-]{30,}"),  # a Telegram bot token (id:hash)
-    re.compile(r"(?<=://)([^/@\s:]*):([^/@\s]+)(?=@)"),  # user:password@ in a URL
+    # A Discord interaction's token, in its webhook and callback URLs and in gateway payloads:
+    # for 15 minutes it lets whoever holds it answer as the bot.
+    re.compile(r"(?<=/webhooks/)(\d+/)[^/\s?'\"]+"),
+    re.compile(r"(?<=/interactions/)(\d+/)[^/\s?'\"]+"),
+    re.compile(r"""(?<=['"]token['"]: ['"])()[^'"]+"""),
 )
+_PASSWORD = re.compile(r"(?<=://)([^/@\s:]*):([^/@\s]+)(?=@)")  # user:password@ in a URL
 
 _secrets: set[str] = set()
 _lock = threading.Lock()
@@ -42,7 +50,9 @@ def scrub(text: str) -> str:
         if secret in text:
             text = text.replace(secret, MASK)
     text = _PATTERNS[0].sub(MASK, text)
-    return _PATTERNS[1].sub(lambda m: f"{m.group(1)}:{MASK}", text)
+    for pattern in _PATTERNS[1:]:
+        text = pattern.sub(lambda m: f"{m.group(1)}{MASK}", text)
+    return _PASSWORD.sub(lambda m: f"{m.group(1)}:{MASK}", text)
 
 
 class RedactingFilter(logging.Filter):
@@ -65,12 +75,15 @@ class RedactingFilter(logging.Filter):
 
 
 def configure_logging(level: int | str, secrets: Iterable[str] = ()) -> None:
-    """Log to stderr at ``level`` with every line scrubbed (see the module docstring)."""
+    """Log to stderr at ``level`` (DEBUG for our packages only) with every line scrubbed (see
+    the module docstring)."""
     redact(*secrets)
-    logging.basicConfig(level=level, format=FORMAT)
-    root_level = logging.getLogger().getEffectiveLevel()
+    level = logging.getLevelName(level) if isinstance(level, str) else level
+    logging.basicConfig(level=max(level, logging.INFO), format=FORMAT)
+    for name in OWN_LOGGERS:
+        logging.getLogger(name).setLevel(level)
     for name in QUIET_LOGGERS:
-        logging.getLogger(name).setLevel(max(root_level, logging.WARNING))
+        logging.getLogger(name).setLevel(max(level, logging.WARNING))
     for handler in logging.getLogger().handlers:
         if not any(isinstance(f, RedactingFilter) for f in handler.filters):
             handler.addFilter(RedactingFilter())

@@ -17,6 +17,13 @@ def test_scrub_masks_registered_secrets_and_secret_shapes():
     assert scrub("connect postgresql://uno:hunter2@db:5432/uno failed") == \
         f"connect postgresql://uno:{MASK}@db:5432/uno failed"
     assert scrub("https://api.telegram.org:443/file") == "https://api.telegram.org:443/file"
+    # A Discord interaction's token: in its URLs and in the gateway payload.
+    assert scrub("PATCH https://discord.com/api/v10/webhooks/700/aW50ZXJhY3Rpb24.x-y_z/messages/@original") == \
+        f"PATCH https://discord.com/api/v10/webhooks/700/{MASK}/messages/@original"
+    assert scrub("POST /api/v10/interactions/123/aW50.ZX_J-h/callback?with_response=1") == \
+        f"POST /api/v10/interactions/123/{MASK}/callback?with_response=1"
+    assert scrub("{'id': '5', 'token': 'aW50.ZX_J-h', \"token\": \"abc\"}") == \
+        f"{{'id': '5', 'token': '{MASK}', \"token\": \"{MASK}\"}}"
 
 
 def test_the_filter_cleans_messages_arguments_and_tracebacks():

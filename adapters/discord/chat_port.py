@@ -47,7 +47,7 @@ class Ping:
 class DiscordChatPort:
     def __init__(self, client: discord.Client, hands: OpenHands | None = None) -> None:
         self.client = client
-        self.hands = hands or OpenHands()
+        self.hands = hands if hands is not None else OpenHands()
         self.sends = 0  # REST calls made, for the benchmark
         self.edits = 0
         self.deletes = 0
@@ -66,8 +66,10 @@ class DiscordChatPort:
         published = await self._publish(chat, message, edit=edit)
         if isinstance(message, TableView):
             await self._ping_turn(chat, message)
-        else:  # a lobby, or a notice (a hand or the game ended, ...): no turn stands any more
+        elif isinstance(message, LobbyView):  # a new game: no turn of an older one stands
             await self._drop_ping(chat)
+        # a notice changes no turn; when a hand or the game ends, every seat is sent a hand
+        # marked over, and that removes the ping (send_hand)
         return published
 
     async def _publish(self, chat: ChatKey, message: Public, *, edit: str | None) -> str | None:
@@ -106,6 +108,8 @@ class DiscordChatPort:
                         edit: str | None = None) -> str | None:
         """Refresh the player's open hand view, if any (see the module docstring). No message
         id to store: the view belongs to an interaction, not to the game."""
+        if view.hand_over:
+            await self._drop_ping(chat, game_id=view.game_id)
         await self.hands.deliver(chat.chat_id, user_id, view)
         return None
 
@@ -144,9 +148,12 @@ class DiscordChatPort:
         await self._drop_ping(chat)  # after the new one is up: the channel is never without one
         self.pings[chat.chat_id] = Ping(table.game_id, table.hand_number, current.user_id, message_id)
 
-    async def _drop_ping(self, chat: ChatKey) -> None:
-        standing = self.pings.pop(chat.chat_id, None)
-        if standing is None or standing.message_id is None:
+    async def _drop_ping(self, chat: ChatKey, *, game_id: str | None = None) -> None:
+        standing = self.pings.get(chat.chat_id)
+        if standing is None or (game_id is not None and standing.game_id != game_id):
+            return
+        del self.pings[chat.chat_id]
+        if standing.message_id is None:
             return
         channel = self.client.get_partial_messageable(int(chat.chat_id))
         try:

@@ -52,7 +52,7 @@ class Frontend:
     def __init__(self, store: GameStore, *, ack_after: float = 2.0, on_error: ErrorHook | None = None,
                  hands: OpenHands | None = None) -> None:
         self.store = store
-        self.hands = hands or OpenHands()  # each player's open hand view (shared with the ChatPort)
+        self.hands = hands if hands is not None else OpenHands()  # each player's open hand view (shared with the ChatPort)
         self.coordinator: Any = None  # set by the app once built (it needs the ChatPort first)
         self.ready = asyncio.Event()  # set after coordinator.resume()
         self.ack_after = ack_after

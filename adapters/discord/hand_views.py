@@ -71,6 +71,7 @@ class OpenHands:
         self._answering: dict[Key, int] = {}
         self._waiting: dict[Key, HandView] = {}
         self.refreshes = 0  # webhook edits made, for the benchmark
+        self._pruned = clock()
 
     # ---- what is open ----------------------------------------------------------------------
 
@@ -80,6 +81,7 @@ class OpenHands:
         the one to refresh from now on (for 15 minutes); a different, older one becomes a stub."""
         previous = self.live(chat_id, user_id)
         self._open[(chat_id, user_id)] = OpenHand(interaction, message_id, followup_id, page, self.clock())
+        self._prune()
         if previous is not None and (previous.message_id is None or previous.message_id != message_id):
             await self._retire(chat_id, previous, normalize_locale(str(interaction.locale)))
 
@@ -90,6 +92,18 @@ class OpenHands:
         except discord.HTTPException as error:  # dismissed or expired: nothing to tidy
             log.info("an older hand view in channel %s was not turned into a stub (HTTP %s, code %s)",
                      chat_id, error.status, error.code)
+
+    def _prune(self) -> None:
+        """Drop expired views now and then: each holds an interaction, and players come and go."""
+        now = self.clock()
+        if now - self._pruned < 60:
+            return
+        self._pruned = now
+        for key in [k for k, opened in self._open.items() if now - opened.since >= self.lifetime]:
+            del self._open[key]
+
+    def count(self) -> int:
+        return len(self._open)
 
     def forget(self, chat_id: str, user_id: str) -> None:
         self._open.pop((chat_id, user_id), None)

@@ -42,6 +42,8 @@ async def known_position(bot) -> None:
 
 
 async def test_each_turn_pings_the_player_to_act_and_only_them(bot, fake):
+    # the views the Frontend opens are the ones the ChatPort refreshes (even while none is open)
+    assert bot.app.frontend.hands is bot.app.chat_port.hands is bot.app.hands
     await open_game(bot)
     table = Table(bot, USERS)
     previous: dict | None = None
@@ -212,3 +214,21 @@ async def test_a_click_is_answered_with_the_hand_as_it_is_after_the_ai_seats_mov
     # the click's own answer showed it: no second edit through the webhook was needed
     assert not any(r.method == "PATCH" and r.path.startswith("/webhooks/") for r in fake.requests)
     assert table.refresh_clicks == 0
+
+
+async def test_a_notice_during_a_turn_keeps_that_turns_ping(bot, fake):
+    from bot.coordinator import presenter
+    from bot.coordinator.views import Notice, Text
+    from bot.engine import Match
+
+    from .players import CHAT
+
+    await open_game(bot)
+    (ping,) = bot.pings()
+    port = bot.app.chat_port
+    await port.publish(CHAT, Notice("en", Text("Something happened.")))
+    assert [p["id"] for p in bot.pings()] == [ping["id"]]  # not deleted
+    record = await bot.store.load(CHAT)
+    same_turn = presenter.table_view(record, Match.from_json(record.match), "en")
+    await port.publish(CHAT, same_turn, edit=record.table_message_id)  # the table again, same turn
+    assert [p["id"] for p in bot.pings()] == [ping["id"]]  # not pinged twice

@@ -100,7 +100,8 @@ async def test_no_secret_in_the_logs_of_a_polling_bot_on_postgresql(api, tmp_pat
     assert bot.process.returncode == 0, output[-2000:]
     assert "telegram bot @unotest_bot is running" in output  # the log was captured at all
     if level == "DEBUG":
-        assert "DEBUG" in output and "getUpdates" in output  # requests were logged, masked
+        # DEBUG is for our code: PTB's debug lines carry every request, private hands too.
+        assert "Calling Bot API endpoint" not in output
     assert_no_secret(output, api.token, DB_PASSWORD)
 
 

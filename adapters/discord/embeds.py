@@ -121,8 +121,9 @@ def _rule_lines(preset: str, changes: dict[str, Any], loc: str) -> str:
 
 def table_embed(view: TableView) -> discord.Embed:
     loc = view.locale
-    embed = discord.Embed(title=tr(N_("UNO: hand {number}"), loc, number=view.hand_number),
-                          colour=COLOURS.get(view.color, NEUTRAL))
+    title = tr(N_("UNO: table {table}, hand {number}"), loc, table=view.table, number=view.hand_number) \
+        if view.table else tr(N_("UNO: hand {number}"), loc, number=view.hand_number)
+    embed = discord.Embed(title=title, colour=COLOURS.get(view.color, NEUTRAL))
     embed.description = _clip("\n".join(fmt(t, loc) for t in view.last), EMBED_DESCRIPTION_MAX) or None
     top = top_card_text(view.top, view.color, loc)
     embed.add_field(name=tr(N_("Top card"), loc), value=top)

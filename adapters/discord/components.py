@@ -67,7 +67,10 @@ def lobby_components(view: LobbyView) -> discord.ui.View:
     ])
 
 
-def table_components(view: TableView) -> discord.ui.View:
+def table_components(view: TableView) -> discord.ui.View | None:
+    """My hand and UNO! while the hand runs; none once the table shows how it ended."""
+    if view.closed:
+        return None
     loc, game = view.locale, view.game_id
     return _view([
         _button(TableId(game, "hand").encode(), gettext(N_("My hand"), loc),

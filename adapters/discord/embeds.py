@@ -143,6 +143,9 @@ def table_embed(view: TableView) -> discord.Embed:
         if view.deadline:
             turn += " ⏱️ " + f"<t:{int(view.deadline)}:R>"
         embed.add_field(name=tr(N_("Turn"), loc), value=_clip(turn, FIELD_MAX), inline=False)
+    if view.result is not None:  # the hand or game is over: how it ended, nothing to press
+        embed.add_field(name=tr(N_("Result"), loc), value=_clip(fmt(view.result, loc), FIELD_MAX),
+                        inline=False)
     if view.catchable:
         caught = ", ".join(f"**{escape(isolate(names.get(u, u)))}**" for u in view.catchable)
         embed.add_field(name=tr(N_("Can be caught"), loc),

@@ -121,9 +121,6 @@ class TelegramBot:
                               f"{error.message}") from None
         self.port = TelegramChatPort(self.app.bot, self.app.bot.username)
         self.coordinator = self.make_coordinator(self.port)
-        clock = getattr(self.coordinator, "clock", None)
-        if clock is not None:
-            self.port.use_clock(clock.now)
         UnoHandlers(self.coordinator, self.port, self.store).register(self.app)
         await register_commands(self.app.bot)
         await self.coordinator.resume()

@@ -24,6 +24,7 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     InlineQueryHandler,
+    TypeHandler,
     filters,
 )
 
@@ -96,6 +97,8 @@ class UnoHandlers:
     def register(self, app: Application) -> None:
         group = filters.ChatType.GROUPS
         private = filters.ChatType.PRIVATE
+        # Before any other handler (group -1): what every update tells about its chat.
+        app.add_handler(TypeHandler(Update, self.on_any_update), group=-1)
         app.add_handler(CommandHandler("start", self.on_private_start, filters=private))
         simple = {
             "new": cmd.NewGame, "join": cmd.Join, "leave": cmd.Leave, "start": cmd.StartGame,
@@ -123,6 +126,17 @@ class UnoHandlers:
         app.add_handler(InlineQueryHandler(self.inline.on_query))
         app.add_handler(ChosenInlineResultHandler(self.inline.on_chosen))
         app.add_error_handler(self.on_error)
+
+    async def on_any_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Learn group titles (for "your turn in <group>") and who can be written to privately
+        (a user writing or pressing in their private chat with the bot)."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None:
+            return
+        if chat.type == ChatType.PRIVATE and user is not None:
+            self.port.user_wrote(str(user.id))
+        else:
+            self.port.remember_chat(chat.id, chat.title)
 
     # ---- building commands -------------------------------------------------------------------
 

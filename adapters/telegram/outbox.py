@@ -34,6 +34,7 @@ class _Item:
     edit: str | None  # message id to edit, None to send a new message
     done: asyncio.Future[str | None] | None = field(default=None)  # sends are awaited
     merged: int = 0  # how many newer edits replaced this one's content
+    transient: bool = False  # a reminder (a turn ping): a newer one replaces it while it waits
 
 
 class GroupOutbox:
@@ -44,6 +45,7 @@ class GroupOutbox:
         self._worker: asyncio.Task[None] | None = None
         self._moved: dict[str, str] = {}  # edited message id -> the id that replaced it
         self.merged = 0  # edits saved by merging (for logs and benchmarks)
+        self.dropped = 0  # reminders replaced by newer ones before they went out
 
     def current_id(self, message_id: str) -> str:
         """A message that had to be sent anew (the old one was gone) keeps being edited."""
@@ -70,6 +72,14 @@ class GroupOutbox:
         self._queue.append(_Item(text, markup, None, done))
         self._wake()
         return await done
+
+    def remind(self, text: str) -> None:
+        """Queue a reminder (a turn ping) and return at once. One still waiting is dropped for
+        the newer one: under the group limit only the latest reminder is worth a message."""
+        self.dropped += sum(1 for item in self._queue if item.transient)
+        self._queue = deque(item for item in self._queue if not item.transient)
+        self._queue.append(_Item(text, None, None, transient=True))
+        self._wake()
 
     async def drain(self) -> None:
         """Wait until everything queued went out (before shutting down)."""

@@ -7,6 +7,13 @@ under Telegram's group limit merged into the newest. A hand goes to the player's
 ``DeliveryFailed("blocked")``. 429s are retried by the Application's ``AIORateLimiter`` inside
 each call, so no game message is lost or reordered.
 
+Edits notify nobody, so when the turn passes to a player (``HandView.turn_started``) their
+hand goes out as a new message headed "your turn in <group>", and the previous hand message
+is deleted (or, where Telegram refuses, loses its keyboard): one live hand keyboard per
+player. ``/hand`` (``HandView.repost``) posts anew the same way, so it always shows. A player
+who blocked the bot is not tried again until they write to it (their 403s would only use up
+the private budget); the coordinator pings them in the group instead.
+
 The port also remembers, per user, the last hand it was asked to deliver (even when the
 delivery failed): inline mode shows it in the group without a round trip, and the hand
 keyboard's page buttons re-render it.
@@ -15,9 +22,8 @@ keyboard's page buttons re-render it.
 from __future__ import annotations
 
 import logging
-import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -33,7 +39,7 @@ from bot.render.text import render_hand, render_lobby, render_notice, render_tab
 
 from .keyboards import hand_keyboard, lobby_keyboard, table_keyboard
 from .outbox import GroupOutbox
-from .texts import clip_html, html, mention
+from .texts import clip_html, html, mention, moment, tr
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +70,9 @@ class KnownHand:
 
 
 class TelegramChatPort:
-    def __init__(self, bot: Bot, bot_username: str, *, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, bot: Bot, bot_username: str) -> None:
         self.bot = bot
         self.bot_username = bot_username
-        self._now = now
         self._hands: Recent[str, KnownHand] = Recent(MEMORY)  # user id -> last hand sent to them
         self._names: Recent[str, dict[str, str]] = Recent(MEMORY)  # game id -> user id -> seat name
         self._chats: Recent[str, ChatKey] = Recent(MEMORY)  # game id -> chat
@@ -79,12 +84,10 @@ class TelegramChatPort:
         self._hand_numbers: Recent[str, int] = Recent(MEMORY)
         # (group chat id, forum topic or None) -> its queue of messages
         self._outboxes: dict[tuple[int, int | None], GroupOutbox] = {}
+        self._titles: Recent[int, str | None] = Recent(MEMORY)  # group chat id -> its title
+        self._blocked: Recent[str, bool] = Recent(MEMORY)  # users whose private chat said 403
 
     # ---- what handlers ask -------------------------------------------------------------------
-
-    def use_clock(self, now: Callable[[], float]) -> None:
-        """Time left on a turn is shown against the coordinator's clock."""
-        self._now = now
 
     def known_hand(self, user_id: str) -> KnownHand | None:
         return self._hands.get(user_id)
@@ -102,6 +105,23 @@ class TelegramChatPort:
     def game_of(self, user_id: str) -> str | None:
         """The id of the game this user was last seen seated in (it may have ended since)."""
         return self._seated.get(user_id)
+
+    def remember_chat(self, chat_id: int, title: str | None) -> None:
+        """A group's title, as updates show it (named in "your turn in <group>")."""
+        if chat_id < 0 and title:
+            self._titles[chat_id] = title
+
+    def user_wrote(self, user_id: str) -> None:
+        """The user wrote to the bot privately: their private chat works (again)."""
+        self._blocked.pop(user_id, None)
+
+    async def chat_title(self, chat_id: int) -> str | None:
+        if chat_id not in self._titles:  # after a restart, before anyone spoke there: ask once
+            try:
+                self._titles[chat_id] = (await self.bot.get_chat(chat_id)).title
+            except TelegramError:
+                self._titles[chat_id] = None
+        return self._titles[chat_id]
 
     def remember_seats(self, game_id: str, chat: ChatKey, user_ids: Iterable[str]) -> None:
         self._chats[game_id] = chat
@@ -123,6 +143,9 @@ class TelegramChatPort:
         # A table of a two-table match posts into its forum topic, or into the group itself.
         group, _, topic = split_table_chat(chat.chat_id)
         outbox = self.outbox(int(group), int(topic) if topic else None)
+        if isinstance(message, Notice) and message.transient:
+            outbox.remind(text)  # paced with the group's other messages; the game goes on
+            return None
         if edit is not None:
             return outbox.edit(edit, text, markup)  # queued: the game does not wait for it
         return await outbox.send(text, markup)
@@ -163,26 +186,54 @@ class TelegramChatPort:
         self.remember_seats(view.game_id, chat, (user_id,))
         if not user_id.isdigit():
             raise DeliveryFailed("other", "not a Telegram user")
-        text = clip_html(render_hand(view, escape=html))
+        if self._blocked.get(user_id):
+            raise DeliveryFailed("blocked")
+        text = render_hand(view, escape=html)
+        if view.turn_started:
+            title = await self.chat_title(int(split_table_chat(chat.chat_id)[0]))
+            header = (tr(N_("🔔 Your turn in {group}!"), view.locale, group=title) if title
+                      else tr(N_("🔔 Your turn!"), view.locale))
+            text = html(header) + "\n" + text
+        text = clip_html(text)
         markup = hand_keyboard(view, names=self.seat_names(view.game_id),
                                hand_number=self.hand_number(view.game_id))
+        anew = edit is not None and (view.turn_started or view.repost)
         try:
-            return await self._send_or_edit(int(user_id), text, markup, edit)
+            shown = await self._send_or_edit(int(user_id), text, markup, None if anew else edit)
         except Forbidden:
+            self._blocked[user_id] = True
             raise DeliveryFailed("blocked") from None  # no detail: it would name the user
         except RetryAfter:
             raise DeliveryFailed("rate_limited") from None
         except TelegramError as error:
             raise DeliveryFailed("other", error.message) from None
+        if anew and edit is not None and edit != shown:
+            await self._retire(int(user_id), int(edit))
+        return shown
+
+    async def _retire(self, chat_id: int, message_id: int) -> None:
+        """The previous hand message, once its successor is out: deleted, or where Telegram
+        will not delete it (older than 48 h), its keyboard removed. Never fails the move."""
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+            return
+        except TelegramError as error:
+            log.info("could not delete hand message %s (%s); removing its keyboard", message_id,
+                     error.message)
+        try:
+            await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id,
+                                                     reply_markup=None)
+        except TelegramError as error:
+            log.info("could not retire hand message %s: %s", message_id, error.message)
 
     # ---- helpers -----------------------------------------------------------------------------
 
     def _render_public(self, message: Public) -> tuple[str, InlineKeyboardMarkup | None]:
         if isinstance(message, LobbyView):
-            text = render_lobby(message, escape=html, mention=mention)
+            text = render_lobby(message, escape=html, mention=mention, moment=lambda at: moment(at, "t"))
             return clip_html(text), lobby_keyboard(message, self.bot_username)
         if isinstance(message, TableView):
-            text = render_table(message, now=self._now(), escape=html, mention=mention)
+            text = render_table(message, escape=html, mention=mention, moment=moment)
             return clip_html(text), table_keyboard(message)
         if isinstance(message, Notice):
             names = self.seat_names(message.game_id) if message.game_id else {}

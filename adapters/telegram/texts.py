@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html as html_module
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from telegram.helpers import escape, mention_html
@@ -34,6 +35,14 @@ def mention(user_id: str, name: str) -> str:
     if user_id.lstrip("-").isdigit():
         return mention_html(int(user_id), name)
     return escape(name)
+
+
+def moment(when: float, style: str = "T") -> str:
+    """A moment as Telegram's date-time entity: clients show it in the reader's own time zone
+    and format (``style`` "T" 22:45:00, "t" 22:45); older clients show the UTC fallback."""
+    at = datetime.fromtimestamp(when, UTC)
+    fallback = at.strftime("%H:%M:%S" if style == "T" else "%H:%M") + " UTC"
+    return f'<tg-time unix="{int(when)}" format="{style}">{fallback}</tg-time>'
 
 
 def html(text: str) -> str:

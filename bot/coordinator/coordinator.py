@@ -189,28 +189,34 @@ class Coordinator:
         before = (record.table_message_id, dict(record.hand_message_ids),
                   list(record.meta.get("unreachable", [])))
         for item in tx.outgoing:
-            edit = None if item.slot in ("new", "notice") else record.table_message_id
+            if item.slot == "final":
+                edit = item.message_id
+            else:
+                edit = None if item.slot in ("new", "notice") else record.table_message_id
             try:
                 message_id = await self.chat.publish(record.chat, item.view, edit=edit)
             except Exception as error:
                 self._log_failure(error, f"publishing a {item.slot}", record.chat)
                 continue
-            if item.slot != "notice" and message_id is not None:
+            if item.slot in ("new", "table") and message_id is not None:
                 record.table_message_id = message_id
         if tx.match is not None:
             for user_id, note in tx.hand_updates.items():
-                await self._send_hand(record, tx.match, user_id, note, sent=tx.views)
+                await self._send_hand(record, tx.match, user_id, note, sent=tx.views,
+                                      turn_started=user_id == tx.turn_started)
         after = (record.table_message_id, record.hand_message_ids,
                  list(record.meta.get("unreachable", [])))
         if after != before:
             await self._save_followup(record)
 
     async def _send_hand(self, record: GameRecord, match, user_id: str, note: Text | None,
-                         sent: dict | None = None) -> bool:
+                         sent: dict | None = None, *, turn_started: bool = False,
+                         repost: bool = False) -> bool:
         seat = next((s for s in record.seats if s.user_id == user_id), None)
         if seat is None or seat.ai is not None:
             return False
-        view = presenter.hand_view(record, match, user_id, self._seat_locale(record, seat), note=note)
+        view = presenter.hand_view(record, match, user_id, self._seat_locale(record, seat), note=note,
+                                   turn_started=turn_started, repost=repost)
         if sent is not None:
             sent[user_id] = view  # the sender's reply reuses it
         away = record.meta.setdefault("unreachable", [])
@@ -221,6 +227,8 @@ class Coordinator:
             if failure.reason == "blocked" and user_id not in away:
                 away.append(user_id)
                 await self._announce_unreachable(record, seat)
+            elif failure.reason == "blocked" and view.turn_started:
+                await self._ping_in_chat(record, seat)  # told how to fix it already: just ping
             elif failure.reason != "blocked":
                 log.warning("game %s: a private hand could not be delivered (%s)",
                             record.game_id, failure.reason)
@@ -245,6 +253,18 @@ class Coordinator:
                                                         (seat.user_id,), record.game_id))
         except Exception as error:
             self._log_failure(error, "announcing an unreachable player", record.chat)
+
+    async def _ping_in_chat(self, record: GameRecord, seat) -> None:
+        """The turn passed to a player the bot cannot message privately: mention them in the
+        chat instead (a transient notice: a newer ping replaces one still waiting to go out)."""
+        from .views import Notice
+
+        text = Text(N_("🔔 {player}, it is your turn!"), {"player": seat.name})
+        try:
+            await self.chat.publish(record.chat, Notice(record.meta.get("language", "en"), text,
+                                                        (seat.user_id,), record.game_id, transient=True))
+        except Exception as error:
+            self._log_failure(error, "pinging a player in the chat", record.chat)
 
     async def _save_followup(self, record: GameRecord) -> None:
         """Store message ids/reachability learnt while delivering (a second, small save)."""
@@ -655,7 +675,7 @@ class Coordinator:
             raise Refusal("not_in_game")
         if record.status != "running":
             raise Refusal("not_started")
-        await self._refresh_hand(cmd.chat, cmd.user.id)
+        await self._refresh_hand(cmd.chat, cmd.user.id)  # posted anew: "not modified" shows nothing
         _, tx = await self._transact(cmd.chat, lambda tx: None)
         return self._reply(tx, cmd.user, None)
 
@@ -668,7 +688,7 @@ class Coordinator:
             from bot.engine import Match
 
             before = (dict(record.hand_message_ids), list(record.meta.get("unreachable", [])))
-            await self._send_hand(record, Match.from_json(record.match), user_id, None)
+            await self._send_hand(record, Match.from_json(record.match), user_id, None, repost=True)
             if (record.hand_message_ids, record.meta.get("unreachable", [])) != before:
                 await self._save_followup(record)
 

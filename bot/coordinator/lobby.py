@@ -133,6 +133,7 @@ def start_match(tx: Tx) -> None:
         record.deadlines["turn"] = tx.now + timer
     for seat in record.seats:
         tx.want_hand(seat.user_id)
+    tx.turn_started = match.game.current  # the first player is told it is their turn
 
 
 def leave(tx: Tx, cmd: Command) -> Text:

@@ -8,6 +8,7 @@ a count. Private notes (``HandView.note``) may name the player's own cards."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from bot.engine import events as ev
 from bot.engine import legal_actions
@@ -74,6 +75,16 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
         scoring=match.rules.scoring, table=match.table)
 
 
+def closed_table_view(record: GameRecord, match, locale: str, result: Text,
+                      last: Iterable[Text] = ()) -> TableView:
+    """The last table of a hand or game: the position it ended in and ``result`` (who won,
+    the standings, or that it was stopped), with nobody to act and no countdown."""
+    view = table_view(record, match, locale, last)
+    seats = tuple(replace(seat, is_current=False) for seat in view.seats)
+    return replace(view, seats=seats, current=None, deadline=None, pending_draw=0, catchable=(),
+                   challenge_possible=False, result=result)
+
+
 def score_of(scores: Mapping, state, player: str) -> int:
     if player in scores:
         return int(scores[player])
@@ -84,7 +95,7 @@ def score_of(scores: Mapping, state, player: str) -> int:
 
 
 def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
-              note: Text | None = None) -> HandView:
+              note: Text | None = None, turn_started: bool = False, repost: bool = False) -> HandView:
     state = match.game
     over = state.winner is not None or record.status != "running"
     actions = [] if over else legal_actions(state, user_id)
@@ -104,7 +115,8 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
         can_declare_uno=any(isinstance(a, DeclareUno) for a in actions),
         can_challenge=any(isinstance(a, Challenge) for a in actions),
         catchable=tuple(dict.fromkeys(a.target for a in actions if isinstance(a, CatchUno))),
-        swap_targets=swap_targets, multi_play=state.rules.multi_play, hand_over=over, note=note)
+        swap_targets=swap_targets, multi_play=state.rules.multi_play, hand_over=over, note=note,
+        turn_started=turn_started and state.current == user_id and not over, repost=repost)
 
 
 def describe(event: ev.Event, names: Mapping[str, str]) -> Text | None:

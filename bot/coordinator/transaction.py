@@ -6,7 +6,7 @@ then delivers the queue, so nothing is announced that was not stored."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.engine import Match
@@ -16,7 +16,7 @@ from bot.engine.actions import Action
 from . import presenter, uno_calls
 from .ports import ChatKey, GameRecord, GameResult, PlayerResult, Seat
 from .refusals import Refusal
-from .views import N_, Notice, Public, Text
+from .views import N_, Notice, Public, TableView, Text
 
 COUNTERS = ("uno_calls", "caught", "challenges_won")
 # What a hand's end means in each scoring mode (得分制, 输分制, 筹码制).
@@ -29,15 +29,25 @@ HAND_WON = {
     "chips": N_("{winner} won hand {hand}: the others pay {points} chips for the cards left in "
                 "their hands. {last} Chip balances: {standings}"),
 }
+# The same, briefly, on the finished hand's table message.
+HAND_CLOSED = {
+    "winner_takes": N_("🏁 {winner} won hand {hand} (+{points} points). Standings: {standings}"),
+    "losers_accumulate": N_("🏁 {winner} won hand {hand}; the others add {points} points in all. "
+                            "Standings, fewest first: {standings}"),
+    "chips": N_("🏁 {winner} won hand {hand} (+{points} chips from the others). "
+                "Chip balances: {standings}"),
+}
 
 
 @dataclass
 class Outgoing:
     """A public message: ``slot`` "table" edits the game's message, "new" posts a fresh table
-    message (a new hand), "notice" posts a one-off announcement."""
+    message (a new hand), "notice" posts a one-off announcement, "final" edits ``message_id``
+    (the table of a hand that ended, or of a stopped game) into how it ended."""
 
     view: Public
     slot: str
+    message_id: str | None = None
 
 
 @dataclass
@@ -60,6 +70,8 @@ class Tx:
     # and whether the other records should look again (a round or a table finished).
     linked: list[GameRecord] = field(default_factory=list)
     series_due: bool = False
+    turn_started: str | None = None  # the player the turn passed to in this transaction
+    told: Text | None = None  # the last public notice queued (how a stopped game ended)
 
     def __post_init__(self) -> None:
         if self.record is not None and self.record.match is not None:
@@ -155,6 +167,8 @@ class Tx:
             if player == actor or player == after.current or changed:
                 self.want_hand(player, presenter.private_note(events, player))
         self._rearm_turn(before, after, actor)
+        if after.current != before.current:  # a new turn (a player continuing is not one)
+            self.turn_started = after.current
         hand_won = next((e for e in events if isinstance(e, ev.HandWon)), None)
         match_won = next((e for e in events if isinstance(e, ev.MatchWon)), None)
         if hand_won is not None:
@@ -226,13 +240,17 @@ class Tx:
                                        rows, finished_at=self.now))
         self.meta["counters"] = {}
         record.deadlines.pop("turn", None)
-        # The last play is told in the notice; the next table starts afresh.
+        # The last play is told in the notice; the next table starts afresh, and the hand's
+        # table shows how it ended.
         self.table_due = False
+        standings = presenter.standings(match, names, self._standings_scores())
+        self.close_table(Text(HAND_CLOSED[match.rules.scoring],
+                              {"winner": names.get(won.winner, won.winner), "hand": match.hand_number,
+                               "points": won.points, "standings": standings}))
         last, self.last = self.last, []
         self.notice(Text(HAND_WON[match.rules.scoring],
                          {"winner": names.get(won.winner, won.winner), "hand": match.hand_number,
-                          "points": won.points, "last": tuple(last),
-                          "standings": presenter.standings(match, names, self._standings_scores())}),
+                          "points": won.points, "last": tuple(last), "standings": standings}),
                     mentions=(won.winner,))
         for player in state.players:  # everyone's buttons go stale
             self.want_hand(player)
@@ -309,9 +327,10 @@ class Tx:
         was_running = record.status == "running"
         record.status = status
         record.deadlines.clear()
-        if was_running:  # everyone's buttons go stale
+        if was_running:  # everyone's buttons go stale, and the table says how it ended
             for seat in record.seats:
                 self.want_hand(seat.user_id)
+            self.close_table(self.told or Text(N_("The game is over.")))
         self.dirty = True
         self.ended = True
         self.table_due = False
@@ -331,7 +350,23 @@ class Tx:
     # ---- output --------------------------------------------------------------------------
     def notice(self, text: Text, mentions: tuple[str, ...] = ()) -> None:
         record = self.game()
+        self.told = text
         self.outgoing.append(Outgoing(Notice(self.locale, text, mentions, record.game_id), "notice"))
+
+    def close_table(self, result: Text) -> None:
+        """Queue the edit that turns the table message of the hand being played into its final
+        state (``result``, no turn, no buttons). Called again in the same transaction (a hand
+        that also won the match), it only changes the result."""
+        record = self.game()
+        if record.table_message_id is None or self.match is None:
+            return
+        for item in self.outgoing:
+            if item.slot == "final" and item.message_id == record.table_message_id \
+                    and isinstance(item.view, TableView):
+                item.view = replace(item.view, result=result)
+                return
+        view = presenter.closed_table_view(record, self.match, self.locale, result, self.last)
+        self.outgoing.append(Outgoing(view, "final", record.table_message_id))
 
     def lobby_update(self, notice: Text | None = None) -> None:
         record = self.game()

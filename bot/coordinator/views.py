@@ -77,6 +77,13 @@ class TableView:
     rounds: int = 0
     scoring: str = "winner_takes"
     table: int = 0  # two tables at once: which one (0: the only table)
+    # Set on the last table of a hand or game: how it ended (who won, standings, stopped).
+    # Such a table has no player to act, no countdown and no buttons.
+    result: Text | None = None
+
+    @property
+    def closed(self) -> bool:
+        return self.result is not None
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,9 @@ class Notice:
     text: Text
     mentions: tuple[str, ...] = ()  # user ids the adapter should mention/ping
     game_id: str | None = None
+    # A reminder that only matters until the next one (a turn ping): an adapter pacing its
+    # messages may drop it for a newer one instead of sending both.
+    transient: bool = False
 
 
 Public = LobbyView | TableView | Notice
@@ -119,6 +129,11 @@ class HandView:
     multi_play: bool = False  # several cards of one rank may be played at once
     hand_over: bool = False  # the hand/game ended: buttons should be disabled
     note: Text | None = None  # e.g. "You drew Y3" (private, so it may name cards)
+    # The turn just passed to this player: where edits notify nobody, the adapter posts the
+    # hand as a new (notifying) message and retires the previous one.
+    turn_started: bool = False
+    # The player asked to see the hand: post it anew (below everything) rather than editing.
+    repost: bool = False
 
 
 @dataclass(frozen=True)

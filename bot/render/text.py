@@ -9,7 +9,7 @@ plain text for the console. Every message stays under Telegram's 4,096 character
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.coordinator.views import Text
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from bot.coordinator.views import HandView, LobbyView, Notice, Reply, TableView
     from bot.engine.rules import RuleSet
 
+MomentFn = Callable[[float], str]  # absolute time -> markup showing that moment
 MESSAGE_LIMIT = 4096  # Telegram's cap; Discord embed descriptions allow the same
 NAME_LIMIT = 24  # display names are cut to this, so ten seats always fit
 LAST_LIMIT = 6  # "what just happened" lines kept on the table
@@ -123,8 +124,13 @@ def _table_title(t: _Writer, view: TableView) -> str:
 
 
 def render_table(view: TableView, *, now: float | None = None, escape: Escape = str,
-                 mention: MentionFn | None = None) -> str:
-    """The one public table message of a turn. Counts only: no hand's cards appear here."""
+                 mention: MentionFn | None = None, moment: MomentFn | None = None) -> str:
+    """The one public table message of a turn. Counts only: no hand's cards appear here.
+
+    The turn's deadline is shown with ``moment(when)`` (markup naming that moment, e.g. a time
+    the reader's client shows in their own zone) where the message stays up and is not redrawn
+    every second; else as the seconds left at ``now`` (a console prints a table once).
+    A closed table (``view.result``) tells how the hand or game ended, with nobody to act."""
     t = _Writer(view.locale, escape, mention)
     names = {seat.user_id: short_name(seat.name) for seat in view.seats}
     lines = [_table_title(t, view),
@@ -165,14 +171,25 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
                        players=[names.get(uid, "?") for uid in view.catchable]))
     if view.current:
         turn = t(N_("👉 Your move, {player}!"), player=Mention(view.current, current_name))
-        if view.deadline is not None and now is not None:
+        if view.deadline is not None and moment is not None:
+            turn += escape(" · ") + _with_markup(t(N_("⏱ until {time}"), time=_SLOT), moment(view.deadline))
+        elif view.deadline is not None and now is not None:
             seconds = max(0, math.ceil(view.deadline - now))
             turn += escape(" · ") + t(N_("⏱ {seconds} s left"), seconds=seconds)
         lines.append(turn)
+    elif view.result is not None:
+        lines.append(t.text(view.result))
     else:
         lines.append(t(N_("The hand is over.")))
     history = _history(view.last, t, MESSAGE_LIMIT - len("\n".join(lines)) - 1)
     return fit([*lines[:3], *history, *lines[3:]], keep_last=1)
+
+
+_SLOT = "\x00"  # stands for adapter markup inside a translated line (no escape touches it)
+
+
+def _with_markup(line: str, markup: str) -> str:
+    return line.replace(_SLOT, markup, 1)
 
 
 def _history(items: tuple[Any, ...], t: _Writer, budget: int) -> list[str]:
@@ -195,7 +212,7 @@ def _history(items: tuple[Any, ...], t: _Writer, budget: int) -> list[str]:
 # ---- lobby -------------------------------------------------------------------------------
 
 def render_lobby(view: LobbyView, *, now: float | None = None, escape: Escape = str,
-                 mention: MentionFn | None = None) -> str:
+                 mention: MentionFn | None = None, moment: MomentFn | None = None) -> str:
     """The lobby message: who created it, the rules, the seats, whether it can start."""
     t = _Writer(view.locale, escape, mention)
     lines = [t(N_("🎴 New UNO game by {creator}"), creator=short_name(view.creator_name)),
@@ -210,7 +227,10 @@ def render_lobby(view: LobbyView, *, now: float | None = None, escape: Escape = 
     else:
         lines.append(t(N_("Waiting for players: at least {count} are needed."),
                        count=view.min_players))
-    if view.expires_at is not None and now is not None:
+    if view.expires_at is not None and moment is not None:
+        lines.append(_with_markup(t(N_("⏳ Closes at {time} unless it starts."), time=_SLOT),
+                                  moment(view.expires_at)))
+    elif view.expires_at is not None and now is not None:
         minutes = max(1, math.ceil((view.expires_at - now) / 60))
         lines.append(t(N_("⏳ Closes in {minutes} min unless it starts."), minutes=minutes))
     if view.notice is not None:

@@ -124,10 +124,16 @@ async def test_unreachable_player_keeps_the_seat_and_gets_the_hand_later(h: Harn
     record = await h.record()
     assert record.meta["unreachable"] == ["u2"] and len(record.seats) == 2
     by_id = {p.id: p for p in people}
+    turns_of_u2 = 0
     for _ in range(4):  # more moves: no second warning
         assert (await h.human_move(by_id[(await h.state()).current])).ok
+        turns_of_u2 += (await h.state()).current == "u2"
     assert not next(s for s in h.chat.last_table().seats if s.user_id == "u2").reachable
-    assert len([n for n in h.chat.notices() if n.mentions == ("u2",)]) == 1
+    assert len([n for n in h.chat.notices() if n.mentions == ("u2",) and not n.transient]) == 1
+    # Each turn that reached u2 pinged them in the chat instead (a transient notice).
+    pings = [n for n in h.chat.notices() if n.transient]
+    assert turns_of_u2 and len(pings) == turns_of_u2
+    assert all(n.mentions == ("u2",) and n.text.params == {"player": "P2"} for n in pings)
     h.chat.unblock("u2")
     assert await h.coordinator.user_reachable("telegram", "u2") == 1
     assert h.chat.last_hand("u2").user_id == "u2"

@@ -3,6 +3,8 @@ id), every option described in English and Chinese, languages by their own name.
 
 from __future__ import annotations
 
+import copy
+
 from adapters.discord import command_names
 
 from .fake_discord import EPHEMERAL, FakeUser
@@ -61,10 +63,14 @@ async def test_refusals_name_discord_commands_not_telegrams(bot, fake):
         assert record.callback["data"]["flags"] & EPHEMERAL
         assert mention in said and "/new" not in said.replace(mention, ""), said
     assert chinese((await bot.slash(LI, "draw")).callback["data"]["content"])
-    # a button of a game that is over says the same
+    # a button of a game that is over says the same (the stopped table loses its buttons: this
+    # is a client still showing the table as it was before that edit reached it)
     await open_game(bot)
     mid, custom_id = bot.table_button("hand")
+    shown = copy.deepcopy(fake.messages[mid])
     await bot.slash(ANA, "stop")
+    assert not list(fake.iter_components(fake.messages[mid]))
+    fake.messages[mid] = shown
     record = await bot.click(BO, mid, custom_id)
     assert mention in record.callback["data"]["content"]
 

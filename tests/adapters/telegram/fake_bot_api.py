@@ -107,6 +107,8 @@ class FakeBotApi:
         self.topics: dict[int, list[tuple[int, str]]] = {}  # chat id -> (thread id, name) opened
         self._thread_ids = itertools.count(500)
         self.failures: list[Failure] = []
+        self.deleted: list[StoredMessage] = []  # messages the bot deleted, in their last state
+        self.undeletable: set[int] = set()  # message ids deleteMessage refuses (older than 48 h)
         self.delays: dict[int, float] = {}  # chat id -> seconds every answer is held back
         self.latency = 0.0  # seconds every answer (but getUpdates) is held back: a real network
         self._updates: list[dict[str, Any]] = []
@@ -418,6 +420,21 @@ class FakeBotApi:
         message.reply_markup = markup
         message.edits += 1
         return self._message_dict(message)
+
+    async def _api_deleteMessage(self, params: dict[str, Any]) -> bool:
+        message = self._existing(params)
+        if message.message_id in self.undeletable:
+            raise _ApiError(400, "Bad Request: message can't be deleted for everyone")
+        del self.messages[(message.chat_id, message.message_id)]
+        del self._by_chat[message.chat_id][message.message_id]
+        self.deleted.append(message)
+        return True
+
+    async def _api_getChat(self, params: dict[str, Any]) -> dict[str, Any]:
+        gifts = {"unlimited_gifts": False, "limited_gifts": False, "unique_gifts": False,
+                 "premium_subscription": False, "gifts_from_channels": False}
+        return {**_chat_dict(int(params["chat_id"])), "accent_color_id": 0, "max_reaction_count": 11,
+                "accepted_gift_types": gifts}
 
     async def _api_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
         callback_id = str(params.get("callback_query_id"))

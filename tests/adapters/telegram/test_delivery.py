@@ -182,12 +182,12 @@ async def test_a_slow_delivery_does_not_leave_the_button_spinning(harness: Harne
     await harness.start_game(ANA, [ANA, BO])
     mover = await next_actor(harness, [ANA, BO])
     other = BO if mover is ANA else ANA
-    harness.api.slow_chat(other.id, 1.0)  # the next player's hand takes a second to update
-    before = len(harness.api.calls_to("editMessageText", other.id))
+    harness.api.slow_chat(other.id, 1.0)  # the next player's hand takes a second to arrive
+    before = len(harness.api.calls_to("sendMessage", other.id))
     await take_turn(harness, mover)  # returns when the press is answered
     answered = harness.api.calls_to("answerCallbackQuery")[-1]
     await harness.api.wait_for(lambda: next_actor_now(harness, [ANA, BO]) is other, what="the move to complete")
-    edit = harness.api.calls_to("editMessageText", other.id)[before]
+    edit = harness.api.calls_to("sendMessage", other.id)[before]  # the "your turn" message
     await harness.api.wait_for(lambda: edit.done_at, what="the slow edit")
     assert answered.at < edit.done_at  # the spinner stopped before the slow hand edit was done
     assert answered.params.get("text") is None  # an empty answer: the move itself shows the result

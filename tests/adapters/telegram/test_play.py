@@ -43,12 +43,14 @@ async def test_three_users_play_a_whole_hand_with_buttons(harness: Harness):
     group_calls = [c for c in harness.api.calls if c.chat_id == GROUP and c.method != "getChatMember"]
     assert len(group_calls) <= turns + 6, len(group_calls)
     assert len(group_sends) <= 3  # the lobby (later the table) and the hand's result notice(s)
-    # Each player has one private hand message, edited as the hand changes (and for the
-    # next hand, which the coordinator deals at once here).
+    # Each player keeps one hand message in the private chat: posted anew (notifying) when
+    # their turn comes, the previous one deleted; edited in between.
     for user in PLAYERS:
-        hands_sent = [c for c in harness.api.calls_to("sendMessage", user.id) if "reply_markup" in c.params]
-        assert len(hands_sent) == 1, user.first_name
+        hands = [m for m in harness.api.chat_messages(user.id) if data_of(m)]
+        assert len(hands) == 1, user.first_name
         assert harness.api.calls_to("editMessageText", user.id)
+        sent = [c for c in harness.api.calls_to("sendMessage", user.id) if "reply_markup" in c.params]
+        assert len(harness.api.calls_to("deleteMessage", user.id)) == len(sent) - 1
     # Every callback query got exactly one answer.
     ids = [c.params["callback_query_id"] for c in harness.api.calls_to("answerCallbackQuery")]
     assert len(ids) == len(set(ids))

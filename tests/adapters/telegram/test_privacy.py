@@ -74,7 +74,10 @@ async def play_hands(harness: Harness, players, hands: int, max_turns: int = 600
             before = message.edits
             harness.say(user, "/draw")
             await harness.api.wait_for(lambda m=message, b=before: m.edits > b, what="the draw")
-            harness.say(user, "/hand")  # changes nothing: its reply (if any) is watched
+            harness.say(user, "/hand")  # posts the hand anew in private: the group is watched
+            await harness.api.wait_for(
+                lambda u=user, m=message: harness.hand_message(u).message_id != m.message_id,
+                what="the hand posted anew")
             continue
         await take_turn(harness, user, declare=len(hand_results(harness)) % 2 == 0)
     raise AssertionError("the hands did not end")

@@ -1,0 +1,36 @@
+"""Tables that tell the truth on Discord: when a hand ends or the game is stopped, the table
+message shows how it ended, with no turn, no countdown and no buttons."""
+
+from __future__ import annotations
+
+from .players import Table
+from .test_game import ANA, USERS, open_game, play_until_hand_over
+
+
+def fields(message: dict) -> dict[str, str]:
+    embed = (message.get("embeds") or [{}])[0]
+    return {field["name"]: field["value"] for field in embed.get("fields", [])}
+
+
+async def test_a_stopped_game_leaves_a_table_without_turn_or_buttons(bot, fake):
+    await open_game(bot)
+    table_id = int(bot.table_message()["id"])
+    assert "Turn" in fields(fake.messages[table_id]) and "<t:" in fields(fake.messages[table_id])["Turn"]
+    await bot.slash(ANA, "stop")
+    closed = fake.messages[table_id]
+    assert not list(fake.iter_components(closed))  # the buttons are gone
+    shown = fields(closed)
+    assert "Turn" not in shown and "<t:" not in str(closed["embeds"])
+    assert "stopped the game" in shown["Result"] and "Ana" in shown["Result"]
+
+
+async def test_the_table_of_a_finished_hand_says_who_won(bot, fake):
+    await open_game(bot)
+    first = int(bot.table_message()["id"])
+    await play_until_hand_over(bot, Table(bot, USERS))
+    closed = fake.messages[first]
+    assert not list(fake.iter_components(closed))
+    shown = fields(closed)
+    assert "Turn" not in shown and "won hand 1" in shown["Result"] and "Standings" in shown["Result"]
+    # The next hand is played on a table message of its own, with its buttons.
+    assert int(bot.table_message()["id"]) != first and bot.current_player_id() is not None

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import COMPILED, PRESETS, Draw, apply, legal_plays, new_hand  # noqa: E402
+from bot.engine import COMPILED, PRESETS, ChooseColor, Color, Draw, apply, legal_plays, new_hand  # noqa: E402
 
 PLAYERS = ("p0", "p1", "p2", "p3")
 DRAWS = {p: Draw(p) for p in PLAYERS}  # actions are values: one per player, like RLCard's "draw"
@@ -36,6 +36,9 @@ def greedy_game(rules, seed: int, rnd: random.Random) -> int:
     drawn card is only kept when it is playable, so there is always a play then: no Pass.)"""
     state, _ = new_hand(PLAYERS, rules, seed)
     actions = 0
+    if state.color is None and state.current == state.dealer:  # a first Wild: the dealer names it
+        state, _ = apply(state, ChooseColor(state.dealer, Color(rnd.choice("RGBY"))))
+        actions += 1
     while state.winner is None:
         player = state.current
         plays = legal_plays(state, player)

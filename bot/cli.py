@@ -28,12 +28,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--ai", type=int, default=3, help="number of AI opponents (1-9)")
     play.add_argument("--level", choices=("easy", "normal", "hard"), default="normal")
-    play.add_argument("--name", default="you")
+    play.add_argument("--name", default=None, help="your name at the table (default: Player / 玩家)")
     play.add_argument("--target", type=int, default=None, help="points that end the match (default: the rules)")
-    play.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", dest="rule_set",
-                      help="any rule or match format, e.g. --set scoring=chips --set rotation=on "
-                           "--set tables=2 (repeatable)")
     play.add_argument("--database", default=None, help="database URL (default: $DATABASE_URL or a SQLite file)")
+    from adapters.console.settings_flags import (
+        add_setting_flags,  # composition root: knows the console
+    )
+
+    add_setting_flags(play)
     run = sub.add_parser("run", help="run the bot on a chat platform")
     run.add_argument("platform", choices=("telegram", "discord"))
     db = sub.add_parser("db", help="database maintenance")

@@ -18,16 +18,16 @@ from typing import Any
 from bot.coordinator import commands as cmd
 from bot.coordinator.lobby import TWO_TABLE_PLAYERS
 from bot.coordinator.ports import ChatKey, GameRecord, GameStore, User
-from bot.coordinator.refusals import Refusal as SettingRefused
-from bot.coordinator.settings import apply_changes, rules_of
+from bot.coordinator.settings import rules_of
 from bot.coordinator.views import N_, Reply, Text
 from bot.engine import Match
 from bot.engine.match import ranking
-from bot.i18n import normalize_locale
+from bot.i18n import gettext, normalize_locale
 from bot.render import text as render
 
 from .parse import HELP_LINES, Context, Local, Refusal, parse_line
 from .port import ConsoleChat, Writer
+from .settings_flags import setting_changes
 
 CHAT = ChatKey("console", "local")
 HUMAN_ID = "human"
@@ -52,7 +52,8 @@ class ConsoleSession:
                  write: Writer | None = None) -> None:
         self.args = args
         self.locale = normalize_locale(getattr(args, "lang", "en"))
-        self.user = User(id=HUMAN_ID, name=getattr(args, "name", "you") or "you",
+        # Your own name at the table: a word that reads as a name in either language.
+        self.user = User(id=HUMAN_ID, name=getattr(args, "name", None) or gettext(N_("Player"), self.locale),
                          locale=self.locale, is_admin=True)
         self.port = ConsoleChat(HUMAN_ID, self.locale, write or _stdout_writer)
         self.coordinator = make_coordinator(self.port)
@@ -97,18 +98,17 @@ class ConsoleSession:
         settings.overrides = {"target_score": target} if target is not None else {}
         settings.language = self.locale
         settings.turn_timer = 0
-        changes = dict(item.partition("=")[::2] for item in getattr(self.args, "rule_set", None) or [])
-        if changes:
-            try:  # validated like every frontend's settings: a clear, localised refusal
-                settings = apply_changes(settings, changes)
-            except SettingRefused as refusal:
-                self.port.line(refusal.text)
-                return False
         await self.store.save_chat_settings(CHAT, settings)
-        if rules_of(settings).tables > 1:  # two tables seat exactly 8: the person and 7 bots
-            ai_seats = TWO_TABLE_PLAYERS - 1
         if await self.store.load(CHAT) is not None:
             await self.coordinator.handle(cmd.StopGame(chat=CHAT, user=self.user))
+        flags = setting_changes(self.args)
+        if flags:  # --stacking, --set ...: checked like the in-game settings command
+            reply = await self.coordinator.handle(cmd.ChangeSettings(chat=CHAT, user=self.user, changes=flags))
+            if not reply.ok:
+                self.show_reply(reply)
+                return False
+            if rules_of(await self.store.chat_settings(CHAT)).tables > 1:
+                ai_seats = TWO_TABLE_PLAYERS - 1  # two tables seat exactly 8: the person and 7 bots
         steps: list[cmd.Command] = [cmd.NewGame(chat=CHAT, user=self.user)]
         steps += [cmd.AddAiSeat(chat=CHAT, user=self.user, strategy=getattr(self.args, "level", "normal"))
                   for _ in range(ai_seats)]
@@ -170,6 +170,10 @@ class ConsoleSession:
 
     def show_reply(self, reply: Reply) -> None:
         if reply.text is None and not reply.lines:
+            return
+        if reply.bilingual:  # the rules: all of them (a terminal has no message limit)
+            for page in render.render_reply_pages(reply):
+                self.port.say(page)
             return
         self.port.say(render.render_reply(reply))
 

@@ -6,6 +6,9 @@
     play g3 g3 | p 2 3              several cards of one rank
     play r5 uno                     play and declare UNO at once
     draw | d   pass   uno   catch [name]   challenge   hand   rules   stats   help   quit
+    color red                       the dealer names the colour of a Wild turned first
+    settings [name=value ...]       show or change the settings
+Every command has its Chinese word too (出 摸 过 抓 质疑 颜色 设置 手牌 规则 战绩 帮助 退出).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ COLOR_WORDS = {
 }
 # English commands, with the Chinese a player may type with --lang zh.
 PLAY_WORDS = {"play", "p", "出", "出牌"}
+NAME_COLOR_WORDS = {"color", "colour", "颜色", "选色"}
 UNO_WORDS = {"uno", "uno!"}
 CATCH_WORDS = {"catch", "抓"}
 SIMPLE: dict[str, type[cmd.Command]] = {
@@ -35,8 +39,9 @@ SIMPLE: dict[str, type[cmd.Command]] = {
     "challenge": cmd.Challenge, "质疑": cmd.Challenge,
     "hand": cmd.ShowHand, "h": cmd.ShowHand, "手牌": cmd.ShowHand,
     "rules": cmd.ShowRules, "规则": cmd.ShowRules,
-    "stats": cmd.ShowStats, "战绩": cmd.ShowStats, "settings": cmd.ShowSettings,
+    "stats": cmd.ShowStats, "战绩": cmd.ShowStats,
 }
+SETTINGS_WORDS = {"settings", "setting", "set", "设置"}
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,8 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
     head, rest = words[0].lower(), words[1:]
     if head in SIMPLE:
         return SIMPLE[head](chat=ctx.chat, user=ctx.user)
+    if head in SETTINGS_WORDS:
+        return parse_settings(rest, ctx)
     if head in UNO_WORDS:
         return cmd.DeclareUno(chat=ctx.chat, user=ctx.user)
     if head in CATCH_WORDS:
@@ -87,6 +94,12 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return Local("help")
     if head in ("quit", "exit", "q", "退出"):
         return Local("quit")
+    if head in NAME_COLOR_WORDS or (head in COLOR_WORDS and not rest and not is_card(head)):
+        # The dealer names the colour of a Wild turned first: "color red", or just "red".
+        word = (rest[0].lower() if rest else "") if head in NAME_COLOR_WORDS else head
+        if word not in COLOR_WORDS:
+            return Refusal(Text(N_("Name a colour: red, green, blue or yellow.")))
+        return cmd.NameColor(chat=ctx.chat, user=ctx.user, color=COLOR_WORDS[word].value)
     if head in PLAY_WORDS:
         if not rest:
             return Refusal(Text(N_("Say which card to play, e.g. \"play R5\" or \"play 1\".")))
@@ -138,6 +151,23 @@ def parse_play(words: Sequence[str], ctx: Context) -> cmd.PlayCards | Refusal:
                          color=color.value if color else None, declare_uno=declare, swap_with=swap)
 
 
+def parse_settings(words: Sequence[str], ctx: Context) -> cmd.Command | Refusal:
+    """``settings`` shows them; ``settings stacking=same jump_in=on`` or ``settings stacking
+    same`` changes them (the coordinator checks names and values)."""
+    if not words:
+        return cmd.ShowSettings(chat=ctx.chat, user=ctx.user)
+    changes: dict[str, str] = {}
+    if len(words) == 2 and "=" not in words[0] and "=" not in words[1]:
+        changes[words[0]] = words[1]
+    else:
+        for word in words:
+            key, sep, value = word.partition("=")
+            if not sep or not key:
+                return Refusal(Text(N_("Write settings as name=value, e.g. \"settings stacking=same\".")))
+            changes[key] = value
+    return cmd.ChangeSettings(chat=ctx.chat, user=ctx.user, changes=changes)
+
+
 def is_number(word: str) -> bool:
     """Plain ASCII digits only ("²" and other Unicode digits are not a card or seat number)."""
     return word.isascii() and word.isdigit()
@@ -170,12 +200,16 @@ def find_seat(word: str, ctx: Context) -> str | Refusal:
 
 
 HELP_LINES = (
-    N_("play R5 / p r5 / 1 — play a card by name or by its number in your hand"),
-    N_("play W red — a wild and the colour to name (red, green, blue, yellow)"),
+    N_("play R5 / p r5 / 出 R5 / 1 — play a card by name or by its number in your hand"),
+    N_("play W red / 出 W 红 — a wild and the colour to name (red 红, green 绿, blue 蓝, yellow 黄)"),
     N_("play R7 2 — under 7-0, a 7 and the seat (number or name) to swap hands with"),
     N_("play G3 G3 — several cards of one rank, where the rules allow it"),
     N_("play R5 uno — play and declare UNO at once"),
-    N_("draw (d) — draw a card, or take the +2/+4 waiting for you; pass — keep the drawn card"),
-    N_("uno — declare UNO; catch [name] — call out a player who forgot; challenge — challenge a Wild Draw Four"),
-    N_("hand — show your hand again; rules — the rules; stats — your statistics; quit — leave"),
+    N_("draw / d / 摸 — draw a card, or take the +2/+4 waiting for you; pass / 过 — keep the drawn card"),
+    N_("uno — declare UNO; catch / 抓 [name] — call out a player who forgot; "
+       "challenge / 质疑 — challenge a Wild Draw Four"),
+    N_("color red / 颜色 红 — as the dealer, name the colour of a Wild turned first"),
+    N_("settings / 设置 — show the settings; settings stacking=same — change one (see the list)"),
+    N_("hand / 手牌 — show your hand again; rules / 规则 — the rules; stats / 战绩 — your "
+       "statistics; help / 帮助; quit / 退出 — leave"),
 )

@@ -107,6 +107,9 @@ def hand_components(view: HandView, owner: str, page: int = 0) -> discord.ui.Vie
     pages = page_count(view)
     page = min(max(page, 0), pages - 1)
     over = view.hand_over
+    if view.name_color and not over:  # the dealer names the colour of a Wild turned first
+        return _view([_button(HandId(game, owner, page, "o", color.value).encode(), color_label(color, loc),
+                              style=CARD_STYLES[color], row=0) for color in Color])
     items = []
     for i, (option, count) in enumerate(entries[page * CARDS_PER_PAGE:(page + 1) * CARDS_PER_PAGE]):
         card = option.card

@@ -19,8 +19,8 @@ PATTERN = r"uno:(?P<kind>[th]):(?P<rest>[^\s]{1,94})"
 TABLE_ACTIONS = ("join", "start", "hand", "uno", "ai")
 # hand actions: play, wild (ask colour), colour chosen, seven (ask swap target), swap chosen,
 # several of a rank (ask which), all of that rank with the arg card on top, draw, pass,
-# declare UNO, challenge, go to page, back to the hand
-HAND_ACTIONS = ("p", "w", "c", "s", "x", "m", "a", "d", "n", "u", "g", "pg", "b")
+# declare UNO, challenge, go to page, back to the hand, name the colour of a first Wild (dealer)
+HAND_ACTIONS = ("p", "w", "c", "s", "x", "m", "a", "d", "n", "u", "g", "pg", "b", "o")
 
 _GAME = re.compile(r"[0-9A-Za-z_-]{1,24}")
 

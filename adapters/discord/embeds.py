@@ -14,6 +14,7 @@ import discord
 from bot.coordinator.views import HandView, LobbyView, Notice, Reply, TableView, Text
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, ngettext
+from bot.render.text import render_reply_pages
 
 from .command_names import command_markup
 
@@ -178,7 +179,7 @@ def notice_content(view: Notice) -> str:
 def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1) -> discord.Embed:
     """A player's own hand: sent only as an ephemeral response (flags 64)."""
     loc = view.locale
-    colour = COLOURS.get(view.color, NEUTRAL)
+    colour = COLOURS.get(view.color, NEUTRAL) if view.color is not None else NEUTRAL
     embed = discord.Embed(title=tr(N_("Your hand ({n} cards)"), loc, n=len(view.cards)), colour=colour)
     lines = []
     if note:
@@ -213,6 +214,16 @@ def reply_text(reply: Reply) -> str:
         else:
             parts.append("\n".join(fmt(t, reply.locale) for t in reply.lines))
     return _clip("\n\n".join(p for p in parts if p), EMBED_DESCRIPTION_MAX)
+
+
+RULES_PAGE = 4000  # one embed per message: under the description cap and the 6,000 total
+
+
+def reply_pages(reply: Reply) -> list[discord.Embed]:
+    """A long bilingual answer (the rules) as embeds of one page each, English then Chinese
+    paragraph by paragraph."""
+    return [discord.Embed(description=page, colour=NEUTRAL)
+            for page in render_reply_pages(reply, RULES_PAGE, escape=escape, mention=mention)]
 
 
 def reply_embed(reply: Reply) -> discord.Embed | None:

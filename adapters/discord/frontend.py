@@ -24,7 +24,7 @@ from bot.i18n import N_, CommandRef, normalize_locale
 
 from . import components as ui
 from .custom_ids import HandId, TableId, decode
-from .embeds import reply_embed, reply_text, tr
+from .embeds import reply_embed, reply_pages, reply_text, tr
 from .hand_views import OpenHands, hand_message
 
 log = logging.getLogger(__name__)
@@ -134,6 +134,12 @@ class Frontend:
     async def answer(self, interaction: discord.Interaction, reply: Reply, *, deferred: bool,
                      show_hand: bool = True, page: int = 0) -> None:
         """A new ephemeral message: the reply, and the sender's hand with its buttons."""
+        if reply.bilingual and reply.lines:  # the rules: one message per page
+            first, *rest = reply_pages(reply)
+            await self._send_new(interaction, content="", embeds=[first], view=None, deferred=deferred)
+            for embed in rest:
+                await self._followup(interaction, embeds=[embed])
+            return
         text = reply_text(reply) if reply_embed(reply) is None else ""
         embeds = [e for e in (reply_embed(reply),) if e is not None]
         view: discord.ui.View | None = None
@@ -334,6 +340,8 @@ class Frontend:
         if button.action == "x":
             card, _, target = button.arg.partition(".")
             return cmd.PlayCards(chat, user, cards=(card,), swap_with=target)
+        if button.action == "o":
+            return cmd.NameColor(chat, user, color=button.arg)
         return {"d": cmd.Draw, "n": cmd.Pass, "u": cmd.CallUno, "g": cmd.Challenge}[button.action](chat, user)
 
     async def _hand_navigation(self, interaction: discord.Interaction, button: HandId) -> None:

@@ -16,7 +16,10 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.coordinator import commands as cmd
-from bot.i18n import LANGUAGE_NAMES, N_, gettext
+from bot.coordinator.refusals import Refusal
+from bot.coordinator.setting_schema import all_settings, format_value, label, setting
+from bot.coordinator.views import Text
+from bot.i18n import LANGUAGE_NAMES, N_, format_text, gettext, normalize_locale
 
 from .components import card_choice_label
 from .embeds import help_text
@@ -39,7 +42,22 @@ ZH_NAMES = {
     "force_play": "强制出牌", "uno_penalty": "uno罚牌", "false_uno_penalty": "误喊罚牌",
     "wd4_challenge": "王牌质疑", "scoring": "计分", "target_score": "目标分数",
     "hand_size": "起手张数", "turn_timer": "回合秒数", "afk_policy": "挂机处理",
+    "key": "设置项", "value": "值",
 }
+
+
+def _locale_of(interaction: discord.Interaction) -> str:
+    return normalize_locale(str(interaction.locale))
+
+
+def setting_help(key: str, locale: str) -> str:
+    """A key without a value: what the setting is and what it accepts (or which settings exist)."""
+    try:
+        item = setting(key)
+    except Refusal as refusal:
+        return format_text(refusal.text, locale)
+    return format_text(Text(N_("{setting}: {allowed}."), {"setting": label(item.name),
+                                                        "allowed": item.allowed()}), locale)
 
 
 def name(text: str) -> locale_str:
@@ -162,60 +180,57 @@ def build_group(frontend: Frontend) -> app_commands.Group:
         await run(interaction, lambda chat, user: cmd.Kick(chat, user, target=str(player.id), names=named(player)),
                   show_hand=False)
 
+    # /uno settings key value: two options with autocomplete drawn from the setting schema, so
+    # every RuleSet field (and any added later) is reachable without hitting Discord's 25
+    # options per command; the value list follows the chosen key. No key: show the settings;
+    # a key alone: what it accepts.
     @uno.command(name=name("settings"), description=locale_str(
-        N_("Show the settings, or change house rules (creator or admins)")))
-    @app_commands.rename(**{k: name(k) for k in (
-        "preset", "stacking", "jump_in", "multi_play", "seven_zero", "draw_until_playable", "force_play",
-        "uno_penalty", "false_uno_penalty", "wd4_challenge", "scoring", "target_score", "hand_size",
-        "turn_timer", "afk_policy")})
-    @app_commands.describe(
-        preset=locale_str(N_("Official rules or the common house rules")),
-        stacking=locale_str(N_("Stack +2 and +4 penalties")),
-        jump_in=locale_str(N_("Play an identical card out of turn")),
-        multi_play=locale_str(N_("Play several cards of one rank at once")),
-        seven_zero=locale_str(N_("7 swaps hands, 0 rotates them")),
-        draw_until_playable=locale_str(N_("Keep drawing until you can play")),
-        force_play=locale_str(N_("You must play when you can")),
-        uno_penalty=locale_str(N_("Cards drawn when caught without UNO!")),
-        false_uno_penalty=locale_str(N_("Cards drawn for a wrong UNO! call")),
-        wd4_challenge=locale_str(N_("Allow challenging a Wild Draw Four")),
-        scoring=locale_str(N_("How points are scored")),
-        target_score=locale_str(N_("Points that win the match")),
-        hand_size=locale_str(N_("Cards dealt to each player")),
-        turn_timer=locale_str(N_("Seconds per turn (0 = no timer)")),
-        afk_policy=locale_str(N_("After 3 missed turns: an AI takes the seat, or the player leaves")))
-    @app_commands.choices(
-        preset=[Choice(name=locale_str(N_("Official")), value="official"),
-                Choice(name=locale_str(N_("House rules")), value="house")],
-        stacking=[Choice(name=locale_str(N_("Off")), value="off"),
-                  Choice(name=locale_str(N_("Same card only")), value="same"),
-                  Choice(name=locale_str(N_("Progressive (+2 on +2, +4 on +2/+4)")), value="progressive")],
-        scoring=[Choice(name=locale_str(N_("Winner takes the points")), value="winner_takes"),
-                 Choice(name=locale_str(N_("Losers accumulate points")), value="losers_accumulate")],
-        afk_policy=[Choice(name=locale_str(N_("An AI takes the seat")), value="ai"),
-                    Choice(name=locale_str(N_("The player leaves")), value="leave")])
-    async def settings(interaction: discord.Interaction,
-                       preset: Choice[str] | None = None, stacking: Choice[str] | None = None,
-                       jump_in: bool | None = None, multi_play: bool | None = None,
-                       seven_zero: bool | None = None, draw_until_playable: bool | None = None,
-                       force_play: bool | None = None,
-                       uno_penalty: app_commands.Range[int, 0, 20] | None = None,
-                       false_uno_penalty: app_commands.Range[int, 0, 20] | None = None,
-                       wd4_challenge: bool | None = None, scoring: Choice[str] | None = None,
-                       target_score: app_commands.Range[int, 1, 100_000] | None = None,
-                       hand_size: app_commands.Range[int, 1, 20] | None = None,
-                       turn_timer: app_commands.Range[int, 0, 3600] | None = None,
-                       afk_policy: Choice[str] | None = None) -> None:
-        given = dict(preset=preset, stacking=stacking, jump_in=jump_in, multi_play=multi_play,
-                     seven_zero=seven_zero, draw_until_playable=draw_until_playable, force_play=force_play,
-                     uno_penalty=uno_penalty, false_uno_penalty=false_uno_penalty,
-                     wd4_challenge=wd4_challenge, scoring=scoring, target_score=target_score,
-                     hand_size=hand_size, turn_timer=turn_timer, afk_policy=afk_policy)
-        changes = {k: (v.value if isinstance(v, Choice) else v) for k, v in given.items() if v is not None}
-        if not changes:
+        N_("Show the settings, or change one (creator or admins)")))
+    @app_commands.rename(key=name("key"), value=name("value"))
+    @app_commands.describe(key=locale_str(N_("The setting to change (start typing to search)")),
+                           value=locale_str(N_("Its new value (the list follows the setting)")))
+    async def settings(interaction: discord.Interaction, key: str | None = None,
+                       value: str | None = None) -> None:
+        if not key:
             await run(interaction, cmd.ShowSettings, show_hand=False)
             return
-        await run(interaction, lambda chat, user: cmd.ChangeSettings(chat, user, changes=changes), show_hand=False)
+        if value is None or not value.strip():
+            await frontend.tell(interaction, setting_help(key, _locale_of(interaction)))
+            return
+        await run(interaction, lambda chat, user: cmd.ChangeSettings(chat, user, changes={key: value}),
+                  show_hand=False)
+
+    @settings.autocomplete("key")
+    async def settings_key(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        loc = _locale_of(interaction)
+        typed = current.strip().lower()
+        choices = []
+        for item in all_settings():
+            shown = f"{format_text(label(item.name), loc)} ({item.name})"[:100]
+            if typed and typed not in shown.lower():
+                continue
+            choices.append(Choice(name=shown, value=item.name))
+        return choices[:25]
+
+    @settings.autocomplete("value")
+    async def settings_value(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        loc = _locale_of(interaction)
+        key = str(getattr(interaction.namespace, "key", "") or "")
+        try:
+            item = setting(key)
+        except Exception:  # noqa: BLE001 - no key chosen yet (or a made-up one): nothing to offer
+            return []
+        typed = current.strip().lower()
+        choices = []
+        for option in item.suggestions():
+            shown = format_value({"on": True, "off": False}.get(option, option), loc)
+            shown = option if shown == option else f"{shown} ({option})"
+            if typed and typed not in shown.lower():
+                continue
+            choices.append(Choice(name=shown[:100], value=option))
+        if typed and item.kind == "int" and not any(c.value == typed for c in choices):
+            choices.insert(0, Choice(name=typed[:100], value=typed[:100]))  # any number typed
+        return choices[:25]
 
     @uno.command(name=name("rules"), description=locale_str(N_("The rules, official and this channel's")))
     async def rules(interaction: discord.Interaction) -> None:

@@ -129,6 +129,7 @@ class TelegramBot:
             if record.chat.platform == "telegram":
                 self.port.remember_seats(record.game_id, record.chat, (s.user_id for s in record.seats))
         await self.app.start()
+        self._running = True  # from here on stop() must stop the application
         updater = self.app.updater
         assert updater is not None  # built by ApplicationBuilder unless explicitly disabled
         if self.config.webhook_url:
@@ -138,13 +139,17 @@ class TelegramBot:
             # setWebhook; PTB's server answers 403 to a request without it.
             secret = self.config.webhook_secret or secrets.token_urlsafe(32)
             redact(secret)
-            await updater.start_webhook(listen=self.config.webhook_listen, port=self.config.webhook_port,
-                                        url_path=path, webhook_url=self.config.webhook_url,
-                                        secret_token=secret, allowed_updates=ALLOWED_UPDATES)
+            try:
+                await updater.start_webhook(listen=self.config.webhook_listen, port=self.config.webhook_port,
+                                            url_path=path, webhook_url=self.config.webhook_url,
+                                            secret_token=secret, allowed_updates=ALLOWED_UPDATES)
+            except OSError as error:  # the port is taken, or no such local address
+                raise ConfigError(f"cannot listen for the webhook on {self.config.webhook_listen}:"
+                                  f"{self.config.webhook_port} (TELEGRAM_WEBHOOK_LISTEN/PORT): "
+                                  f"{error.strerror or error}") from None
         else:
             await updater.start_polling(poll_interval=0, timeout=dtm.timedelta(seconds=self.config.poll_timeout),
                                         allowed_updates=ALLOWED_UPDATES)
-        self._running = True
         log.info("telegram bot @%s is running (%s)", self.app.bot.username,
                  "webhook" if self.config.webhook_url else "polling")
 

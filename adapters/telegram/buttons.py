@@ -126,6 +126,8 @@ class Buttons:
                                  declare_uno=action.uno, swap_with=action.target)
         if verb == "k":
             return cmd.CallUno(chat, user, target=action.target)
+        if verb == "o":
+            return cmd.NameColor(chat, user, color=action.color or "")
         return {"d": cmd.Draw, "n": cmd.Pass, "y": cmd.DeclareUno, "c": cmd.Challenge}[verb](chat, user)
 
     async def _hand_menu(self, query: CallbackQuery, action: callbacks.ButtonAction, chat: ChatKey,

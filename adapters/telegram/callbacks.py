@@ -22,8 +22,9 @@ LOBBY_VERBS = ("leave", "start", "ai")
 TABLE_VERBS = ("uno",)
 # Hand verbs: p = play, w = pick a colour for a wild, s = pick a swap target for a 7,
 # m = pick the top card of several of one rank (multi-play), d = draw, n = pass,
-# y = declare UNO, k = call out a player, c = challenge, g = go to page.
-HAND_VERBS = ("p", "w", "s", "m", "d", "n", "y", "k", "c", "g")
+# y = declare UNO, k = call out a player, c = challenge, g = go to page,
+# o = the dealer names the colour of a Wild turned first.
+HAND_VERBS = ("p", "w", "s", "m", "d", "n", "y", "k", "c", "g", "o")
 
 GAME_ID_RE = re.compile(r"^[0-9A-Za-z_-]{1,16}$")
 USER_ID_RE = re.compile(r"^-?[0-9A-Za-z_]{1,20}$")
@@ -109,5 +110,7 @@ def parse(data: str | None) -> ButtonAction:
         raise BadCallback("a play needs a card")
     if verb == "k" and not target:
         raise BadCallback("a call-out needs a target")
+    if verb == "o" and not color:
+        raise BadCallback("naming a colour needs the colour")
     return ButtonAction("h", game_id, verb, owner, card or None, color or None, target or None,
                         uno == "u", int(page) if page else 0, int(hand_number) if hand_number else 0)

@@ -31,13 +31,15 @@ from telegram.ext import (
 from bot.coordinator import commands as cmd
 from bot.coordinator.ports import ChatKey, GameRecord, GameStore, User
 from bot.coordinator.views import N_, Reply
-from bot.render.text import render_reply
+from bot.render.text import render_reply, render_reply_pages
 
 from .bot_commands import help_text
 from .buttons import Buttons
 from .inline import InlineMode
 from .port import TelegramChatPort
-from .texts import clip_html, html, mention, tr, user_locale
+from .settings_menu import PATTERN as SETTINGS_PATTERN
+from .settings_menu import SettingsMenu
+from .texts import MESSAGE_LIMIT, clip_html, html, mention, tr, user_locale
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +92,7 @@ class UnoHandlers:
         self.store = store
         self.inline = InlineMode(self)
         self.buttons = Buttons(self)
+        self.settings_menu = SettingsMenu(self)
         self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
 
     # ---- registration ------------------------------------------------------------------------
@@ -122,6 +125,7 @@ class UnoHandlers:
         app.add_handler(CommandHandler("top", self.on_top))
         app.add_handler(CommandHandler("lang", self.on_language))
         app.add_handler(CommandHandler("help", self.on_help))
+        app.add_handler(CallbackQueryHandler(self.settings_menu.on_button, pattern=SETTINGS_PATTERN))
         app.add_handler(CallbackQueryHandler(self.buttons.on_button))
         app.add_handler(InlineQueryHandler(self.inline.on_query))
         app.add_handler(ChosenInlineResultHandler(self.inline.on_chosen))
@@ -240,6 +244,10 @@ class UnoHandlers:
         in_group = message.chat.type != ChatType.PRIVATE
         if in_group and reply.ok and isinstance(command, QUIET_WHEN_OK):
             return
+        if reply.bilingual:  # the rules: every page, each within Telegram's message limit
+            for page in render_reply_pages(reply, MESSAGE_LIMIT, escape=html, mention=mention):
+                await message.reply_text(page, parse_mode=ParseMode.HTML)
+            return
         text = render_reply(reply, escape=html, mention=mention)
         if in_group and reply.error in PRIVATE_REFUSALS:
             if not await self._tell_privately(command.user.id, text) and reply.error == "which_card":
@@ -305,15 +313,25 @@ class UnoHandlers:
         await self._command(update, lambda chat, user: cmd.Kick(chat, user, target=target), need_admin=True)
 
     async def on_settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """``/settings`` shows; ``/settings stacking=same jump_in=on`` changes (admins/creator)."""
+        """``/settings`` shows them with a keyboard to change them; ``/settings stacking=same
+        jump_in=on`` (or ``/settings stacking same``) changes them (admins/creator)."""
         args = context.args or []
         if not args:
-            await self._information(update, lambda chat, user: cmd.ShowSettings(chat, user))
+            incoming = parts(update)
+            if incoming is None:
+                return
+            message, tg_user, tg_chat = incoming
+            _, reply = await self._run_as(tg_user, tg_chat, chat_key(tg_chat),
+                                          lambda chat, user: cmd.ShowSettings(chat, user), False)
+            await self.settings_menu.send(update, reply)
             return
         changes: dict[str, str] = {}
-        for arg in args:
-            key, _, value = arg.partition("=")
-            changes[key] = value
+        if len(args) == 2 and "=" not in args[0] and "=" not in args[1]:
+            changes[args[0]] = args[1]
+        else:
+            for arg in args:
+                key, _, value = arg.partition("=")
+                changes[key] = value
         await self._information(update, lambda chat, user: cmd.ChangeSettings(chat, user, changes=changes),
                                 need_admin=True)
 

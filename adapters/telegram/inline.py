@@ -27,7 +27,7 @@ from telegram.ext import ContextTypes
 from bot.coordinator import commands as cmd
 from bot.coordinator.views import N_, HandView, Reply, Text
 from bot.engine.cards import Color
-from bot.render.text import card_emoji, card_label, color_label, render_reply
+from bot.render.text import card_emoji, card_label, color_label, color_mark, render_reply
 
 from .callbacks import CARD_RE, GAME_ID_RE, USER_ID_RE
 from .keyboards import ordered_options
@@ -47,6 +47,9 @@ def result_entries(view: HandView) -> list[tuple[str, str, str]]:
     ``move`` is ``<verb>[:<card>[:<colour>]]``; verb ``pu`` plays and declares UNO."""
     loc = view.locale
     entries: list[tuple[str, str, str]] = []
+    if view.name_color:  # the dealer names the colour of a Wild turned first: nothing else yet
+        return [(f"o:{color.value}", f"{color_mark(color)} {color_label(color, loc)}",
+                 tr(N_("Name the colour of the first card"), loc)) for color in Color]
     if view.can_declare_uno:
         entries.append(("y", tr(N_("UNO!"), loc), tr(N_("Declare UNO"), loc)))
     if view.can_challenge:
@@ -90,6 +93,8 @@ def parse_result_id(result_id: str) -> InlineMove | None:
     game_id, verb, rest = parts[1], parts[2], parts[3:]
     if verb in ("y", "c", "d", "n") and not rest:
         return InlineMove(game_id, verb, None, None, hand)
+    if verb == "o" and len(rest) == 1 and len(rest[0]) == 1 and rest[0] in "RGBY":
+        return InlineMove(game_id, verb, None, rest[0], hand)
     if verb in ("p", "pu") and 1 <= len(rest) <= 2 and CARD_RE.match(rest[0]):
         color = rest[1] if len(rest) == 2 else None
         if color is not None and color not in "RGBY":
@@ -164,6 +169,8 @@ class InlineMode:
         if verb in ("p", "pu"):
             command: cmd.Command = cmd.PlayCards(chat, user, cards=(card or "",), color=color,
                                                  declare_uno=verb == "pu")
+        elif verb == "o":
+            command = cmd.NameColor(chat, user, color=color or "")
         else:
             command = {"y": cmd.DeclareUno, "c": cmd.Challenge, "d": cmd.Draw, "n": cmd.Pass}[verb](chat, user)
         reply = await self.h.run(command)

@@ -14,6 +14,7 @@ from telegram.helpers import create_deep_linked_url
 
 from bot.coordinator.views import N_, CardOption, HandView, LobbyView, TableView
 from bot.engine.cards import Card, Color, Rank
+from bot.i18n import color_label
 from bot.render.text import card_emoji, color_mark
 
 from . import callbacks
@@ -89,6 +90,9 @@ def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = 
         return None
     loc = view.locale
     ids = HandIds(view.game_id, view.user_id, hand_number)
+    if view.name_color:  # the dealer names the colour of a Wild turned first: nothing else yet
+        return InlineKeyboardMarkup([[ids.button(f"{color_mark(c)} {color_label(c, loc)}", "o",
+                                                 color=c.value) for c in Color]])
     options = ordered_options(view)
     pages = max(1, -(-len(options) // CARDS_PER_PAGE))
     page = min(max(page, 0), pages - 1)

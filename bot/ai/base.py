@@ -13,8 +13,10 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from bot.engine import GameState, legal_actions
-from bot.engine.actions import Action, CatchUno, Challenge, Draw, Pass, Play
+from bot.engine.actions import Action, CatchUno, Challenge, ChooseColor, Draw, Pass, Play
 from bot.engine.cards import Card, Color
+from bot.engine.core import uno_hand
+from bot.engine.rules import RuleSet
 
 from .knowledge import PublicView
 
@@ -84,10 +86,13 @@ def options_for(state: GameState, player: str) -> Options:
     )
 
 
-def with_uno(play: Play, hand_size: int, declare: bool) -> Play:
-    """Declare UNO with a play that leaves exactly one card, unless the seat forgets."""
-    leaves_one = hand_size - len(play.cards) == 1
-    return replace(play, uno=leaves_one and declare)
+def with_uno(play: Play, hand: tuple[Card, ...], rules: RuleSet, declare: bool) -> Play:
+    """Declare UNO with a play that leaves a hand that must declare (one card, or identical
+    cards under ``uno_identical``), unless the seat forgets."""
+    rest = list(hand)
+    for card in play.cards:
+        rest.remove(card)
+    return replace(play, uno=uno_hand(rules, rest) and declare)
 
 
 class Strategy:
@@ -102,12 +107,14 @@ class Strategy:
 
     def choose(self, state: GameState, player: str, rng: random.Random) -> Action:
         view = PublicView(state, player)
+        if state.color is None and state.current == player and state.rules.first_wild == "dealer_names":
+            return ChooseColor(player, self.name_first_color(view, rng))  # the dealer's first Wild
         options = options_for(state, player)
         if not (options.has_moves or options.can_draw or options.can_pass or options.can_challenge):
             raise ValueError(f"{player} has nothing to do in this state")
         decision = self.decide(view, options, rng)
         if isinstance(decision, Play):
-            return with_uno(decision, len(view.hand), self.declares_uno(rng))
+            return with_uno(decision, view.hand, state.rules, self.declares_uno(rng))
         return decision
 
     def react(self, state: GameState, player: str, rng: random.Random) -> Action | None:
@@ -127,7 +134,7 @@ class Strategy:
         if moves:
             play = self.pick_jump_in(view, moves, rng)
             if play is not None:
-                return with_uno(play, len(view.hand), self.declares_uno(rng))
+                return with_uno(play, view.hand, state.rules, self.declares_uno(rng))
         return None
 
     # ---- what subclasses decide -----------------------------------------------------------
@@ -137,6 +144,10 @@ class Strategy:
 
     def declares_uno(self, rng: random.Random) -> bool:
         return True
+
+    def name_first_color(self, view: PublicView, rng: random.Random) -> Color:
+        """As dealer, the colour of a Wild turned first: the colour the seat holds most."""
+        return max(Color, key=lambda c: sum(1 for card in view.hand if card.color is c))
 
     def pick_catch(self, view: PublicView, targets: list[str], rng: random.Random) -> str | None:
         return None

@@ -80,6 +80,14 @@ class Challenge(Command):
 
 
 @dataclass(frozen=True)
+class NameColor(Command):
+    """The dealer names the colour of a Wild turned as the first card (``first_wild:
+    dealer_names``)."""
+
+    color: str = ""  # R G B Y (or red/green/blue/yellow)
+
+
+@dataclass(frozen=True)
 class Kick(Command):
     target: str = ""  # user id
 

@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 MAX_AI_STEPS = 200_000  # a safety stop for one inline run of AI moves (ai_delay == 0)
 # Commands a two-table match's hub passes on to the sender's table.
 ROUTED = (cmds.PlayCards, cmds.Draw, cmds.Pass, cmds.DeclareUno, cmds.CallUno, cmds.Challenge,
-          cmds.ShowHand, cmds.Leave, cmds.Kick)
+          cmds.ShowHand, cmds.Leave, cmds.Kick, cmds.NameColor)
 
 
 class Coordinator:
@@ -69,7 +69,7 @@ class Coordinator:
             cmds.StartGame: self._start, cmds.AddAiSeat: self._add_ai,
             cmds.PlayCards: self._play, cmds.Draw: self._draw, cmds.Pass: self._pass,
             cmds.DeclareUno: self._declare, cmds.CallUno: self._call_uno,
-            cmds.Challenge: self._challenge, cmds.Kick: self._kick, cmds.StopGame: self._stop,
+            cmds.Challenge: self._challenge, cmds.NameColor: self._name_color, cmds.Kick: self._kick, cmds.StopGame: self._stop,
             cmds.ChangeSettings: self._change_settings, cmds.ShowHand: self._show_hand,
             cmds.ShowRules: self._show_rules, cmds.ShowSettings: self._show_settings,
             cmds.ShowStats: self._show_stats, cmds.ShowLeaderboard: self._show_leaderboard,
@@ -643,6 +643,9 @@ class Coordinator:
 
     async def _challenge(self, cmd: cmds.Challenge) -> Reply:
         return await self._game_command(cmd, lambda tx: play.challenge(tx, cmd))
+
+    async def _name_color(self, cmd: cmds.NameColor) -> Reply:
+        return await self._game_command(cmd, lambda tx: play.name_color(tx, cmd))
 
     async def _call_uno(self, cmd: cmds.CallUno) -> Reply:
         key = (cmd.chat, cmd.user.id)

@@ -6,12 +6,14 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
-from bot.engine.rules import PRESETS, RuleSet
+from bot.engine.rules import RuleSet
 from bot.i18n import language_name
 
 from . import commands as cmds
 from .ports import ChatSettings
 from .refusals import Refusal
+from .rules_text import rules_texts
+from .setting_schema import RULE_LABELS, VALUE_LABELS, label, value_label
 from .settings import apply_changes, normalize_language, rule_changes, rules_of
 from .table_size import refuse_deal
 from .transaction import Tx
@@ -20,56 +22,6 @@ from .views import N_, Reply, Text
 if TYPE_CHECKING:
     from .coordinator import Coordinator
 
-# The official rules in brief, one line each (the renderer shows them in both languages).
-OFFICIAL_SUMMARY = (
-    N_("Each player gets 7 cards. Match the top card by colour, number or symbol."),
-    N_("Skip: the next player misses a turn. Reverse: play changes direction (with two players it acts as Skip)."),
-    N_("Draw Two: the next player draws 2 cards and misses a turn."),
-    N_("Wild: choose the colour in force. Wild Draw Four: choose the colour; the next player draws 4 and misses a turn."),
-    N_("A Wild Draw Four may only be played without a card of the colour in force; the next player may challenge it."),
-    N_("If you cannot or do not want to play, draw a card; you may play it at once if it fits."),
-    N_("Say UNO when you play your second-to-last card, or you draw 2 if someone calls you out first."),
-    N_("The first to empty their hand wins the hand and scores the cards left in the others' hands."),
-    N_("Numbers score their value, Skip/Reverse/Draw Two 20, Wilds 50. The first to reach the target score wins the match."),
-)
-
-RULE_LABELS = {
-    "hand_size": N_("Cards dealt"),
-    "stacking": N_("Stacking +2/+4"),
-    "jump_in": N_("Jump-in with an identical card"),
-    "multi_play": N_("Several cards of one rank at once"),
-    "seven_zero": N_("7 swaps hands, 0 passes hands on"),
-    "draw_until_playable": N_("Draw until playable"),
-    "play_after_draw": N_("Play the drawn card at once"),
-    "force_play": N_("Must play when able"),
-    "uno_penalty": N_("Cards for a missed UNO"),
-    "false_uno_penalty": N_("Cards for a wrong UNO call"),
-    "wd4_challenge": N_("Wild Draw Four may be challenged"),
-    "scoring": N_("Scoring"),
-    "target_score": N_("Target score"),
-    "teams": N_("Teams of two"),
-    "match_end": N_("The match ends"),
-    "match_hands": N_("Hands in a fixed-length match"),
-    "rotation": N_("Partner rotation (teams of two, partners change)"),
-    "rotation_hands": N_("Hands before partners change"),
-    "tables": N_("Tables playing at once"),
-}
-
-
-VALUE_LABELS = {
-    "off": N_("off"),
-    "same": N_("same kind (+2 on +2, +4 on +4)"),
-    "progressive": N_("progressive (+2 or +4 on +2, +4 on +4)"),
-    "winner_takes": N_("the winner scores the others' cards"),
-    "losers_accumulate": N_("losers collect their cards' points"),
-    "chips": N_("chips: every loser pays the winner their cards' points"),
-    "target": N_("at the target score"),
-    "hands": N_("after a fixed number of hands"),
-    "official": N_("official"),
-    "house": N_("house rules"),
-}
-
-
 def _may_manage(record, cmd: cmds.Command) -> bool:
     if record is None:
         return cmd.user.is_admin
@@ -77,11 +29,7 @@ def _may_manage(record, cmd: cmds.Command) -> bool:
 
 
 def _value(value: Any) -> Any:
-    if isinstance(value, bool):
-        return Text(N_("on")) if value else Text(N_("off"))
-    if isinstance(value, str) and value in VALUE_LABELS:
-        return Text(VALUE_LABELS[value])
-    return value
+    return value_label(value)
 
 
 def setting_lines(settings: ChatSettings) -> tuple[Text, ...]:
@@ -95,22 +43,8 @@ def setting_lines(settings: ChatSettings) -> tuple[Text, ...]:
              Text(N_("Time to call UNO! before a bot moves on: {seconds} s"),
                   {"seconds": settings.reaction_window})]
     for f in fields(RuleSet):
-        lines.append(Text(N_("{rule}: {value}"), {"rule": Text(RULE_LABELS[f.name]),
+        lines.append(Text(N_("{rule}: {value}"), {"rule": label(f.name),
                                                   "value": _value(getattr(rules, f.name))}))
-    return tuple(lines)
-
-
-def rules_lines(rules: RuleSet, preset: str) -> tuple[Text, ...]:
-    lines = [Text(N_("Official rules:"))]
-    lines += [Text(line) for line in OFFICIAL_SUMMARY]
-    changes = rules.differences(PRESETS.get(preset, PRESETS["official"]))
-    base = rules.differences()  # against the official rules: what this chat plays differently
-    if base or changes:
-        lines.append(Text(N_("House rules in this chat:")))
-        for name, value in base.items():
-            lines.append(Text(N_("{rule}: {value}"), {"rule": Text(RULE_LABELS[name]), "value": _value(value)}))
-    else:
-        lines.append(Text(N_("This chat plays the official rules.")))
     return tuple(lines)
 
 
@@ -178,7 +112,7 @@ async def show_rules(coord: Coordinator, cmd: cmds.ShowRules) -> Reply:
     else:
         settings = await coord.store.chat_settings(cmd.chat)
         rules, preset = rules_of(settings), settings.preset
-    return Reply(ok=True, text=Text(N_("UNO rules")), lines=rules_lines(rules, preset),
+    return Reply(ok=True, text=Text(N_("UNO rules")), lines=rules_texts(rules, preset),
                  locale=await coord._safe_locale(cmd), bilingual=True)
 
 
@@ -221,5 +155,5 @@ async def show_leaderboard(coord: Coordinator, cmd: cmds.ShowLeaderboard) -> Rep
     return Reply(ok=True, text=title, lines=lines, locale=await coord._safe_locale(cmd))
 
 
-__all__ = ["change_settings", "set_language", "show_rules", "show_settings",
+__all__ = ["RULE_LABELS", "VALUE_LABELS", "change_settings", "set_language", "show_rules", "show_settings",
            "show_stats", "show_leaderboard"]

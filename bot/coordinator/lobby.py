@@ -113,10 +113,11 @@ def start_match(tx: Tx) -> None:
         raise Refusal("not_enough_players")
     if rules.tables > 1 and len(players) != 8:
         raise Refusal("two_tables_players", {"count": len(players)})
-    if rules.rotation and (len(players) % 2 or len(players) < 4):
+    if rules.rotation and rules.tables == 1 and (len(players) % 2 or len(players) < 4):
         raise Refusal("rotation_players", {"count": len(players)})
-    if rules.teams and not rules.rotation and (len(players) % 2 or len(players) < 4):
-        raise Refusal("bad_team_size")
+    size = rules.team_size
+    if rules.teams and not rules.rotation and (len(players) % size or len(players) < 2 * size):
+        raise Refusal("bad_team_size", {"size": size, "least": 2 * size})
     refuse_deal(rules, len(players))
     try:
         match, events = Match.start(players, rules, record.meta.get("seed", 0))

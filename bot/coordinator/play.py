@@ -10,7 +10,16 @@ from collections.abc import Callable
 
 from bot.engine import events as ev
 from bot.engine import legal_actions
-from bot.engine.actions import Action, CatchUno, Challenge, DeclareUno, Draw, Pass, Play
+from bot.engine.actions import (
+    Action,
+    CatchUno,
+    Challenge,
+    ChooseColor,
+    DeclareUno,
+    Draw,
+    Pass,
+    Play,
+)
 from bot.engine.cards import Card, Color
 from bot.engine.errors import BadAction, NothingToCatch, UnoError
 
@@ -122,6 +131,19 @@ def challenge(tx: Tx, cmd: cmds.Command) -> Text:
     if any(isinstance(e, ev.ChallengeWon) for e in events):
         return Text(N_("Challenge won: the Wild Draw Four was a bluff."))
     return Text(N_("Challenge lost: you draw 6."))
+
+
+def name_color(tx: Tx, cmd: cmds.NameColor) -> Text:
+    """The dealer names the colour of the first card, a Wild (first_wild: dealer_names)."""
+    user = cmd.user.id
+    _in_hand(tx, user)
+    try:
+        color = Color.parse(cmd.color)
+    except BadAction:
+        raise Refusal("bad_color", {"color": str(cmd.color)[:20]}) from None
+    _engine(tx, ChooseColor(user, color))
+    _acted(tx, user)
+    return Text(N_("You named {color}."), {"color": color})
 
 
 def declare(tx: Tx, cmd: cmds.Command) -> Text:
@@ -265,6 +287,10 @@ def auto_move(tx: Tx, player: str) -> None:
     """Draw (or take the pending penalty), then pass if the turn is still there."""
     assert tx.match is not None
     actions = legal_actions(tx.match.game, player)
+    if any(isinstance(a, ChooseColor) for a in actions):  # a dealer naming the first Wild's colour
+        hand = tx.match.game.hand(player)
+        tx.apply(ChooseColor(player, max(Color, key=lambda c: sum(1 for k in hand if k.color is c))))
+        return
     if any(isinstance(a, Draw) for a in actions):
         tx.apply(Draw(player))
     else:  # forced play: the first legal card

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from bot.engine import events as ev
 from bot.engine import legal_actions
-from bot.engine.actions import CatchUno, Challenge, DeclareUno, Draw, Pass, Play
+from bot.engine.actions import CatchUno, Challenge, ChooseColor, DeclareUno, Draw, Pass, Play
 from bot.engine.cards import display_order
 from bot.engine.match import ranking
 from bot.engine.rules import PRESETS, RuleSet
@@ -116,7 +116,8 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
         can_challenge=any(isinstance(a, Challenge) for a in actions),
         catchable=tuple(dict.fromkeys(a.target for a in actions if isinstance(a, CatchUno))),
         swap_targets=swap_targets, multi_play=state.rules.multi_play, hand_over=over, note=note,
-        turn_started=turn_started and state.current == user_id and not over, repost=repost)
+        turn_started=turn_started and state.current == user_id and not over, repost=repost,
+        name_color=any(isinstance(a, ChooseColor) for a in actions))
 
 
 def describe(event: ev.Event, names: Mapping[str, str]) -> Text | None:
@@ -176,13 +177,38 @@ def describe(event: ev.Event, names: Mapping[str, str]) -> Text | None:
 
 
 def describe_all(events: Iterable[ev.Event], names: Mapping[str, str]) -> list[Text]:
-    return [text for text in (describe(e, names) for e in events) if text is not None]
+    out = []
+    previous: ev.Event | None = None
+    for event in events:
+        if isinstance(event, ev.ColorChosen) and not isinstance(previous, ev.CardPlayed):
+            # Not a wild just played (that line names the colour): the dealer named the colour
+            # of a Wild turned first.
+            out.append(Text(N_("{player} names the colour of the first card: {color}."),
+                            {"player": names.get(event.player, event.player), "color": event.color}))
+        else:
+            text = describe(event, names)
+            if text is not None:
+                out.append(text)
+        previous = event
+    return out
 
 
-def private_note(events: Iterable[ev.Event], user_id: str) -> Text | None:
-    """What only this player may know: the cards they just drew."""
+def private_note(events: Iterable[ev.Event], user_id: str,
+                 names: Mapping[str, str] | None = None) -> Text | None:
+    """What only this player may know: the cards they just drew, and, for a challenger, the
+    challenged hand (the rules: it is shown to the challenger, and only to them)."""
+    events = list(events)
     drawn = [card for e in events if isinstance(e, ev.CardsDrawn) and e.player == user_id
              for card in e.cards]
+    shown = next((e for e in events if isinstance(e, ev.ChallengeWon | ev.ChallengeLost)
+                  and e.challenger == user_id), None)
+    if shown is not None:
+        owner = shown.bluffer if isinstance(shown, ev.ChallengeWon) else shown.player
+        params = {"player": (names or {}).get(owner, owner), "hand": shown.hand or "-"}
+        if drawn:
+            return Text(N_("{player}'s hand when you challenged: {hand}. You drew {cards}."),
+                        {**params, "cards": tuple(drawn)})
+        return Text(N_("{player}'s hand when you challenged: {hand}."), params)
     if not drawn:
         return None
     return Text(N_("You drew {cards}."), {"cards": tuple(drawn)})

@@ -26,7 +26,7 @@ MESSAGES: dict[str, str] = {
     "game_running": N_("The game has already started."),
     "not_started": N_("The game has not started yet."),
     "not_enough_players": N_("At least 2 players are needed to start."),
-    "bad_team_size": N_("Teams need an even number of players, at least 4."),
+    "bad_team_size": N_("Teams of {size} need a multiple of {size} players, at least {least}."),
     "not_allowed": N_("Only the game's creator or a chat admin can do that."),
     "not_your_turn": N_("It is not your turn."),
     "not_in_hand": N_("You do not have that card."),

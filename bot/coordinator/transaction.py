@@ -165,7 +165,7 @@ class Tx:
         for player in after.players:
             changed = player in before.players and before.hand(player) != after.hand(player)
             if player == actor or player == after.current or changed:
-                self.want_hand(player, presenter.private_note(events, player))
+                self.want_hand(player, presenter.private_note(events, player, names))
         self._rearm_turn(before, after, actor)
         if after.current != before.current:  # a new turn (a player continuing is not one)
             self.turn_started = after.current

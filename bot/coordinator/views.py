@@ -117,7 +117,7 @@ class HandView:
     user_id: str
     cards: tuple[CardOption, ...]
     top: Card
-    color: Color
+    color: Color | None  # None only before the colour of a first Wild is named
     is_turn: bool
     pending_draw: int
     can_draw: bool
@@ -127,6 +127,7 @@ class HandView:
     catchable: tuple[str, ...]  # user ids this player may call out
     swap_targets: tuple[tuple[str, str], ...] = ()  # (user_id, name) choices for a 7 under 7-0
     multi_play: bool = False  # several cards of one rank may be played at once
+    name_color: bool = False  # the dealer names the colour of the first card (a Wild) now
     hand_over: bool = False  # the hand/game ended: buttons should be disabled
     note: Text | None = None  # e.g. "You drew Y3" (private, so it may name cards)
     # The turn just passed to this player: where edits notify nobody, the adapter posts the

@@ -3,12 +3,13 @@
 Public API (see README and ../shared/spec/scenario.md):
     Card, Color, Rank, full_deck           -- value types           (cards.py)
     RuleSet, PRESETS, OFFICIAL, HOUSE      -- rules and presets      (rules.py)
-    Play, Draw, Pass, DeclareUno, CatchUno, Challenge, Action        (actions.py)
+    Play, Draw, Pass, DeclareUno, CatchUno, Challenge, ChooseColor, Action      (actions.py)
     events.*                               -- everything that happens (events.py)
     UnoError and its subclasses            -- each with .code        (errors.py)
     GameState                              -- one hand, a value, JSON round-trip exact (state.py)
                                               ``color`` is None only after a Wild turned first
-                                              (the first player may then play any card).
+                                              (dealer_names: the dealer names it first;
+                                              any_card: the first player plays any card).
     apply, is_legal, remove_player         -- the rules of play      (game.py)
     legal_actions                          -- every legal action now (legal.py)
     legal_plays                            -- just its Plays, same order, built leaner
@@ -33,6 +34,7 @@ from .actions import (
     Action,
     CatchUno,
     Challenge,
+    ChooseColor,
     DeclareUno,
     Draw,
     Pass,
@@ -71,7 +73,7 @@ from .state import GameState
 COMPILED: bool = not hasattr(apply, "__code__")  # a compiled function has no Python bytecode
 
 __all__ = [
-    "COMPILED", "Action", "BadAction", "CannotChallenge", "CannotPass", "Card", "CatchUno", "Challenge", "Color",
+    "COMPILED", "Action", "BadAction", "CannotChallenge", "CannotPass", "Card", "CatchUno", "Challenge", "ChooseColor", "Color",
     "ColorRequired", "DeclareUno", "Draw", "ERROR_CODES", "GameOver", "GameState", "HOUSE",
     "IllegalPlay", "Match", "NotInHand", "NotYourTurn", "NothingToCatch", "OFFICIAL", "PRESETS",
     "Pass", "Play", "RULE_FIELDS", "Rank", "RuleSet", "UnoError", "action_from_json",

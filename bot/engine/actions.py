@@ -58,7 +58,16 @@ class Challenge:
     player: str
 
 
-Action = Play | Draw | Pass | DeclareUno | CatchUno | Challenge
+@dataclass(frozen=True)
+class ChooseColor:
+    """The dealer names the colour of a Wild turned as the first card (``first_wild:
+    dealer_names``), before play begins."""
+
+    player: str
+    color: Color
+
+
+Action = Play | Draw | Pass | DeclareUno | CatchUno | Challenge | ChooseColor
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
@@ -84,6 +93,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
             return {"player": action.player, "catch": action.target}
         case Challenge():
             return {"player": action.player, "challenge": True}
+        case ChooseColor():
+            return {"player": action.player, "color": action.color.value}
     raise BadAction(f"not an action: {action!r}", action)
 
 
@@ -115,4 +126,6 @@ def action_from_json(data: Any) -> Action:
         return Challenge(player)
     if data.get("uno") is True:
         return DeclareUno(player)
+    if "color" in data:
+        return ChooseColor(player, Color.parse(data["color"]))
     raise BadAction("unknown action", data)

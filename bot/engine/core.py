@@ -60,23 +60,61 @@ def matches(card: Card, top: Card, color: Color | None) -> bool:
 
 
 def can_stack(rules: RuleSet, top: Card, card: Card) -> bool:
-    """May ``card`` be put on a waiting +2/+4 penalty whose top card is ``top``?"""
-    if rules.stacking == "off":
+    """May ``card`` be put on a waiting +2/+4 penalty whose top card is ``top``? (Under
+    ``by_value`` any +2/+4 may start a stack; ``stack_adds_enough`` checks the whole play.)"""
+    stacking = rules.stacking
+    if stacking == "off":
         return False
+    if stacking == "by_value":
+        return card.rank is D2 or card.rank is W4
     if top.rank is D2:
         return card.rank is D2 or (rules.stacking == "progressive" and card.rank is W4)
     return top.rank is W4 and card.rank is W4
+
+
+def stack_adds_enough(rules: RuleSet, cards: Sequence[Card], answered: int) -> bool:
+    """``by_value``: the cards played add at least as many as the play they answer."""
+    if rules.stacking != "by_value":
+        return True
+    return sum(2 if c.rank is D2 else 4 if c.rank is W4 else 0 for c in cards) >= answered
 
 
 def holds_color(hand: Iterable[Card], color: Color | None) -> bool:
     return color is not None and any(c.color is color for c in hand)
 
 
+def wd4_dishonest(rules: RuleSet, hand: Iterable[Card], top: Card, color: Color | None) -> bool:
+    """Would a W+4 from ``hand`` be a bluff? ``no_color``: the hand holds a card of the colour
+    in force; ``no_match``: it holds a non-wild card that could be played (colour, number or
+    symbol)."""
+    if rules.wd4_rule == "no_color":
+        return holds_color(hand, color)
+    return any(c.color is not None and (color is None or c.color is color or c.rank is top.rank)
+               for c in hand)
+
+
+def uno_hand(rules: RuleSet, hand: Sequence[Card]) -> bool:
+    """A hand that must declare UNO: one card, or (``uno_identical`` where ``multi_play`` lets
+    them go down together) two or more identical cards."""
+    if len(hand) == 1:
+        return True
+    if len(hand) < 2 or not (rules.uno_identical and rules.multi_play):
+        return False
+    first = hand[0]
+    return all(c is first for c in hand)
+
+
+def awaiting_color(state: GameState) -> bool:
+    """A Wild was turned as the first card under ``first_wild: dealer_names``: the player to
+    act (the dealer) names the colour before anything else happens."""
+    return state.color is None and state.turn is not None and state.rules.first_wild == "dealer_names"
+
+
 def playable(rules: RuleSet, card: Card, hand: Sequence[Card], top: Card, color: Color | None) -> bool:
     """Playable as a normal turn's (first) card, W+4 restriction included when unchallengeable."""
     if not matches(card, top, color):
         return False
-    return not (card.rank is W4 and not rules.wd4_challenge and holds_color(hand, color))
+    return not (card.rank is W4 and not rules.wd4_challenge and wd4_dishonest(rules, hand, top, color))
 
 
 class Tx:
@@ -84,7 +122,7 @@ class Tx:
 
     __slots__ = ("s", "hands", "pile", "discard", "color", "direction", "turn", "pending", "drawn",
                  "declared", "catchable", "caught", "wd4_by", "wd4_bluff", "winner", "points",
-                 "counter", "events", "n")
+                 "counter", "events", "n", "penalty_play")
 
     def __init__(self, s: GameState) -> None:
         self.s = s
@@ -104,6 +142,7 @@ class Tx:
         self.winner = s.winner
         self.points = s.hand_points
         self.counter = s.rng_counter
+        self.penalty_play = s.penalty_play
         self.events: list[ev.Event] = []
         self.n = len(s.players)
 
@@ -112,7 +151,8 @@ class Tx:
         return GameState(s.rules, s.players, tuple(self.hands), self.pile, self.discard,
                          self.color, self.direction, self.turn, s.dealer, self.pending, self.drawn,
                          self.declared, self.catchable, self.caught, self.wd4_by, self.wd4_bluff,
-                         self.winner, self.points, s.team_ids, s.seed, self.counter)
+                         self.winner, self.points, s.team_ids, s.seed, self.counter,
+                         self.penalty_play if self.pending else 0)
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         return (seat + self.direction * steps) % self.n
@@ -150,7 +190,8 @@ class Tx:
         return cards
 
     def hand_changed(self, seat: int) -> None:
-        """UNO bookkeeping only applies to a one-card hand: forget it when the count moves."""
+        """UNO bookkeeping only applies to a one-card hand: forget it when the count moves
+        (cards were added: a hand of identical cards that grows declares again)."""
         if len(self.hands[seat]) != 1:
             self.forget_uno(self.s.players[seat])
 

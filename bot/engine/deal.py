@@ -32,11 +32,18 @@ def _check_players(players: Sequence[str], rules: RuleSet) -> tuple[str, ...]:
         raise BadAction(f"{MIN_PLAYERS} to {MAX_PLAYERS} players", players)
     if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
         raise BadAction("players are distinct non-empty ids", players)
-    if rules.teams and (len(players) < 4 or len(players) % 2):
-        raise BadAction("teams need an even number of players, at least 4", players)
+    _check_teams(players, rules)
     if len(players) * rules.hand_size > 100:
         raise BadAction("not enough cards to deal that many", players)
     return players
+
+
+def _check_teams(players: Sequence[str], rules: RuleSet) -> None:
+    """Teams of ``team_size``: the seat count divides by it, and there are at least two teams."""
+    size = rules.team_size
+    if rules.teams and (len(players) % size or len(players) < 2 * size):
+        raise BadAction(f"teams of {size} need a multiple of {size} players, at least {2 * size}",
+                        list(players))
 
 
 _NUMBER_VALUE: Final = {c: c.rank.number for c in full_deck() if c.rank.is_number}
@@ -92,7 +99,7 @@ def new_hand(players: Sequence[str], rules: RuleSet = OFFICIAL, seed: int | str 
     state = GameState(
         rules=rules, players=players, hands=tuple(hands),
         draw_pile=tuple(deck[pos:]), discard=(), color=None, direction=1, turn=None,
-        dealer=dealer, team_ids=team_ids_for(n) if rules.teams else (), seed=seed,
+        dealer=dealer, team_ids=team_ids_for(n, rules.team_size) if rules.teams else (), seed=seed,
         rng_counter=counter)
     state, more = turn_first_card(state)
     return state, events + more
@@ -106,8 +113,10 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
     """Turn the top of the stock with the official first-card effects, the dealer 'playing' it:
     W+4 goes under the stock and another is turned; Skip skips the first player; Reverse lets
     the dealer start and turns the direction; +2 makes the first player draw 2 and lose the
-    turn (waits in ``pending_draw`` when stacking is on); Wild lets the first player play any
-    card. The first player is the one after the dealer in seat order."""
+    turn (waits in ``pending_draw`` when stacking is on); a Wild is named by the dealer before
+    play begins (``first_wild: dealer_names``: the dealer is to act, with no colour in force
+    until a ``ChooseColor``) or lets the first player play any card (``any_card``). The first
+    player is the one after the dealer in seat order."""
     pile = state.draw_pile
     if not pile or all(c.rank is W4 for c in pile):
         raise BadAction("no card to turn over", [str(c) for c in pile])
@@ -120,11 +129,13 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
     rank = card.rank
     if FAST_PATHS and rank not in _FIRST_CARD_EFFECTS:  # a number or Wild: the next seat starts
         first = (d + 1) % len(state.players)
+        if rank is Rank.WILD and state.rules.first_wild == "dealer_names":
+            first = d  # ... unless the dealer names the Wild's colour first
         s = state
         return GameState(s.rules, s.players, s.hands, pile[1:], (card,), card.color, 1, first,
                          s.dealer, s.pending_draw, None, s.declared, s.catchable, s.caught,
                          s.wd4_by, s.wd4_bluff, s.winner, s.hand_points, s.team_ids, s.seed,
-                         s.rng_counter), [ev.FirstCardTurned(card, reshuffled),
+                         s.rng_counter, s.penalty_play), [ev.FirstCardTurned(card, reshuffled),
                                           seat_cache(s.players[first]).started]
     tx = Tx(state.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1))
     events = tx.events
@@ -143,12 +154,15 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
     elif rank is D2:
         if state.rules.stacking != "off":
             tx.pending = 2
+            tx.penalty_play = 2
             tx.start_turn(first)
             events.append(ev.PenaltyPending(state.players[first], 2))
         else:
             tx.draw(first, 2, "first_card")
             events.append(ev.PlayerSkipped(state.players[first]))
             tx.start_turn(tx.next_seat(first))
+    elif rank is Rank.WILD and state.rules.first_wild == "dealer_names":
+        tx.start_turn(d)
     else:
         tx.start_turn(first)
     return tx.freeze(), events
@@ -165,15 +179,14 @@ def position(players: Any, hands: Any, draw_pile: Any, *, rules: RuleSet | None 
     if not (MIN_PLAYERS <= len(players) <= MAX_PLAYERS) or len(set(players)) != len(players) \
             or not all(isinstance(p, str) and p for p in players):
         raise BadAction("2 to 10 distinct players", list(players))
-    if rules.teams and (len(players) < 4 or len(players) % 2):
-        raise BadAction("teams need an even number of players, at least 4", list(players))
+    _check_teams(players, rules)
     if not isinstance(hands, dict) or set(hands) != set(players):
         raise BadAction("hands must list every player", hands)
     hand_tuple = tuple(cards_from_names(hands[p]) for p in players)
     pile = cards_from_names(draw_pile if draw_pile is not None else [])
     if direction not in (1, -1):
         raise BadAction("direction is 1 or -1", direction)
-    team_ids = team_ids_for(len(players)) if rules.teams else ()
+    team_ids = team_ids_for(len(players), rules.team_size) if rules.teams else ()
     if discard is None:
         if dealer is None or dealer not in players:
             raise BadAction("start needs a dealer who plays", dealer)
@@ -204,5 +217,6 @@ def position(players: Any, hands: Any, draw_pile: Any, *, rules: RuleSet | None 
     state = GameState(rules=rules, players=players, hands=hand_tuple, draw_pile=pile, discard=disc,
                       color=col, direction=direction, turn=players.index(current),
                       dealer=dealer if dealer in players else players[0],
-                      pending_draw=pending_draw, team_ids=team_ids, seed=seed)
+                      pending_draw=pending_draw, team_ids=team_ids, seed=seed,
+                      penalty_play=top.rank.draw_amount if pending_draw else 0)
     return state, []

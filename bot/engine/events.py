@@ -97,12 +97,16 @@ class FalseUnoCall(Event):
 class ChallengeWon(Event):
     challenger: str
     bluffer: str  # drew 4
+    # The challenged hand as it was when challenged: shown to the challenger only, never public.
+    hand: tuple[Card, ...] = field(default=(), repr=False)
 
 
 @dataclass(frozen=True)
 class ChallengeLost(Event):
     challenger: str  # drew 6
     player: str
+    # The challenged hand as it was when challenged: shown to the challenger only, never public.
+    hand: tuple[Card, ...] = field(default=(), repr=False)
 
 
 @dataclass(frozen=True)

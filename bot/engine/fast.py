@@ -13,7 +13,7 @@ from typing import Final
 from . import events as ev
 from .actions import Draw, Play
 from .cards import Card, Color, Rank
-from .core import _SEAT_CACHES, W4, SeatCache, holds_color, seat_cache
+from .core import _SEAT_CACHES, W4, SeatCache, seat_cache, wd4_dishonest
 from .legal import _MATCH_TOP
 from .scoring import hand_winner_points, score_changes
 from .state import GameState
@@ -59,7 +59,7 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
     if players[turn] != player:
         return None
     rules = s.rules
-    if kind == SEVEN_ZERO and rules.seven_zero:
+    if (kind == SEVEN_ZERO and rules.seven_zero) or rules.uno_identical:
         return None
     drawn = s.drawn_card
     if drawn is not None and drawn is not card:
@@ -73,16 +73,18 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
     except ValueError:  # not in the hand: the general path says so
         return None
     color_before = s.color
+    if color_before is None:  # the first card was a Wild: rare, the general path decides
+        return None
     color = card.color
     events: list[ev.Event]
     if color is None:  # a wild: any time, with a colour named (W+4 may be restricted)
         color = a.color
         if type(color) is not Color or (kind == WILD_DRAW_FOUR and not rules.wd4_challenge
-                             and holds_color(hand, color_before)):
+                             and wd4_dishonest(rules, hand, s.discard[-1], color_before)):
             return None
         events = [ev.CardPlayed(player, cards, color, False), ev.ColorChosen(player, color)]
     else:
-        if not (color is color_before or color_before is None or card.rank is s.discard[-1].rank):
+        if not (color is color_before or card.rank is s.discard[-1].rank):
             return None
         events = [_cache(player).card_played(card)]
 
@@ -140,7 +142,7 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
             pending = amount
             if challengeable:
                 wd4_by = player
-                wd4_bluff = holds_color(hand, color_before)
+                wd4_bluff = wd4_dishonest(rules, hand, s.discard[-1], color_before)
             nxt = victim
             events.append(_cache(victim_id).started)
             events.append(ev.PenaltyPending(victim_id, amount))
@@ -163,7 +165,7 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
             events.append(_cache(players[nxt]).started)
     return GameState(rules, players, tuple(hands), pile, s.discard + cards, color, direction, nxt,
                      s.dealer, pending, None, declared, catchable, caught, wd4_by, wd4_bluff, None,
-                     (), s.team_ids, s.seed, s.rng_counter), events
+                     (), s.team_ids, s.seed, s.rng_counter, pending), events
 
 
 def _win(s: GameState, events: list[ev.Event], player: str, turn: int, hand: tuple[Card, ...],
@@ -177,7 +179,7 @@ def _win(s: GameState, events: list[ev.Event], player: str, turn: int, hand: tup
     return GameState(s.rules, s.players, tuple(hands), s.draw_pile, s.discard + cards, color,
                      s.direction, None, s.dealer, 0, None, s.declared - {player}, (),
                      s.caught - {player}, None, False, player, ((player, points),), s.team_ids,
-                     s.seed, s.rng_counter)
+                     s.seed, s.rng_counter, 0)
 
 
 def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
@@ -185,7 +187,7 @@ def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
     (nothing drawn yet, no draw-until-playable; with force play, no card matching)."""
     turn = s.turn
     player = a.player
-    if turn is None or s.winner is not None or s.players[turn] != player:
+    if turn is None or s.winner is not None or s.players[turn] != player or s.color is None:
         return None
     pile = s.draw_pile
     pending = s.pending_draw
@@ -231,9 +233,10 @@ def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
         if rules.play_after_draw:  # may they play it? (``playable``, inlined)
             color = s.color
             if card.color is None:
-                if card.rank is not W4 or rules.wd4_challenge or not holds_color(hand, color):
+                if card.rank is not W4 or rules.wd4_challenge or not wd4_dishonest(
+                        rules, hand, s.discard[-1], color):
                     drawn_card = card
-            elif card.color is color or color is None or card.rank is s.discard[-1].rank:
+            elif card.color is color or card.rank is s.discard[-1].rank:
                 drawn_card = card
         if drawn_card is None:
             events.append(_cache(player).passed)
@@ -243,4 +246,4 @@ def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
         events.append(_cache(players[nxt]).started)
     return GameState(rules, s.players, tuple(hands), pile[len(got):], s.discard, s.color,
                      s.direction, nxt, s.dealer, 0, drawn_card, declared, catchable, caught,
-                     wd4_by, wd4_bluff, None, (), s.team_ids, s.seed, s.rng_counter), events
+                     wd4_by, wd4_bluff, None, (), s.team_ids, s.seed, s.rng_counter, 0), events

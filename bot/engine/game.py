@@ -11,9 +11,16 @@ penalty drawn and ``.events`` says so (``FalseUnoCall`` + ``CardsDrawn``); with 
 ``.state`` is None. Callers that want the penalty use ``exc.state`` (the replay does).
 
 Decisions where the printed rules leave room (all documented in the README's rules section):
-- W+4 with ``wd4_challenge`` off: playing it while holding a card of the colour in force is
-  ``illegal_play``. With the challenge on it is always legal (a bluff), punished only by a
-  challenge. Stacking a W+4 on a pending penalty is never a bluff (no colour could be played).
+- W+4 with ``wd4_challenge`` off: playing it dishonestly is ``illegal_play``; dishonest means
+  holding a card of the colour in force (``wd4_rule: no_color``) or any non-wild card that could
+  be played (``no_match``). With the challenge on it is always legal (a bluff), punished only by
+  a challenge, whose event carries the challenged hand for the challenger's eyes. Stacking a
+  W+4 on a pending penalty is never a bluff (no colour could be played).
+- ``stacking: by_value``: the cards of a stack must add at least ``penalty_play`` (what the
+  play it answers added); jump-ins on a waiting penalty are held to the same.
+- A first Wild under ``first_wild: dealer_names``: until the dealer's ``ChooseColor`` every other
+  action is refused, the dealer's with ``color_required``, anyone else's with ``not_your_turn``.
+- ``uno_identical`` (with ``multi_play``): a hand of identical cards is a UNO hand like one card.
 - A successful challenge makes the bluffer draw the whole pending stack (4 for a lone W+4);
   a failed one makes the challenger draw it plus 2 (6) and lose the turn.
 - Draw with a card already drawn is ``bad_action``; ``force_play`` refuses a draw with
@@ -29,9 +36,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import events as ev
-from .actions import Action, CatchUno, Challenge, DeclareUno, Draw, Pass, Play
+from .actions import Action, CatchUno, Challenge, ChooseColor, DeclareUno, Draw, Pass, Play
 from .cards import Card, Color, Rank
-from .core import D2, W4, Tx, can_stack, holds_color, matches, playable
+from .core import (
+    D2,
+    W4,
+    Tx,
+    awaiting_color,
+    can_stack,
+    matches,
+    playable,
+    stack_adds_enough,
+    uno_hand,
+    wd4_dishonest,
+)
 from .deal import choose_dealer, new_hand, position, turn_first_card
 from .errors import (
     BadAction,
@@ -70,6 +88,10 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[ev.Event]]:
     if player not in state.players:
         raise BadAction(f"{player!r} is not playing in this hand", action)
     seat = state.players.index(player)
+    if state.color is None and awaiting_color(state) and type(action) is not ChooseColor:
+        if seat == state.turn:
+            raise ColorRequired("name the colour of the first card before play starts", action)
+        raise NotYourTurn(f"{state.current} names the colour of the first card", action)
     handler = _HANDLERS.get(type(action))
     if handler is not None:
         return handler(state, action, seat)
@@ -122,12 +144,16 @@ def _check_play(s: GameState, a: Play, seat: int) -> tuple[tuple[Card, ...], boo
             raise IllegalPlay("one card at a time", a)
         if any(c.rank is not first.rank for c in cards):
             raise IllegalPlay("cards played together must share a rank", a)
+    if jump and s.pending_draw and not stack_adds_enough(rules, cards, s.penalty_play):
+        raise IllegalPlay(f"a stack must add at least {s.penalty_play} cards", a)
     if not jump:
         if s.drawn_card is not None and (len(cards) != 1 or first != s.drawn_card):
             raise IllegalPlay("only the card just drawn may be played", a)
         if s.pending_draw:
             if not can_stack(rules, top, first):
                 raise IllegalPlay("a penalty is waiting: stack it or draw", a)
+            if not stack_adds_enough(rules, cards, s.penalty_play):
+                raise IllegalPlay(f"a stack must add at least {s.penalty_play} cards", a)
         elif not playable(rules, first, hand, top, s.color):
             raise IllegalPlay(f"{first} does not match", a)
     new_color = last.color
@@ -150,7 +176,7 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
     cards = a.cards
     last = cards[-1]
     player = a.player
-    pending_before, color_before = s.pending_draw, s.color
+    pending_before, color_before, top_before = s.pending_draw, s.color, s.discard[-1]
     tx = Tx(s)
     tx.close_windows(player)
     tx.hands[seat] = remaining
@@ -210,9 +236,11 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
         challengeable = rank is W4 and rules.wd4_challenge
         if rules.stacking != "off" or challengeable:
             tx.pending = total
+            tx.penalty_play = amount
             if challengeable:
                 tx.wd4_by = player
-                tx.wd4_bluff = pending_before == 0 and holds_color(s.hands[seat], color_before)
+                tx.wd4_bluff = pending_before == 0 and wd4_dishonest(rules, s.hands[seat], top_before,
+                                                                     color_before)
             tx.start_turn(victim)
             events.append(ev.PenaltyPending(s.players[victim], total))
         else:  # paid at once: draw and lose the turn
@@ -227,7 +255,7 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
 
 def _uno_after_play(tx: Tx, a: Play, seat: int) -> None:
     player = a.player
-    if len(tx.hands[seat]) == 1:
+    if uno_hand(tx.s.rules, tx.hands[seat]):
         if a.uno:
             tx.forget_uno(player)
             tx.declared = tx.declared | {player}
@@ -311,7 +339,7 @@ def _apply_pass(s: GameState, a: Pass, seat: int) -> tuple[GameState, list[ev.Ev
 
 def _apply_declare(s: GameState, a: DeclareUno, seat: int) -> tuple[GameState, list[ev.Event]]:
     p = a.player
-    if len(s.hands[seat]) != 1 or p in s.declared or p in s.caught:
+    if not uno_hand(s.rules, s.hands[seat]) or p in s.declared or p in s.caught:
         raise BadAction("UNO is declared holding one card, once, before being caught", a)
     tx = Tx(s)
     tx.forget_uno(p)
@@ -339,7 +367,7 @@ def _apply_catch(s: GameState, a: CatchUno, seat: int) -> tuple[GameState, list[
     tx.catchable = tuple(p for p in tx.catchable if p != target)
     if penalty:
         tx.draw(target_seat, penalty, "uno_penalty")
-    if len(tx.hands[target_seat]) == 1:  # a 0-card penalty: still caught, may not declare now
+    if uno_hand(s.rules, tx.hands[target_seat]):  # a 0-card penalty: still caught, may not declare now
         tx.caught = tx.caught | {target}
     return tx.freeze(), tx.events
 
@@ -354,20 +382,36 @@ def _apply_challenge(s: GameState, a: Challenge, seat: int) -> tuple[GameState, 
     tx.pending = 0
     tx.wd4_by = None
     tx.wd4_bluff = False
+    bluffer_seat = s.players.index(bluffer)
+    shown = s.hands[bluffer_seat]  # the rules: the hand is first shown to the challenger
     if s.wd4_bluff:
-        tx.events.append(ev.ChallengeWon(a.player, bluffer))
-        tx.draw(s.players.index(bluffer), pending, "challenge")
+        tx.events.append(ev.ChallengeWon(a.player, bluffer, shown))
+        tx.draw(bluffer_seat, pending, "challenge")
         # the challenger now plays the turn normally
     else:
-        tx.events.append(ev.ChallengeLost(a.player, bluffer))
+        tx.events.append(ev.ChallengeLost(a.player, bluffer, shown))
         tx.draw(seat, pending + 2, "challenge")
         tx.start_turn(tx.next_seat(seat))
     return tx.freeze(), tx.events
 
 
+def _apply_choose_color(s: GameState, a: ChooseColor, seat: int) -> tuple[GameState, list[ev.Event]]:
+    if not awaiting_color(s):
+        raise BadAction("no colour to name now", a)
+    if seat != s.turn:
+        raise NotYourTurn(f"{s.current} names the colour of the first card", a)
+    if not isinstance(a.color, Color):
+        raise ColorRequired("name a colour", a)
+    tx = Tx(s)
+    tx.color = a.color
+    tx.events.append(ev.ColorChosen(a.player, a.color))
+    tx.start_turn(tx.next_seat(seat))  # play begins after the dealer, as after any play
+    return tx.freeze(), tx.events
+
+
 _HANDLERS: dict[type, Callable[..., tuple[GameState, list[ev.Event]]]] = {
     Play: _apply_play, Draw: _apply_draw, Pass: _apply_pass, CatchUno: _apply_catch,
-    DeclareUno: _apply_declare, Challenge: _apply_challenge,
+    DeclareUno: _apply_declare, Challenge: _apply_challenge, ChooseColor: _apply_choose_color,
 }
 
 

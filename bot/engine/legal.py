@@ -8,9 +8,19 @@ import itertools
 from collections.abc import Sequence
 from typing import Final
 
-from .actions import Action, CatchUno, Challenge, DeclareUno, Draw, Pass, Play
+from .actions import Action, CatchUno, Challenge, ChooseColor, DeclareUno, Draw, Pass, Play
 from .cards import Card, Color, Rank, full_deck
-from .core import _SEAT_CACHES, COLORS, W4, can_stack, holds_color, seat_cache
+from .core import (
+    _SEAT_CACHES,
+    COLORS,
+    W4,
+    awaiting_color,
+    can_stack,
+    seat_cache,
+    stack_adds_enough,
+    uno_hand,
+    wd4_dishonest,
+)
 from .state import GameState
 
 SEVEN: Final = Rank.SEVEN
@@ -19,18 +29,28 @@ SEVEN: Final = Rank.SEVEN
 def _variants(s: GameState, player: str, cards: tuple[Card, ...], left: int, out: list[Action]) -> None:
     """Every distinct Play of ``cards``: a colour per wild, a target per 7 (7-0), UNO or not."""
     last = cards[-1]
-    if left > 1 and last.color is not None and not (last.rank is Rank.SEVEN and s.rules.seven_zero):
+    rules = s.rules
+    uno = left == 1 or (left > 1 and rules.uno_identical and _leaves_uno_hand(s, player, cards))
+    if not uno and last.color is not None and not (last.rank is Rank.SEVEN and rules.seven_zero):
         out.append(Play(player, cards, None, False, None))  # the common case, kept lean
         return
     colors: Sequence[Color | None] = COLORS if last.color is None else (None,)
     swaps: Sequence[str | None] = (None,)
-    if left and last.rank is Rank.SEVEN and s.rules.seven_zero:
+    if left and last.rank is Rank.SEVEN and rules.seven_zero:
         swaps = [p for p in s.players if p != player]
-    unos = (False, True) if left == 1 else (False,)
+    unos = (False, True) if uno else (False,)
     for color in colors:
         for swap in swaps:
             for uno in unos:
                 out.append(Play(player, cards, color, uno, swap))
+
+
+def _leaves_uno_hand(s: GameState, player: str, cards: tuple[Card, ...]) -> bool:
+    """``uno_identical``: would the hand left after playing ``cards`` have to declare UNO?"""
+    rest = list(s.hands[s.players.index(player)])
+    for c in cards:
+        rest.remove(c)
+    return uno_hand(s.rules, rest)
 
 
 def _groups(s: GameState, player: str, hand: tuple[Card, ...], firsts: list[Card],
@@ -88,7 +108,7 @@ def _turn_firsts(s: GameState, hand: tuple[Card, ...]) -> list[Card]:
     else:
         firsts = [c for c in dict.fromkeys(hand) if _matching(c, top, color)]
     # W+4 is listed only where legal: always with the challenge on (a bluff is legal).
-    if not rules.wd4_challenge and _W4_CARD in firsts and holds_color(hand, color):
+    if not rules.wd4_challenge and _W4_CARD in firsts and wd4_dishonest(rules, hand, top, color):
         firsts.remove(_W4_CARD)
     return firsts
 
@@ -99,7 +119,7 @@ def _turn_plays(s: GameState, player: str, hand: tuple[Card, ...], out: list[Act
     firsts = _turn_firsts(s, hand)
     rules = s.rules
     left = len(hand) - 1
-    if not FAST_PATHS:
+    if not FAST_PATHS or rules.uno_identical:
         for c in firsts:
             _variants(s, player, (c,), left, out)
     else:
@@ -119,7 +139,7 @@ def _turn_plays(s: GameState, player: str, hand: tuple[Card, ...], out: list[Act
 def _drawn_plays(s: GameState, player: str, hand: tuple[Card, ...], out: list[Action]) -> None:
     card = s.drawn_card
     assert card is not None
-    if not FAST_PATHS or (card.rank is SEVEN and s.rules.seven_zero):
+    if not FAST_PATHS or (card.rank is SEVEN and s.rules.seven_zero) or s.rules.uno_identical:
         _variants(s, player, (card,), len(hand) - 1, out)
     else:
         out += seat_cache(player).plays_of(card, len(hand) - 1)
@@ -133,19 +153,26 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
     seat = s.players.index(player)
     hand = s.hands[seat]
     rules = s.rules
+    if s.color is None and awaiting_color(s):  # the dealer names the first Wild's colour first
+        return [ChooseColor(player, c) for c in COLORS] if seat == s.turn else []
     out: list[Action] = [CatchUno(player, t) for t in s.catchable if t != player] \
         if s.catchable else []
-    if len(hand) == 1 and player not in s.declared and player not in s.caught:
+    if uno_hand(rules, hand) and player not in s.declared and player not in s.caught:
         out.append(DeclareUno(player))
     top = s.discard[-1]
     n = len(hand)
     if seat == s.turn:
         if s.pending_draw:
             firsts = [c for c in dict.fromkeys(hand) if can_stack(rules, top, c)]
+            stacks: list[Action] = []
             for c in firsts:
-                _variants(s, player, (c,), n - 1, out)
+                _variants(s, player, (c,), n - 1, stacks)
             if rules.multi_play:
-                _groups(s, player, hand, firsts, out)
+                _groups(s, player, hand, firsts, stacks)
+            if rules.stacking == "by_value":
+                answered = s.penalty_play
+                stacks = [p for p in stacks if stack_adds_enough(rules, p.cards, answered)]  # type: ignore[union-attr]
+            out += stacks
             out.append(Draw(player))
             if s.challengeable:
                 out.append(Challenge(player))
@@ -164,6 +191,8 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
     elif rules.jump_in and not top.is_wild:
         held = hand.count(top)
         for k in range(1, (held if rules.multi_play else min(held, 1)) + 1):
+            if s.pending_draw and not stack_adds_enough(rules, (top,) * k, s.penalty_play):
+                continue
             _variants(s, player, (top,) * k, n - k, out)
     return out
 
@@ -195,7 +224,7 @@ def legal_plays(state: GameState, player: str) -> list[Play]:
     s = state
     turn = s.turn
     if (FAST_PATHS and turn is not None and s.winner is None and not s.pending_draw
-            and s.players[turn] == player):
+            and s.color is not None and s.players[turn] == player):
         hand = s.hands[turn]
         plays = _common_turn_plays(s, player, hand)
         if plays is not None:

@@ -94,7 +94,7 @@ class Match:
 
     @staticmethod
     def _hand_rules(rules: RuleSet, seatings: tuple[tuple[str, ...], ...]) -> RuleSet:
-        return rules.with_(teams=True) if seatings and not rules.teams else rules
+        return rules.with_(teams=True, team_size=2) if seatings else rules  # rotation: pairs
 
     @classmethod
     def start(cls, players: Any, rules: RuleSet = OFFICIAL, seed: int | str = 0, table: int = 0
@@ -177,8 +177,9 @@ class Match:
         if self.seatings:
             seating = self.seatings[(number - 1) // self.rules.rotation_hands]
         rules = self._hand_rules(self.rules, self.seatings)
-        if rules.teams and (len(seating) < 4 or len(seating) % 2):
-            rules = rules.with_(teams=False)  # a leaver broke the pairs: play on individually
+        size = rules.team_size
+        if rules.teams and (len(seating) < 2 * size or len(seating) % size):
+            rules = rules.with_(teams=False)  # a leaver broke the teams: play on individually
         dealer = self.game.winner if self.game.winner in seating else None
         game, events = new_hand(seating, rules, self._hand_seed(self.seed, number, self.table), dealer)
         return replace(self, rules=self.rules if self.seatings else rules, hand_number=number,

@@ -16,10 +16,11 @@ def cards_value(cards: Iterable[Card]) -> int:
     return sum([points[c] for c in cards])
 
 
-def team_ids_for(player_count: int) -> tuple[int, ...]:
-    """Partners sit opposite: seat i plays with seat i + n/2 (team = i mod n/2)."""
-    half = player_count // 2
-    return tuple(i % half for i in range(player_count))
+def team_ids_for(player_count: int, team_size: int = 2) -> tuple[int, ...]:
+    """Partners sit apart, seats alternating between teams: with ``n / team_size`` teams, seat
+    i plays for team ``i mod (n / team_size)`` (two teams of three: 0 1 0 1 0 1)."""
+    teams = player_count // team_size
+    return tuple(i % teams for i in range(player_count))
 
 
 def hand_winner_points(players: Sequence[str], hands: Sequence[Sequence[Card]],

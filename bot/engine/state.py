@@ -68,6 +68,8 @@ class GameState:
     team_ids: tuple[int, ...] = ()  # per seat when teams are on, else empty
     seed: int | str = 0
     rng_counter: int = 0  # advanced by every shuffle, so a game replays exactly
+    # Cards the last +2/+4 play added to the waiting penalty: what a ``by_value`` stack answers.
+    penalty_play: int = 0
 
     # -- copies -----------------------------------------------------------------------------
     def evolve(self, **changes: Any) -> GameState:
@@ -154,6 +156,7 @@ class GameState:
             "team_ids": list(self.team_ids),
             "seed": self.seed,
             "rng_counter": self.rng_counter,
+            "penalty_play": self.penalty_play,
         }
 
     @classmethod
@@ -164,6 +167,9 @@ class GameState:
             if unknown:
                 raise BadAction(f"unknown state field(s): {sorted(unknown)}", data)
             rules = data["rules"]
+            if isinstance(rules, dict) and "first_wild" not in rules:
+                # Stored before first_wild existed: a first Wild then let anyone play any card.
+                rules = {**rules, "first_wild": "any_card"}
             return cls(
                 rules=rules if isinstance(rules, RuleSet) else RuleSet(**rules),
                 players=tuple(data["players"]),
@@ -186,6 +192,7 @@ class GameState:
                 team_ids=tuple(data.get("team_ids", ())),
                 seed=data.get("seed", 0),
                 rng_counter=int(data.get("rng_counter", 0)),
+                penalty_play=int(data.get("penalty_play", 0)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, BadAction):

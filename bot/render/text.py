@@ -288,7 +288,8 @@ def _bilingual(text: Any, escape: Escape) -> list[str]:
 
 def render_reply(reply: Reply, *, escape: Escape = str, mention: MentionFn | None = None) -> str:
     """The answer to one person: the one-line text, then any longer lines; with
-    ``reply.bilingual`` each line appears in English and then Chinese."""
+    ``reply.bilingual`` each line appears in English and then Chinese (cut to one message:
+    ``render_reply_pages`` gives every page)."""
     t = _Writer(reply.locale, escape, mention)
     lines = [t.text(reply.text)] if reply.text is not None else []
     if getattr(reply, "bilingual", False):
@@ -298,22 +299,68 @@ def render_reply(reply: Reply, *, escape: Escape = str, mention: MentionFn | Non
     return fit(lines)
 
 
-def _bilingual_block(items: Iterable[Any], escape: Escape) -> list[str]:
-    """Each Text in English, then Chinese; a heading (msgid ending in ":") opens a section,
-    the lines under it are bulleted so each English/Chinese pair reads as one item."""
-    lines: list[str] = []
+def _bilingual_blocks(items: Iterable[Any], escape: Escape) -> list[list[str]]:
+    """Each Text in English, then Chinese, as one block of lines; a heading (msgid ending in
+    ":") opens a section (a blank line before it), the lines under it are bulleted so each
+    English/Chinese pair reads as one item."""
+    blocks: list[list[str]] = []
     for item in items:
         heading = item.msgid.rstrip().endswith((":", "："))
-        if heading and lines:
-            lines.append("")
+        block = [""] if heading and blocks else []
         for version in _bilingual(item, escape):
-            lines.append(version if heading else escape("• ") + version)
-    return lines
+            block.append(version if heading else escape("• ") + version)
+        blocks.append(block)
+    return blocks
+
+
+def _bilingual_block(items: Iterable[Any], escape: Escape) -> list[str]:
+    return [line for block in _bilingual_blocks(items, escape) for line in block]
+
+
+def paginate(blocks: Iterable[list[str]], limit: int) -> list[str]:
+    """Join blocks of lines into pages of at most ``limit`` characters, never splitting a
+    block (an English line and its Chinese translation stay together) unless a block alone
+    is too long, which is then cut by ``fit``. A page never starts with a blank line."""
+    pages: list[str] = []
+    page: list[str] = []
+    size = 0
+    for block in blocks:
+        text = "\n".join(block)
+        if page and size + 1 + len(text) > limit:
+            pages.append("\n".join(page))
+            page, size = [], 0
+            block = block[1:] if block and block[0] == "" else block
+            text = "\n".join(block)
+        if len(text) > limit:
+            text = fit(block, limit)
+        page.append(text)
+        size += len(text) + (1 if size else 0)
+    if page:
+        pages.append("\n".join(page))
+    return pages
+
+
+def render_reply_pages(reply: Reply, limit: int = MESSAGE_LIMIT, *, escape: Escape = str,
+                       mention: MentionFn | None = None) -> list[str]:
+    """``render_reply`` split into messages of at most ``limit`` characters: a long bilingual
+    answer (the rules) becomes several pages instead of being cut off."""
+    if not (getattr(reply, "bilingual", False) and reply.lines):
+        return [render_reply(reply, escape=escape, mention=mention)]
+    t = _Writer(reply.locale, escape, mention)
+    head = [[t.text(reply.text)]] if reply.text is not None else []
+    return paginate(head + _bilingual_blocks(reply.lines, escape), limit)
 
 
 def render_rules(rules: RuleSet, preset: str, *, escape: Escape = str) -> str:
-    """The official rules summary and this chat's house rules, English then Chinese per line."""
+    """The complete rules and this chat's house rules, English then Chinese per paragraph,
+    cut to one message (``render_rules_pages`` gives them all)."""
     return fit(_bilingual_block(rules_texts(rules, preset), escape))
+
+
+def render_rules_pages(rules: RuleSet, preset: str, limit: int = MESSAGE_LIMIT, *,
+                       escape: Escape = str) -> list[str]:
+    """The complete rules as pages of at most ``limit`` characters."""
+    return paginate(_bilingual_blocks(rules_texts(rules, preset), escape), limit)
 
 
 # ---- private hand ------------------------------------------------------------------------
@@ -343,6 +390,9 @@ def render_hand(view: HandView, *, escape: Escape = str) -> str:
 
 def _hand_options(view: HandView, t: _Writer) -> list[str]:
     lines = []
+    if getattr(view, "name_color", False):
+        return [t(N_("🌈 You deal and the first card is a Wild: name its colour (red, green, blue "
+                     "or yellow) before play begins."))]
     if view.is_turn and view.pending_draw:
         lines.append(t(N_("⚠️ You must draw {count} unless you can answer the penalty."),
                        count=view.pending_draw))

@@ -11,7 +11,7 @@ from bot.coordinator.coordinator import Coordinator
 from bot.coordinator.memory_store import MemoryStore
 from bot.coordinator.ports import ChatKey, GameRecord, User
 from bot.engine import GameState, Match, RuleSet, legal_actions
-from bot.engine.actions import CatchUno, DeclareUno, Draw, Pass, Play
+from bot.engine.actions import CatchUno, ChooseColor, DeclareUno, Draw, Pass, Play
 from tests.fakes import FakeChat
 
 CHAT = ChatKey("telegram", "-100")
@@ -98,6 +98,9 @@ class Harness:
     async def move_for(self, who: User) -> cmds.Command:
         state = await self.state()
         actions = [a for a in legal_actions(state, who.id) if not isinstance(a, CatchUno | DeclareUno)]
+        named = next((a for a in actions if isinstance(a, ChooseColor)), None)
+        if named is not None:  # the dealer names the colour of a Wild turned first
+            return cmds.NameColor(self.key, who, color=named.color.value)
         play = next((a for a in actions if isinstance(a, Play) and a.swap is None), None) or \
             next((a for a in actions if isinstance(a, Play)), None)
         if play is not None:

@@ -88,8 +88,13 @@ async def test_rules_are_bilingual_and_list_house_changes(h: Harness) -> None:
     await h.do(cmds.ChangeSettings, ADMIN, changes={"stacking": "same"})
     reply = await h.do(cmds.ShowRules, user(3))
     assert reply.ok and reply.bilingual
-    values = [t.params.get("value") for t in reply.lines if "rule" in t.params]
-    assert [v.msgid for v in values] == ["same kind (+2 on +2, +4 on +4)"]
+    headings = [t.msgid for t in reply.lines if t.msgid.endswith(":")]
+    assert headings[:10] == ["The deck:", "Choosing the dealer:", "The deal and the first card:",
+                             "A turn:", "Action cards:", "Wilds:", "The challenge:", "UNO!:",
+                             "Scoring and the match:", "Tip:"]
+    house = [t.msgid for t in reply.lines][[t.msgid for t in reply.lines].index(
+        "House rules in this chat ({preset}):") + 1:]
+    assert house == ["Stacking: a Draw Two may answer a Draw Two, a Wild Draw Four a Wild Draw Four."]
 
 
 async def test_stats_and_leaderboard_from_results(h: Harness) -> None:

@@ -14,7 +14,7 @@ from bot.coordinator import commands as cmds
 from bot.coordinator.coordinator import Coordinator
 from bot.coordinator.ports import User
 from bot.engine import Match, legal_actions
-from bot.engine.actions import Draw, Pass, Play
+from bot.engine.actions import ChooseColor, Draw, Pass, Play
 
 from .conftest import Harness
 
@@ -98,9 +98,11 @@ class ChatMachine(RuleBasedStateMachine):
         who = next((p for p in PEOPLE if p.id == state.current), None)
         if who is None:
             return
-        actions = [a for a in legal_actions(state, who.id) if isinstance(a, Play | Draw | Pass)]
+        actions = [a for a in legal_actions(state, who.id) if isinstance(a, Play | Draw | Pass | ChooseColor)]
         action = data.draw(st.sampled_from(actions))
-        if isinstance(action, Play):
+        if isinstance(action, ChooseColor):  # the dealer names the colour of a Wild turned first
+            reply = self.run(cmds.NameColor, who, color=action.color.value)
+        elif isinstance(action, Play):
             reply = self.run(cmds.PlayCards, who, cards=tuple(str(c) for c in action.cards),
                              color=action.color.value if action.color else None,
                              swap_with=action.swap, declare_uno=data.draw(st.booleans()))

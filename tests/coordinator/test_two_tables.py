@@ -12,7 +12,7 @@ from bot.coordinator.memory_store import MemoryStore
 from bot.coordinator.ports import ChatKey, GameRecord
 from bot.coordinator.tables import split_table_chat
 from bot.engine import Match, legal_actions
-from bot.engine.actions import CatchUno, DeclareUno, Pass, Play
+from bot.engine.actions import CatchUno, ChooseColor, DeclareUno, Pass, Play
 from tests.coordinator.conftest import CHAT, Harness, user
 from tests.fakes import FakeChat
 
@@ -45,6 +45,9 @@ async def human_command(h: Harness, who) -> cmds.Command | None:
     if state.current != who.id:
         return None
     actions = [a for a in legal_actions(state, who.id) if not isinstance(a, CatchUno | DeclareUno)]
+    named = next((a for a in actions if isinstance(a, ChooseColor)), None)
+    if named is not None:  # the dealer names the colour of a Wild turned first
+        return cmds.NameColor(CHAT, who, color=named.color.value)
     play = next((a for a in actions if isinstance(a, Play)), None)
     if play is not None:
         return cmds.PlayCards(CHAT, who, tuple(str(c) for c in play.cards),

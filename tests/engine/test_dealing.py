@@ -126,9 +126,15 @@ def test_first_draw_two_waits_when_stacking():
     assert (state.current, state.pending_draw) == ("bo", 2)
 
 
-def test_first_wild_lets_the_first_player_play_anything():
-    state, _ = _position(["W", "Y2"])
+def test_first_wild_lets_the_first_player_play_anything_under_any_card():
+    state, _ = _position(["W", "Y2"], rules=OFFICIAL.with_(first_wild="any_card"))
     assert state.color is None and state.current == "bo"
+
+
+def test_first_wild_waits_for_the_dealer_to_name_the_colour():
+    state, events = _position(["W", "Y2"])
+    assert state.color is None and state.current == "ana"
+    assert events[-1] == ev.TurnStarted("ana")
 
 
 def test_drawn_cards_stay_out_of_event_repr():

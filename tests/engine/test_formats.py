@@ -97,10 +97,10 @@ def test_ranking_and_champion_follow_the_scoring_mode():
 
 def test_new_fields_are_validated_with_the_allowed_values():
     for bad in ({"match_end": "never"}, {"match_hands": 0}, {"rotation_hands": 51},
-                {"tables": 3}, {"tables": 2}, {"scoring": "money"}):
+                {"tables": 3}, {"tables": 0}, {"scoring": "money"}):
         with pytest.raises(BadAction):
             RuleSet().with_(**bad)
-    RuleSet(rotation=True, tables=2)  # fine
+    RuleSet(tables=2)  # two tables rotate partners by themselves
 
 
 # ---- schedules -----------------------------------------------------------------------------

@@ -119,7 +119,7 @@ def test_challenge_events_and_pending_penalty():
     assert state.challengeable and state.pending_draw == 4 and state.current == "bo"
     from bot.engine import Challenge
     after, events = apply(state, Challenge("bo"))
-    assert ev.ChallengeWon("bo", "ana") in events
+    assert ev.ChallengeWon("bo", "ana", cards("R1", "G1")) in events
     assert after.current == "bo" and after.color is Color.BLUE and after.card_count("ana") == 6
 
 
@@ -180,4 +180,4 @@ def test_game_state_field_order_is_what_the_hot_paths_build():
     assert [f.name for f in fields(GameState)] == [
         "rules", "players", "hands", "draw_pile", "discard", "color", "direction", "turn",
         "dealer", "pending_draw", "drawn_card", "declared", "catchable", "caught", "wd4_by",
-        "wd4_bluff", "winner", "hand_points", "team_ids", "seed", "rng_counter"]
+        "wd4_bluff", "winner", "hand_points", "team_ids", "seed", "rng_counter", "penalty_play"]

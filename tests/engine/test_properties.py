@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from bot.engine import (
     CatchUno,
     Challenge,
+    ChooseColor,
     DeclareUno,
     Draw,
     GameState,
@@ -22,6 +23,7 @@ from bot.engine import (
     new_hand,
 )
 from bot.engine.cards import Color, Rank
+from bot.engine.core import uno_hand
 from bot.engine.rules import HOUSE, OFFICIAL
 
 STEP_CAP = 2000
@@ -33,7 +35,7 @@ def rulesets(draw) -> RuleSet:
     base = draw(st.sampled_from([OFFICIAL, HOUSE]))
     changes = draw(st.fixed_dictionaries({}, optional={
         "hand_size": st.integers(1, 10),
-        "stacking": st.sampled_from(["off", "same", "progressive"]),
+        "stacking": st.sampled_from(["off", "same", "progressive", "by_value"]),
         "jump_in": st.booleans(),
         "multi_play": st.booleans(),
         "seven_zero": st.booleans(),
@@ -45,6 +47,10 @@ def rulesets(draw) -> RuleSet:
         "wd4_challenge": st.booleans(),
         "scoring": st.sampled_from(["winner_takes", "losers_accumulate"]),
         "teams": st.booleans(),
+        "team_size": st.sampled_from([2, 2, 3]),
+        "first_wild": st.sampled_from(["dealer_names", "any_card"]),
+        "wd4_rule": st.sampled_from(["no_color", "no_match"]),
+        "uno_identical": st.booleans(),
     }))
     return base.with_(**changes)
 
@@ -53,7 +59,8 @@ def rulesets(draw) -> RuleSet:
 def games(draw):
     rules = draw(rulesets())
     if rules.teams:
-        count = draw(st.sampled_from([4, 6, 8, 10]))
+        size = rules.team_size
+        count = draw(st.sampled_from([n for n in range(2 * size, 11) if n % size == 0]))
     else:
         count = draw(st.integers(2, 10))
     if count * rules.hand_size > 90:
@@ -81,7 +88,9 @@ def choose(state: GameState, rnd: random.Random):
 
 def junk_action(state: GameState, rnd: random.Random):
     player = rnd.choice(state.players)
-    kind = rnd.randrange(7)
+    kind = rnd.randrange(8)
+    if kind == 7:
+        return ChooseColor(player, rnd.choice(list(Color)))
     if kind == 0:
         return Draw(player)
     if kind == 1:
@@ -104,7 +113,11 @@ def canonical(state: GameState, action):
     if not isinstance(action, Play):
         return action
     left = len(state.hand(action.player)) - len(action.cards)
-    uno = action.uno and left == 1
+    rest = list(state.hand(action.player))
+    for card in action.cards:
+        if card in rest:
+            rest.remove(card)
+    uno = action.uno and uno_hand(state.rules, rest)
     swap = action.swap if (state.rules.seven_zero and action.card.rank is Rank.SEVEN and left) else None
     return Play(action.player, action.cards, action.color, uno, swap)
 
@@ -122,7 +135,7 @@ def check_invariants(state: GameState) -> None:
         assert len(state.hand(state.winner)) == 0
         assert state.pending_draw == 0
     for p in state.catchable:
-        assert state.card_count(p) == 1 and p not in state.declared
+        assert uno_hand(state.rules, state.hand(p)) and p not in state.declared
     assert GameState.from_json(state.to_json()) == state
     assert GameState.from_json(state.to_json()).to_json() == state.to_json()
 

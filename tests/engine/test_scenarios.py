@@ -88,6 +88,10 @@ def test_cli_exits_0_with_refusals():
     '{"players": ["ana", "bo"], "hands": {"ana": [], "bo": []}, "discard": ["R3"], "rules": {"bogus": 1}}',
     '{"players": ["ana", "bo"], "hands": {"ana": [], "bo": []}, "discard": ["R3"], "actions": 5}',
     '{"players": ["ana", "bo"], "hands": {"ana": []}, "discard": ["R3"]}',
+    '{"players": ["a", "b", "c", "d"], "hands": {"a": [], "b": [], "c": [], "d": []}, "discard": ["R3"],'
+    ' "rules": {"teams": true, "team_size": 3}}',
+    '{"players": ["ana", "bo"], "hands": {"ana": [], "bo": []}, "discard": ["R3"],'
+    ' "rules": {"first_wild": "later"}}',
 ])
 def test_cli_rejects_a_malformed_file(tmp_path: Path, content: str):
     path = tmp_path / "bad.json"

@@ -20,7 +20,7 @@ def template() -> Catalog:
 
 def test_extraction_finds_msgids_across_bot_and_adapters(template):
     ids = {m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id}
-    assert {"Red Skip", "Wild Draw Four", "Official UNO rules:", "{count} card"} <= ids
+    assert {"Red Skip", "Wild Draw Four", "The deck:", "{count} card"} <= ids
     locations = {path.split("/")[0] for m in template for path, _line in m.locations}
     assert "bot" in locations
 

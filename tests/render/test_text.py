@@ -38,6 +38,10 @@ render_hand, render_lobby, render_notice, render_reply, render_rules, render_tab
     plain(rendering.short_name))
 
 
+def render_rules_pages(*args, **kwargs):
+    return [page.replace(FSI, "").replace(PDI, "") for page in rendering.render_rules_pages(*args, **kwargs)]
+
+
 def tg_mention(user_id: str, name: str) -> str:
     return f'<a href="tg://user?id={user_id}">{html.escape(name)}</a>'
 
@@ -76,7 +80,7 @@ def test_table_shows_counts_turn_time_and_state():
 def test_table_in_chinese():
     out = render_table(table("zh_CN", direction=-1, pending_draw=4, challenge_possible=True,
                              top=Card.parse("W+4"), color=Color.RED), now=990)
-    assert "王牌+4" in out and "红色" in out and "逆座位顺序" in out
+    assert "王牌+4" in out and "红色" in out and "逆时针" in out
     assert "3张牌" in out and "剩余10秒" in out
     assert "P1须摸4张" in out and "质疑" in out
 
@@ -164,7 +168,7 @@ def test_lobby_lists_seats_rules_and_state():
     assert "at least 2 are needed" in out and "Closes in 5 min" in out
     zh = render_lobby(replace(lobby, locale="zh_CN", can_start=True), now=100.0,
                       mention=lambda uid, name: f"@{uid}")
-    assert "家庭规则" in zh and "罚摸4张" in zh and "玩家（3/10）" in zh and "@u1可以开始" in zh
+    assert "房规" in zh and "罚摸4张" in zh and "玩家（3/10）" in zh and "@u1可以开始" in zh
 
 
 def hand(locale="en", **changes) -> HandView:
@@ -229,19 +233,19 @@ def test_reply_plain_and_bilingual():
     bilingual = replace(reply, locale="en", bilingual=True)
     assert render_reply(bilingual) == ("It is not your turn.\n• One card per turn.\n"
                                        "• 每回合只能出一张牌。")
-    sections = replace(bilingual, lines=(Text(N_("Official UNO rules:")),
+    sections = replace(bilingual, lines=(Text(N_("The deck:")),
                                          Text(N_("One card per turn.")),
-                                         Text(N_("Official UNO rules:"))))
+                                         Text(N_("The deck:"))))
     assert render_reply(sections).splitlines()[1:] == [
-        "Official UNO rules:", "UNO官方规则：", "• One card per turn.", "• 每回合只能出一张牌。",
-        "", "Official UNO rules:", "UNO官方规则："]
+        "The deck:", "牌组：", "• One card per turn.", "• 每回合只能出一张牌。",
+        "", "The deck:", "牌组："]
 
 
 def test_rules_in_both_languages_with_the_chats_changes():
-    out = render_rules(OFFICIAL, "official")
-    assert "Official UNO rules:" in out and "UNO官方规则：" in out
-    assert "no house rules" in out and "没有家庭规则" in out
-    house = render_rules(HOUSE, "house")
+    out = "\n".join(render_rules_pages(OFFICIAL, "official"))
+    assert "The deck:\n牌组：" in out and "The challenge:\n质疑：" in out
+    assert "plays the official rules" in out and "本群使用官方规则" in out
+    house = "\n".join(render_rules_pages(HOUSE, "house"))
     assert "Stacking: a Draw Two or Wild Draw Four" in house and "叠加" in house
     assert "7-0规则" in house and house.index("Wrong UNO! call") < house.index("喊错UNO")
 
@@ -252,9 +256,11 @@ def test_rules_with_every_setting_changed_fit_the_cap():
                          force_play=True, uno_penalty=4, false_uno_penalty=2, wd4_challenge=False,
                          scoring="losers_accumulate", target_score=250, teams=True)
     assert len(everything.differences()) == 14
-    out = render_rules(everything, "custom", escape=html.escape)
-    assert len(out) <= MESSAGE_LIMIT
+    pages = render_rules_pages(everything, "custom", escape=html.escape)
+    assert len(pages) > 1 and all(len(page) <= MESSAGE_LIMIT for page in pages)
+    out = "\n".join(pages)
     assert "250" in out and "组队" in out and "计分" in out
+    assert "is honest" not in out.split("House rules in this chat")[1]  # only what changed
 
 
 def test_a_first_wild_without_colour_reads_as_free_choice():

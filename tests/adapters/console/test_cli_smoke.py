@@ -31,7 +31,7 @@ def test_piped_commands_then_eof_exit_zero(tmp_path):
                           capture_output=True, text=True, timeout=60, cwd=ROOT, env=clean_env())
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "Top card" in out and "1. you" in out  # the public table
+    assert "Top card" in out and "1. Player" in out  # the public table (a proper default name)
     assert "Your hand (only you can see this)" in out  # the private block
     assert "play W red" in out  # help
     assert 'Unknown command "fly". Type "help" for the list.' in out

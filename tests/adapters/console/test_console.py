@@ -57,7 +57,10 @@ def make_session(args, store, reader_factory, terminal):
 
 def first_playable(hand: HandView) -> str:
     """What a simple human types: the first playable card (naming red for a wild and
-    declaring UNO when it leaves one card), else pass after a draw, else draw."""
+    declaring UNO when it leaves one card), else pass after a draw, else draw. As the dealer
+    of a first Wild: name red."""
+    if hand.name_color:
+        return "color red"
     for number, option in enumerate(hand.cards, 1):
         if option.playable:
             line = f"play {number}"
@@ -273,7 +276,9 @@ async def test_rules_are_shown_in_both_languages():
 
     session = make_session(console_args(rules="house"), store, typist, terminal)
     assert await session.run() == 0
-    assert "Official rules:" in terminal.text and "官方规则" in terminal.text
+    text = terminal.text
+    assert "The deck:\n牌组：" in text and "Tip:\n小技巧：" in text  # complete, not cut off
+    assert "House rules in this chat (house rules):" in text and "本群房规" in text
 
 
 async def test_the_human_calls_out_a_bot_that_forgot_uno():
@@ -297,3 +302,45 @@ async def test_the_human_calls_out_a_bot_that_forgot_uno():
     assert await asyncio.wait_for(session.run(), 60) == 0
     assert calls, "an easy bot forgot UNO at some point in the match"
     assert re.search(r"you caught Bot \w+ without UNO: Bot \w+ draws 2\.", terminal.text)
+
+
+async def test_settings_from_flags_and_the_settings_command():
+    store, terminal = MemoryStore(), Terminal()
+    lines = iter(["settings", "settings team_size 9", "settings stacking=by_value"])
+
+    async def typist(session):
+        return next(lines, None)
+
+    args = console_args(setting_wd4_rule="no_match", setting_pairs=["first_wild=any_card"])
+    session = make_session(args, store, typist, terminal)
+    assert await session.run() == 0
+    text = terminal.text
+    assert "When a Wild Draw Four is honest: no card that could be played" in text
+    assert "A Wild turned first: the first player plays any card" in text
+    assert "team_size cannot be 9: it must be a whole number from 2 to 5." in text
+    assert "The game has already started." in text  # rules stay fixed while the game runs
+    settings = await store.chat_settings(CHAT)
+    assert settings.overrides == {"wd4_rule": "no_match", "first_wild": "any_card"}
+
+
+async def test_a_bad_flag_is_refused_before_the_game(tmp_path):
+    store, terminal = MemoryStore(), Terminal()
+
+    async def typist(session):
+        return None
+
+    session = make_session(console_args(setting_team_size="1", lang="zh"), store, typist, terminal)
+    assert await session.run() == 1
+    assert "team_size不能设为1：只能是2到5之间的整数。" in terminal.text
+
+
+async def test_the_default_name_is_a_word_in_each_language():
+    for lang, word in (("en", "Player"), ("zh", "玩家")):
+        store, terminal = MemoryStore(), Terminal()
+
+        async def typist(session):
+            return None
+
+        session = make_session(console_args(name=None, lang=lang), store, typist, terminal)
+        assert await session.run() == 0
+        assert f"1. {word}" in terminal.text and "you" not in terminal.text.split("\n")[0]

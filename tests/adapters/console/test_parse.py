@@ -100,3 +100,28 @@ def test_any_line_parses_to_something_without_raising(line):
     if isinstance(parsed, cmd.PlayCards):
         assert parsed.cards and all(Card.parse(c) for c in parsed.cards)
         assert parsed.swap_with in (None, "human", "ai1", "ai2")
+
+
+@pytest.mark.parametrize("line, changes", [
+    ("settings stacking=same", {"stacking": "same"}),
+    ("settings team_size 3", {"team_size": "3"}),
+    ("设置 wd4_rule=no_match uno_identical=on", {"wd4_rule": "no_match", "uno_identical": "on"}),
+])
+def test_settings_lines_change_settings(line, changes):
+    assert parse_line(line, CTX) == cmd.ChangeSettings(chat=CHAT, user=ME, changes=changes)
+
+
+def test_settings_alone_shows_them_and_a_bad_form_is_refused():
+    assert parse_line("settings", CTX) == cmd.ShowSettings(chat=CHAT, user=ME)
+    assert isinstance(parse_line("settings stacking", CTX), Refusal)
+
+
+@pytest.mark.parametrize("line, color", [
+    ("color red", "R"), ("colour G", "G"), ("颜色 蓝", "B"), ("yellow", "Y"), ("红", "R"),
+])
+def test_the_dealer_names_a_colour(line, color):
+    assert parse_line(line, CTX) == cmd.NameColor(chat=CHAT, user=ME, color=color)
+
+
+def test_a_colour_that_is_none_is_refused():
+    assert isinstance(parse_line("color purple", CTX), Refusal)

@@ -20,7 +20,7 @@ async def test_the_persons_table_is_shown_and_the_other_plays_unseen():
         moves["n"] += 1
         return None if moves["n"] > 5 else await reader(session)
 
-    session = make_session(console_args(rule_set=["rotation=on", "tables=2", "reaction_window=0"]),
+    session = make_session(console_args(setting_pairs=["rotation=on", "tables=2", "reaction_window=0"]),
                            store, some_moves, terminal)
     assert await asyncio.wait_for(session.run(), 60) == 0
     out = terminal.text
@@ -36,6 +36,6 @@ async def test_the_persons_table_is_shown_and_the_other_plays_unseen():
 async def test_a_bad_set_is_refused_with_the_settings_answer():
     store, terminal = MemoryStore(), Terminal()
     reader, _ = scripted_human(limit=1)
-    session = make_session(console_args(rule_set=["tables=3"]), store, reader, terminal)
+    session = make_session(console_args(setting_pairs=["tables=3"]), store, reader, terminal)
     assert await asyncio.wait_for(session.run(), 30) == 1
-    assert "Invalid setting" in terminal.text
+    assert "tables cannot be 3" in terminal.text

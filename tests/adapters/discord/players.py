@@ -62,6 +62,11 @@ class Table:
         fake = self.bot.fake
         message = await self.hand_message(user, fresh=True)
         mid = int(message["id"])
+        name_color = next((c for h, c in self.bot.hand_buttons(message) if h.action == "o"), None)
+        if name_color is not None:  # the dealer names the colour of a Wild turned first
+            await self.bot.click(user, mid, name_color["custom_id"])
+            self.turns += 1
+            return
         card = self._first_playable(message)
         if card is None:
             draw = self._control(message, "d")

@@ -25,8 +25,8 @@ async def open_game(bot, *, hand_size: int | None = 4, preset: str | None = None
         options["hand_size"] = hand_size
     if preset:
         options["preset"] = preset
-    if options:
-        record = await bot.slash(ANA, "settings", **options)
+    for key, value in options.items():  # /uno settings key:value, one setting at a time
+        record = await bot.slash(ANA, "settings", key=key, value=str(value))
         assert record.callback["data"]["flags"] & EPHEMERAL
     for user in (BO, CY):
         reply = await bot.press_table(user, "join")
@@ -179,7 +179,7 @@ async def test_uno_call_race_costs_exactly_one_penalty(bot, fake, how):
 
 async def test_one_player_against_two_ai_seats_added_with_the_button(bot, fake):
     await bot.slash(ANA, "new")
-    await bot.slash(ANA, "settings", hand_size=4)
+    await bot.slash(ANA, "settings", key="hand_size", value="4")
     for _ in range(2):
         record = await bot.press_table(ANA, "ai")
         assert record.callback["data"]["flags"] & EPHEMERAL

@@ -21,11 +21,12 @@ from .test_game import ANA, BO, CY, USERS, open_game
 FILLER = ["Y3", "G+2", "B9", "Y8", "G1", "B4", "Y5", "G6"]
 
 
-async def set_position(bot, hands: dict[str, list[str]], discard: list[str], current: str) -> None:
+async def set_position(bot, hands: dict[str, list[str]], discard: list[str], current: str,
+                       **rules) -> None:
     """Replace the running hand by a known position (as a stored game would be)."""
     record = await bot.store.load(CHAT)
     match = Match.from_json(record.match)
-    game, _ = GameState.from_position(match.players, hands, FILLER, rules=match.rules,
+    game, _ = GameState.from_position(match.players, hands, FILLER, rules=match.rules.with_(**rules),
                                       discard=discard, current=current)
     record.match = dataclasses.replace(match, game=game).to_json()
     await bot.store.save(record)
@@ -275,7 +276,8 @@ def decode_action(component) -> str:
 async def test_a_wild_turned_first_renders_before_its_colour_is_chosen(bot, fake):
     await open_game(bot)
     a, b, c = (str(u.id) for u in (ANA, BO, CY))
-    await set_position(bot, {a: ["R1", "G2"], b: ["G7", "R9"], c: ["B2", "Y1"]}, ["W"], a)
+    await set_position(bot, {a: ["R1", "G2"], b: ["G7", "R9"], c: ["B2", "Y1"]}, ["W"], a,
+                       first_wild="any_card")  # no colour named: the first player plays any card
     record = await bot.slash(ANA, "hand")
     hand = fake.response_message(record)
     assert "not chosen" in hand["embeds"][-1]["description"]

@@ -27,7 +27,7 @@ def all_options(command: dict):
 async def test_every_command_and_option_is_described_in_english_and_chinese(bot, fake):
     (group,) = fake.commands
     described = list(all_options(group))
-    assert len(described) > 30
+    assert len(described) >= 25  # settings are one key/value pair, not an option each
     for option in described:
         where = option["name"]
         assert option["description"] not in ("", "…") and option["description"].isascii(), where

@@ -20,10 +20,11 @@ def hand_results(h: Harness) -> list:
 
 
 def actor(h: Harness, players: list[TgUser]) -> TgUser | None:
-    """Whoever's hand keyboard offers Draw/Pass/Take: the player to act."""
+    """Whoever's hand keyboard offers Draw/Pass/Take (or, as dealer, the colour of a first
+    Wild): the player to act."""
     for user in players:
         message = h.hand_message(user)
-        if message and (hand_button(message, "d") or hand_button(message, "n")):
+        if message and (hand_button(message, "d") or hand_button(message, "n") or hand_button(message, "o")):
             return user
     return None
 
@@ -41,7 +42,9 @@ async def take_turn(h: Harness, user: TgUser, *, declare: bool = True) -> str:
     playable = playable_buttons(message)
     uno = [d for _label, d in playable if callbacks.parse(d).uno]
     plain = [d for _label, d in playable if not callbacks.parse(d).uno]
-    if playable:
+    if hand_button(message, "o"):  # the dealer names the colour of a Wild turned first
+        choice = hand_button(message, "o")
+    elif playable:
         choice = uno[0] if uno and declare else plain[0]
     else:
         choice = hand_button(message, "n") or hand_button(message, "d")
@@ -77,7 +80,7 @@ async def match_of(h: Harness) -> Match:
 
 
 async def rig(h: Harness, *, hands: dict[str, list[str]] | None = None, current: str | None = None,
-              top: str | None = None, color: str | None = None) -> None:
+              top: str | None = None, color: str | None = None, first_wild: str | None = None) -> None:
     """Rewrite the stored position (keeping all 108 cards): give players exactly these cards,
     taken from the draw pile (their old cards go under it), optionally set whose turn it is
     and the top card. The coordinator reloads from the store on every command."""
@@ -112,6 +115,8 @@ async def rig(h: Harness, *, hands: dict[str, list[str]] | None = None, current:
     changes["draw_pile"] = tuple(pile)
     if current is not None:
         changes["turn"] = state.players.index(current)
+    if first_wild is not None:
+        changes["rules"] = state.rules.with_(first_wild=first_wild)
     new_state = state.evolve(**changes)
     assert new_state.card_total() == 108
     record.match = dataclasses.replace(match, game=new_state).to_json()

@@ -142,11 +142,12 @@ async def test_unobot_run_telegram_serves_until_sigint(api, tmp_path):
     import signal
     import sys
 
-    env = {**os.environ, "TELEGRAM_BOT_TOKEN": api.token,
+    root = Path(__file__).resolve().parents[3]
+    env = {**os.environ, "PYTHONPATH": str(root), "TELEGRAM_BOT_TOKEN": api.token,
            "TELEGRAM_API_BASE_URL": f"http://127.0.0.1:{api.port}",
            "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'uno.db'}"}
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "run", "telegram", env=env, cwd=Path(__file__).resolve().parents[3],
+        sys.executable, "-m", "bot.cli", "run", "telegram", env=env, cwd=tmp_path,  # no developer's .env
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     try:
         await api.wait_for(lambda: api.calls_to("deleteWebhook"), timeout=30, what="polling to start")

@@ -20,6 +20,8 @@ user_ids = st.integers(1, 10**13).map(str)
 def test_hand_buttons_round_trip_within_64_bytes(game, owner, verb, card, color, target, uno, page, number):
     if verb == "k" and target is None:
         target = owner
+    if verb == "o" and color is None:  # naming a colour always carries one
+        color = "R"
     action = ButtonAction("h", game, verb, owner, card, color, target, uno, page, number)
     data = action.encode()
     assert len(data.encode()) <= MAX_BYTES
@@ -54,7 +56,8 @@ def test_inline_result_ids():
     assert parse_result_id("0:ab12:p:R5") == ("ab12", "p", "R5", None, 0)
     assert parse_result_id("3.2:ab12:pu:W:G") == ("ab12", "pu", "W", "G", 2)
     assert parse_result_id("7.1:ab12:d") == ("ab12", "d", None, None, 1)
-    for bad in ("", "x:ab12:d", "1.:ab12:d", "1.2.3:ab12:d", "0:ab12:p", "0:ab12:p:Q5", "0:ab12:p:W:X", "0:ab12:d:R5", "0:ab12:zz"):
+    assert parse_result_id("4.1:ab12:o:Y") == ("ab12", "o", None, "Y", 1)  # the dealer names a colour
+    for bad in ("0:ab12:o", "0:ab12:o:X", "0:ab12:o:RG", "", "x:ab12:d", "1.:ab12:d", "1.2.3:ab12:d", "0:ab12:p", "0:ab12:p:Q5", "0:ab12:p:W:X", "0:ab12:d:R5", "0:ab12:zz"):
         assert parse_result_id(bad) is None
 
 
@@ -64,3 +67,10 @@ def test_a_multi_play_button_carries_its_cards_in_order():
     assert action.card == "R5.B5.G5" and action.uno
     with pytest.raises(BadCallback):  # too long for Telegram: refused when built
         callbacks.hand("f" * 12, "9" * 13, "p", card=".".join(["R+2"] * 8), uno=True)
+
+
+def test_the_dealer_naming_a_colour_is_one_verb_with_a_colour():
+    data = callbacks.hand("ab12", "42", "o", color="B")
+    assert callbacks.parse(data).verb == "o" and callbacks.parse(data).color == "B"
+    with pytest.raises(callbacks.BadCallback):
+        callbacks.parse("h:ab12:42:o")

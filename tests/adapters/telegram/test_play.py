@@ -205,7 +205,7 @@ async def test_a_wild_turned_first_renders_and_can_be_played_on(harness: Harness
     await harness.open_game(ANA, BO)
     await harness.start_game(ANA, [ANA, BO])
     await rig(harness, hands={IDS[ANA]: ["R1", "G2"], IDS[BO]: ["G7", "R9"]}, top="W", color="",
-              current=IDS[ANA])
+              current=IDS[ANA], first_wild="any_card")  # no colour named: any card goes
     await refresh_hands(harness, [ANA, BO])
     hand = harness.hand_message(ANA)
     assert "free choice" in hand.text

@@ -184,6 +184,21 @@ async def test_webhook_without_a_configured_secret_refuses_forged_updates(api):
         await bot.stop()
 
 
+async def test_a_webhook_port_in_use_is_one_line(api):
+    from adapters.telegram.app import serve
+    from bot.config import ConfigError
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        config = replace(make_config(api), webhook_url="https://uno.example/hook", webhook_listen="127.0.0.1",
+                         webhook_port=taken.getsockname()[1])
+        store = MemoryStore()
+        with pytest.raises(ConfigError) as info:
+            await serve(config, lambda p: Coordinator(p, store, FakeClock(), ai_delay=0), store)
+    assert "cannot listen for the webhook on 127.0.0.1" in str(info.value) and "\n" not in str(info.value)
+
+
 def test_webhook_listens_on_loopback_unless_told_otherwise():
     from adapters.telegram.app import config_from_env
 

@@ -1,0 +1,81 @@
+"""Every setting can be seen and changed through ChangeSettings, and a bad one is refused in
+the player's language, naming what is allowed."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import pytest
+
+from bot.coordinator import commands as cmds
+from bot.coordinator.setting_schema import all_settings, current_values, setting
+from bot.engine.rules import RuleSet
+from bot.i18n import format_text
+
+from .conftest import Harness, user
+
+ADMIN = user(1, is_admin=True)
+
+
+def shown(value) -> str:
+    return ("on" if value else "off") if isinstance(value, bool) else str(value)
+
+
+def test_the_schema_covers_every_rule_field():
+    names = [s.name for s in all_settings()]
+    assert {f.name for f in fields(RuleSet)} <= set(names)
+    assert {"preset", "language", "turn_timer", "afk_policy", "reaction_window"} <= set(names)
+    for item in all_settings():
+        assert item.suggestions(), item.name  # every setting has values a picker can offer
+
+
+@pytest.mark.parametrize("item", [s for s in all_settings() if s.name != "preset"], ids=lambda s: s.name)
+async def test_every_setting_can_be_changed(h: Harness, item) -> None:
+    current = current_values(await h.store.chat_settings(h.key))[item.name]
+    value = next(v for v in item.suggestions() if v != shown(current))
+    reply = await h.do(cmds.ChangeSettings, ADMIN, changes={item.name: value})
+    assert reply.ok, reply
+    got = current_values(await h.store.chat_settings(h.key))[item.name]
+    assert shown(got) == value
+    assert any(t.params.get("rule") is not None for t in reply.lines)
+
+
+@pytest.mark.parametrize(("changes", "english", "chinese"), [
+    ({"team_size": "9"}, "team_size cannot be 9: it must be a whole number from 2 to 5.",
+     "team_size不能设为9：只能是2到5之间的整数。"),
+    ({"first_wild": "later"}, "first_wild cannot be later: it must be one of dealer_names, any_card.",
+     "first_wild不能设为later：只能是以下之一：dealer_names, any_card。"),
+    ({"uno_identical": "maybe"}, "uno_identical cannot be maybe: it must be on or off.",
+     "uno_identical不能设为maybe：只能是开或关（on/off）。"),
+    ({"turn_timer": "2"}, "turn_timer cannot be 2: it must be 0 (off) or 5 to 3600.",
+     "turn_timer不能设为2：只能是0（关闭）或5到3600。"),
+])
+async def test_a_bad_value_names_what_is_allowed(h: Harness, changes, english, chinese) -> None:
+    before = await h.store.chat_settings(h.key)
+    reply = await h.do(cmds.ChangeSettings, ADMIN, changes=changes)
+    assert (reply.ok, reply.error) == (False, "bad_setting")
+    assert format_text(reply.text, "en") == english
+    assert format_text(reply.text, "zh_CN") == chinese
+    assert await h.store.chat_settings(h.key) == before
+
+
+async def test_an_unknown_setting_lists_the_settings(h: Harness) -> None:
+    reply = await h.do(cmds.ChangeSettings, ADMIN, changes={"colour_blind": "on"})
+    assert reply.error == "bad_setting"
+    text = format_text(reply.text, "zh_CN")
+    assert "没有名为“colour_blind”的设置" in text and "wd4_rule" in text and "team_size" in text
+
+
+def test_names_are_forgiving():
+    assert setting("Team-Size").name == "team_size"
+    assert setting(" first wild ").name == "first_wild"
+
+
+def test_fields_without_declared_limits_are_probed_from_the_ruleset():
+    """Other helpers add RuleSet fields: their range or modes are found from the RuleSet."""
+    from bot.coordinator.setting_schema import _probed_choices, _probed_range
+
+    assert _probed_range("hand_size", 7) == (1, 20)
+    assert _probed_range("team_size", 2) == (2, 5)
+    assert _probed_choices("stacking", "off") == ("off", "same", "progressive", "by_value")
+    assert _probed_choices("first_wild", "dealer_names") == ("dealer_names", "any_card")

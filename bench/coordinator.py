@@ -32,7 +32,7 @@ from bot.coordinator.coordinator import Coordinator  # noqa: E402
 from bot.coordinator.memory_store import MemoryStore  # noqa: E402
 from bot.coordinator.ports import ChatKey, ChatSettings, User  # noqa: E402
 from bot.engine import Match  # noqa: E402
-from bot.engine.actions import Draw, Pass, Play  # noqa: E402
+from bot.engine.actions import ChooseColor, Draw, Pass, Play  # noqa: E402
 
 
 class BenchChat:
@@ -84,6 +84,8 @@ async def play_human(coordinator: Coordinator, store: MemoryStore, chat: ChatKey
             command = cmds.Draw(chat, human)
         elif isinstance(action, Pass):
             command = cmds.Pass(chat, human)
+        elif isinstance(action, ChooseColor):  # the dealer names a first Wild's colour
+            command = cmds.NameColor(chat, human, color=action.color.value)
         else:
             command = cmds.Challenge(chat, human)
         reply = await coordinator.handle(command)

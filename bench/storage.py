@@ -33,7 +33,7 @@ from bot.coordinator.coordinator import Coordinator  # noqa: E402
 from bot.coordinator.memory_store import MemoryStore  # noqa: E402
 from bot.coordinator.ports import ChatKey, ChatSettings, User  # noqa: E402
 from bot.engine import Match  # noqa: E402
-from bot.engine.actions import Draw, Pass, Play  # noqa: E402
+from bot.engine.actions import ChooseColor, Draw, Pass, Play  # noqa: E402
 from storage import open_store  # noqa: E402
 
 
@@ -57,6 +57,8 @@ def command_for(action, chat: ChatKey, human: User) -> cmds.Command:
         return cmds.Draw(chat, human)
     if isinstance(action, Pass):
         return cmds.Pass(chat, human)
+    if isinstance(action, ChooseColor):  # the dealer names a first Wild's colour
+        return cmds.NameColor(chat, human, color=action.color.value)
     return cmds.Challenge(chat, human)
 
 

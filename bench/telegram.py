@@ -102,7 +102,7 @@ class GameDriver:
     def actor(self) -> TgUser | None:
         for user in self.users:
             message = self.hand(user)
-            if message and any(callbacks.parse(d).verb in ("d", "n") for _, d in buttons(message)):
+            if message and any(callbacks.parse(d).verb in ("d", "n", "o") for _, d in buttons(message)):
                 return user
         return None
 
@@ -124,7 +124,7 @@ class GameDriver:
                         if callbacks.parse(d).verb in ("p", "w", "s") and not label.startswith("·")]
             declared = [d for d in playable if callbacks.parse(d).uno]
             choice = (declared or playable)[0] if playable else next(
-                d for _, d in options if callbacks.parse(d).verb in ("n", "d"))
+                d for _, d in options if callbacks.parse(d).verb in ("n", "d", "o"))  # o: a dealer's colour
             await self.press(user, message, choice)
             if callbacks.parse(choice).verb in ("w", "s"):
                 message = self.api.message(message.chat_id, message.message_id)

@@ -11,9 +11,9 @@ def time_actions(coordinator: Coordinator, latencies: list[float]) -> None:
     """Record the duration of every transaction that saved something (= one action)."""
     inner = coordinator._transact
 
-    async def transact(chat, work):
+    async def transact(chat, work, *args, **kwargs):
         started = time.perf_counter()
-        outcome, tx = await inner(chat, work)
+        outcome, tx = await inner(chat, work, *args, **kwargs)
         if tx.dirty:
             latencies.append(time.perf_counter() - started)
         return outcome, tx

@@ -92,9 +92,29 @@ async def _serve(platform: str, settings: Settings) -> None:
     config = platform_app.config_from_settings(settings)  # ConfigError before touching the database
     store = await _open_store(settings.database_url.get_secret_value(), "DATABASE_URL")
     clock = RealClock()
+    web = None
+    if config.web_links is not None:  # WEBAPP_URL: the web hand, on the same coordinator
+        from adapters.web.server import WebHand
+
+        web = WebHand(links=config.web_links, store=store,
+                      telegram_token=config.token if platform == "telegram" else None)
+    coordinators: list[Coordinator] = []
+
+    def make_coordinator(chat_port):
+        coordinator = Coordinator(web.tee(chat_port) if web else chat_port, store, clock,
+                                  retention=settings.unobot_retention_days * 86400)
+        coordinators.append(coordinator)
+        if web is not None:
+            web.serve_commands(coordinator.handle)
+        return coordinator
+
     try:
-        await platform_app.serve(config, lambda chat_port: Coordinator(chat_port, store, clock), store)
+        if web is not None:
+            await web.start(settings.webapp_listen, settings.webapp_port)
+        await platform_app.serve(config, make_coordinator, store)
     finally:
+        if web is not None:
+            await web.stop()
         await store.close()
 
 

@@ -36,6 +36,8 @@ class Settings(BaseSettings):
     # --- storage and logs ---
     database_url: SecretStr = SecretStr(DEFAULT_DATABASE_URL)  # may hold a password
     unobot_log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] | None = None
+    # Finished games keep their final cards this many days (results and stats forever).
+    unobot_retention_days: float = Field(default=30.0, ge=0)
     # --- Telegram ---
     telegram_bot_token: SecretStr | None = None
     telegram_api_base_url: str = OFFICIAL_TELEGRAM_API
@@ -48,6 +50,11 @@ class Settings(BaseSettings):
     discord_shard_count: int | None = Field(default=None, ge=1)
     discord_shard_ids: tuple[int, ...] | None = None
     discord_sync_commands: bool = True
+    # --- the web hand (a Telegram Mini App / a signed link on Discord); unset: none ---
+    webapp_url: str | None = None  # the public https address players open
+    webapp_port: int = Field(default=8080, ge=1, le=65535)
+    webapp_listen: str = "127.0.0.1"  # the TLS proxy in front of it forwards here
+    webapp_secret: SecretStr | None = None  # signs Discord links; unset: derived from the token
 
     @classmethod
     def settings_customise_sources(cls, settings_cls: type[BaseSettings],
@@ -77,6 +84,19 @@ class Settings(BaseSettings):
         if value is not None and urlparse(value.strip()).scheme != "https":
             raise ValueError("must be an https URL (Telegram only posts to https)")
         return value.strip() if value else None
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _webapp_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        parsed = urlparse(value.strip())
+        local = parsed.hostname in ("127.0.0.1", "localhost", "::1")
+        if parsed.scheme != "https" and not (parsed.scheme == "http" and local):
+            raise ValueError("must be an https URL (Telegram opens Mini Apps over https only)")
+        if not parsed.netloc or parsed.query or parsed.fragment:
+            raise ValueError(f"must be a plain address like https://uno.example.org, not {value!r}")
+        return value.strip().rstrip("/")
 
     @field_validator("telegram_webhook_secret")
     @classmethod
@@ -113,7 +133,8 @@ class Settings(BaseSettings):
     def secrets(self) -> list[str]:
         """Every configured secret, for the log redactor."""
         found = [s.get_secret_value() for s in (self.telegram_bot_token, self.discord_token,
-                                                self.telegram_webhook_secret) if s is not None]
+                                                self.telegram_webhook_secret, self.webapp_secret)
+                 if s is not None]
         return found + url_secrets(self.database_url.get_secret_value())
 
 
@@ -133,7 +154,8 @@ class _GivenSettings(Settings):
 
 
 # Values never repeated in an error message (they are secrets or may hold one).
-_SECRET_FIELDS = {"database_url", "telegram_bot_token", "discord_token", "telegram_webhook_secret"}
+_SECRET_FIELDS = {"database_url", "telegram_bot_token", "discord_token", "telegram_webhook_secret",
+                  "webapp_secret"}
 
 
 def _describe(error: Any) -> str:

@@ -20,6 +20,8 @@ MASK = "[redacted]"
 # Request logs of the HTTP clients under python-telegram-bot: a line per Bot API call, with
 # the token in the URL. Warnings and errors still come through.
 QUIET_LOGGERS = ("httpx", "httpcore")
+# Alembic announces each of its plugins at INFO on every start: seven lines of no use.
+CHATTY_LOGGERS = ("alembic.runtime.plugins",)
 # Our own packages: the only ones that log at DEBUG. The platform libraries' debug output
 # dumps every request and update, private hands included, so they stay at INFO at most.
 OWN_LOGGERS = ("bot", "adapters", "storage")
@@ -82,7 +84,7 @@ def configure_logging(level: int | str, secrets: Iterable[str] = ()) -> None:
     logging.basicConfig(level=max(level, logging.INFO), format=FORMAT)
     for name in OWN_LOGGERS:
         logging.getLogger(name).setLevel(level)
-    for name in QUIET_LOGGERS:
+    for name in QUIET_LOGGERS + CHATTY_LOGGERS:
         logging.getLogger(name).setLevel(max(level, logging.WARNING))
     for handler in logging.getLogger().handlers:
         if not any(isinstance(f, RedactingFilter) for f in handler.filters):

@@ -34,7 +34,7 @@ GAME_COLUMNS = tuple(column.name for column in games.columns)
 JSON_COLUMNS = frozenset(c.name for c in games.columns if c.type.__class__.__name__ == "JSON")
 UPDATED_COLUMNS = ("status", "creator", "seats", "rules", "match", "table_message_id",
                    "hand_message_ids", "deadlines", "meta", "created_at", "version",
-                   "updated_at")
+                   "updated_at", "owed")
 SEAT_COLUMNS = tuple(c.name for c in game_seats.columns)
 RESULT_COLUMNS = tuple(c.name for c in results.columns if c.name != "id")
 RESULT_PLAYER_COLUMNS = tuple(c.name for c in result_players.columns if c.name != "id")
@@ -67,6 +67,14 @@ class GameRows:
         self.select_one = f"SELECT {cols} FROM games WHERE game_id = {self._p(1)}"
         self.select_all_active = (f"SELECT {cols} FROM games WHERE {ACTIVE} "
                                   "ORDER BY created_at, game_id")
+        self.select_owing = f"SELECT {cols} FROM games WHERE owed ORDER BY updated_at, game_id"
+        self.compact = (f"UPDATE games SET match = NULL, hand_message_ids = '{{}}' WHERE NOT ({ACTIVE}) "
+                        f"AND NOT owed AND updated_at < {self._p(1)} AND match IS NOT NULL")
+        # The user's games through the seat index (ix_game_seats_user), never a scan of games.
+        self.select_user_active = (
+            f"SELECT {cols} FROM games WHERE game_id IN (SELECT game_id FROM game_seats WHERE "
+            f"platform = {self._p(1)} AND user_id = {self._p(2)}) AND {ACTIVE} "
+            "ORDER BY created_at, game_id")
         self.insert_game = (f"INSERT INTO games ({cols}) VALUES "
                             f"({', '.join(self._p(i + 1) for i in range(len(GAME_COLUMNS)))})")
         sets = ", ".join(f"{c} = {self._p(i + 1)}" for i, c in enumerate(UPDATED_COLUMNS))
@@ -97,6 +105,16 @@ class GameRows:
 
     async def fetch_all_active(self) -> list[dict[str, Any]]:
         return await self._fetch(self.select_all_active, ())
+
+    async def fetch_user_active(self, platform: str, user_id: str) -> list[dict[str, Any]]:
+        return await self._fetch(self.select_user_active, (platform, user_id))
+
+    async def compact_finished(self, before: float) -> int:
+        """The hot path's connection runs it: one UPDATE, atomic on its own."""
+        raise NotImplementedError
+
+    async def fetch_owing(self) -> list[dict[str, Any]]:
+        return await self._fetch(self.select_owing, ())
 
     async def _fetch(self, sql: str, args: Sequence[Any]) -> list[dict[str, Any]]:
         """Game rows for a SELECT of GAME_COLUMNS, decoded (the driver-specific part)."""
@@ -188,6 +206,13 @@ class SqliteGameRows(GameRows):
         except sqlite3.IntegrityError as error:
             raise UniqueViolation(str(error)) from None
 
+    async def compact_finished(self, before: float) -> int:
+        while self._conn is None or self._transaction.locked():
+            async with self._exclusive():
+                pass
+        cursor = await self._conn.execute(self.compact, (before,))
+        return cursor.rowcount
+
     async def close(self) -> None:
         async with self._transaction:
             if self._conn is not None:
@@ -257,6 +282,11 @@ class PostgresGameRows(GameRows):
             return True
         except asyncpg.IntegrityConstraintViolationError as error:
             raise UniqueViolation(str(error)) from None
+
+    async def compact_finished(self, before: float) -> int:
+        pool = await self._get_pool()
+        status = await pool.execute(self.compact, before)
+        return int(status.split()[-1])
 
     async def close(self) -> None:
         if self._pool is not None:

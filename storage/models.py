@@ -24,6 +24,7 @@ from sqlmodel import Field, SQLModel
 
 ACTIVE_STATUSES = ("lobby", "running")
 _ACTIVE_WHERE = sa.text("status IN ('lobby', 'running')")
+_OWED_WHERE = sa.text("owed")
 
 
 def _json(nullable: bool = False) -> Any:
@@ -36,6 +37,7 @@ class GameRow(SQLModel, table=True):
         sa.Index("uq_games_one_active_per_chat", "platform", "chat_id", unique=True,
                  sqlite_where=_ACTIVE_WHERE, postgresql_where=_ACTIVE_WHERE),
         sa.Index("ix_games_status", "status"),
+        sa.Index("ix_games_owed", "owed", sqlite_where=_OWED_WHERE, postgresql_where=_OWED_WHERE),
     )
 
     game_id: str = Field(primary_key=True, max_length=32)
@@ -53,6 +55,10 @@ class GameRow(SQLModel, table=True):
     meta: dict[str, Any] = _json()
     created_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
     updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+    # The game's record holds messages not yet delivered (meta["outbox"]): resume() finds
+    # them through this flag's partial index, whatever the game's status.
+    owed: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False,
+                                                          server_default=sa.false()))
 
 
 class GameSeatRow(SQLModel, table=True):
@@ -82,6 +88,10 @@ class ChatSettingsRow(SQLModel, table=True):
     reaction_window: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False,
                                                      server_default="3"))
     updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+    # Bumped by every save: a change is a compare-and-set on it, so two admins changing
+    # settings at once cannot lose one change.
+    version: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False,
+                                                        server_default="0"))
 
 
 class UserProfileRow(SQLModel, table=True):

@@ -100,6 +100,15 @@ class SqlStore:
     async def active_games(self) -> list[GameRecord]:
         return [self._record(row) for row in await self._rows.fetch_all_active()]
 
+    async def active_games_of(self, platform: str, user_id: str) -> list[GameRecord]:
+        return [self._record(row) for row in await self._rows.fetch_user_active(platform, user_id)]
+
+    async def compact_finished(self, before: float) -> int:
+        return await self._rows.compact_finished(float(before))
+
+    async def owing_delivery(self) -> list[GameRecord]:
+        return [self._record(row) for row in await self._rows.fetch_owing()]
+
     async def save(self, record: GameRecord,
                    results: Iterable[GameResult] = ()) -> GameRecord:
         now = float(self._now())
@@ -149,6 +158,7 @@ class SqlStore:
             "meta": record.meta,
             "created_at": float(record.created_at),
             "updated_at": float(record.updated_at),
+            "owed": bool(record.meta.get("outbox")),
         } | changes
 
     @staticmethod
@@ -209,15 +219,41 @@ class SqlStore:
             return ChatSettings(new=True)
         return ChatSettings(preset=row.preset, overrides=row.overrides, language=row.language,
                             turn_timer=row.turn_timer, afk_policy=row.afk_policy,
-                            reaction_window=row.reaction_window)
+                            reaction_window=row.reaction_window, version=row.version)
+
+    def _settings_values(self, settings: ChatSettings) -> dict[str, Any]:
+        return {"preset": settings.preset, "overrides": copy.deepcopy(settings.overrides),
+                "language": settings.language, "turn_timer": settings.turn_timer,
+                "afk_policy": settings.afk_policy, "reaction_window": settings.reaction_window,
+                "updated_at": float(self._now())}
 
     async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None:
-        values = {"preset": settings.preset, "overrides": copy.deepcopy(settings.overrides),
-                  "language": settings.language, "turn_timer": settings.turn_timer,
-                  "afk_policy": settings.afk_policy, "reaction_window": settings.reaction_window,
-                  "updated_at": float(self._now())}
-        await self._upsert(chat_settings, {"platform": chat.platform, "chat_id": chat.chat_id},
-                           values)
+        values = self._settings_values(settings)
+        statement = self._insert(chat_settings).values(
+            platform=chat.platform, chat_id=chat.chat_id, version=1, **values)
+        statement = statement.on_conflict_do_update(
+            index_elements=["platform", "chat_id"],
+            set_={**values, "version": chat_settings.c.version + 1})
+        async with self.engine.begin() as conn:
+            await conn.execute(statement)
+
+    async def update_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> ChatSettings:
+        values = self._settings_values(settings)
+        statement: Any
+        if settings.version == 0:  # none stored when read: insert, unless someone did meanwhile
+            statement = self._insert(chat_settings).values(
+                platform=chat.platform, chat_id=chat.chat_id, version=1, **values)
+            statement = statement.on_conflict_do_nothing(index_elements=["platform", "chat_id"])
+        else:
+            statement = sa.update(chat_settings).where(
+                chat_settings.c.platform == chat.platform, chat_settings.c.chat_id == chat.chat_id,
+                chat_settings.c.version == settings.version).values(
+                version=settings.version + 1, **values)
+        async with self.engine.begin() as conn:
+            written = (await conn.execute(statement)).rowcount
+        if written != 1:
+            raise VersionConflict(f"settings of {chat} changed since version {settings.version}")
+        return replace(settings, version=settings.version + 1, new=False)
 
     async def user_profile(self, platform: str, user_id: str) -> UserProfile:
         async with self._session() as session:

@@ -19,6 +19,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from adapters.web.links import WebLinks, links_from_settings
 from bot.config import ConfigError, Settings, load_settings
 from bot.coordinator.ports import ChatPort, GameStore
 
@@ -40,6 +41,7 @@ class DiscordConfig:
     ack_after: float = 2.0  # defer an interaction not answered by then (Discord allows 3 s)
     guild_ready_timeout: float = 2.0
     sync_commands: bool = True
+    web_links: WebLinks | None = None  # the web hand (WEBAPP_URL): a signed link on hand views
 
     @property
     def sharded(self) -> bool:
@@ -49,10 +51,12 @@ class DiscordConfig:
 def config_from_settings(settings: Settings) -> DiscordConfig:
     if settings.discord_token is None:
         raise ConfigError("DISCORD_TOKEN is not set: create a bot at https://discord.com/developers "
-                          "and put its token in the environment (see .env.example)")
+                          "and put its token in .env or the environment (see .env.example)")
     return DiscordConfig(token=settings.discord_token.get_secret_value(),
                          shard_count=settings.discord_shard_count, shard_ids=settings.discord_shard_ids,
-                         sync_commands=settings.discord_sync_commands)
+                         sync_commands=settings.discord_sync_commands,
+                         web_links=links_from_settings(settings,
+                                                       settings.discord_token.get_secret_value()))
 
 
 def config_from_env(env: Mapping[str, str] | None = None) -> DiscordConfig:
@@ -66,7 +70,7 @@ class DiscordApp:
     def __init__(self, config: DiscordConfig, make_coordinator: Callable[[ChatPort], Any],
                  store: GameStore, *, on_error: ErrorHook | None = None) -> None:
         self.config = config
-        self.hands = OpenHands()  # each player's open hand view: the Frontend opens, the ChatPort refreshes
+        self.hands = OpenHands(web_links=config.web_links)  # each player's open hand view: the Frontend opens, the ChatPort refreshes
         self.frontend = Frontend(store, ack_after=config.ack_after, on_error=on_error, hands=self.hands)
         self.client = self._build_client()
         self.chat_port = DiscordChatPort(self.client, self.hands)

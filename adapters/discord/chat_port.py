@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.coordinator.ports import ChatKey
+from bot.coordinator.ports import ChatKey, DeliveryFailed
 from bot.coordinator.tables import split_table_chat, virtual_table_chat
 from bot.coordinator.views import HandView, LobbyView, Notice, Public, TableView
 from bot.i18n import N_
@@ -103,7 +103,7 @@ class DiscordChatPort:
             except discord.NotFound:
                 log.info("table message %s in %s is gone; posting a new one", edit, chat)
             except discord.HTTPException as error:
-                return self._failed(chat, error, keep=edit)
+                raise self._failed(chat, error) from None
         mentions = tuple(u for u in getattr(message, "mentions", ()) if u.isdigit())
         allowed = discord.AllowedMentions(everyone=False, roles=False,
                                           users=[discord.Object(int(u)) for u in mentions])
@@ -112,17 +112,20 @@ class DiscordChatPort:
             sent = await channel.send(allowed_mentions=allowed, **{k: v for k, v in kwargs.items() if v is not None})
             return str(sent.id)
         except discord.HTTPException as error:
-            return self._failed(chat, error, keep=edit)
+            raise self._failed(chat, error) from None
 
-    def _failed(self, chat: ChatKey, error: discord.HTTPException, keep: str | None) -> str | None:
-        """Missing permissions or a Discord error must not break the game: log and go on."""
+    def _failed(self, chat: ChatKey, error: discord.HTTPException) -> DeliveryFailed:
+        """Missing permissions or a Discord error must not break the game: log, and tell the
+        coordinator the message did not go out (it tries again later, so the table is
+        repainted as soon as Discord accepts it)."""
         self.failures[chat.chat_id] = self.failures.get(chat.chat_id, 0) + 1
         if isinstance(error, discord.Forbidden):
             log.warning("missing permissions to post in channel %s (code %s): grant View Channel, "
                         "Send Messages and Embed Links", chat.chat_id, error.code)
         else:
             log.warning("could not post in channel %s: HTTP %s code %s", chat.chat_id, error.status, error.code)
-        return keep
+        return DeliveryFailed("forbidden" if isinstance(error, discord.Forbidden) else "other",
+                              f"HTTP {error.status}")
 
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
                         edit: str | None = None) -> str | None:
@@ -164,7 +167,7 @@ class DiscordChatPort:
                                                          users=[discord.Object(int(current.user_id))]))
             message_id = sent.id
         except discord.HTTPException as error:
-            self._failed(chat, error, keep=None)
+            self._failed(chat, error)  # logged; a missing ping is not worth a retry
         await self._drop_ping(chat)  # after the new one is up: the channel is never without one
         self.pings[chat.chat_id] = Ping(table.game_id, table.hand_number, current.user_id, message_id)
 

@@ -25,7 +25,7 @@ from bot.i18n import N_, CommandRef, normalize_locale
 from . import components as ui
 from .custom_ids import HandId, TableId, decode
 from .embeds import reply_embed, reply_pages, reply_text, tr
-from .hand_views import OpenHands, hand_message
+from .hand_views import OpenHands
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +146,7 @@ class Frontend:
         chat_id, owner = _keys(interaction)
         hand = self.hands.newest(chat_id, owner, reply.hand) if show_hand else None
         if hand is not None:
-            shown = hand_message(hand, owner, page)
+            shown = self.hands.message(hand, owner, page)
             embeds += shown["embeds"]
             view = shown["view"]
         sent = await self._send_new(interaction, content=_prefix(reply, text), embeds=embeds, view=view,
@@ -197,7 +197,7 @@ class Frontend:
         else:
             hand = self.hands.newest(chat_id, owner, hand)
             assert hand is not None
-            kwargs = hand_message(hand, owner, page, note, components=view)
+            kwargs = self.hands.message(hand, owner, page, note, components=view)
         try:
             if deferred:
                 await interaction.edit_original_response(**kwargs)

@@ -26,6 +26,7 @@ from typing import Any
 
 import discord
 
+from adapters.web.links import WebLinks
 from bot.coordinator.views import HandView
 from bot.i18n import N_, normalize_locale
 
@@ -54,24 +55,39 @@ class OpenHand:
 
 
 def hand_message(view: HandView, owner: str, page: int = 0, note: str = "",
-                 components: discord.ui.View | None = None) -> dict[str, Any]:
-    """The arguments that show ``view`` as a hand message (its embed and its buttons)."""
+                 components: discord.ui.View | None = None,
+                 web_link: str | None = None) -> dict[str, Any]:
+    """The arguments that show ``view`` as a hand message (its embed and its buttons; with
+    ``web_link``, a link to the player's web hand in the embed: the five button rows are
+    the cards' and the controls')."""
     pages = ui.page_count(view)
     page = min(max(page, 0), pages - 1)
-    return {"content": None, "embeds": [hand_embed(view, note, page, pages)],
+    embed = hand_embed(view, note, page, pages)
+    if web_link and not view.hand_over:
+        embed.add_field(name="🃏", value=f"[{tr(N_('Open my hand in the browser'), view.locale)}]"
+                                          f"({web_link})", inline=False)
+    return {"content": None, "embeds": [embed],
             "view": components or ui.hand_components(view, owner, page)}
 
 
 class OpenHands:
     def __init__(self, clock: Callable[[], float] = time.monotonic,
-                 lifetime: float = TOKEN_LIFETIME) -> None:
+                 lifetime: float = TOKEN_LIFETIME, web_links: WebLinks | None = None) -> None:
         self.clock = clock
         self.lifetime = lifetime
+        self.web_links = web_links
         self._open: dict[Key, OpenHand] = {}
         self._answering: dict[Key, int] = {}
         self._waiting: dict[Key, HandView] = {}
         self.refreshes = 0  # webhook edits made, for the benchmark
         self._pruned = clock()
+
+    def message(self, view: HandView, owner: str, page: int = 0, note: str = "",
+                components: discord.ui.View | None = None) -> dict[str, Any]:
+        """``hand_message`` with the player's own signed web-hand link, when there is one."""
+        link = (self.web_links.signed("discord", owner, view.game_id)
+                if self.web_links is not None else None)
+        return hand_message(view, owner, page, note, components, web_link=link)
 
     # ---- what is open ----------------------------------------------------------------------
 
@@ -163,7 +179,7 @@ class OpenHands:
         if opened is None:
             return False
         try:
-            await opened.edit(**hand_message(view, user_id, opened.page))
+            await opened.edit(**self.message(view, user_id, opened.page))
         except discord.HTTPException as error:
             # dismissed (10008), token expired (50027 / 10015) or Discord failing: the view is
             # not ours any more; the next ping asks for My hand

@@ -26,6 +26,7 @@ from urllib.parse import urlparse
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
+from adapters.web.links import WebLinks, links_from_settings
 from bot.config import OFFICIAL_TELEGRAM_API, ConfigError, Settings, load_settings
 from bot.coordinator.ports import ChatPort, GameStore
 from bot.logs import redact
@@ -60,6 +61,7 @@ class TelegramConfig:
     # (~50-100 ms per Bot API call in production); the coordinator's per-game lock orders
     # each game's commands.
     concurrent_updates: int = 32
+    web_links: WebLinks | None = None  # the web hand (WEBAPP_URL): a Mini App button on hands
 
     @property
     def bot_url(self) -> str:
@@ -72,14 +74,17 @@ class TelegramConfig:
 
 def config_from_settings(settings: Settings) -> TelegramConfig:
     if settings.telegram_bot_token is None:
-        raise ConfigError("TELEGRAM_BOT_TOKEN is not set (get a token from @BotFather)")
+        raise ConfigError("TELEGRAM_BOT_TOKEN is not set (get a token from @BotFather and put it in "
+                          ".env or the environment, see .env.example)")
     secret = settings.telegram_webhook_secret
     return TelegramConfig(token=settings.telegram_bot_token.get_secret_value(),
                           api_base_url=settings.telegram_api_base_url,
                           webhook_url=settings.telegram_webhook_url,
                           webhook_secret=secret.get_secret_value() if secret else None,
                           webhook_port=settings.telegram_webhook_port,
-                          webhook_listen=settings.telegram_webhook_listen.strip())
+                          webhook_listen=settings.telegram_webhook_listen.strip(),
+                          web_links=links_from_settings(
+                              settings, settings.telegram_bot_token.get_secret_value()))
 
 
 def config_from_env(env: Mapping[str, str] | None = None) -> TelegramConfig:
@@ -120,6 +125,7 @@ class TelegramBot:
             raise ConfigError(f"cannot reach the Telegram Bot API at {self.config.api_base_url}: "
                               f"{error.message}") from None
         self.port = TelegramChatPort(self.app.bot, self.app.bot.username)
+        self.port.web_links = self.config.web_links
         self.coordinator = self.make_coordinator(self.port)
         UnoHandlers(self.coordinator, self.port, self.store).register(self.app)
         await register_commands(self.app.bot)

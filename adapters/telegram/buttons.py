@@ -148,7 +148,9 @@ class Buttons:
         elif action.verb == "m" and view is not None:
             markup = multi_keyboard(view, ids, Card.parse(action.card or ""))
         elif view is not None:
-            markup = hand_keyboard(view, action.page, self.h.port.seat_names(view.game_id), action.hand)
+            markup = hand_keyboard(view, action.page, self.h.port.seat_names(view.game_id), action.hand,
+                                   web_app_url=self.h.port.web_app_url(view.game_id),
+                                   web_link=self.h.port.web_link(view.user_id, view.game_id))
         else:  # after a restart the last view is unknown: ask the coordinator to resend it
             await self.h.run(cmd.ShowHand(chat, await self.h.user(query.from_user)))
             return

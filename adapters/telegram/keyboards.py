@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.helpers import create_deep_linked_url
 
 from bot.coordinator.views import N_, CardOption, HandView, LobbyView, TableView
@@ -85,7 +85,8 @@ def _card_button(view: HandView, ids: HandIds, option: CardOption, *, uno: bool 
 
 
 def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = None,
-                  hand_number: int = 0) -> InlineKeyboardMarkup | None:
+                  hand_number: int = 0, web_app_url: str | None = None,
+                  web_link: str | None = None) -> InlineKeyboardMarkup | None:
     if view.hand_over:
         return None
     loc = view.locale
@@ -126,6 +127,14 @@ def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = 
     catch = [ids.button(tr(N_("UNO! on {name}"), loc, name=names.get(uid, "?")), "k", target=uid)
              for uid in view.catchable]
     rows += [catch[i:i + 2] for i in range(0, len(catch), 2)]
+    web = []
+    if web_app_url:  # the web hand as a Mini App (private chats only, as here)
+        web.append(InlineKeyboardButton("🃏 " + tr(N_("Open my hand"), loc),
+                                        web_app=WebAppInfo(web_app_url)))
+    if web_link:  # the same page in any browser, by a signed link for this player only
+        web.append(InlineKeyboardButton("🔗 " + tr(N_("In the browser"), loc), url=web_link))
+    if web:
+        rows.append(web)
     return InlineKeyboardMarkup(rows)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from telegram import InlineKeyboardMarkup
-from telegram.error import TelegramError
+from telegram.error import BadRequest, TelegramError
 
 log = logging.getLogger(__name__)
 
@@ -35,12 +35,24 @@ class _Item:
     done: asyncio.Future[str | None] | None = field(default=None)  # sends are awaited
     merged: int = 0  # how many newer edits replaced this one's content
     transient: bool = False  # a reminder (a turn ping): a newer one replaces it while it waits
+    failures: int = 0  # failed attempts of a table edit being retried
+
+
+# A table edit refused by Telegram for a passing reason (5xx, a network error, 403 while the
+# bot is out of the group) is tried again after these pauses, then every minute, for half an
+# hour: the group sees the table as soon as delivery works again, not only at the next move.
+RETRY_DELAYS = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 60.0)
+RETRY_FOR = 30 * 60.0
 
 
 class GroupOutbox:
-    def __init__(self, chat_id: int, deliver: Deliver) -> None:
+    def __init__(self, chat_id: int, deliver: Deliver, *,
+                 retry_delays: tuple[float, ...] = RETRY_DELAYS, retry_for: float = RETRY_FOR) -> None:
         self.chat_id = chat_id
         self._deliver = deliver
+        self._retry_delays = retry_delays
+        self._retry_for = retry_for
+        self.repainted = 0  # table edits that went out after failing (for tests and logs)
         self._queue: deque[_Item] = deque()
         self._worker: asyncio.Task[None] | None = None
         self._moved: dict[str, str] = {}  # edited message id -> the id that replaced it
@@ -86,6 +98,30 @@ class GroupOutbox:
         while self._worker is not None and not self._worker.done():
             await asyncio.shield(self._worker)
 
+    @property
+    def idle(self) -> bool:
+        """Nothing queued or in flight: the outbox may be dropped and made again later."""
+        return not self._queue and (self._worker is None or self._worker.done())
+
+    def _newer_edit_queued(self, item: _Item) -> bool:
+        return any(other.edit == item.edit for other in self._queue)
+
+    async def _retry(self, item: _Item) -> bool:
+        """Put a failed table edit back at the head of the queue after a pause; False when it
+        has failed for too long. A newer edit of the same message queued meanwhile makes it
+        pointless: that one carries the latest table."""
+        item.failures += 1
+        if self._newer_edit_queued(item):
+            return True
+        delays = self._retry_delays
+        waited = sum(delays[min(i, len(delays) - 1)] for i in range(item.failures - 1))
+        if waited >= self._retry_for:
+            return False
+        await asyncio.sleep(delays[min(item.failures - 1, len(delays) - 1)])
+        if not self._newer_edit_queued(item):
+            self._queue.appendleft(item)
+        return True
+
     def _wake(self) -> None:
         if self._worker is None or self._worker.done():
             self._worker = asyncio.create_task(self._run())
@@ -97,8 +133,17 @@ class GroupOutbox:
                 shown = await self._deliver(self.chat_id, item.text, item.markup, item.edit)
                 if item.edit is not None and shown != item.edit:
                     self._moved[item.edit] = shown
+                if item.failures:
+                    self.repainted += 1
                 result: str | None = shown
+            except BadRequest as error:  # the request itself is wrong: trying again won't help
+                log.error("posting in chat %s failed: %s", self.chat_id, error.message)
+                result = None
             except TelegramError as error:
+                if item.edit is not None and item.done is None and await self._retry(item):
+                    log.warning("a table edit in chat %s failed (%s); trying again",
+                                self.chat_id, error.message)
+                    continue
                 log.error("posting in chat %s failed: %s", self.chat_id, error.message)
                 result = None
             except Exception:  # never let one message stop the queue

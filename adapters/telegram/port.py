@@ -31,6 +31,7 @@ from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
+from adapters.web.links import WebLinks
 from bot.coordinator.ports import ChatKey, DeliveryFailed
 from bot.coordinator.tables import split_table_chat, virtual_table_chat
 from bot.coordinator.views import N_, HandView, LobbyView, Notice, Public, TableView, Text
@@ -69,6 +70,9 @@ class KnownHand:
     view: HandView
 
 
+OUTBOXES_KEPT = 256  # past this many groups, the idle outboxes are dropped
+
+
 class TelegramChatPort:
     def __init__(self, bot: Bot, bot_username: str) -> None:
         self.bot = bot
@@ -86,8 +90,17 @@ class TelegramChatPort:
         self._outboxes: dict[tuple[int, int | None], GroupOutbox] = {}
         self._titles: Recent[int, str | None] = Recent(MEMORY)  # group chat id -> its title
         self._blocked: Recent[str, bool] = Recent(MEMORY)  # users whose private chat said 403
+        self.web_links: WebLinks | None = None  # the web hand, when WEBAPP_URL is set
 
     # ---- what handlers ask -------------------------------------------------------------------
+
+    def web_app_url(self, game_id: str) -> str | None:
+        return self.web_links.telegram(game_id) if self.web_links is not None else None
+
+    def web_link(self, user_id: str, game_id: str) -> str | None:
+        """The player's own signed link to the web hand (outside Telegram too)."""
+        return (self.web_links.signed("telegram", user_id, game_id)
+                if self.web_links is not None else None)
 
     def known_hand(self, user_id: str) -> KnownHand | None:
         return self._hands.get(user_id)
@@ -153,6 +166,9 @@ class TelegramChatPort:
     def outbox(self, chat_id: int, topic: int | None = None) -> GroupOutbox:
         key = (chat_id, topic)
         if key not in self._outboxes:
+            if len(self._outboxes) >= OUTBOXES_KEPT:  # groups gone quiet give theirs back
+                for idle in [k for k, box in self._outboxes.items() if box.idle]:
+                    del self._outboxes[idle]
             if topic is None:
                 self._outboxes[key] = GroupOutbox(chat_id, self._send_or_edit)
             else:
@@ -196,7 +212,9 @@ class TelegramChatPort:
             text = html(header) + "\n" + text
         text = clip_html(text)
         markup = hand_keyboard(view, names=self.seat_names(view.game_id),
-                               hand_number=self.hand_number(view.game_id))
+                               hand_number=self.hand_number(view.game_id),
+                               web_app_url=self.web_app_url(view.game_id),
+                               web_link=self.web_link(user_id, view.game_id))
         anew = edit is not None and (view.turn_started or view.repost)
         try:
             shown = await self._send_or_edit(int(user_id), text, markup, None if anew else edit)

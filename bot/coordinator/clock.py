@@ -29,13 +29,19 @@ class _RealTimer:
 
 
 class RealClock:
-    """Wall-clock time (``time.time``) with timers on the running asyncio loop."""
+    """Wall-clock time (``time.time``) with timers on the running asyncio loop.
 
-    def __init__(self) -> None:
+    A deadline is an absolute wall time (it is stored and survives a restart), but it is
+    waited for on the loop's monotonic clock. If the wall clock stepped back meanwhile (NTP),
+    the timer would wake "early" by the wall clock: it then waits for the rest instead of
+    firing, so a deadline is never dropped and never runs before its time."""
+
+    def __init__(self, wall: Callable[[], float] = time.time) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
+        self._wall = wall
 
     def now(self) -> float:
-        return time.time()
+        return self._wall()
 
     def call_at(self, when: float, callback: Callback) -> _RealTimer:
         loop = asyncio.get_running_loop()
@@ -44,11 +50,15 @@ class RealClock:
         def fire() -> None:
             if timer.cancelled:
                 return
+            left = when - self._wall()
+            if left > 0:  # the wall clock stepped back: not due yet by the clock deadlines use
+                timer.handle = loop.call_later(left, fire)
+                return
             task = loop.create_task(self._run(callback))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-        timer.handle = loop.call_later(max(0.0, when - time.time()), fire)
+        timer.handle = loop.call_later(max(0.0, when - self._wall()), fire)
         return timer
 
     @staticmethod

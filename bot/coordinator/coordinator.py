@@ -15,13 +15,15 @@ import random
 import secrets
 import traceback
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.i18n import CommandRef
 
 from . import commands as cmds
-from . import fairness, info, lobby, play, presenter, tables
+from . import fairness, info, lobby, owed, play, presenter, tables
+from .courier import Courier, Job, Retry
 from .ports import (
     ChatKey,
     ChatPort,
@@ -35,8 +37,8 @@ from .ports import (
 )
 from .refusals import MESSAGES, Refusal
 from .settings import locale_hint
-from .transaction import Tx
-from .views import N_, Reply, Text
+from .transaction import Outgoing, Tx
+from .views import N_, HandView, Notice, Reply, Text
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +46,48 @@ MAX_AI_STEPS = 200_000  # a safety stop for one inline run of AI moves (ai_delay
 # Commands a two-table match's hub passes on to the sender's table.
 ROUTED = (cmds.PlayCards, cmds.Draw, cmds.Pass, cmds.DeclareUno, cmds.CallUno, cmds.Challenge,
           cmds.ShowHand, cmds.Leave, cmds.Kick, cmds.NameColor)
+TIMER_RETRY_FIRST = 0.5  # seconds before timer work that failed is tried again, doubling...
+TIMER_RETRY_MAX = 30.0  # ... up to this
+SWEEP_FROM = 256  # chats remembered in memory before idle ones are forgotten (then 2x live)
+RETENTION = 30 * 86400.0  # finished games keep their final cards this long (seconds)
+COMPACT_EVERY = 86400.0  # how often a running bot compacts finished games
+
+
+@dataclass
+class Delivery:
+    """One saved transaction's messages, rendered at commit time (the courier's payload)."""
+
+    record: GameRecord
+    outgoing: list[Outgoing]
+    hands: dict[str, HandView]
+    resumed: bool = False  # rebuilt from a stored outbox by resume()
+    table_before: str | None = None
+    unreachable_before: list[str] = field(default_factory=list)
+    hands_before: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.table_before = self.record.table_message_id
+        self.hands_before = dict(self.record.hand_message_ids)
+        self.unreachable_before = list(self.record.meta.get("unreachable", []))
+
+
+@dataclass
+class Known:
+    """Message ids this process's deliveries learnt for the chat's current game: a delivery
+    queued behind another uses them before the store has them."""
+
+    game_id: str
+    table_set: bool = False
+    table_message_id: str | None = None
+    hand_message_ids: dict[str, str] = field(default_factory=dict)
+    unreachable: list[str] | None = None
 
 
 class Coordinator:
     def __init__(self, chat: ChatPort, store: GameStore, clock: Clock, *, ai_delay: float = 1.0,
-                 hand_pause: float = 0.0, lobby_timeout: float = 600.0, seed: int | None = None) -> None:
+                 hand_pause: float = 0.0, lobby_timeout: float = 600.0, seed: int | None = None,
+                 delivery_wait: float = 1.0, retry_delay: float = 1.0,
+                 retention: float = RETENTION) -> None:
         self.chat = chat
         self.store = store
         self.clock = clock
@@ -62,8 +101,21 @@ class Coordinator:
         self._game_ids: dict[ChatKey, str] = {}  # last game seen per chat, for log lines only
         self._ai_due: dict[ChatKey, bool] = {}  # hint from the last transaction (absent: look)
         self._hubs: set[ChatKey] = set()  # chats whose match is played at two tables
+        self._ai_failures: dict[ChatKey, int] = {}  # AI moves failed in a row (retry backoff)
+        self._lock_users: dict[ChatKey, int] = {}  # holders and waiters of each chat's lock
+        self._sweep_at = SWEEP_FROM
+        self.retention = retention
+        self._compacted_at = clock.now()  # resume() compacts at start, then once a day
+        self._housekeeping: asyncio.Task[int] | None = None
         self._false_calls: dict[tuple[ChatKey, str], float] = {}  # (chat, user) -> cool-down end
         self._closed = False
+        # Deliveries: in commit order per chat, outside the chat's lock. A command waits up to
+        # ``delivery_wait`` seconds for its own messages (so its answer follows its table),
+        # never longer: a platform in trouble must not hold the player's answer.
+        self.delivery_wait = delivery_wait
+        self._courier = Courier(self._deliver, first_retry=retry_delay)
+        self._known: dict[ChatKey, Known] = {}
+        self._delivered: dict[ChatKey, tuple[str, int]] = {}  # last (game, version) delivered
         self._handlers: dict[type, Callable[[Any], Awaitable[Reply]]] = {
             cmds.NewGame: self._new_game, cmds.Join: self._join, cmds.Leave: self._leave,
             cmds.StartGame: self._start, cmds.AddAiSeat: self._add_ai,
@@ -97,8 +149,18 @@ class Coordinator:
         return _named(reply, cmd.names)
 
     async def resume(self) -> None:
-        """After a restart: re-arm every stored deadline (a passed one fires at once) and let
-        AI seats that must act do so. Message ids stay as stored."""
+        """After a restart: deliver what a game still owed when the last process stopped (a
+        stored outbox), re-arm every stored deadline (a passed one fires at once) and let AI
+        seats that must act do so."""
+        jobs = []
+        for record in await self.store.owing_delivery():
+            job = self._resumed_job(record)
+            if job is not None:
+                self._courier.submit(job)
+                jobs.append(job)
+        for job in jobs:
+            await self._courier.wait(job, self.delivery_wait)
+        await self.compact_finished()
         for record in await self.store.active_games():
             self._arm(record)
             if tables.is_hub(record):
@@ -112,21 +174,38 @@ class Coordinator:
             for record in await self.store.active_games():
                 await self._drive_ai(record.chat)
 
-    async def close(self) -> None:
+    async def close(self, delivery_timeout: float = 5.0) -> None:
+        """Stop the timers, let queued deliveries finish (a few seconds at most) and store
+        that they were delivered, so the next start does not announce them again."""
         self._closed = True
         for handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
+        await self._courier.close(delivery_timeout)
+        if self._housekeeping is not None:
+            await asyncio.gather(self._housekeeping, return_exceptions=True)
+        for chat, (game_id, version) in list(self._delivered.items()):
+            record = await self._safe_get(game_id)
+            if record is None:
+                continue
+            outbox = record.meta.get(owed.KEY)
+            if outbox and outbox.get("v", 0) <= version:
+                await self._settle(chat, Delivery(record, [], {}))
+
+    async def _safe_get(self, game_id: str) -> GameRecord | None:
+        try:
+            return await self.store.get(game_id)
+        except Exception as error:
+            log.warning("game %s could not be read at shutdown (%s)", game_id, type(error).__name__)
+            return None
 
     async def user_reachable(self, platform: str, user_id: str) -> int:
         """A user who could not be reached started the bot: resend their hands. Returns how
         many games were refreshed."""
         count = 0
         try:
-            for record in await self.store.active_games():
-                if record.chat.platform != platform or record.status != "running":
-                    continue
-                if not any(s.user_id == user_id for s in record.seats):
+            for record in await self.store.active_games_of(platform, user_id):
+                if record.status != "running":
                     continue
                 await self._refresh_hand(record.chat, user_id)
                 count += 1
@@ -141,9 +220,58 @@ class Coordinator:
             lock = self._locks[chat] = asyncio.Lock()
         return lock
 
+    @asynccontextmanager
+    async def _chat_lock(self, chat: ChatKey):
+        """The chat's lock, counting who holds or waits for it (an idle chat's lock may be
+        forgotten; one somebody waits for must not be)."""
+        self._lock_users[chat] = self._lock_users.get(chat, 0) + 1
+        try:
+            async with self._lock(chat):
+                yield
+        finally:
+            left = self._lock_users[chat] - 1
+            if left:
+                self._lock_users[chat] = left
+            else:
+                del self._lock_users[chat]
+        if len(self._locks) > self._sweep_at:
+            self.forget_idle_chats()
+        if self.clock.now() - self._compacted_at > COMPACT_EVERY and not self._closed \
+                and (self._housekeeping is None or self._housekeeping.done()):
+            self._compacted_at = self.clock.now()
+            self._housekeeping = asyncio.get_running_loop().create_task(self.compact_finished())
+
+    def forget_idle_chats(self) -> int:
+        """Drop what memory holds for chats with nothing going on: no lock held or awaited,
+        no timer armed, no delivery queued. All of it is in the store or rebuilt on demand, so
+        per-chat memory follows the chats in play, not every chat ever seen. Returns how many
+        chats were forgotten."""
+        busy = set(self._lock_users) | {chat for chat, _ in self._timers}
+        tables: tuple[dict, ...] = (self._locks, self._game_ids, self._ai_due, self._known,
+                                    self._delivered, self._ai_failures)
+        idle = {chat for table in tables for chat in table
+                if chat not in busy and not self._courier.busy(chat)}
+        for table in tables:
+            for chat in idle:
+                table.pop(chat, None)
+        self._false_calls = {k: t for k, t in self._false_calls.items()
+                             if k[0] not in idle or t > self.clock.now()}
+        self._sweep_at = max(SWEEP_FROM, 2 * len(self._locks))
+        return len(idle)
+
+    async def compact_finished(self) -> int:
+        """Finished games older than ``retention`` drop their final cards (results and stats
+        stay: they live in their own tables). Returns how many games were compacted."""
+        try:
+            return await self.store.compact_finished(self.clock.now() - self.retention)
+        except Exception as error:
+            log.warning("compacting finished games failed (%s)", type(error).__name__)
+            return 0
+
     async def _transact(self, chat: ChatKey, work: Callable[[Tx], Any],
                         prepare: Callable[[], Awaitable[None]] | None = None) -> tuple[Any, Tx]:
-        """Load, ``work(tx)``, save, deliver. Refusals propagate with nothing saved.
+        """Load, ``work(tx)``, save under the chat's lock; then deliver outside it, in commit
+        order (waiting a moment for our own messages). Refusals propagate with nothing saved.
         ``prepare`` reads what the command needs once the lock is held: commands are decided
         in the order they arrived, not in the order their reads came back. A table of a
         two-table match that finished a round or its last hand lets the others look again."""
@@ -154,7 +282,8 @@ class Coordinator:
 
     async def _transact_locked(self, chat: ChatKey, work: Callable[[Tx], Any],
                                prepare: Callable[[], Awaitable[None]] | None = None) -> tuple[Any, Tx]:
-        async with self._lock(chat):
+        job = None
+        async with self._chat_lock(chat):
             if prepare is not None:
                 await prepare()
             for attempt in range(2):
@@ -162,11 +291,14 @@ class Coordinator:
                 tx = Tx(chat, await self.store.load(chat), started, hand_pause=self.hand_pause)
                 if tx.record is not None:
                     self._game_ids[chat] = tx.record.game_id
+                    self._overlay_known(tx.record)
                     tx.linked = await self._linked(tx.record)
+                loaded_table = tx.record.table_message_id if tx.record is not None else None
                 outcome = work(tx)
                 if not tx.dirty:
                     return outcome, tx
                 tx.close_outgoing()
+                self._prepare_delivery(tx, loaded_table)
                 try:
                     saved = await self.store.save(tx.commit(), tx.results)
                 except VersionConflict:
@@ -174,51 +306,168 @@ class Coordinator:
                         continue
                     raise Refusal("busy") from None
                 tx.record = saved
-                await self._deliver(tx)
+                job = self._job(tx)
+                if job is not None:
+                    self._courier.submit(job)
                 self._arm(saved)
                 self._ai_due[chat] = tx.ai_may_act()
                 if self.ai_delay > 0:
                     self._schedule_ai(saved)
-                return outcome, tx
-        raise Refusal("busy")  # pragma: no cover - the loop returns or raises
+                break
+        if job is not None:
+            await self._courier.wait(job, self.delivery_wait)
+        return outcome, tx
 
-    async def _deliver(self, tx: Tx) -> None:
-        """Send what the transaction queued, then store message ids and reachability."""
+    def _prepare_delivery(self, tx: Tx, loaded_table: str | None) -> None:
+        """Before the save: render the hands to send, and store what is owed with the move."""
         record = tx.record
         assert record is not None
-        before = (record.table_message_id, dict(record.hand_message_ids),
-                  list(record.meta.get("unreachable", [])))
         for item in tx.outgoing:
-            if item.slot == "final":
-                edit = item.message_id
-            else:
-                edit = None if item.slot in ("new", "notice") else record.table_message_id
-            try:
-                message_id = await self.chat.publish(record.chat, item.view, edit=edit)
-            except Exception as error:
-                self._log_failure(error, f"publishing a {item.slot}", record.chat)
-                continue
-            if item.slot in ("new", "table") and message_id is not None:
-                record.table_message_id = message_id
+            if item.slot == "new" and loaded_table is None:
+                # No table id known when loaded: one may still be on its way (an earlier
+                # delivery posting it). "table" edits whatever is shown by then, else posts.
+                item.slot = "table"
         if tx.match is not None:
             for user_id, note in tx.hand_updates.items():
-                await self._send_hand(record, tx.match, user_id, note, sent=tx.views,
-                                      turn_started=user_id == tx.turn_started)
-        after = (record.table_message_id, record.hand_message_ids,
-                 list(record.meta.get("unreachable", [])))
-        if after != before:
-            await self._save_followup(record)
+                seat = tx.seat(user_id)
+                if seat is not None and seat.ai is None:
+                    tx.views[user_id] = presenter.hand_view(
+                        record, tx.match, user_id, self._seat_locale(record, seat), note=note,
+                        turn_started=user_id == tx.turn_started)
+        earlier = record.meta.get(owed.KEY)
+        done = self._delivered.get(tx.chat)
+        if earlier and done is not None and done[0] == record.game_id and earlier.get("v", 0) <= done[1]:
+            earlier = None  # delivered already: dropped with this save
+        outbox = owed.merged(earlier,
+                             [owed.encode_notice(i.view) for i in tx.outgoing if i.slot == "notice"
+                              and isinstance(i.view, Notice)],
+                             any(i.slot != "notice" for i in tx.outgoing), list(tx.views),
+                             record.version + 1)
+        if outbox is None:
+            record.meta.pop(owed.KEY, None)
+        else:
+            record.meta[owed.KEY] = outbox
 
-    async def _send_hand(self, record: GameRecord, match, user_id: str, note: Text | None,
-                         sent: dict | None = None, *, turn_started: bool = False,
-                         repost: bool = False) -> bool:
+    def _job(self, tx: Tx) -> Job | None:
+        record = tx.record
+        assert record is not None
+        if not tx.outgoing and not tx.views:
+            if owed.KEY not in record.meta:
+                self._delivered[tx.chat] = (record.game_id, record.version)
+            return None
+        delivery = Delivery(record, list(tx.outgoing), dict(tx.views))
+        return Job(tx.chat, record.game_id, record.version, delivery,
+                   has_table=any(i.slot == "table" for i in tx.outgoing))
+
+    def _overlay_known(self, record: GameRecord) -> None:
+        """Message ids learnt by deliveries of this process that the store may not hold yet."""
+        known = self._known.get(record.chat)
+        if known is None or known.game_id != record.game_id:
+            return
+        if known.table_set:
+            record.table_message_id = known.table_message_id
+        record.hand_message_ids.update(known.hand_message_ids)
+        if known.unreachable is not None:
+            record.meta["unreachable"] = list(known.unreachable)
+
+    async def _deliver(self, job: Job) -> None:
+        """The courier's deliverer: public items from ``job.cursor`` in order, then the hands;
+        then store what was learnt (message ids) and that nothing is owed any more."""
+        delivery: Delivery = job.payload
+        record = delivery.record
+        chat = record.chat
+        known = self._known.get(chat)
+        if known is None or known.game_id != record.game_id:
+            known = self._known[chat] = Known(record.game_id)
+        failed_table = failed_other = False
+        while job.cursor < len(delivery.outgoing):
+            item = delivery.outgoing[job.cursor]
+            if item.slot == "table" and job.skip_table:
+                job.cursor += 1  # a newer table of this game is queued behind
+                continue
+            if item.slot == "final":
+                edit = item.message_id  # a finished hand's table, turned into how it ended
+            elif item.slot in ("notice", "new"):
+                edit = None
+            else:
+                edit = known.table_message_id if known.table_set else record.table_message_id
+            try:
+                message_id = await self.chat.publish(chat, item.view, edit=edit)
+            except DeliveryFailed as failure:
+                log.warning("game %s: a public message could not be delivered (%s); retrying",
+                            record.game_id, failure.reason)
+                if item.slot == "table":
+                    failed_table = True
+                else:
+                    failed_other = True
+                break
+            except Exception as error:
+                self._log_failure(error, f"publishing a {item.slot}", chat)
+                message_id = None
+            if item.slot in ("new", "table") and (message_id is not None or item.slot == "new"):
+                known.table_set = True
+                known.table_message_id = message_id if message_id is not None else edit
+            job.cursor += 1
+        if not job.hands_done:
+            job.hands_done = True
+            record.hand_message_ids.update(known.hand_message_ids)
+            if known.unreachable is not None:
+                record.meta["unreachable"] = list(known.unreachable)
+            for user_id, view in delivery.hands.items():
+                await self._push_hand(record, user_id, view)
+            known.hand_message_ids.update(record.hand_message_ids)
+            known.unreachable = list(record.meta.get("unreachable", []))
+        if failed_table or failed_other:
+            raise Retry(table_only=not failed_other)
+        self._delivered[chat] = (record.game_id, record.version)
+        learnt = (known.table_set and known.table_message_id != record.table_message_id) \
+            or record.hand_message_ids != delivery.hands_before \
+            or delivery.unreachable_before != list(record.meta.get("unreachable", []))
+        if learnt or delivery.resumed or not record.active \
+                or owed.KEY in record.meta and "notices" in record.meta[owed.KEY]:
+            await self._settle(chat, delivery)
+
+    async def _settle(self, chat: ChatKey, delivery: Delivery) -> None:
+        """Store message ids learnt and drop the delivered outbox (a second, small save). Only
+        what no later transaction changed is written."""
+        record = delivery.record
+        known = self._known.get(chat)
+        try:
+            async with self._chat_lock(chat):
+                fresh = await self.store.get(record.game_id)
+                if fresh is None:
+                    return
+                changed = False
+                outbox = fresh.meta.get(owed.KEY)
+                if outbox and outbox.get("v", 0) <= record.version:
+                    fresh.meta.pop(owed.KEY)
+                    changed = True
+                if known is not None and known.game_id == fresh.game_id:
+                    if known.table_set and fresh.table_message_id == delivery.table_before \
+                            and fresh.table_message_id != known.table_message_id:
+                        fresh.table_message_id = known.table_message_id
+                        changed = True
+                    for user_id, message_id in known.hand_message_ids.items():
+                        if fresh.hand_message_ids.get(user_id) != message_id and \
+                                any(s.user_id == user_id for s in fresh.seats):
+                            fresh.hand_message_ids[user_id] = message_id
+                            changed = True
+                    if known.unreachable is not None and \
+                            fresh.meta.get("unreachable", []) != known.unreachable:
+                        fresh.meta["unreachable"] = list(known.unreachable)
+                        changed = True
+                if changed:
+                    await self.store.save(fresh)
+        except VersionConflict:
+            log.warning("game %s: message ids not stored (busy)", record.game_id)
+        except Exception as error:  # the move itself is stored and announced: only ids are lost
+            self._log_failure(error, "storing message ids", chat)
+
+    async def _push_hand(self, record: GameRecord, user_id: str, view: HandView) -> bool:
+        """Send one rendered hand, editing the player's hand message when there is one."""
         seat = next((s for s in record.seats if s.user_id == user_id), None)
         if seat is None or seat.ai is not None:
             return False
-        view = presenter.hand_view(record, match, user_id, self._seat_locale(record, seat), note=note,
-                                   turn_started=turn_started, repost=repost)
-        if sent is not None:
-            sent[user_id] = view  # the sender's reply reuses it
         away = record.meta.setdefault("unreachable", [])
         try:
             message_id = await self.chat.send_hand(record.chat, user_id, view,
@@ -242,9 +491,16 @@ class Coordinator:
             record.hand_message_ids[user_id] = message_id
         return True
 
-    async def _announce_unreachable(self, record: GameRecord, seat) -> None:
-        from .views import Notice
+    async def _send_hand(self, record: GameRecord, match, user_id: str, note: Text | None, *,
+                         repost: bool = False) -> bool:
+        seat = next((s for s in record.seats if s.user_id == user_id), None)
+        if seat is None or seat.ai is not None:
+            return False
+        view = presenter.hand_view(record, match, user_id, self._seat_locale(record, seat), note=note,
+                                   repost=repost)
+        return await self._push_hand(record, user_id, view)
 
+    async def _announce_unreachable(self, record: GameRecord, seat) -> None:
         text = Text(N_("{player}, I cannot send you your cards. Open a private chat with me and "
                        "press Start, then your hand will arrive. Your seat is kept."),
                     {"player": seat.name})
@@ -257,8 +513,6 @@ class Coordinator:
     async def _ping_in_chat(self, record: GameRecord, seat) -> None:
         """The turn passed to a player the bot cannot message privately: mention them in the
         chat instead (a transient notice: a newer ping replaces one still waiting to go out)."""
-        from .views import Notice
-
         text = Text(N_("🔔 {player}, it is your turn!"), {"player": seat.name})
         try:
             await self.chat.publish(record.chat, Notice(record.meta.get("language", "en"), text,
@@ -266,30 +520,32 @@ class Coordinator:
         except Exception as error:
             self._log_failure(error, "pinging a player in the chat", record.chat)
 
-    async def _save_followup(self, record: GameRecord) -> None:
-        """Store message ids/reachability learnt while delivering (a second, small save)."""
-        try:
-            saved = await self.store.save(record)
-            record.version = saved.version
-        except VersionConflict:
-            await self._merge_followup(record)
-        except Exception as error:  # the move itself is stored and announced: only ids are lost
-            self._log_failure(error, "storing message ids", record.chat)
+    def _resumed_job(self, record: GameRecord) -> Job | None:
+        """Rebuild what a stored outbox owes (after a crash between save and delivery)."""
+        outbox = record.meta.get(owed.KEY) or {}
+        locale = record.meta.get("language", "en")
+        outgoing = [Outgoing(owed.decode_notice(n, record.game_id), "notice")
+                    for n in outbox.get("notices", ())]
+        match = None
+        if record.match is not None:
+            from bot.engine import Match
 
-    async def _merge_followup(self, record: GameRecord) -> None:
-        """Someone else saved meanwhile: copy the ids onto the fresh record, once."""
-        try:
-            fresh = await self.store.get(record.game_id)
-            if fresh is None:
-                return
-            fresh.table_message_id = record.table_message_id
-            fresh.hand_message_ids.update(record.hand_message_ids)
-            fresh.meta["unreachable"] = record.meta.get("unreachable", [])
-            await self.store.save(fresh)
-        except VersionConflict:
-            log.warning("game %s: message ids not stored (busy)", record.game_id)
-        except Exception as error:
-            self._log_failure(error, "storing message ids", record.chat)
+            match = Match.from_json(record.match)
+        if outbox.get("table"):
+            if record.status == "lobby":
+                outgoing.append(Outgoing(presenter.lobby_view(record, locale), "table"))
+            elif record.status == "running" and match is not None:
+                outgoing.append(Outgoing(presenter.table_view(record, match, locale), "table"))
+        hands: dict[str, HandView] = {}
+        if match is not None:
+            for user_id in outbox.get("hands", ()):
+                seat = next((s for s in record.seats if s.user_id == user_id), None)
+                if seat is not None and seat.ai is None:
+                    hands[user_id] = presenter.hand_view(record, match, user_id,
+                                                         self._seat_locale(record, seat))
+        delivery = Delivery(record, outgoing, hands, resumed=True)
+        return Job(record.chat, record.game_id, record.version, delivery,
+                   has_table=any(i.slot == "table" for i in outgoing))
 
     # ---- timers --------------------------------------------------------------------------
     def _arm(self, record: GameRecord) -> None:
@@ -302,31 +558,53 @@ class Coordinator:
                 self._timers[(record.chat, key)] = self.clock.call_at(
                     when, self._deadline_callback(record.chat, record.game_id, key, when))
 
-    def _deadline_callback(self, chat: ChatKey, game_id: str, key: str, when: float):
+    def _deadline_callback(self, chat: ChatKey, game_id: str, key: str, when: float,
+                           attempt: int = 0):
         async def fire() -> None:
             self._timers.pop((chat, key), None)
+            done = False
             try:
-                await self._transact(chat, lambda tx: self._on_deadline(tx, game_id, key, when))
-            except Refusal:
-                pass
+                done, _ = await self._transact(
+                    chat, lambda tx: self._on_deadline(tx, game_id, key, when))
+            except Refusal as refusal:
+                log.warning("the %s timer in chat %s was refused (%s); trying again",
+                            key, chat, refusal.code)
             except Exception as error:
                 self._log_failure(error, f"the {key} timer", chat)
+            if not done:
+                # Early (the wall clock stepped back), or the work failed (a transient error,
+                # "busy"): the deadline still stands, so it fires again; a newer transaction
+                # re-arms it from the record anyway, and a game that moved on makes it stale.
+                self._rearm_deadline(chat, game_id, key, when, attempt)
             await self._drive_ai(chat)
 
         return fire
 
-    def _on_deadline(self, tx: Tx, game_id: str, key: str, when: float) -> None:
+    def _rearm_deadline(self, chat: ChatKey, game_id: str, key: str, when: float,
+                        attempt: int) -> None:
+        if self._closed or (chat, key) in self._timers:
+            return  # shut down, or a transaction armed this key again meanwhile
+        now = self.clock.now()
+        at = when if now < when else now + min(TIMER_RETRY_MAX, TIMER_RETRY_FIRST * 2 ** attempt)
+        self._timers[(chat, key)] = self.clock.call_at(
+            at, self._deadline_callback(chat, game_id, key, when, attempt + 1))
+
+    def _on_deadline(self, tx: Tx, game_id: str, key: str, when: float) -> bool:
+        """Do the deadline's work; False when it is early (then it must fire again)."""
         record = tx.record
         if record is None or record.game_id != game_id or record.deadlines.get(key) is None:
-            return
+            return True
         if abs(record.deadlines[key] - when) > 1e-3:
-            return  # re-armed since: a newer timer owns this deadline
+            return True  # re-armed since: a newer timer owns this deadline
+        if tx.now + 1e-3 < when:
+            return False  # the clock says not yet (stepped back since the timer was set)
         if key == "turn":
             play.turn_timeout(tx, when)
         elif key == "lobby" and record.status == "lobby":
             lobby.expire_lobby(tx)
         elif key == "next_hand" and record.status == "running":
             tx.next_hand()
+        return True
 
     # ---- AI seats ------------------------------------------------------------------------
     def _strategy(self, name: str):
@@ -353,6 +631,7 @@ class Coordinator:
             return acted, None if acted else play.ai_wake_at(tx)
 
         (acted, wake), _ = await self._transact(chat, work)
+        self._ai_failures.pop(chat, None)
         if not acted:
             self._ai_due[chat] = False
             if wake is not None:  # held back for people to call UNO!: look again then
@@ -393,9 +672,11 @@ class Coordinator:
                 if not await self._ai_step(chat):
                     return
             except Refusal:
+                self._retry_ai(chat)  # "busy": the seat must still move
                 return
             except Exception as error:
                 self._log_failure(error, "an AI move", chat)
+                self._retry_ai(chat)
                 return
 
     def _schedule_ai(self, record: GameRecord) -> None:
@@ -412,11 +693,37 @@ class Coordinator:
             try:
                 await self._ai_step(chat)
             except Refusal:
-                pass
+                self._retry_ai(chat)
             except Exception as error:
                 self._log_failure(error, "a scheduled AI move", chat)
+                self._retry_ai(chat)
 
         self._timers[key] = self.clock.call_at(self.clock.now() + self.ai_delay, fire)
+
+    def _retry_ai(self, chat: ChatKey) -> None:
+        """An AI move failed (a transient error, "busy"): look again later, with backoff,
+        until a move goes through or a transaction re-schedules the seat."""
+        key = (chat, "ai")
+        if self._closed or key in self._timers:
+            return
+        attempt = self._ai_failures[chat] = self._ai_failures.get(chat, 0) + 1
+
+        async def fire() -> None:
+            self._timers.pop(key, None)
+            self._ai_due[chat] = True
+            if self.ai_delay == 0:
+                await self._drive_ai(chat)
+                return
+            try:
+                await self._ai_step(chat)
+            except Refusal:
+                self._retry_ai(chat)
+            except Exception as error:
+                self._log_failure(error, "a scheduled AI move", chat)
+                self._retry_ai(chat)
+
+        delay = min(TIMER_RETRY_MAX, TIMER_RETRY_FIRST * 2 ** (attempt - 1))
+        self._timers[key] = self.clock.call_at(self.clock.now() + delay, fire)
 
     # ---- locales -------------------------------------------------------------------------
     @staticmethod
@@ -683,17 +990,41 @@ class Coordinator:
         return self._reply(tx, cmd.user, None)
 
     async def _refresh_hand(self, chat: ChatKey, user_id: str) -> None:
-        """Send one player's hand again (clearing the unreachable mark when it arrives)."""
-        async with self._lock(chat):
-            record = await self.store.load(chat)
-            if record is None or record.match is None or record.status != "running":
-                return
-            from bot.engine import Match
+        """Send one player's hand again (clearing the unreachable mark when it arrives). Sent
+        outside the chat's lock; what was learnt is stored under it."""
+        record = await self.store.load(chat)
+        if record is None or record.match is None or record.status != "running":
+            return
+        from bot.engine import Match
 
-            before = (dict(record.hand_message_ids), list(record.meta.get("unreachable", [])))
-            await self._send_hand(record, Match.from_json(record.match), user_id, None, repost=True)
-            if (record.hand_message_ids, record.meta.get("unreachable", [])) != before:
-                await self._save_followup(record)
+        self._overlay_known(record)
+        before = (record.hand_message_ids.get(user_id), user_id in record.meta.get("unreachable", []))
+        await self._send_hand(record, Match.from_json(record.match), user_id, None, repost=True)
+        after = (record.hand_message_ids.get(user_id), user_id in record.meta.get("unreachable", []))
+        known = self._known.get(chat)
+        if known is not None and known.game_id == record.game_id:
+            if after[0] is not None:
+                known.hand_message_ids[user_id] = after[0]
+            known.unreachable = list(record.meta.get("unreachable", []))
+        if after == before:
+            return
+        try:
+            async with self._chat_lock(chat):
+                fresh = await self.store.get(record.game_id)
+                if fresh is None:
+                    return
+                if after[0] is not None:
+                    fresh.hand_message_ids[user_id] = after[0]
+                away = fresh.meta.setdefault("unreachable", [])
+                if after[1] and user_id not in away:
+                    away.append(user_id)
+                elif not after[1] and user_id in away:
+                    away.remove(user_id)
+                await self.store.save(fresh)
+        except VersionConflict:
+            log.warning("game %s: a hand message id was not stored (busy)", record.game_id)
+        except Exception as error:
+            self._log_failure(error, "storing a hand message id", chat)
 
     # ---- settings and information --------------------------------------------------------
     async def _change_settings(self, cmd: cmds.ChangeSettings) -> Reply:

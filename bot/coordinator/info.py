@@ -10,7 +10,7 @@ from bot.engine.rules import RuleSet
 from bot.i18n import language_name
 
 from . import commands as cmds
-from .ports import ChatSettings
+from .ports import ChatSettings, VersionConflict
 from .refusals import Refusal
 from .rules_text import rules_texts
 from .setting_schema import RULE_LABELS, VALUE_LABELS, label, value_label
@@ -48,9 +48,34 @@ def setting_lines(settings: ChatSettings) -> tuple[Text, ...]:
     return tuple(lines)
 
 
+SETTINGS_ATTEMPTS = 5  # another process changing the chat's settings at the same moment
+
+
 async def change_settings(coord: Coordinator, cmd: cmds.ChangeSettings) -> Reply:
-    settings = await coord.store.chat_settings(cmd.chat)
-    new = apply_changes(settings, cmd.changes)  # validated as a whole, before anything
+    # Validated as a whole, before anything.
+    new = apply_changes(await coord.store.chat_settings(cmd.chat), cmd.changes)
+
+    async def store_settings() -> None:
+        """Under the chat's lock (two changes in this chat apply one after the other): read,
+        change and store, where the version check catches another process's change in
+        between (then read again and re-apply). Permission first: nothing is stored for a
+        refused change."""
+        nonlocal new
+        record = await coord.store.load(cmd.chat)
+        if not _may_manage(record, cmd):
+            raise Refusal("not_allowed")
+        if record is not None and record.status == "running" and rule_changes(cmd.changes):
+            raise Refusal("game_running")
+        for _ in range(SETTINGS_ATTEMPTS):
+            new = apply_changes(await coord.store.chat_settings(cmd.chat), cmd.changes)
+            if record is not None and record.status == "lobby":
+                refuse_deal(rules_of(new), len(record.seats))
+            try:
+                new = await coord.store.update_chat_settings(cmd.chat, new)
+                return
+            except VersionConflict:
+                continue
+        raise Refusal("busy")
 
     def work(tx: Tx) -> None:
         record = tx.record
@@ -74,8 +99,7 @@ async def change_settings(coord: Coordinator, cmd: cmds.ChangeSettings) -> Reply
             tx.lobby_update(Text(N_("The settings were changed.")))
         tx.dirty = True
 
-    await coord._transact(cmd.chat, work)
-    await coord.store.save_chat_settings(cmd.chat, new)
+    await coord._transact(cmd.chat, work, prepare=store_settings)
     return Reply(ok=True, text=Text(N_("Settings saved.")), lines=setting_lines(new),
                  locale=await coord._safe_locale(cmd))
 

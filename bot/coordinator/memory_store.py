@@ -40,12 +40,13 @@ def _copy(value: Any) -> Any:
 class _Stored:
     """One game as a pickled blob (a private deep copy, compact) plus what the indexes need."""
 
-    __slots__ = ("version", "chat", "active", "blob")
+    __slots__ = ("version", "chat", "active", "owed", "blob")
 
     def __init__(self, record: GameRecord) -> None:
         self.version = record.version
         self.chat = record.chat
         self.active = record.active
+        self.owed = bool(record.meta.get("outbox"))
         self.blob = pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
 
     def record(self) -> GameRecord:
@@ -57,6 +58,9 @@ class MemoryStore:
         self._now = now
         self._games: dict[str, _Stored] = {}
         self._active: dict[ChatKey, str] = {}  # chat -> game id of its lobby/running game
+        # (platform, user id) -> ids of the active games they sit in, and the reverse
+        self._seated: dict[tuple[str, str], set[str]] = {}
+        self._seats_of: dict[str, set[tuple[str, str]]] = {}
         self._results: list[GameResult] = []
         self._settings: dict[ChatKey, ChatSettings] = {}
         self._profiles: dict[tuple[str, str], UserProfile] = {}
@@ -86,6 +90,7 @@ class MemoryStore:
                         created_at=record.created_at or now)
         new = _Stored(saved)  # the deep copy is taken here: later changes by the caller don't leak in
         self._games[record.game_id] = new
+        self._index_seats(saved)
         if new.active:
             self._active[new.chat] = record.game_id
         elif holder == record.game_id:
@@ -98,6 +103,39 @@ class MemoryStore:
     async def active_games(self) -> list[GameRecord]:
         return [self._games[game_id].record() for game_id in self._active.values()]
 
+    async def active_games_of(self, platform: str, user_id: str) -> list[GameRecord]:
+        return [self._games[game_id].record()
+                for game_id in sorted(self._seated.get((platform, user_id), ()))]
+
+    def _index_seats(self, record: GameRecord) -> None:
+        keys = {(record.chat.platform, seat.user_id) for seat in record.seats} if record.active else set()
+        old = self._seats_of.pop(record.game_id, set())
+        for key in old - keys:
+            games = self._seated[key]
+            games.discard(record.game_id)
+            if not games:
+                del self._seated[key]
+        for key in keys - old:
+            self._seated.setdefault(key, set()).add(record.game_id)
+        if keys:
+            self._seats_of[record.game_id] = keys
+
+    async def compact_finished(self, before: float) -> int:
+        count = 0
+        for game_id, stored in list(self._games.items()):
+            if stored.active or stored.owed:
+                continue
+            record = stored.record()
+            if record.updated_at >= before or (record.match is None and not record.hand_message_ids):
+                continue
+            record.match, record.hand_message_ids = None, {}
+            self._games[game_id] = _Stored(record)
+            count += 1
+        return count
+
+    async def owing_delivery(self) -> list[GameRecord]:
+        return [stored.record() for stored in self._games.values() if stored.owed]
+
     def forget_finished(self) -> None:
         """Drop finished and stopped games (keeps memory flat in long benchmarks)."""
         for game_id in [g for g, stored in self._games.items() if not stored.active]:
@@ -108,8 +146,16 @@ class MemoryStore:
         return _copy(self._settings.get(chat) or ChatSettings(new=True))
 
     async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None:
-        self._settings[chat] = _copy(settings)
-        self._settings[chat].new = False  # saved: no longer a new chat
+        stored = self._settings.get(chat)
+        self._settings[chat] = replace(_copy(settings), new=False,  # saved: no longer a new chat
+                                       version=(stored.version if stored else 0) + 1)
+
+    async def update_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> ChatSettings:
+        stored = self._settings.get(chat)
+        if (stored.version if stored else 0) != settings.version:
+            raise VersionConflict(f"settings of {chat} changed since version {settings.version}")
+        self._settings[chat] = replace(_copy(settings), new=False, version=settings.version + 1)
+        return _copy(self._settings[chat])
 
     async def user_profile(self, platform: str, user_id: str) -> UserProfile:
         return _copy(self._profiles.get((platform, user_id)) or UserProfile())

@@ -47,7 +47,9 @@ class DeliveryFailed(Exception):
 class ChatPort(Protocol):
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
         """Send a public message to the chat, or edit message ``edit`` in place when given and
-        the platform allows it (else send anew). Returns the message id (None if unknown)."""
+        the platform allows it (else send anew). Returns the message id (None if unknown).
+        Raises DeliveryFailed when the platform refused it (5xx, 403): the coordinator tries
+        again later, in order."""
         ...
 
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
@@ -140,6 +142,9 @@ class ChatSettings:
     # Not stored: True when the chat has no saved settings yet (its first game takes the
     # opener's language). Stores set it; equality ignores it.
     new: bool = field(default=False, compare=False)
+    # The stored settings' version as read (0: none stored): update_chat_settings stores a
+    # change only over that same version, so no concurrent change is lost.
+    version: int = field(default=0, compare=False)
 
 
 @dataclass
@@ -188,9 +193,32 @@ class GameStore(Protocol):
         """Every game in lobby or running state, for re-arming after a restart."""
         ...
 
+    async def active_games_of(self, platform: str, user_id: str) -> list[GameRecord]:
+        """The active games this user has a seat in (through the seat index, not a scan)."""
+        ...
+
+    async def compact_finished(self, before: float) -> int:
+        """Finished or stopped games last saved before ``before`` (and owing no delivery)
+        drop their match state and hand message ids: no feature reads them, and results are
+        stored apart. Returns how many games were compacted."""
+        ...
+
+    async def owing_delivery(self) -> list[GameRecord]:
+        """Every game (any status) whose record still holds messages to deliver
+        (``meta["outbox"]``), for ``resume()``."""
+        ...
+
     async def chat_settings(self, chat: ChatKey) -> ChatSettings: ...
 
-    async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None: ...
+    async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None:
+        """Store the settings whatever is stored (bumps their version)."""
+        ...
+
+    async def update_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> ChatSettings:
+        """Store ``settings`` only if the stored ones are still at ``settings.version`` (0: none
+        stored yet); else VersionConflict (read again, re-apply the change, retry). Returns
+        the settings with their new version."""
+        ...
 
     async def user_profile(self, platform: str, user_id: str) -> UserProfile: ...
 

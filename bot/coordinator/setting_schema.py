@@ -121,7 +121,7 @@ class Setting:
             return ()
         if self.high - self.low <= 10:
             return tuple(str(v) for v in range(self.low, self.high + 1))
-        picks = {self.low, self.high}
+        picks = set(range(self.low, self.low + 7)) | {self.high}  # the small values, and the most
         if self.name == "turn_timer":
             picks = {0, 30, 60, 90, 120, 300}
         elif self.name == "target_score":

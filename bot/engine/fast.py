@@ -59,7 +59,7 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
     if players[turn] != player:
         return None
     rules = s.rules
-    if (kind == SEVEN_ZERO and rules.seven_zero) or rules.uno_identical:
+    if kind == SEVEN_ZERO and rules.seven_zero:
         return None
     drawn = s.drawn_card
     if drawn is not None and drawn is not card:
@@ -89,6 +89,13 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
         events = [_cache(player).card_played(card)]
 
     rest = hand[:i] + hand[i + 1:]
+    if left > 1 and rules.uno_identical and rules.multi_play:
+        first = rest[0]
+        for c in rest:
+            if c is not first:
+                break
+        else:  # identical cards left: a UNO hand (uno_identical), the general path says how
+            return None
     if not left:
         return _win(s, events, player, turn, rest, cards, color), events
     hands = list(s.hands)

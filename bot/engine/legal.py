@@ -119,7 +119,8 @@ def _turn_plays(s: GameState, player: str, hand: tuple[Card, ...], out: list[Act
     firsts = _turn_firsts(s, hand)
     rules = s.rules
     left = len(hand) - 1
-    if not FAST_PATHS or rules.uno_identical:
+    # uno_identical: only a hand of at most two distinct cards can leave identical ones
+    if not FAST_PATHS or (rules.uno_identical and len(set(hand)) <= 2):
         for c in firsts:
             _variants(s, player, (c,), left, out)
     else:
@@ -139,7 +140,8 @@ def _turn_plays(s: GameState, player: str, hand: tuple[Card, ...], out: list[Act
 def _drawn_plays(s: GameState, player: str, hand: tuple[Card, ...], out: list[Action]) -> None:
     card = s.drawn_card
     assert card is not None
-    if not FAST_PATHS or (card.rank is SEVEN and s.rules.seven_zero) or s.rules.uno_identical:
+    if not FAST_PATHS or (card.rank is SEVEN and s.rules.seven_zero) or (
+            s.rules.uno_identical and len(set(hand)) <= 2):
         _variants(s, player, (card,), len(hand) - 1, out)
     else:
         out += seat_cache(player).plays_of(card, len(hand) - 1)

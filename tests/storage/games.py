@@ -12,7 +12,7 @@ from typing import Any
 from bot.coordinator import commands as cmds
 from bot.coordinator.ports import ChatKey, GameRecord, User
 from bot.engine import Match, legal_actions
-from bot.engine.actions import CatchUno, Challenge, DeclareUno, Draw, Pass, Play
+from bot.engine.actions import CatchUno, Challenge, ChooseColor, DeclareUno, Draw, Pass, Play
 from bot.engine.cards import full_deck
 from storage import SqlStore
 
@@ -41,6 +41,9 @@ def next_command(record: GameRecord, users: dict[str, User]) -> cmds.Command | N
         return None
     actions = [a for a in legal_actions(state, who) if not isinstance(a, CatchUno | DeclareUno)]
     user = users[who]
+    named = next((a for a in actions if isinstance(a, ChooseColor)), None)
+    if named is not None:  # the dealer names the colour of a Wild turned first
+        return cmds.NameColor(record.chat, user, color=named.color.value)
     play = next((a for a in actions if isinstance(a, Play)), None)
     if play is not None:
         return cmds.PlayCards(record.chat, user, cards=tuple(str(c) for c in play.cards),

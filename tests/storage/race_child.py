@@ -22,15 +22,21 @@ from .games import NullChat, humans, next_command
 
 
 class CountingStore(SqlStore):
-    """Counts successful saves per game: the ground truth of what this process applied."""
+    """Counts successful saves per game: the ground truth of what this process applied.
+    ``settles`` counts the saves that left the game state as it was (message ids and the
+    delivered outbox stored after a delivery), which answer no move."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.saves: Counter[str] = Counter()
+        self.settles: Counter[str] = Counter()
 
     async def save(self, record, results=()):  # type: ignore[override]
+        stored = await self.get(record.game_id) if record.version else None
         saved = await super().save(record, results)
         self.saves[saved.game_id] += 1
+        if stored is not None and stored.match == record.match:  # unchanged since read: same version
+            self.settles[saved.game_id] += 1
         return saved
 
 
@@ -57,7 +63,7 @@ async def main(url: str, chat_ids: list[str], moves: int) -> None:
                            for chat_id in chat_ids))
     await coordinator.close()
     await store.close()
-    print(json.dumps({"tally": tally, "saves": store.saves}), flush=True)
+    print(json.dumps({"tally": tally, "saves": store.saves, "settles": store.settles}), flush=True)
 
 
 if __name__ == "__main__":

@@ -232,3 +232,18 @@ async def test_a_notice_during_a_turn_keeps_that_turns_ping(bot, fake):
     same_turn = presenter.table_view(record, Match.from_json(record.match), "en")
     await port.publish(CHAT, same_turn, edit=record.table_message_id)  # the table again, same turn
     assert [p["id"] for p in bot.pings()] == [ping["id"]]  # not pinged twice
+
+
+async def test_a_ping_deleted_by_a_moderator_or_a_failing_post_breaks_nothing(bot, fake):
+    await open_game(bot)
+    table = Table(bot, USERS)
+    (ping,) = bot.pings()
+    del fake.messages[int(ping["id"])]  # a moderator removed it: deleting it again finds nothing
+    await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
+    assert len(bot.pings()) == 1
+    fake.fail_next(r"POST /channels/\d+/messages$", 403, {"message": "Missing Permissions", "code": 50013})
+    before = await table.match()
+    await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
+    assert (await table.match()) != before  # the move stands without its ping
+    await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
+    assert len(bot.pings()) == 1  # and pings resume

@@ -71,3 +71,71 @@ async def test_an_edit_of_a_deleted_message_is_redirected_to_its_replacement():
     assert outbox.edit("7", "table 2", None) == "101"
     await outbox.drain()
     assert chat.shown[-1] == ("table 2", "101")
+
+
+class FlakyChat(SlowChat):
+    """Refuses the first ``failures`` deliveries with a passing error (a 5xx, a 403)."""
+
+    def __init__(self, failures: int, error: Exception) -> None:
+        super().__init__(delay=0)
+        self.failures = failures
+        self.error = error
+        self.attempts = 0
+
+    async def deliver(self, chat_id, text, markup, edit):
+        self.attempts += 1
+        if self.attempts <= self.failures:
+            raise self.error
+        return await super().deliver(chat_id, text, markup, edit)
+
+
+async def test_a_refused_table_edit_is_repainted_when_delivery_works_again():
+    from telegram.error import Forbidden, NetworkError
+
+    for error in (NetworkError("Bad Gateway"), Forbidden("bot was kicked from the group")):
+        chat = FlakyChat(3, error)
+        outbox = GroupOutbox(-1, chat.deliver, retry_delays=(0.01,))
+        outbox.edit("7", "table after the move", None)
+        await outbox.drain()
+        assert chat.shown == [("table after the move", "7")]
+        assert chat.attempts == 4 and outbox.repainted == 1
+
+
+async def test_a_newer_table_replaces_a_failed_one_waiting_to_be_retried():
+    from telegram.error import NetworkError
+
+    chat = FlakyChat(1, NetworkError("Bad Gateway"))
+    outbox = GroupOutbox(-1, chat.deliver, retry_delays=(0.05,))
+    outbox.edit("7", "old table", None)
+    await asyncio.sleep(0.01)  # the first attempt failed; the retry waits
+    outbox.edit("7", "new table", None)
+    await outbox.drain()
+    assert chat.shown == [("new table", "7")]  # the old one never repainted over it
+
+
+async def test_retries_stop_after_their_time_and_bad_requests_are_not_retried():
+    from telegram.error import NetworkError
+
+    chat = FlakyChat(100, NetworkError("Bad Gateway"))
+    outbox = GroupOutbox(-1, chat.deliver, retry_delays=(0.01,), retry_for=0.05)
+    outbox.edit("7", "table", None)
+    await outbox.drain()
+    assert chat.shown == [] and 5 <= chat.attempts <= 7
+    wrong = FlakyChat(1, BadRequest("Can't parse entities"))
+    outbox = GroupOutbox(-1, wrong.deliver, retry_delays=(0.01,))
+    outbox.edit("7", "table", None)
+    await outbox.drain()
+    assert wrong.attempts == 1 and outbox.idle
+
+
+async def test_idle_group_outboxes_are_dropped_past_the_limit(monkeypatch):
+    from adapters.telegram import port as port_module
+    from adapters.telegram.port import TelegramChatPort
+
+    monkeypatch.setattr(port_module, "OUTBOXES_KEPT", 4)
+    port = TelegramChatPort(bot=None, bot_username="unotest_bot")  # outboxes only
+    busy = port.outbox(-1)
+    busy._queue.append(object())  # something still waiting in the first group
+    for chat_id in range(-2, -10, -1):
+        port.outbox(chat_id)
+    assert len(port._outboxes) <= 5 and port._outboxes[(-1, None)] is busy

@@ -104,7 +104,8 @@ async def test_stale_keyboard_after_the_game_ended_gets_a_popup(harness: Harness
 async def _wait_stopped(harness: Harness, game_id: str) -> None:
     async def stopped() -> bool:
         record = await harness.store.get(game_id)
-        return record is not None and not record.active
+        # ... and its last messages delivered (the stored outbox is dropped after them)
+        return record is not None and not record.active and "outbox" not in record.meta
 
     for _ in range(100):
         if await stopped():

@@ -1,0 +1,357 @@
+"""The web hand: a page served by the bot itself that shows one player the table and their
+own hand, live, and sends their moves through the same coordinator commands as chat buttons.
+
+    GET  /                  the page (static; it proves itself with the calls below)
+    GET  /cards/<code>.png  a card picture (card faces are public; ``?t=high_contrast``)
+    POST /api/session       {"init_data": ..., "game": id} (Telegram) or {"token": link}
+                            (Discord) -> {"session": token}; 401 otherwise
+    GET  /api/state         Authorization: Bearer <session> -> the player's snapshot
+    POST /api/action        Authorization: Bearer <session>, {"action": "play", ...}
+    GET  /api/live          WebSocket; first message {"session": token}; then the server
+                            pushes the snapshot whenever the game changes
+
+Every refusal of a credential is a bare 401 (the client learns nothing); the reason is
+logged without the credential. Live updates: the coordinator's ChatPort is wrapped
+(``tee``) so that every public message or private hand for a game wakes the pages open on
+that game; each page then reads its own player's snapshot from the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from bot.coordinator import commands as cmds
+from bot.coordinator.ports import ChatKey, ChatPort, GameStore, User
+from bot.coordinator.snapshot import MatchCache, PlayerSnapshot, player_snapshot
+from bot.coordinator.views import N_, HandView, Public, Reply, Text
+from bot.engine.cards import Card
+from bot.engine.errors import UnoError
+from bot.i18n import translate
+from bot.render import images
+
+from . import auth
+from .links import WebLinks
+from .views import snapshot_json
+
+log = logging.getLogger(__name__)
+FIRST_MESSAGE_TIMEOUT = 5.0
+COALESCE = 0.005  # seconds a page waits after a wake-up for the rest of the same move
+MAX_BODY = 16 * 1024
+ACTIONS = ("play", "draw", "pass", "uno", "call_out", "challenge")
+_BAD_ACTION = Text(N_("The page sent something I do not understand. Reload it."))
+_STALE = Text(N_("The game moved on before your tap arrived: look again and choose."))
+
+
+def _unauthorized() -> web.Response:
+    return web.json_response({"error": "unauthorized"}, status=401)
+
+
+class LiveHub:
+    """Which pages are open on which game, and waking them when it changes."""
+
+    def __init__(self) -> None:
+        self._pages: dict[str, set[asyncio.Event]] = {}
+
+    def open(self, game_id: str) -> asyncio.Event:
+        wake = asyncio.Event()
+        self._pages.setdefault(game_id, set()).add(wake)
+        return wake
+
+    def close(self, game_id: str, wake: asyncio.Event) -> None:
+        pages = self._pages.get(game_id)
+        if pages is not None:
+            pages.discard(wake)
+            if not pages:
+                del self._pages[game_id]
+
+    def changed(self, game_id: str | None) -> None:
+        for wake in self._pages.get(game_id or "", ()):
+            wake.set()
+
+    def watched(self, game_id: str) -> bool:
+        return game_id in self._pages
+
+    def open_pages(self) -> int:
+        return sum(len(pages) for pages in self._pages.values())
+
+
+class LiveChatPort:
+    """A ChatPort that tells the hub about every message before passing it on unchanged."""
+
+    def __init__(self, inner: ChatPort, hub: LiveHub) -> None:
+        self._inner = inner
+        self._hub = hub
+
+    def __getattr__(self, name: str) -> Any:  # adapters' own extras on their port
+        return getattr(self._inner, name)
+
+    async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
+        self._hub.changed(getattr(message, "game_id", None))
+        return await self._inner.publish(chat, message, edit=edit)
+
+    async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
+                        edit: str | None = None) -> str | None:
+        self._hub.changed(view.game_id)
+        return await self._inner.send_hand(chat, user_id, view, edit=edit)
+
+
+class WebHand:
+    """The web hand's server and the links chat adapters put on their buttons."""
+
+    def __init__(self, *, links: WebLinks, store: GameStore,
+                 handle: Callable[[cmds.Command], Awaitable[Reply]] | None = None,
+                 telegram_token: str | None = None) -> None:
+        self.links = links
+        self._secret = links.secret
+        self._store = store
+        self._handle = handle  # Coordinator.handle; given later when the platform builds it
+        self._telegram_token = telegram_token
+        self._now = links.now
+        self.hub = LiveHub()
+        self._matches: MatchCache = {}  # decoded once per game version, for all its pages
+        self._runner: web.AppRunner | None = None
+
+    # ---- links -------------------------------------------------------------------------
+    def telegram_url(self, game_id: str) -> str:
+        """The Mini App's address for a game (Telegram adds the proof after '#')."""
+        return self.links.telegram(game_id)
+
+    def link(self, platform: str, user_id: str, game_id: str) -> str:
+        """A signed, short-lived address of one player's page (the Discord link)."""
+        return self.links.signed(platform, user_id, game_id)
+
+    def serve_commands(self, handle: Callable[[cmds.Command], Awaitable[Reply]]) -> None:
+        """The coordinator's ``handle``: moves from pages go where chat buttons go."""
+        self._handle = handle
+
+    def tee(self, port: ChatPort) -> ChatPort:
+        return LiveChatPort(port, self.hub)  # type: ignore[return-value]
+
+    # ---- the app -----------------------------------------------------------------------
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY)
+        app.router.add_get("/", self._page)
+        app.router.add_get("/cards/{code}.png", self._card)
+        app.router.add_post("/api/session", self._session)
+        app.router.add_get("/api/state", self._state)
+        app.router.add_post("/api/action", self._action)
+        app.router.add_get("/api/live", self._live)
+        return app
+
+    async def start(self, host: str, port: int) -> int:
+        """Serve on ``host:port`` (port 0: any free one); returns the port."""
+        self._runner = web.AppRunner(self.app(), access_log=None)  # no URLs in the logs
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        log.info("web hand listening on %s:%s for %s", host, port, self.links.base_url)
+        server = site._server
+        sockets = getattr(server, "sockets", None) or ()
+        return int(sockets[0].getsockname()[1]) if sockets else port
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # ---- handlers ----------------------------------------------------------------------
+    async def _page(self, request: web.Request) -> web.Response:
+        html = resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8")
+        return web.Response(text=html, content_type="text/html", headers={
+            "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+            "X-Content-Type-Options": "nosniff"})
+
+    async def _card(self, request: web.Request) -> web.Response:
+        try:
+            card = Card.parse(request.match_info["code"])
+        except (UnoError, ValueError):
+            raise web.HTTPNotFound() from None
+        theme = (images.Theme.HIGH_CONTRAST if request.query.get("t") == "high_contrast"
+                 else images.Theme.CLASSIC)
+        data = images.card_image(card, 180, theme=theme)
+        return web.Response(body=data, content_type="image/png",
+                            headers={"Cache-Control": "public, max-age=86400"})
+
+    async def _session(self, request: web.Request) -> web.Response:
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            return _unauthorized()
+        if not isinstance(body, dict):
+            return _unauthorized()
+        try:
+            if "init_data" in body:
+                if not self._telegram_token:
+                    raise auth.AuthError("no Telegram bot here")
+                user = auth.verify_init_data(body.get("init_data"), self._telegram_token,
+                                             self._now())
+                platform, user_id, game_id = "telegram", user.user_id, str(body.get("game", ""))
+            else:
+                claims = auth.read_token(self._secret, body.get("token"), self._now())
+                if claims.kind != "link":
+                    raise auth.AuthError("not a link token")
+                platform, user_id, game_id = claims.platform, claims.user_id, claims.game_id
+        except auth.AuthError as error:
+            log.info("web hand: a session was refused (%s)", error)
+            return _unauthorized()
+        snapshot = await player_snapshot(self._store, game_id, user_id)
+        if snapshot is None or snapshot.chat.platform != platform:
+            log.info("web hand: a session was refused (not seated in that game)")
+            return _unauthorized()
+        session = auth.sign_token(self._secret, platform=platform, user_id=user_id,
+                                  game_id=game_id, expires=self._now() + auth.SESSION_TTL,
+                                  kind="session")
+        return web.json_response({"session": session})
+
+    def _claims(self, token: Any) -> auth.TokenClaims | None:
+        try:
+            claims = auth.read_token(self._secret, token, self._now())
+        except auth.AuthError as error:
+            log.info("web hand: a request was refused (%s)", error)
+            return None
+        return claims if claims.kind == "session" else None
+
+    def _bearer(self, request: web.Request) -> auth.TokenClaims | None:
+        header = request.headers.get("Authorization", "")
+        return self._claims(header.removeprefix("Bearer ").strip() if header else None)
+
+    async def _snapshot(self, claims: auth.TokenClaims) -> PlayerSnapshot | None:
+        return await player_snapshot(self._store, claims.game_id, claims.user_id,
+                                     matches=self._matches)
+
+    async def _state(self, request: web.Request) -> web.Response:
+        claims = self._bearer(request)
+        snapshot = await self._snapshot(claims) if claims else None
+        if snapshot is None:
+            return _unauthorized()
+        return web.json_response(snapshot_json(snapshot, self._now()))
+
+    async def _action(self, request: web.Request) -> web.Response:
+        claims = self._bearer(request)
+        snapshot = await self._snapshot(claims) if claims else None
+        if claims is None or snapshot is None:
+            return _unauthorized()
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        command = self._command(body, claims, snapshot,
+                                snapshot_json(snapshot, self._now())["version"])
+        if command is None:
+            return web.json_response({"ok": False, "error": "bad_action",
+                                      "text": translate(_BAD_ACTION, snapshot.locale)})
+        if isinstance(command, str):  # stale: the page acted on an older state
+            return web.json_response({"ok": False, "error": command,
+                                      "text": translate(_STALE, snapshot.locale),
+                                      "state": snapshot_json(snapshot, self._now())})
+        if self._handle is None:  # the platform is still starting
+            return web.json_response({"ok": False, "error": "busy"}, status=503)
+        reply = await self._handle(command)
+        fresh = await self._snapshot(claims)
+        return web.json_response({
+            "ok": reply.ok, "error": reply.error,
+            "text": translate(reply.text, reply.locale) if reply.text else None,
+            "state": snapshot_json(fresh, self._now()) if fresh else None})
+
+    def _command(self, body: Any, claims: auth.TokenClaims, snapshot: PlayerSnapshot,
+                 seen: str) -> cmds.Command | str | None:
+        """The coordinator command a page's action stands for; "stale" when it was sent
+        against an older state (a double tap); None when it is malformed."""
+        if not isinstance(body, dict) or body.get("action") not in ACTIONS:
+            return None
+        action = body["action"]
+        version = body.get("version")
+        # Calling "UNO!" is a race that must not be lost to a move in between: no version.
+        if action not in ("uno", "call_out") and version != seen:
+            return "stale"
+        chat = snapshot.chat
+        user = User(claims.user_id, snapshot.name)
+        if action == "play":
+            cards = body.get("cards")
+            if (not isinstance(cards, list) or not 1 <= len(cards) <= 20
+                    or not all(isinstance(card, str) and len(card) <= 4 for card in cards)):
+                return None
+            color, swap = body.get("color"), body.get("swap")
+            if color is not None and not isinstance(color, str):
+                return None
+            if swap is not None and not isinstance(swap, str):
+                return None
+            return cmds.PlayCards(chat, user, tuple(cards), color=color,
+                                  declare_uno=body.get("uno") is True, swap_with=swap)
+        if action == "call_out":
+            target = body.get("target")
+            return cmds.CallUno(chat, user, target=target) if isinstance(target, str) else None
+        simple: dict[str, type[cmds.Command]] = {
+            "draw": cmds.Draw, "pass": cmds.Pass, "uno": cmds.CallUno,
+            "challenge": cmds.Challenge}
+        return simple[action](chat, user)
+
+    async def _live(self, request: web.Request) -> web.StreamResponse:
+        socket = web.WebSocketResponse(heartbeat=30)
+        await socket.prepare(request)
+        try:
+            first = await socket.receive(timeout=FIRST_MESSAGE_TIMEOUT)
+        except TimeoutError:
+            await socket.close(code=4401, message=b"unauthorized")
+            return socket
+        claims = None
+        if first.type == WSMsgType.TEXT:
+            with contextlib.suppress(ValueError, TypeError, AttributeError):
+                claims = self._claims(json.loads(first.data).get("session"))
+        snapshot = await self._snapshot(claims) if claims else None
+        if claims is None or snapshot is None:
+            await socket.close(code=4401, message=b"unauthorized")
+            return socket
+        wake = self.hub.open(claims.game_id)
+        pusher = asyncio.create_task(self._push_safely(socket, claims, wake, snapshot))
+        try:
+            async for message in socket:  # the page sends nothing more; wait for it to go
+                if message.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
+                    break
+        finally:
+            pusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pusher
+            self.hub.close(claims.game_id, wake)
+            if not self.hub.watched(claims.game_id):
+                self._matches.pop(claims.game_id, None)
+        return socket
+
+    async def _push_safely(self, socket: web.WebSocketResponse, claims: auth.TokenClaims,
+                           wake: asyncio.Event, snapshot: PlayerSnapshot | None) -> None:
+        try:
+            await self._push(socket, claims, wake, snapshot)
+        except ConnectionResetError:
+            pass  # the page went away while a state was on its way
+        except Exception as error:  # logged without its text: it may quote the hand
+            log.error("web hand: pushing to a page of game %s failed with %s",
+                      claims.game_id, type(error).__name__)
+            await socket.close(code=1011)  # the page reconnects and reads afresh
+
+    async def _push(self, socket: web.WebSocketResponse, claims: auth.TokenClaims,
+                    wake: asyncio.Event, snapshot: PlayerSnapshot | None) -> None:
+        sent: dict[str, Any] | None = None
+        while not socket.closed:
+            if snapshot is None:
+                await socket.close(code=4401, message=b"unauthorized")
+                return
+            data = snapshot_json(snapshot, self._now())
+            comparable = {**data, "now": None, "seq": None}
+            if comparable != sent:
+                await socket.send_json({"type": "state", "state": data})
+                sent = comparable
+            await wake.wait()
+            # One transaction sends the table and then each hand: let it finish, and read
+            # the game once for all of them rather than once per message.
+            await asyncio.sleep(COALESCE)
+            wake.clear()
+            snapshot = await self._snapshot(claims)
+

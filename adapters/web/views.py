@@ -1,0 +1,119 @@
+"""The web hand's JSON: one player's snapshot, localised, with nothing of anyone else's hand.
+
+Card codes are the spec notation (``R5``, ``W+4``); the page shows them as pictures from
+``/cards/<code>.png``. Every label the page shows comes from here, in the player's language.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from bot.coordinator.snapshot import PlayerSnapshot
+from bot.coordinator.views import N_, Text
+from bot.engine.cards import Color
+from bot.i18n import card_label, color_label, gettext, translate
+
+LABELS = {
+    "title": N_("UNO: your hand"),
+    "draw": N_("Draw"),
+    "pass": N_("Pass"),
+    "uno": N_("UNO!"),
+    "challenge": N_("Challenge"),
+    "call_out": N_("Call out {player}"),
+    "choose_color": N_("Choose a colour"),
+    "swap_with": N_("Swap hands with"),
+    "play_selected": N_("Play selected"),
+    "cancel": N_("Cancel"),
+    "your_turn": N_("Your turn"),
+    "waiting_for": N_("Waiting for {player}"),
+    "seconds_left": N_("{seconds} s left"),
+    "cards": N_("{count} cards"),
+    "points": N_("{points} pts"),
+    "clockwise": N_("Clockwise"),
+    "counterclockwise": N_("Counterclockwise"),
+    "color_in_force": N_("Colour: {color}"),
+    "pending": N_("{count} cards waiting for you: stack, draw or challenge"),
+    "draw_pile": N_("Draw pile: {count}"),
+    "lobby": N_("The game has not started yet. Players: {players}"),
+    "over": N_("This hand is over."),
+    "stopped": N_("This game has ended."),
+    "say_uno": N_("Say UNO! with it"),
+    "disconnected": N_("Connection lost: reconnecting..."),
+    "catchable": N_("Can be called out: {players}"),
+}
+
+
+def labels(locale: str) -> dict[str, str]:
+    return {key: gettext(msgid, locale) for key, msgid in LABELS.items()}
+
+
+def colors(locale: str) -> dict[str, str]:
+    return {color.value: color_label(color, locale) for color in Color}
+
+
+def _text(value: Text | None, locale: str) -> str | None:
+    return None if value is None else translate(value, locale)
+
+
+def snapshot_json(snapshot: PlayerSnapshot, now: float) -> dict[str, Any]:
+    """The page's whole state for one player (their own hand only). ``version`` names what
+    the player sees: a move sent with an older one was chosen on a view that has changed
+    (a double tap), while a save that changes nothing they see (message ids) leaves it.
+    ``seq`` only grows: the page keeps the newest of the states it receives."""
+    data = _content(snapshot)
+    digest = hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=9)
+    data.update(version=digest.hexdigest(), seq=snapshot.version, now=now)
+    return data
+
+
+def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
+    locale = snapshot.locale
+    data: dict[str, Any] = {
+        "game": snapshot.game_id, "status": snapshot.status,
+        "locale": locale, "me": snapshot.hand.user_id if snapshot.hand else None,
+        "labels": labels(locale), "colors": colors(locale), "table": None, "hand": None,
+        "lobby": None,
+    }
+    if snapshot.lobby is not None:
+        data["lobby"] = {"players": [seat.name for seat in snapshot.lobby.seats]}
+    table = snapshot.table
+    if table is not None:
+        names = {seat.user_id: seat.name for seat in table.seats}
+        over = snapshot.status != "running" or (snapshot.hand is not None
+                                               and snapshot.hand.hand_over)
+        data["table"] = {
+            "hand_number": table.hand_number, "top": str(table.top),
+            "top_label": card_label(table.top, locale),
+            # No colour yet: a first Wild that the first player's card will colour.
+            "color": table.color.value if table.color else None,
+            "color_label": color_label(table.color, locale) if table.color else "",
+            "direction": table.direction,
+            "current": None if over else table.current,
+            "current_name": None if over or table.current is None else names.get(table.current),
+            "deadline": None if over else table.deadline, "pending_draw": table.pending_draw,
+            "draw_pile": table.draw_pile, "over": over,
+            "catchable": [names.get(user, user) for user in table.catchable],
+            "seats": [{"id": seat.user_id, "name": seat.name, "cards": seat.cards,
+                       "score": seat.score, "ai": seat.is_ai, "current": seat.is_current and not over,
+                       "uno": seat.declared_uno, "team": seat.team} for seat in table.seats],
+            "last": [translate(text, locale) for text in table.last],
+        }
+    hand = snapshot.hand
+    if hand is not None:
+        names = {seat["id"]: seat["name"] for seat in (data["table"] or {}).get("seats", [])}
+        data["hand"] = {
+            "cards": [{"code": str(option.card), "label": card_label(option.card, locale),
+                       "playable": option.playable and not hand.hand_over,
+                       "wild": option.card.is_wild, "seven": option.card.rank.value == "7",
+                       "rank": option.card.rank.value} for option in hand.cards],
+            "is_turn": hand.is_turn, "pending_draw": hand.pending_draw,
+            "can_draw": hand.can_draw, "can_pass": hand.can_pass,
+            "can_declare_uno": hand.can_declare_uno, "can_challenge": hand.can_challenge,
+            "catchable": [[user, names.get(user, user)] for user in hand.catchable],
+            "swap_targets": [list(pair) for pair in hand.swap_targets],
+            "multi_play": hand.multi_play, "over": hand.hand_over,
+            "note": _text(hand.note, locale),
+        }
+    return data

@@ -1,0 +1,77 @@
+"""What a game still owes the chat, stored in the game's record with the move itself.
+
+A transaction saves ``meta["outbox"]`` in the same write as the new state: the notices it
+announces (as data), whether the table must be shown, and whose hands must be sent. If the
+process dies between that save and the delivery, ``Coordinator.resume()`` finds the outbox
+(``GameStore.owing_delivery``) and delivers it: the table and hands are rebuilt from the
+stored state (an edit in place: shown once), the notices from their stored text. Once a
+delivery is done the outbox is dropped, by the next save of the game or by a small follow-up
+save (after notices, a new message id, or the game's end), so nothing is announced twice in
+normal operation; after a crash, at least once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.cards import Card, Color
+
+from .views import Notice, Text
+
+KEY = "outbox"
+
+
+def encode(value: Any) -> Any:
+    """A Text's params as JSON (nested Texts, cards, colours, tuples)."""
+    if isinstance(value, Text):
+        return {"t": value.msgid, "p": {k: encode(v) for k, v in value.params.items()}}
+    if isinstance(value, Card):
+        return {"c": str(value)}
+    if isinstance(value, Color):
+        return {"k": value.value}
+    if isinstance(value, tuple | list):
+        return {"l": [encode(v) for v in value]}
+    if isinstance(value, dict):
+        return {"d": {k: encode(v) for k, v in value.items()}}
+    return value
+
+
+def decode(value: Any) -> Any:
+    if not isinstance(value, dict):
+        return value
+    if "t" in value:
+        return Text(value["t"], {k: decode(v) for k, v in value["p"].items()})
+    if "c" in value:
+        return Card.parse(value["c"])
+    if "k" in value:
+        return Color(value["k"])
+    if "l" in value:
+        return tuple(decode(v) for v in value["l"])
+    return {k: decode(v) for k, v in value["d"].items()}
+
+
+def encode_notice(notice: Notice) -> dict[str, Any]:
+    return {"locale": notice.locale, "text": encode(notice.text), "mentions": list(notice.mentions)}
+
+
+def decode_notice(data: dict[str, Any], game_id: str) -> Notice:
+    return Notice(data["locale"], decode(data["text"]), tuple(data["mentions"]), game_id)
+
+
+def merged(earlier: dict[str, Any] | None, notices: list[dict[str, Any]], table: bool,
+           hands: list[str], version: int) -> dict[str, Any] | None:
+    """The outbox to store with ``version``: an earlier one not yet delivered, plus this one's."""
+    if earlier:
+        notices = [*earlier.get("notices", ()), *notices]
+        table = table or bool(earlier.get("table"))
+        hands = [*earlier.get("hands", ()), *(u for u in hands if u not in earlier.get("hands", ()))]
+    if not (notices or table or hands):
+        return None
+    owed: dict[str, Any] = {"v": version}
+    if notices:
+        owed["notices"] = notices
+    if table:
+        owed["table"] = True
+    if hands:
+        owed["hands"] = hands
+    return owed

@@ -1,0 +1,59 @@
+"""What one seated player may see of a game right now, read from the store without side
+effects: the public table (or lobby) and that player's own hand. For live views (the web
+hand) that redraw whenever the game changes; chat adapters are told by the ChatPort."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.match import Match
+
+from . import presenter
+from .ports import ChatKey, GameStore
+from .views import HandView, LobbyView, TableView
+
+
+@dataclass(frozen=True)
+class PlayerSnapshot:
+    game_id: str
+    chat: ChatKey
+    status: str  # "lobby" | "running" | "finished" | "stopped"
+    version: int  # the stored game's version: an action sent against it is current
+    locale: str
+    name: str
+    lobby: LobbyView | None
+    table: TableView | None
+    hand: HandView | None
+
+
+MatchCache = dict[str, tuple[int, Match]]  # game id -> (stored version, decoded match)
+
+
+async def player_snapshot(store: GameStore, game_id: str, user_id: str, *,
+                          matches: MatchCache | None = None) -> PlayerSnapshot | None:
+    """None unless ``user_id`` holds a (human) seat in game ``game_id``. ``matches`` keeps
+    the decoded match of each game's newest version, for callers that read one game for
+    several players at a time (every open page of a game, after each move)."""
+    record = await store.get(game_id)
+    if record is None:
+        return None
+    seat = next((s for s in record.seats if s.user_id == user_id and s.ai is None), None)
+    if seat is None:
+        return None
+    locale = seat.language or record.meta.get("language", "en")
+    lobby = table = hand = None
+    if record.status == "lobby":
+        lobby = presenter.lobby_view(record, locale)
+    elif record.match is not None:
+        cached = matches.get(record.game_id) if matches is not None else None
+        if cached is not None and cached[0] == record.version:
+            match = cached[1]
+        else:
+            match = Match.from_json(record.match)
+            if matches is not None:
+                matches[record.game_id] = (record.version, match)
+        table = presenter.table_view(record, match, locale)
+        hand = presenter.hand_view(record, match, user_id, locale)
+    return PlayerSnapshot(game_id=record.game_id, chat=record.chat, status=record.status,
+                          version=record.version, locale=locale, name=seat.name, lobby=lobby,
+                          table=table, hand=hand)

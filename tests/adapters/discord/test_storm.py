@@ -1,0 +1,40 @@
+"""Issue 11: a platform error never holds the chat. While Discord answers the table edit with
+5xx (discord.py retries it itself, sleeping 1 s then 3 s), the mover and another player are
+answered at once, and the table is repainted when Discord accepts the edit again."""
+
+from __future__ import annotations
+
+import copy
+
+from .fake_discord import DEFERRED_MESSAGE, DEFERRED_UPDATE
+from .players import Table
+from .test_game import USERS, open_game
+
+
+async def test_a_5xx_storm_on_the_table_edit_does_not_hold_the_channel(bot, fake):
+    await open_game(bot)
+    table_id = bot.table_message()["id"]
+    shown = copy.deepcopy(fake.messages[int(table_id)].get("embeds"))
+    fake.fail_next(rf"PATCH /channels/\d+/messages/{table_id}", 502,
+                   {"message": "502 Bad Gateway", "code": 0}, times=2)
+    seen = len(fake.requests)
+    table = Table(bot, USERS)
+    mover = USERS[bot.current_player_id()]
+    await table.take_turn(mover, use_slash=False)  # answered while its table edit is retried
+    other = next(u for u in USERS.values() if u is not mover)
+    record = await bot.press_table(other, "hand")  # another player's click meanwhile
+
+    edits = [r for r in fake.requests[seen:] if r.method == "PATCH" and r.path.endswith(f"/{table_id}")]
+    assert [r.status for r in edits] == [502, 502]  # the edit is still being retried ...
+    assert record.callback_type not in (DEFERRED_MESSAGE, DEFERRED_UPDATE)  # ... and they got a real answer
+    assert record.callback_at is not None
+
+    def repainted() -> bool:
+        return any(r.status == 200 for r in fake.requests[seen:]
+                   if r.method == "PATCH" and r.path.endswith(f"/{table_id}"))
+
+    await fake.wait_for(repainted, timeout=10)
+    done = next(r for r in fake.requests[seen:] if r.method == "PATCH" and r.path.endswith(f"/{table_id}")
+                and r.status == 200)
+    assert record.callback_at < done.at  # answered before the storm was over
+    assert fake.messages[int(table_id)].get("embeds") != shown  # the table shows the move now

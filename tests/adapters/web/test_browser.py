@@ -1,0 +1,123 @@
+"""The web hand in a real browser (Debian's chromium driven by playwright, no download):
+two players open their pages, one from Telegram's initData and one from a Discord-style
+link; a move on one page shows on the other without reloading; a wild's colour is picked
+in the dialog; forged initData and an expired link are refused. A screenshot of the page is
+kept in test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from tests.adapters.web.conftest import WebHarness
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+THEME = json.dumps({"bg_color": "#ffffff", "text_color": "#000000",
+                    "secondary_bg_color": "#f0f0f0", "button_color": "#2481cc",
+                    "button_text_color": "#ffffff", "hint_color": "#707579"})
+
+
+def _browser_problem() -> str | None:
+    try:
+        import playwright.async_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed"
+    if not Path(CHROMIUM).exists():
+        return "Debian's chromium is not installed (.ci/run installs it)"
+    return None
+
+
+@pytest.fixture
+async def browser():
+    problem = _browser_problem()
+    if problem:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set but the browser test cannot run: {problem}")
+        pytest.skip(problem)
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=CHROMIUM,
+                                               args=["--no-sandbox", "--disable-gpu"])
+        yield browser
+        await browser.close()
+
+
+@pytest.fixture
+async def served():
+    harness = WebHarness()
+    port = await harness.web.start("127.0.0.1", 0)
+    harness.base = f"http://127.0.0.1:{port}"
+    yield harness
+    await harness.web.stop()
+
+
+async def open_page(browser, url: str, *, width: int = 412, height: int = 860):
+    context = await browser.new_context(viewport={"width": width, "height": height},
+                                        device_scale_factor=1)
+    page = await context.new_page()
+    await page.goto(url)
+    return page
+
+
+async def test_two_players_play_through_their_pages(browser, served):
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    await web.rig({ana.id: ["W", "R5", "G7", "B1"], bo.id: ["R9", "Y2", "Y3", "G2"]},
+                  ["B3", "B4", "B5"], ["R1"], current=ana.id)
+    telegram_hash = (f"tgWebAppData={quote(web.init_data(ana.id))}&tgWebAppVersion=8.0"
+                     f"&tgWebAppThemeParams={quote(THEME)}")
+    ana_page = await open_page(browser, f"{web.base}/?game={game}#{telegram_hash}")
+    bo_page = await open_page(browser, f"{web.base}/#token={web.link_token(bo.id, game)}")
+    for page in (ana_page, bo_page):
+        await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    # The proof left the address bar once used.
+    assert "tgWebAppData" not in ana_page.url and "token=" not in bo_page.url
+    assert await ana_page.text_content("[data-testid=status]") == "Your turn"
+    assert await bo_page.text_content("[data-testid=status]") == "Waiting for Ana"
+    # Ana sees her own cards, Bo's page only his.
+    assert await ana_page.locator("[data-testid=hand] button").count() == 4
+    assert await bo_page.locator("[data-testid=card-W]").count() == 0
+    assert await ana_page.is_disabled("[data-testid=card-G7]")  # no match on R1
+    await web.clock.advance(0)
+
+    await ana_page.click("[data-testid=card-R5]")
+    # Bo's page follows without a reload: the new top card, and his turn.
+    await bo_page.wait_for_selector("#top[data-card='R5']", timeout=5_000)
+    await bo_page.wait_for_function(
+        "document.querySelector('[data-testid=status]').textContent === 'Your turn'")
+    assert (await web.state()).top.rank.value == "5"
+
+    await bo_page.click("[data-testid=card-R9]")
+    await ana_page.wait_for_selector("#top[data-card='R9']", timeout=5_000)
+    # A wild asks for its colour in a dialog; the chosen colour reaches the other page.
+    await ana_page.click("[data-testid=card-W]")
+    await ana_page.wait_for_selector("[data-testid=color-picker][open]")
+    ARTIFACTS.mkdir(exist_ok=True)
+    await ana_page.screenshot(path=str(ARTIFACTS / "web-hand-colour-picker.png"))
+    await ana_page.click("[data-testid=color-picker] button[data-color='G']")
+    await bo_page.wait_for_selector("#color[data-color='G']", timeout=5_000)
+    state = await web.state()
+    assert state.color.value == "G" and str(state.top) == "W"
+    await bo_page.screenshot(path=str(ARTIFACTS / "web-hand.png"))
+
+
+async def test_forged_and_expired_credentials_show_nothing(browser, served):
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    forged = web.init_data(ana.id).replace("Ana", "Eve")
+    expired = web.link_token(bo.id, game, ttl=-1)
+    for url in (f"{web.base}/?game={game}#tgWebAppData={quote(forged)}",
+                f"{web.base}/#token={expired}", f"{web.base}/"):
+        page = await open_page(browser, url)
+        await page.wait_for_selector("body[data-error='unauthorized']", timeout=10_000)
+        assert await page.locator("[data-testid=hand] button").count() == 0
+        assert "401" in await page.text_content("[data-testid=status]")

@@ -1,0 +1,140 @@
+"""Deliveries go out in commit order, outside the chat's lock, and a table the platform
+refused is repainted as soon as it accepts again (issue 11)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.coordinator import commands as cmds
+from bot.coordinator.ports import DeliveryFailed
+from tests.fakes import FakeChat
+
+from .conftest import Harness
+
+
+class FlakyChat(FakeChat):
+    """Refuses public messages while ``down`` (as a 5xx or 403 would), and can hold them
+    (``gate`` closed) like a platform call being retried."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = False
+        self.refused = 0
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.held = 0
+
+    async def publish(self, chat, message, *, edit=None):
+        if not self.gate.is_set():
+            self.held += 1
+            await self.gate.wait()
+        if self.down:
+            self.refused += 1
+            raise DeliveryFailed("other", "HTTP 503")
+        return await super().publish(chat, message, edit=edit)
+
+
+def flaky_harness() -> Harness:
+    h = Harness(chat=FlakyChat())
+    h.coordinator.delivery_wait = 0.05
+    h.coordinator._courier.first_retry = 0.01
+    return h
+
+
+async def wait_until(predicate, timeout: float = 3.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.005)
+
+
+async def test_a_refused_table_is_repainted_when_delivery_works_again() -> None:
+    h = flaky_harness()
+    people = await h.start(2, settings={"turn_timer": 0})
+    chat: FlakyChat = h.chat  # type: ignore[assignment]
+    by_id = {p.id: p for p in people}
+    chat.down = True
+    mover = (await h.state()).current
+    assert (await h.human_move(by_id[mover])).ok  # the move counts although the table failed
+    await wait_until(lambda: chat.refused >= 2)  # tried again, with backoff
+    assert chat.last_table().current == mover  # still the old picture
+    chat.down = False  # the platform is back: no further move is needed
+    after = await h.state()
+    await wait_until(lambda: chat.last_table().current == after.current)
+    assert chat.last_table().top == after.top
+    refused = chat.refused
+    await asyncio.sleep(0.1)
+    assert chat.refused == refused  # and then it stops trying
+
+
+async def test_a_newer_table_replaces_a_failed_one() -> None:
+    h = flaky_harness()
+    h.coordinator._courier.first_retry = 30.0  # a retry would come far too late for this test
+    people = await h.start(2, settings={"turn_timer": 0})
+    chat: FlakyChat = h.chat  # type: ignore[assignment]
+    by_id = {p.id: p for p in people}
+    chat.down = True
+    assert (await h.human_move(by_id[(await h.state()).current])).ok
+    await wait_until(lambda: chat.refused >= 1)
+    chat.down = False
+    assert (await h.human_move(by_id[(await h.state()).current])).ok
+    state = await h.state()
+    await wait_until(lambda: chat.last_table().current == state.current)
+    assert not h.coordinator._courier.busy(h.key)  # nothing left waiting for the old table
+
+
+async def test_a_held_delivery_does_not_hold_the_chat() -> None:
+    h = flaky_harness()
+    people = await h.start(3, settings={"turn_timer": 0})
+    chat: FlakyChat = h.chat  # type: ignore[assignment]
+    by_id = {p.id: p for p in people}
+    mover = (await h.state()).current
+    chat.gate.clear()  # the platform is stuck on the next public message (a 25 s retry)
+    moving = asyncio.ensure_future(h.human_move(by_id[mover]))
+    await wait_until(lambda: chat.held == 1)
+    async with asyncio.timeout(1.0):
+        assert (await moving).ok  # answered although its table is still on its way
+    # Others are answered meanwhile: their commands do not wait for the stuck call.
+    now_to_act = (await h.state()).current
+    other = next(p for p in people if p.id != now_to_act)
+    async with asyncio.timeout(1.0):
+        assert (await h.do(cmds.ShowHand, other)).ok
+        assert (await h.human_move(by_id[(await h.state()).current])).ok
+    tables_before = len(chat.tables())
+    chat.gate.set()
+    state = await h.state()
+    await wait_until(lambda: chat.last_table().current == state.current)
+    # In order: the stuck table went out first, the newer one after it (or replaced it).
+    tables = chat.tables()[tables_before:]
+    assert tables[-1].current == state.current
+    assert all(t.current != state.current for t in tables[:-1])
+
+
+@pytest.mark.parametrize("held", [False, True])
+async def test_tables_keep_the_order_of_their_moves(held: bool) -> None:
+    h = flaky_harness()
+    people = await h.start(2, settings={"turn_timer": 0})
+    chat: FlakyChat = h.chat  # type: ignore[assignment]
+    by_id = {p.id: p for p in people}
+    shown_before = len(chat.tables())
+    if held:
+        chat.gate.clear()
+    positions = []
+    for _ in range(8):
+        record = await h.record()
+        if record.status != "running":
+            break
+        assert (await h.human_move(by_id[(await h.state()).current])).ok
+        state = await h.state()
+        positions.append((state.current, state.top, state.draw_pile_count))
+    chat.gate.set()
+    await wait_until(lambda: not h.coordinator._courier.busy(h.key))
+    shown = [(t.current, t.top, t.draw_pile) for t in chat.tables()[shown_before:]]
+    assert shown[-1] == positions[-1]  # the last table shows the position reached
+    # ... and the tables shown are the positions in the order they were reached (some
+    # skipped when a newer one was already waiting), never an older one after a newer one.
+    indexes = [positions.index(p) for p in shown]
+    assert indexes == sorted(indexes) and len(set(indexes)) == len(indexes)
+    if not held:
+        assert len(shown) == len(positions)

@@ -104,6 +104,19 @@ class UserProfileRow(SQLModel, table=True):
     updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
 
 
+class NotifyRequestRow(SQLModel, table=True):
+    """ "Notify me": who wants a private message when the chat's next game opens."""
+
+    __tablename__ = "notify_requests"
+
+    platform: str = Field(primary_key=True, max_length=16)
+    chat_id: str = Field(primary_key=True, max_length=64)
+    user_id: str = Field(primary_key=True, max_length=64)
+    name: str = Field(max_length=128)
+    language: str = Field(max_length=16)
+    created_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+
+
 class ResultRow(SQLModel, table=True):
     """One finished hand (kind "hand") or match (kind "match")."""
 
@@ -153,5 +166,6 @@ games: sa.Table = metadata.tables["games"]
 game_seats: sa.Table = metadata.tables["game_seats"]
 chat_settings: sa.Table = metadata.tables["chat_settings"]
 user_profiles: sa.Table = metadata.tables["user_profiles"]
+notify_requests: sa.Table = metadata.tables["notify_requests"]
 results: sa.Table = metadata.tables["results"]
 result_players: sa.Table = metadata.tables["result_players"]

@@ -37,7 +37,7 @@ from bot.coordinator.ports import (
 from . import stats_queries
 from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
 from .game_rows import GameRows, PostgresGameRows, SqliteGameRows, UniqueViolation, encode
-from .models import ChatSettingsRow, UserProfileRow, chat_settings, user_profiles
+from .models import ChatSettingsRow, UserProfileRow, chat_settings, notify_requests, user_profiles
 
 NAME_LIMIT = 128  # the name columns' width; longer display names are cut, never refused
 
@@ -266,6 +266,32 @@ class SqlStore:
         await self._upsert(user_profiles, {"platform": platform, "user_id": user_id},
                            {"language": profile.language, "stats_opt_out": profile.stats_opt_out,
                             "updated_at": float(self._now())})
+
+    # ---- "notify me" ------------------------------------------------------------------------
+
+    async def add_notify_request(self, chat: ChatKey, user_id: str, name: str, language: str) -> bool:
+        statement = self._insert(notify_requests).values(
+            platform=chat.platform, chat_id=chat.chat_id, user_id=user_id, name=name[:128],
+            language=language[:16], created_at=float(self._now())).on_conflict_do_nothing()
+        async with self.engine.begin() as conn:
+            return (await conn.execute(statement)).rowcount == 1
+
+    async def remove_notify_request(self, chat: ChatKey, user_id: str) -> bool:
+        table = notify_requests
+        statement = table.delete().where(table.c.platform == chat.platform,
+                                         table.c.chat_id == chat.chat_id, table.c.user_id == user_id)
+        async with self.engine.begin() as conn:
+            return (await conn.execute(statement)).rowcount == 1
+
+    async def take_notify_requests(self, chat: ChatKey) -> list[tuple[str, str, str]]:
+        # One DELETE ... RETURNING: two processes opening games at once never tell anyone twice.
+        table = notify_requests
+        statement = (table.delete()
+                     .where(table.c.platform == chat.platform, table.c.chat_id == chat.chat_id)
+                     .returning(table.c.user_id, table.c.name, table.c.language, table.c.created_at))
+        async with self.engine.begin() as conn:
+            rows = (await conn.execute(statement)).all()
+        return [(row.user_id, row.name, row.language) for row in sorted(rows, key=lambda r: r.created_at)]
 
     async def _upsert(self, table: sa.Table, key: dict[str, Any], values: dict[str, Any]) -> None:
         statement = self._insert(table).values(**key, **values)

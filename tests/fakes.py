@@ -19,6 +19,7 @@ class FakeChat:
         self.public: list[tuple[ChatKey, Public, str | None]] = []  # (chat, message, edited id)
         self.private: dict[str, list[HandView]] = defaultdict(list)
         self.unreachable: set[str] = set()
+        self.told: dict[str, list[Notice]] = defaultdict(list)  # private "a game opened" notes
         self.public_sends = 0
         self.public_edits = 0
         self.private_sends = 0
@@ -37,6 +38,11 @@ class FakeChat:
         message_id = f"m{next(self._ids)}"
         self.message_ids.append(message_id)
         return message_id
+
+    async def notify_user(self, chat: ChatKey, user_id: str, message: Notice) -> None:
+        if user_id in self.unreachable:
+            raise DeliveryFailed("blocked", "user has not started the bot")
+        self.told[user_id].append(message)
 
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
                         edit: str | None = None) -> str:

@@ -127,6 +127,22 @@ class DiscordChatPort:
         return DeliveryFailed("forbidden" if isinstance(error, discord.Forbidden) else "other",
                               f"HTTP {error.status}")
 
+    async def notify_user(self, chat: ChatKey, user_id: str, message: Notice) -> None:
+        """ "Notify me": a DM with a link to the channel. Closed DMs (50007) or any other
+        refusal raise DeliveryFailed("blocked"): the coordinator then mentions them in the
+        channel instead."""
+        if not user_id.isdigit():
+            raise DeliveryFailed("other", "not a Discord user")
+        content = notice_content(message) + f"\n<#{chat.chat_id}>"
+        try:
+            channel = await self.client.create_dm(discord.Object(int(user_id)))
+            await channel.send(content=content, allowed_mentions=discord.AllowedMentions.none())
+        except discord.Forbidden:
+            raise DeliveryFailed("blocked") from None
+        except discord.HTTPException as error:
+            raise DeliveryFailed("other", str(error.code)) from None
+        self.sends += 1
+
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
                         edit: str | None = None) -> str | None:
         """Refresh the player's open hand view, if any (see the module docstring). No message

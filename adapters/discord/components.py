@@ -64,6 +64,8 @@ def lobby_components(view: LobbyView) -> discord.ui.View:
         _button(TableId(game, "start").encode(), gettext(N_("Start"), loc),
                 style=discord.ButtonStyle.primary, disabled=not view.can_start),
         _button(TableId(game, "ai").encode(), gettext(N_("Add AI"), loc), emoji="🤖"),
+        # Can't play this one: be told when the next game opens here.
+        _button(TableId(game, "notify").encode(), gettext(N_("Notify me"), loc), emoji="🔔"),
     ])
 
 
@@ -72,11 +74,15 @@ def table_components(view: TableView) -> discord.ui.View | None:
     if view.closed:
         return None
     loc, game = view.locale, view.game_id
-    return _view([
+    items = [
         _button(TableId(game, "hand").encode(), gettext(N_("My hand"), loc),
                 style=discord.ButtonStyle.primary, emoji="🃏"),
         _button(TableId(game, "uno").encode(), gettext(N_("UNO!"), loc), style=discord.ButtonStyle.danger),
-    ])
+    ]
+    if view.can_join:  # late join: take a seat in the running game
+        items.append(_button(TableId(game, "join").encode(), gettext(N_("Join"), loc),
+                             style=discord.ButtonStyle.success))
+    return _view(items)
 
 
 def ping_components(view: TableView) -> discord.ui.View:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 MAX_CUSTOM_ID = 100
 PATTERN = r"uno:(?P<kind>[th]):(?P<rest>[^\s]{1,94})"
 
-TABLE_ACTIONS = ("join", "start", "hand", "uno", "ai")
+TABLE_ACTIONS = ("join", "start", "hand", "uno", "ai", "notify")
 # hand actions: play, wild (ask colour), colour chosen, seven (ask swap target), swap chosen,
 # several of a rank (ask which), all of that rank with the arg card on top, draw, pass,
 # declare UNO, challenge, go to page, back to the hand, name the colour of a first Wild (dealer)

@@ -295,10 +295,10 @@ class Frontend:
             return
         command: cmd.Command = {
             "join": cmd.Join, "start": cmd.StartGame, "hand": cmd.ShowHand, "uno": cmd.CallUno,
-            "ai": cmd.AddAiSeat,
+            "ai": cmd.AddAiSeat, "notify": cmd.NotifyMe,
         }[button.action](chat, user)
         reply, deferred = await self.run(interaction, command)
-        await self.answer(interaction, reply, deferred=deferred, show_hand=button.action == "hand")
+        await self.answer(interaction, reply, deferred=deferred, show_hand=button.action in ("hand", "join"))
 
     async def _hand_click(self, interaction: discord.Interaction, button: HandId) -> None:
         loc = _locale(interaction)

@@ -34,7 +34,7 @@ ZH_NAMES = {
     "new": "新游戏", "join": "加入", "leave": "离开", "start": "开始", "hand": "手牌",
     "play": "出牌", "draw": "摸牌", "pass": "过牌", "call": "喊uno", "challenge": "质疑",
     "stop": "结束", "kick": "踢出", "settings": "设置", "rules": "规则", "stats": "战绩",
-    "leaderboard": "排行榜", "language": "语言", "help": "帮助",
+    "leaderboard": "排行榜", "language": "语言", "help": "帮助", "notify": "通知我",
     # options
     "card": "牌", "color": "颜色", "uno": "uno", "swap_with": "交换对象", "target": "目标",
     "player": "玩家", "scope": "范围", "preset": "预设", "stacking": "叠加", "jump_in": "抢出",
@@ -168,6 +168,11 @@ def build_group(frontend: Frontend) -> app_commands.Group:
     @uno.command(name=name("challenge"), description=locale_str(N_("Challenge the Wild Draw Four played on you")))
     async def challenge(interaction: discord.Interaction) -> None:
         await run(interaction, cmd.Challenge)
+
+    @uno.command(name=name("notify"), description=locale_str(
+        N_("Tell me when the next game opens in this channel (again: stop)")))
+    async def notify(interaction: discord.Interaction) -> None:
+        await run(interaction, cmd.NotifyMe, show_hand=False)
 
     @uno.command(name=name("stop"), description=locale_str(N_("End the game (creator or admins)")))
     async def stop(interaction: discord.Interaction) -> None:

@@ -28,6 +28,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("uno", N_("Say UNO! or call out a player who forgot")),
     ("challenge", N_("Challenge a Wild Draw Four played on you")),
     ("stop", N_("Stop the game (creator or admin)")),
+    ("notify", N_("Tell me privately when the next game opens here")),
     ("kick", N_("Remove a player (reply to them)")),
     ("settings", N_("Show or change the house rules")),
     ("rules", N_("The official rules and this group's changes")),

@@ -117,7 +117,8 @@ class Buttons:
     @staticmethod
     def _button_command(action: callbacks.ButtonAction, chat: ChatKey, user: User) -> cmd.Command:
         if action.scope == "l":
-            return {"leave": cmd.Leave, "start": cmd.StartGame, "ai": cmd.AddAiSeat}[action.verb](chat, user)
+            return {"leave": cmd.Leave, "start": cmd.StartGame, "ai": cmd.AddAiSeat,
+                    "notify": cmd.NotifyMe}[action.verb](chat, user)
         if action.scope == "t":
             return cmd.CallUno(chat, user)
         verb = action.verb

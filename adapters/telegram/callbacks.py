@@ -18,7 +18,7 @@ from dataclasses import dataclass
 MAX_BYTES = 64  # Telegram's limit for callback_data
 
 SCOPES = ("l", "t", "h")
-LOBBY_VERBS = ("leave", "start", "ai")
+LOBBY_VERBS = ("leave", "start", "ai", "notify")
 TABLE_VERBS = ("uno",)
 # Hand verbs: p = play, w = pick a colour for a wild, s = pick a swap target for a 7,
 # m = pick the top card of several of one rank (multi-play), d = draw, n = pass,

@@ -106,15 +106,15 @@ class UnoHandlers:
         simple = {
             "new": cmd.NewGame, "join": cmd.Join, "leave": cmd.Leave, "start": cmd.StartGame,
             "draw": cmd.Draw, "pass": cmd.Pass, "challenge": cmd.Challenge, "stop": cmd.StopGame,
-            "hand": cmd.ShowHand,
+            "hand": cmd.ShowHand, "notify": cmd.NotifyMe,
         }
         for name, command in simple.items():
             # Lobby commands only make sense in the group; moves also work from the private
             # chat (they go to the game the sender sits in).
-            chats = group if name in ("new", "join", "leave", "start", "stop") else None
+            chats = group if name in ("new", "join", "leave", "start", "stop", "notify") else None
             app.add_handler(CommandHandler(name, self._simple(command), filters=chats))
         app.add_handler(CommandHandler("rules", self.on_rules))
-        app.add_handler(CommandHandler(["new", "join", "leave", "stop", "ai", "kick", "settings"],
+        app.add_handler(CommandHandler(["new", "join", "leave", "stop", "ai", "kick", "settings", "notify"],
                                        self.on_group_only, filters=private))
         app.add_handler(CommandHandler("ai", self.on_add_ai, filters=group))
         app.add_handler(CommandHandler("play", self.on_play))

@@ -36,18 +36,23 @@ def lobby_keyboard(view: LobbyView, bot_username: str) -> InlineKeyboardMarkup:
          InlineKeyboardButton(tr(N_("Leave"), loc), callback_data=callbacks.lobby(gid, "leave"))],
         [InlineKeyboardButton(tr(N_("Start"), loc), callback_data=callbacks.lobby(gid, "start")),
          InlineKeyboardButton(tr(N_("Add AI"), loc), callback_data=callbacks.lobby(gid, "ai"))],
+        # Can't play this one: be told privately when the next game opens here.
+        [InlineKeyboardButton("🔔 " + tr(N_("Notify me"), loc), callback_data=callbacks.lobby(gid, "notify"))],
     ])
 
 
-def table_keyboard(view: TableView) -> InlineKeyboardMarkup | None:
+def table_keyboard(view: TableView, bot_username: str = "") -> InlineKeyboardMarkup | None:
     if view.current is None:  # the hand is over: nothing to press
         return None
     loc = view.locale
-    return InlineKeyboardMarkup([[
+    rows = [[
         InlineKeyboardButton(tr(N_("UNO!"), loc), callback_data=callbacks.table(view.game_id, "uno")),
         # Opens inline mode in the group: the hand as personal results, no DM needed.
         InlineKeyboardButton(tr(N_("My cards"), loc), switch_inline_query_current_chat=""),
-    ]])
+    ]]
+    if view.can_join and bot_username:  # late join: the lobby's deep link, on the table
+        rows.append([InlineKeyboardButton(tr(N_("Join"), loc), url=deep_link(bot_username, view.game_id))])
+    return InlineKeyboardMarkup(rows)
 
 
 @dataclass(frozen=True)

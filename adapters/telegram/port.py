@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from telegram import Bot, InlineKeyboardMarkup
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
@@ -38,7 +38,7 @@ from bot.coordinator.views import N_, HandView, LobbyView, Notice, Public, Table
 from bot.i18n import translate
 from bot.render.text import render_hand, render_lobby, render_notice, render_table
 
-from .keyboards import hand_keyboard, lobby_keyboard, table_keyboard
+from .keyboards import deep_link, hand_keyboard, lobby_keyboard, table_keyboard
 from .outbox import GroupOutbox
 from .texts import clip_html, html, mention, moment, tr
 
@@ -196,6 +196,26 @@ class TelegramChatPort:
         for outbox in list(self._outboxes.values()):
             await outbox.drain()
 
+    async def notify_user(self, chat: ChatKey, user_id: str, message: Notice) -> None:
+        """ "Notify me": a private message with the group's name and a Join button."""
+        if not user_id.isdigit():
+            raise DeliveryFailed("other", "not a Telegram user")
+        text = render_notice(message, escape=html, mention=mention)
+        title = await self.chat_title(int(chat.chat_id))
+        if title:
+            text = html(tr(N_("🔔 New game in {group}"), message.locale, group=title)) + "\n" + text
+        markup = None
+        if message.game_id and self.bot_username:
+            markup = InlineKeyboardMarkup([[InlineKeyboardButton(
+                tr(N_("Join"), message.locale), url=deep_link(self.bot_username, message.game_id))]])
+        try:
+            await self.bot.send_message(int(user_id), clip_html(text), parse_mode=ParseMode.HTML,
+                                        reply_markup=markup)
+        except Forbidden:
+            raise DeliveryFailed("blocked") from None
+        except TelegramError as error:
+            raise DeliveryFailed("other", error.message) from None
+
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
                         edit: str | None = None) -> str | None:
         self._hands[user_id] = KnownHand(chat, view)
@@ -252,7 +272,7 @@ class TelegramChatPort:
             return clip_html(text), lobby_keyboard(message, self.bot_username)
         if isinstance(message, TableView):
             text = render_table(message, escape=html, mention=mention, moment=moment)
-            return clip_html(text), table_keyboard(message)
+            return clip_html(text), table_keyboard(message, self.bot_username)
         if isinstance(message, Notice):
             names = self.seat_names(message.game_id) if message.game_id else {}
             text = render_notice(message, escape=html, mention=mention, names=names)

@@ -114,6 +114,11 @@ class ShowHand(Command):
 
 
 @dataclass(frozen=True)
+class NotifyMe(Command):
+    """ "Notify me": tell the sender privately when the chat's next game opens (again: undo)."""
+
+
+@dataclass(frozen=True)
 class ShowRules(Command):
     pass
 

@@ -125,7 +125,7 @@ class Coordinator:
             cmds.ChangeSettings: self._change_settings, cmds.ShowHand: self._show_hand,
             cmds.ShowRules: self._show_rules, cmds.ShowSettings: self._show_settings,
             cmds.ShowStats: self._show_stats, cmds.ShowLeaderboard: self._show_leaderboard,
-            cmds.SetLanguage: self._set_language,
+            cmds.SetLanguage: self._set_language, cmds.NotifyMe: self._notify_me,
         }
 
     # ---- the one entry point -------------------------------------------------------------
@@ -791,7 +791,49 @@ class Coordinator:
             lobby_timeout=self.lobby_timeout))
         if first and reply.ok:
             await self.store.save_chat_settings(cmd.chat, settings)
+        if reply.ok:
+            await self._tell_waiting(cmd.chat, cmd.user, settings.language, game_id)
         return reply
+
+    async def _notify_me(self, cmd: cmds.NotifyMe) -> Reply:
+        locale = await self._personal_locale(cmd.chat, cmd.user)
+        if await self.store.remove_notify_request(cmd.chat, cmd.user.id):
+            text = Text(N_("All right: I will not tell you when the next game opens here."))
+        else:
+            await self.store.add_notify_request(cmd.chat, cmd.user.id, cmd.user.name, locale)
+            text = Text(N_("I will tell you privately when the next game opens here."))
+        return Reply(ok=True, text=text, locale=locale)
+
+    async def _tell_waiting(self, chat: ChatKey, opener: User, language: str, game_id: str) -> None:
+        """A game opened: tell privately everyone who asked ("notify me"); who cannot be
+        reached privately is mentioned in the chat instead. Never fails the new game."""
+        from bot.i18n import Mention
+
+        from .views import Notice
+
+        try:
+            waiting = [(uid, name, locale) for uid, name, locale in await self.store.take_notify_requests(chat)
+                       if uid != opener.id]
+            notify = getattr(self.chat, "notify_user", None)
+            missed: list[tuple[str, str]] = []
+            for user_id, name, locale in waiting:
+                notice = Notice(locale, Text(N_("{player} opened a new game of UNO where you asked to "
+                                                "be told. Join in!"), {"player": opener.name}),
+                                (), game_id)
+                try:
+                    if notify is None:
+                        raise DeliveryFailed("blocked", "no private messages here")
+                    await notify(chat, user_id, notice)
+                except DeliveryFailed:
+                    missed.append((user_id, name))
+            if missed:
+                await self.chat.publish(chat, Notice(language, Text(
+                    N_("{players}: a new game is open, as you asked."),
+                    {"players": tuple(Mention(uid, name) for uid, name in missed)}),
+                    tuple(uid for uid, _ in missed),
+                    game_id))
+        except Exception as error:
+            self._log_failure(error, "telling who asked about a new game", chat)
 
     def _new_game_id(self) -> str:
         # Always random, even for a seeded coordinator: ids must stay unique in a database that

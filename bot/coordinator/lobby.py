@@ -11,7 +11,7 @@ from bot.engine.rules import RuleSet
 
 from .commands import Command
 from .ports import ChatSettings, GameRecord, Seat
-from .presenter import MAX_PLAYERS, MIN_PLAYERS, describe_all, names_of
+from .presenter import MAX_PLAYERS, MIN_PLAYERS, can_join_late, describe_all, names_of
 from .refusals import Refusal, from_engine
 from .settings import rules_of
 from .table_size import refuse_deal, refuse_seat, seats_for
@@ -59,6 +59,8 @@ def join(tx: Tx, cmd: Command, *, language: str) -> Text:
     record = tx.game()
     if tx.seat(cmd.user.id) is not None:
         raise Refusal("already_joined")
+    if record.status == "running":
+        return join_late(tx, cmd, language=language)
     if record.status != "lobby":
         raise Refusal("game_running")
     if len(record.seats) >= seat_limit(record):
@@ -71,6 +73,27 @@ def join(tx: Tx, cmd: Command, *, language: str) -> Text:
         return Text(N_("You joined. The table is full: the game starts."))
     tx.lobby_update(Text(N_("{player} joined."), {"player": cmd.user.name}))
     return Text(N_("You joined the game."))
+
+
+def join_late(tx: Tx, cmd: Command, *, language: str) -> Text:
+    """Late join (a rule): a seat in the running game, dealt ``hand_size`` cards and seated
+    after the current player. Between hands it is refused (the next deal is seconds away)."""
+    record = tx.game()
+    if not can_join_late(record):
+        rules = RuleSet(**record.rules)
+        if not rules.late_join or rules.teams:
+            raise Refusal("game_running")
+        refuse_seat(rules, len(record.seats))
+    _, match = tx.running()
+    if match.hand_over:  # a seat without a hand would have nothing to show: join at the deal
+        raise Refusal("hand_over")
+    record.seats.append(Seat(cmd.user.id, cmd.user.name, language=language))
+    try:
+        tx.add_player(cmd.user.id)
+    except UnoError as error:
+        record.seats.pop()
+        raise from_engine(error) from None
+    return Text(N_("You joined the game: your cards are on their way."))
 
 
 def add_ai(tx: Tx, cmd: Command, strategy: str) -> Text:

@@ -63,6 +63,7 @@ class MemoryStore:
         self._seats_of: dict[str, set[tuple[str, str]]] = {}
         self._results: list[GameResult] = []
         self._settings: dict[ChatKey, ChatSettings] = {}
+        self._notify: dict[ChatKey, dict[str, tuple[str, str]]] = {}  # chat -> user -> (name, language)
         self._profiles: dict[tuple[str, str], UserProfile] = {}
         self.saves = 0  # successful saves, for tests and benchmarks
 
@@ -162,6 +163,20 @@ class MemoryStore:
 
     async def save_user_profile(self, platform: str, user_id: str, profile: UserProfile) -> None:
         self._profiles[(platform, user_id)] = _copy(profile)
+
+    # ---- "notify me" ------------------------------------------------------------------------
+    async def add_notify_request(self, chat: ChatKey, user_id: str, name: str, language: str) -> bool:
+        waiting = self._notify.setdefault(chat, {})
+        if user_id in waiting:
+            return False
+        waiting[user_id] = (name, language)
+        return True
+
+    async def remove_notify_request(self, chat: ChatKey, user_id: str) -> bool:
+        return self._notify.get(chat, {}).pop(user_id, None) is not None
+
+    async def take_notify_requests(self, chat: ChatKey) -> list[tuple[str, str, str]]:
+        return [(uid, name, language) for uid, (name, language) in self._notify.pop(chat, {}).items()]
 
     # ---- results -------------------------------------------------------------------------
     @property

@@ -58,6 +58,11 @@ class ChatPort(Protocol):
         be reached. Returns the private message id (None where the platform has none)."""
         ...
 
+    # Optional: ``async def notify_user(chat, user_id, message: Notice) -> None`` tells one
+    # person privately (a new game opened where they asked to be told); it raises
+    # DeliveryFailed("blocked") when that person cannot be reached privately. A port without
+    # it gets those people mentioned in the chat instead.
+
 
 class TimerHandle(Protocol):
     def cancel(self) -> None: ...
@@ -231,4 +236,18 @@ class GameStore(Protocol):
     async def leaderboard(self, platform: str, chat: ChatKey | None = None,
                           limit: int = 10) -> list[PlayerStats]:
         """Best players by match wins, then points (AI seats and opted-out users excluded)."""
+        ...
+
+    async def add_notify_request(self, chat: ChatKey, user_id: str, name: str, language: str) -> bool:
+        """Remember that this user wants to hear (in ``language``) when the chat's next game
+        opens. False when they had asked already."""
+        ...
+
+    async def remove_notify_request(self, chat: ChatKey, user_id: str) -> bool:
+        """Forget the request; False when there was none."""
+        ...
+
+    async def take_notify_requests(self, chat: ChatKey) -> list[tuple[str, str, str]]:
+        """The (user id, name, language) of everyone waiting for the chat's next game, forgetting them
+        (each request is answered once, even with two processes)."""
         ...

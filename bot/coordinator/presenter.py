@@ -72,7 +72,16 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
         challenge_possible=state.challengeable, last=tuple(last),
         draw_pile=state.draw_pile_count, target_score=state.rules.target_score,
         last_hand=match.last_hand, round_number=match.round_number, rounds=len(match.seatings),
-        scoring=match.rules.scoring, table=match.table)
+        scoring=match.rules.scoring, table=match.table,
+        can_join=can_join_late(record))
+
+
+def can_join_late(record: GameRecord) -> bool:
+    """Whether a person may still join this running game (late join on, a seat free)."""
+    from .table_size import seats_for
+
+    rules = RuleSet(**record.rules)
+    return rules.late_join and not rules.teams and len(record.seats) < seats_for(rules)
 
 
 def closed_table_view(record: GameRecord, match, locale: str, result: Text,
@@ -138,8 +147,14 @@ def describe(event: ev.Event, names: Mapping[str, str]) -> Text | None:
                 return Text(N_("{player} played {cards} and chose {color}."),
                             {"player": n(player), "cards": cards, "color": color})
             return Text(N_("{player} played {cards}."), {"player": n(player), "cards": cards})
+        case ev.PlayerJoined(player=player, after=after, cards=cards):
+            if after is None:
+                return Text(N_("{player} joined the game and is dealt in from the next hand."),
+                            {"player": n(player)})
+            return Text(N_("{player} joined the game with {count} cards and plays after {other}."),
+                        {"player": n(player), "count": cards, "other": n(after)})
         case ev.CardsDrawn(player=player, count=count, reason=reason):
-            if reason in ("uno_penalty", "false_uno", "challenge", "first_card"):
+            if reason in ("uno_penalty", "false_uno", "challenge", "first_card", "deal"):
                 return None  # told by UnoCaught / FalseUnoCall / Challenge* events
             if reason == "penalty":
                 return Text(N_("{player} takes {count} penalty cards."), {"player": n(player), "count": count})

@@ -79,6 +79,9 @@ _SWITCHES = {
     "uno_identical": (N_("Two or more identical cards left count as one: say UNO! with them, or "
                          "be caught like with one card."),
                       N_("Only a single last card needs UNO!.")),
+    "late_join": (N_("Late join: people may join a running game; they are dealt a starting "
+                     "hand and play after the current player."),
+                  N_("Late join: off (people join in the lobby only).")),
 }
 _COUNTS = {
     "hand_size": N_("Starting hand: {value} cards."),

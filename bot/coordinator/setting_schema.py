@@ -50,6 +50,7 @@ RULE_LABELS: dict[str, str] = {
     "rotation": N_("Partner rotation (teams of two, partners change)"),
     "rotation_hands": N_("Hands before partners change"),
     "tables": N_("Tables playing at once"),
+    "late_join": N_("Join a running game"),
 }
 CHAT_LABELS: dict[str, str] = {
     "preset": N_("Rules preset"),

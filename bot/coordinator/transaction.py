@@ -144,6 +144,14 @@ class Tx:
         self.hand_updates.pop(user_id, None)
         self._absorb(before, new_match, events, actor=None)
 
+    def add_player(self, user_id: str) -> None:
+        """A late joiner (already given a seat) enters the match; UnoError leaves all as it was."""
+        _, match = self.running()
+        before = match.game
+        new_match, events = match.add_player(user_id)
+        self._absorb(before, new_match, events, actor=None)
+        self.want_hand(user_id, presenter.private_note(events, user_id))
+
     def absorb_penalised(self, before_match: Match, new_match: Match, events: list[ev.Event],
                          actor: str) -> None:
         """Take in a state the engine produced alongside a refusal (a wrong UNO call)."""

@@ -77,6 +77,7 @@ class TableView:
     rounds: int = 0
     scoring: str = "winner_takes"
     table: int = 0  # two tables at once: which one (0: the only table)
+    can_join: bool = False  # late join: a person may still take a seat (show a Join button)
     # Set on the last table of a hand or game: how it ended (who won, standings, stopped).
     # Such a table has no player to act, no countdown and no buttons.
     result: Text | None = None

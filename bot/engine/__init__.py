@@ -10,7 +10,7 @@ Public API (see README and ../shared/spec/scenario.md):
                                               ``color`` is None only after a Wild turned first
                                               (dealer_names: the dealer names it first;
                                               any_card: the first player plays any card).
-    apply, is_legal, remove_player         -- the rules of play      (game.py)
+    apply, is_legal, remove_player, add_player -- the rules of play (game.py)
     legal_actions                          -- every legal action now (legal.py)
     legal_plays                            -- just its Plays, same order, built leaner
     new_hand, choose_dealer                -- dealing, first card    (deal.py)
@@ -57,6 +57,7 @@ from .errors import (
     UnoError,
 )
 from .game import (
+    add_player,
     apply,
     choose_dealer,
     is_legal,
@@ -78,5 +79,5 @@ __all__ = [
     "IllegalPlay", "Match", "NotInHand", "NotYourTurn", "NothingToCatch", "OFFICIAL", "PRESETS",
     "Pass", "Play", "RULE_FIELDS", "Rank", "RuleSet", "UnoError", "action_from_json",
     "action_to_json", "apply", "cards_value", "choose_dealer", "events", "full_deck", "is_legal",
-    "legal_actions", "legal_plays", "new_hand", "remove_player",
+    "legal_actions", "legal_plays", "new_hand", "remove_player", "add_player",
 ]

@@ -126,6 +126,13 @@ class DeckReshuffled(Event):
 
 
 @dataclass(frozen=True)
+class PlayerJoined(Event):
+    player: str  # joined a running game
+    after: str | None  # seated to play after this player (None: joined between hands)
+    cards: int  # how many cards they were dealt (0 between hands: the next deal includes them)
+
+
+@dataclass(frozen=True)
 class TurnStarted(Event):
     player: str
 

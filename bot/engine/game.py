@@ -452,5 +452,30 @@ def remove_player(state: GameState, player: str) -> tuple[GameState, list[ev.Eve
     return new, events
 
 
-__all__ = ["apply", "is_legal", "legal_actions", "legal_plays", "new_hand", "remove_player", "turn_first_card",
+def add_player(state: GameState, player: str) -> tuple[GameState, list[ev.Event]]:
+    """``player`` joins the hand being played (late join): dealt ``hand_size`` cards from the
+    stock (refilled from the discard pile if needed) and seated to play right after the
+    current player, in the direction of play. Not with teams (the pairs would break)."""
+    s = state
+    if s.winner is not None or s.turn is None:
+        raise GameOver("the hand is over", player)
+    if not isinstance(player, str) or not player or player in s.players:
+        raise BadAction(f"{player!r} cannot join this hand", player)
+    if s.team_ids:
+        raise BadAction("nobody can join a game played in teams", player)
+    turn = s.turn
+    seat = turn + 1 if s.direction == 1 else turn  # the next seat in the direction of play
+    players = s.players[:seat] + (player,) + s.players[seat:]
+    hands = s.hands[:seat] + ((),) + s.hands[seat:]
+    new_turn = turn if s.direction == 1 else turn + 1
+    seated = GameState(s.rules, players, hands, s.draw_pile, s.discard, s.color, s.direction, new_turn,
+                       s.dealer, s.pending_draw, s.drawn_card, s.declared, s.catchable, s.caught,
+                       s.wd4_by, s.wd4_bluff, s.winner, s.hand_points, s.team_ids, s.seed, s.rng_counter)
+    tx = Tx(seated)
+    tx.events.append(ev.PlayerJoined(player, s.players[turn], s.rules.hand_size))
+    tx.draw(seat, s.rules.hand_size, "deal")
+    return tx.freeze(), tx.events
+
+
+__all__ = ["add_player", "apply", "is_legal", "legal_actions", "legal_plays", "new_hand", "remove_player", "turn_first_card",
            "position", "choose_dealer", "matches", "can_stack"]

@@ -10,6 +10,7 @@ from typing import Any
 from . import events as ev
 from .actions import Action
 from .errors import BadAction, GameOver, NothingToCatch
+from .game import add_player as add_to_hand
 from .game import apply as apply_action
 from .game import new_hand
 from .game import remove_player as remove_from_hand
@@ -213,6 +214,28 @@ class Match:
             items = tuple((p, scores[p]) for p in players)
             match = replace(match, score_items=items)
         return match, events
+
+    def add_player(self, player: str) -> tuple[Match, list[ev.Event]]:
+        """A player joins the running match with no points: into the hand being played
+        (``game.add_player``), or between hands into the next deal. Seated after the current
+        player; in the match's order too, so later hands keep the seating."""
+        if self.winner is not None:
+            raise GameOver("the match is over", player)
+        if player in self.players:
+            raise BadAction(f"{player!r} is already in this match", player)
+        if self.rules.teams:
+            raise BadAction("nobody can join a game played in teams", player)
+        game = self.game
+        if self.hand_over:
+            events: list[ev.Event] = [ev.PlayerJoined(player, None, 0)]
+            players = (*self.players, player)
+        else:
+            game, events = add_to_hand(game, player)
+            # The hand seats the match's players in the match's order: keep them the same.
+            same = set(game.players) == {*self.players, player}
+            players = game.players if same else (*self.players, player)
+        items = tuple((p, self.scores.get(p, 0)) for p in players)
+        return Match(players, self.rules, self.seed, items, self.hand_number, game, None), events
 
     def to_json(self) -> dict[str, Any]:
         return {"players": list(self.players), "rules": self.rules.to_dict(), "seed": self.seed,

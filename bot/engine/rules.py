@@ -44,6 +44,7 @@ class RuleSet:
     rotation: bool = False  # teams of 2; partners change every rotation_hands hands
     rotation_hands: int = 4
     tables: int = 1  # 2: two tables play at once, partners rotating (whatever ``rotation`` says)
+    late_join: bool = False  # people may join a running game (dealt hand_size, seated next)
 
     def __post_init__(self) -> None:
         problems = []
@@ -109,9 +110,9 @@ class RuleSet:
 
 OFFICIAL = RuleSet()
 # What groups actually play: stacking, jump-in, several cards at once, forced play,
-# a 2-card penalty for a wrong UNO call, 7-0, UNO for a hand of identical cards.
+# a 2-card penalty for a wrong UNO call, 7-0, UNO for a hand of identical cards, late joining.
 HOUSE = RuleSet(stacking="progressive", jump_in=True, multi_play=True, force_play=True,
-                false_uno_penalty=2, seven_zero=True, uno_identical=True)
+                false_uno_penalty=2, seven_zero=True, uno_identical=True, late_join=True)
 
 PRESETS: dict[str, RuleSet] = {"official": OFFICIAL, "house": HOUSE}
 RULE_FIELDS = tuple(f.name for f in fields(RuleSet))

@@ -28,8 +28,12 @@ def _url() -> str:
 
 
 def _run(connection: sa.Connection) -> None:
+    # SQLite has transactional DDL, but Alembic assumes not and would commit after each
+    # migration, letting a second process slip in between two of them (and run one again):
+    # one transaction for the whole upgrade keeps the BEGIN IMMEDIATE lock to the end.
     context.configure(connection=connection, target_metadata=metadata,
-                      render_as_batch=connection.dialect.name == "sqlite", compare_type=True)
+                      render_as_batch=connection.dialect.name == "sqlite", compare_type=True,
+                      transactional_ddl=True)
     with context.begin_transaction():
         if connection.dialect.name == "postgresql":
             connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"),

@@ -286,3 +286,15 @@ async def test_a_real_match_state_round_trips_card_for_card(store):
     loaded = await store.get(saved.game_id)
     assert Match.from_json(loaded.match) == match
     assert json.dumps(loaded.match) == json.dumps(match.to_json())
+
+
+async def test_notify_requests_are_added_once_removed_and_taken_once(store):
+    assert await store.add_notify_request(CHAT, "u1", "Ana", "zh_CN")
+    assert not await store.add_notify_request(CHAT, "u1", "Ana", "zh_CN")  # already waiting
+    assert await store.add_notify_request(CHAT, "u2", "Bo", "en")
+    assert await store.add_notify_request(OTHER_CHAT, "u1", "Ana", "en")
+    assert await store.remove_notify_request(CHAT, "u2")
+    assert not await store.remove_notify_request(CHAT, "u2")
+    assert await store.take_notify_requests(CHAT) == [("u1", "Ana", "zh_CN")]
+    assert await store.take_notify_requests(CHAT) == []  # answered once
+    assert await store.take_notify_requests(OTHER_CHAT) == [("u1", "Ana", "en")]

@@ -104,6 +104,8 @@ class FakeDiscord:
         self.token = token
         self.requests: list[RecordedRequest] = []
         self.messages: dict[int, dict[str, Any]] = {}  # id -> latest payload
+        self.dm_channels: dict[int, int] = {}  # user id -> their DM channel with the bot
+        self.closed_dms: set[int] = set()  # users whose DMs are closed (50007)
         self.message_history: list[tuple[str, dict[str, Any]]] = []  # ("create"|"edit", payload)
         self.interactions: dict[int, InteractionRecord] = {}
         self.commands: list[dict[str, Any]] = []  # the synced application commands
@@ -428,7 +430,16 @@ class FakeDiscord:
         if m := re.fullmatch(r"/channels/(\d+)/threads", path):
             if method == "POST":
                 return self._create_thread(m.group(1), body)
+        if method == "POST" and path == "/users/@me/channels":  # open a DM channel
+            user_id = int(body["recipient_id"])
+            dm = self.dm_channels.setdefault(user_id, self.next_id())
+            return 200, {"id": str(dm), "type": 1, "last_message_id": None,
+                         "recipients": [{"id": str(user_id), "username": f"user{user_id}",
+                                         "discriminator": "0", "global_name": None, "avatar": None}]}
         if m := re.fullmatch(r"/channels/(\d+)/messages", path):
+            owner = next((u for u, dm in self.dm_channels.items() if dm == int(m.group(1))), None)
+            if method == "POST" and owner in self.closed_dms:
+                return 403, {"message": "Cannot send messages to this user", "code": 50007}
             if method == "POST":
                 return 200, self._create_message(m.group(1), body)
         if m := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path):

@@ -8,7 +8,7 @@ from bot.engine import Match
 from bot.engine.cards import Card
 
 from .players import CHAT, Table
-from .test_game import USERS, open_game
+from .test_game import ANA, BO, USERS, open_game
 
 
 async def give(bot, player: str, names: list[str]) -> None:
@@ -51,3 +51,45 @@ async def test_uno_is_declared_from_the_colour_picker(bot):
     state = (await table.match()).game
     assert len(state.hand(current)) == 1
     assert current in state.declared and state.catchable == ()
+
+
+async def test_late_join_from_the_tables_join_button(bot):
+    from .fake_discord import EPHEMERAL, FakeUser
+
+    dee = FakeUser(104, "Dee")
+    await open_game(bot, preset="house")
+    table = Table(bot, USERS)
+    joins = [c for row in bot.table_message()["components"] for c in row["components"]
+             if c.get("custom_id", "").endswith(":join")]
+    assert joins, "a running house game offers Join on the table"
+    current = bot.current_player_id()
+    record = await bot.press_table(dee, "join")
+    message = bot.fake.response_message(record)
+    assert message["flags"] & EPHEMERAL
+    assert "joined" in message["content"]
+    assert any(h.action == "d" for h, _ in bot.hand_buttons(message))  # the hand came with it
+    state = (await table.match()).game
+    assert "104" in state.players and len(state.hand("104")) == state.rules.hand_size
+    assert state.players[state.players.index("104") - 1] == current
+    embed = bot.table_message()["embeds"][0]
+    assert "Dee" in (embed.get("description") or "")
+
+
+async def test_notify_me_from_the_lobby_then_a_dm_or_a_mention(bot):
+    from .fake_discord import FakeUser
+
+    dee, eve = FakeUser(104, "Dee"), FakeUser(105, "Eve")
+    await bot.slash(ANA, "new")
+    for user in (dee, eve):
+        record = await bot.press_table(user, "notify")
+        assert "tell you privately" in bot.fake.response_message(record)["content"]
+    bot.fake.closed_dms.add(105)
+    await bot.slash(ANA, "stop")
+    await bot.slash(BO, "new")
+    dm = bot.fake.dm_channels[104]
+    told = [m for m in bot.fake.messages.values() if m["channel_id"] == str(dm)]
+    assert len(told) == 1 and "opened a new game" in told[0]["content"] and "<#1000>" in told[0]["content"]
+    mentions = [m for m in bot.fake.channel_messages() if "as you asked" in (m["content"] or "")]
+    assert len(mentions) == 1 and "<@105>" in mentions[0]["content"]
+    assert [str(u) for u in mentions[0]["_allowed_mentions"]["users"]] == ["105"]  # pings Eve only
+    assert not bot.fake.unhandled

@@ -86,3 +86,49 @@ async def test_a_bare_play_from_someone_unreachable_tells_the_group_only_how(har
                                what="the public hint")
     text = harness.api.calls_to("sendMessage", GROUP)[-1].params["text"]
     assert "/play R5" in text and "press Start" in text and "You can play" not in text
+
+
+async def test_late_join_from_the_tables_join_button(harness: Harness):
+    await harness.start()
+    game_id = await harness.open_game(ANA, BO)
+    await harness.ask(ANA, "/settings preset=house")  # house rules: late join on
+    await harness.start_game(ANA, [ANA, BO])
+    await harness.api.wait_for(lambda: harness.table(), what="the table")
+    await harness.settle()
+    table = harness.table()
+    join = [b["url"] for b in table.buttons() if "url" in b]
+    assert join and join[0].endswith(f"start=join_{game_id}")
+    harness.say(CY, f"/start join_{game_id}", chat=CY.id)  # what the Join link sends
+    await harness.api.wait_for(lambda: harness.hand_message(CY), what="Cy's hand")
+    state = (await match_of(harness)).game
+    assert str(CY.id) in state.players and len(state.hand(str(CY.id))) == 7
+    index = state.players.index(str(CY.id))
+    assert state.players[index - 1] == state.current  # seated to play next
+    await harness.settle()
+    assert "\u2068Cy\u2069 joined the game with 7 cards" in harness.table().text
+
+
+async def test_notify_me_from_the_lobby_button_then_a_private_message(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    answer = await harness.press(CY, harness.lobby(), callbacks.lobby(harness.game_id(), "notify"))
+    assert "tell you privately" in answer.get("text", "")
+    await harness.ask(ANA, "/stop")
+    before = len(harness.api.calls_to("sendMessage", CY.id))
+    harness.say(BO, "/new")
+    await harness.api.wait_for(lambda: len(harness.api.calls_to("sendMessage", CY.id)) > before,
+                               what="Cy is told")
+    told = harness.api.calls_to("sendMessage", CY.id)[-1].params
+    assert "opened a new game" in told["text"] and "Bo" in told["text"]
+    assert told["reply_markup"]["inline_keyboard"][0][0]["url"].endswith(f"join_{harness.game_id()}")
+
+
+async def test_notify_me_command_for_someone_unreachable_mentions_them(harness: Harness):
+    await harness.start()
+    harness.api.forbid_chat(CY.id)
+    assert "tell you privately" in await harness.ask(CY, "/notify")
+    harness.say(ANA, "/new")
+    text = await harness.api.wait_for(
+        lambda: [c.params["text"] for c in harness.api.calls_to("sendMessage", GROUP)
+                 if "as you asked" in c.params["text"]], what="the mention in the group")
+    assert f"tg://user?id={CY.id}" in text[-1]

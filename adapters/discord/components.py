@@ -129,12 +129,12 @@ def hand_components(view: HandView, owner: str, page: int = 0) -> discord.ui.Vie
             action = "p"
         label = card_label(card, loc) + (f" ×{count}" if count > 1 else "")
         style = CARD_STYLES.get(card.color, discord.ButtonStyle.secondary) if card.color else discord.ButtonStyle.secondary
-        items.append(_button(HandId(game, owner, page, action, str(card)).encode(), label, style=style,
+        items.append(_button(HandId(game, owner, page, action, str(card), press=view.press).encode(), label, style=style,
                              disabled=over or not option.playable, row=i // 5,
                              emoji="🌈" if card.is_wild else None))
 
     def control(action: str, msgid: str, enabled: bool, style=discord.ButtonStyle.secondary, arg: str = "") -> UnoButton:
-        return _button(HandId(game, owner, page, action, arg).encode(), gettext(msgid, loc), style=style,
+        return _button(HandId(game, owner, page, action, arg, press=view.press).encode(), gettext(msgid, loc), style=style,
                        disabled=over or not enabled, row=CONTROL_ROW)
 
     items.append(control("d", N_("Draw"), view.can_draw, discord.ButtonStyle.primary))
@@ -153,16 +153,16 @@ def colour_components(view: HandView, owner: str, page: int, card: str) -> disco
     held, a second row names the colour and declares UNO! in the same click."""
     loc, game = view.locale, view.game_id
     items = [
-        _button(HandId(game, owner, page, "c", f"{card}.{color.value}").encode(), color_label(color, loc),
+        _button(HandId(game, owner, page, "c", f"{card}.{color.value}", press=view.press).encode(), color_label(color, loc),
                 style=CARD_STYLES[color], row=0)
         for color in Color
     ]
     if len(view.cards) == 2:
         uno = gettext(N_("UNO!"), loc)
-        items += [_button(HandId(game, owner, page, "c", f"{card}.{color.value}.{UNO_MARK}").encode(),
+        items += [_button(HandId(game, owner, page, "c", f"{card}.{color.value}.{UNO_MARK}", press=view.press).encode(),
                           f"{color_label(color, loc)} · {uno}", style=CARD_STYLES[color], row=1)
                   for color in Color]
-    items.append(_button(HandId(game, owner, page, "b").encode(), gettext(N_("Back"), loc), row=2))
+    items.append(_button(HandId(game, owner, page, "b", press=view.press).encode(), gettext(N_("Back"), loc), row=2))
     return _view(items)
 
 
@@ -173,11 +173,11 @@ def swap_components(view: HandView, owner: str, page: int, card: str) -> discord
     """7-0: whom to swap hands with when this 7 is played."""
     loc, game = view.locale, view.game_id
     items = [
-        _button(HandId(game, owner, page, "x", f"{card}.{user_id}").encode(), name[:80],
+        _button(HandId(game, owner, page, "x", f"{card}.{user_id}", press=view.press).encode(), name[:80],
                 style=discord.ButtonStyle.primary, row=i // 5)
         for i, (user_id, name) in enumerate(view.swap_targets[:20])
     ]
-    items.append(_button(HandId(game, owner, page, "b").encode(), gettext(N_("Back"), loc), row=CONTROL_ROW))
+    items.append(_button(HandId(game, owner, page, "b", press=view.press).encode(), gettext(N_("Back"), loc), row=CONTROL_ROW))
     return _view(items)
 
 
@@ -197,16 +197,16 @@ def several_components(view: HandView, owner: str, page: int, card: str) -> disc
     """Multi-play: this card alone, or every card of its rank with a chosen one on top."""
     loc, game = view.locale, view.game_id
     chosen = Card.parse(card)
-    items = [_button(HandId(game, owner, page, "p", card).encode(),
+    items = [_button(HandId(game, owner, page, "p", card, press=view.press).encode(),
                      tr(N_("Only {card}"), loc, card=chosen), style=discord.ButtonStyle.secondary, row=0)]
     tops = list(dict.fromkeys(same_rank(view, chosen)))
     count = len(same_rank(view, chosen))
     for i, top in enumerate(tops[:15]):
-        items.append(_button(HandId(game, owner, page, "a", str(top)).encode(),
+        items.append(_button(HandId(game, owner, page, "a", str(top), press=view.press).encode(),
                              tr(N_("All {n}, {card} on top"), loc, n=count, card=top),
                              style=CARD_STYLES.get(top.color, discord.ButtonStyle.primary) if top.color
                              else discord.ButtonStyle.primary, row=1 + i // 5))
-    items.append(_button(HandId(game, owner, page, "b").encode(), gettext(N_("Back"), loc), row=CONTROL_ROW))
+    items.append(_button(HandId(game, owner, page, "b", press=view.press).encode(), gettext(N_("Back"), loc), row=CONTROL_ROW))
     return _view(items)
 
 

@@ -319,7 +319,8 @@ class Frontend:
             hand = await self.own_hand(interaction)
             top = Card.parse(button.arg)
             cards = ui.several_order(hand, top) if hand and top in {o.card for o in hand.cards} else (top,)
-            command: cmd.Command = cmd.PlayCards(chat, user, cards=tuple(str(c) for c in cards))
+            command: cmd.Command = cmd.PlayCards(chat, user, cards=tuple(str(c) for c in cards),
+                                                 press=button.press or None)
         else:
             command = self._hand_command(chat, user, button)
         reply, deferred = await self.run(interaction, command, update=True)
@@ -331,18 +332,24 @@ class Frontend:
 
     @staticmethod
     def _hand_command(chat: ChatKey, user: User, button: HandId) -> cmd.Command:
+        # The token of the hand the button was made for: a double click is refused as stale.
+        # UNO! ("u") declares or calls out, about others' state: settled, not token-checked.
+        press = button.press or None
         if button.action == "p":
-            return cmd.PlayCards(chat, user, cards=(button.arg,))
+            return cmd.PlayCards(chat, user, cards=(button.arg,), press=press)
         if button.action == "c":
             card, _, rest = button.arg.partition(".")
             color, _, uno = rest.partition(".")
-            return cmd.PlayCards(chat, user, cards=(card,), color=color, declare_uno=uno == ui.UNO_MARK)
+            return cmd.PlayCards(chat, user, cards=(card,), color=color, declare_uno=uno == ui.UNO_MARK,
+                                 press=press)
         if button.action == "x":
             card, _, target = button.arg.partition(".")
-            return cmd.PlayCards(chat, user, cards=(card,), swap_with=target)
+            return cmd.PlayCards(chat, user, cards=(card,), swap_with=target, press=press)
         if button.action == "o":
             return cmd.NameColor(chat, user, color=button.arg)
-        return {"d": cmd.Draw, "n": cmd.Pass, "u": cmd.CallUno, "g": cmd.Challenge}[button.action](chat, user)
+        if button.action == "u":
+            return cmd.CallUno(chat, user)
+        return {"d": cmd.Draw, "n": cmd.Pass, "g": cmd.Challenge}[button.action](chat, user, press=press)
 
     async def _hand_navigation(self, interaction: discord.Interaction, button: HandId) -> None:
         """Pure UI: a colour picker, a swap picker, another page, or back to the hand."""

@@ -18,7 +18,7 @@ import datetime as dtm
 import logging
 import secrets
 import signal
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
@@ -32,6 +32,7 @@ from bot.coordinator.ports import ChatPort, GameStore
 from bot.logs import redact
 
 from .bot_commands import register_commands
+from .fairness import FairUpdateProcessor
 from .handlers import UnoHandlers
 from .port import TelegramChatPort
 
@@ -59,8 +60,14 @@ class TelegramConfig:
     poll_timeout: float = 10  # long-poll seconds per getUpdates
     # Updates handled at once. Games must not wait on each other's network round trips
     # (~50-100 ms per Bot API call in production); the coordinator's per-game lock orders
-    # each game's commands.
-    concurrent_updates: int = 32
+    # each game's commands. One chat runs at most chat_concurrent of them and keeps at most
+    # chat_backlog more waiting (fairness.py): a flooding group cannot take every slot.
+    concurrent_updates: int = 256
+    chat_concurrent: int = 4
+    chat_backlog: int = 16
+    # Seconds a shutdown waits for running updates, then for queued group messages, before
+    # cancelling them: SIGTERM ends the bot within a few seconds even under flood control.
+    stop_grace: float = 3.0
     web_links: WebLinks | None = None  # the web hand (WEBAPP_URL): a Mini App button on hands
 
     @property
@@ -98,7 +105,9 @@ def build_application(config: TelegramConfig) -> Application:
     return (ApplicationBuilder().token(config.token)
             .base_url(config.bot_url).base_file_url(config.file_url)
             .rate_limiter(limiter)
-            .concurrent_updates(config.concurrent_updates)
+            .concurrent_updates(FairUpdateProcessor(config.concurrent_updates,
+                                                    per_chat=config.chat_concurrent,
+                                                    backlog=config.chat_backlog))
             .build())
 
 
@@ -160,16 +169,40 @@ class TelegramBot:
                  "webhook" if self.config.webhook_url else "polling")
 
     async def stop(self) -> None:
+        """Stop within a few seconds, always: running updates and queued group messages get
+        ``stop_grace`` seconds each, then are cancelled (a move already saved stays saved)."""
+        grace = self.config.stop_grace
         if self._running:
             self._running = False
             if self.app.updater is not None and self.app.updater.running:
-                await self.app.updater.stop()  # no new updates
-            await self.app.stop()  # running handlers finish
+                await _within(self.app.updater.stop(), grace, "stopping the updates")  # no new updates
+            stopping = asyncio.ensure_future(self.app.stop())  # running handlers finish...
+            if not await _within(stopping, grace, "finishing the running updates", cancel=False):
+                processor = self.app.update_processor
+                cancelled = processor.cancel_running() if isinstance(processor, FairUpdateProcessor) else 0
+                log.warning("shutdown: %d update(s) still running were cancelled", cancelled)
+                await _within(stopping, 1.0, "stopping the application")  # ...or are cancelled
         if self.coordinator is not None:
-            await self.coordinator.close()  # no more timers
+            await _within(self.coordinator.close(), grace, "closing the coordinator")  # no more timers
         if self.port is not None:
-            await self.port.drain()  # queued table edits go out
-        await self.app.shutdown()
+            if not await _within(self.port.drain(), grace, "sending the queued group messages"):
+                self.port.abandon()  # queued table edits go out, or are given up
+        await _within(self.app.shutdown(), grace, "shutting down")
+
+
+async def _within(step: Awaitable[Any], seconds: float, what: str, *, cancel: bool = True) -> bool:
+    """Await one shutdown step for at most ``seconds``; False (logged) when it did not finish.
+    With ``cancel=False`` the step keeps running (the caller decides what to cancel)."""
+    task = asyncio.ensure_future(step)
+    done, _ = await asyncio.wait({task}, timeout=seconds)
+    if not done:
+        log.warning("shutdown: %s took over %.0f s", what, seconds)
+        if cancel:
+            task.cancel()
+        return False
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("shutdown: %s failed: %s", what, type(task.exception()).__name__)
+    return True
 
 
 async def serve(config: TelegramConfig, make_coordinator: Callable[[ChatPort], Any],

@@ -124,12 +124,13 @@ class Buttons:
         verb = action.verb
         if verb == "p":
             return cmd.PlayCards(chat, user, cards=tuple((action.card or "").split(".")), color=action.color,
-                                 declare_uno=action.uno, swap_with=action.target)
-        if verb == "k":
+                                 declare_uno=action.uno, swap_with=action.target, press=action.press)
+        if verb == "k":  # a call-out is about another player's state: settled, not stale-checked
             return cmd.CallUno(chat, user, target=action.target)
         if verb == "o":
             return cmd.NameColor(chat, user, color=action.color or "")
-        return {"d": cmd.Draw, "n": cmd.Pass, "y": cmd.DeclareUno, "c": cmd.Challenge}[verb](chat, user)
+        return {"d": cmd.Draw, "n": cmd.Pass, "y": cmd.DeclareUno, "c": cmd.Challenge}[verb](
+            chat, user, press=action.press)
 
     async def _hand_menu(self, query: CallbackQuery, action: callbacks.ButtonAction, chat: ChatKey,
                          loc: str) -> None:
@@ -139,7 +140,7 @@ class Buttons:
         chat_id, message_id = query.message.chat.id, query.message.message_id
         known = self.h.port.known_hand(action.owner or "")
         view = known.view if known and known.view.game_id == action.game_id else None
-        ids = HandIds(action.game_id, action.owner or "", action.hand)
+        ids = HandIds(action.game_id, action.owner or "", action.hand, action.press)
         markup: InlineKeyboardMarkup | None
         if action.verb == "w":
             markup = color_keyboard(ids, action.card or "", action.uno, view.locale if view else loc,

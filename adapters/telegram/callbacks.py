@@ -3,7 +3,9 @@
     l:<game>:<verb>                 lobby buttons (leave, start, add AI) -- anyone may press
     t:<game>:<verb>                 table buttons (UNO!)                 -- anyone may press
     h:<game>:<owner>:<verb>:<args>  a player's private hand               -- only <owner>
-                                    (the last field: the hand number it was dealt for)
+                                    (the last fields: the hand number it was dealt for, and
+                                    the token of the hand it was made for: a press on an
+                                    earlier hand, e.g. a double tap, is refused as stale)
 
 Because a button only names a game, an owner and what to do, it keeps working after a
 restart (the coordinator reloads the game) and can be checked against whoever pressed it.
@@ -13,7 +15,7 @@ The coordinator decides whether the action is legal; this module only parses.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 MAX_BYTES = 64  # Telegram's limit for callback_data
 
@@ -32,6 +34,8 @@ CARD_RE = re.compile(r"^(?:[RGBY](?:[0-9SR]|\+2)|W|W\+4)$")
 # Several cards of one rank played at once: "R5.B5.G5" (the last one ends on top).
 CARDS_RE = re.compile(r"^(?:[RGBY](?:[0-9SR]|\+2)|W|W\+4)(?:\.(?:[RGBY](?:[0-9SR]|\+2)|W|W\+4)){0,7}$")
 COLOR_RE = re.compile(r"^[RGBY]$")
+PRESS_RE = re.compile(r"^[0-9A-Za-z_-]{6}$")  # bot.coordinator.presses tokens
+FIELDS = 11
 
 
 class BadCallback(ValueError):
@@ -50,13 +54,18 @@ class ButtonAction:
     uno: bool = False  # declare UNO with the play
     page: int = 0
     hand: int = 0  # the match's hand number the keyboard was made for (0: unknown)
+    press: str | None = None  # token of the hand the keyboard was made for (None: unchecked)
 
     def encode(self) -> str:
         if self.scope == "h":
             fields = [self.scope, self.game_id, self.owner or "", self.verb, self.card or "",
                       self.color or "", self.target or "", "u" if self.uno else "",
-                      str(self.page) if self.page else "", str(self.hand) if self.hand else ""]
+                      str(self.page) if self.page else "", str(self.hand) if self.hand else "",
+                      self.press or ""]
             data = ":".join(fields).rstrip(":")
+            if len(data.encode()) > MAX_BYTES and self.press:
+                # No room for the token: the button still works, unchecked for staleness.
+                return replace(self, press=None).encode()
         else:
             data = f"{self.scope}:{self.game_id}:{self.verb}"
         if len(data.encode()) > MAX_BYTES:
@@ -74,8 +83,9 @@ def table(game_id: str, verb: str) -> str:
 
 def hand(game_id: str, owner: str, verb: str, *, card: str | None = None,
          color: str | None = None, target: str | None = None, uno: bool = False,
-         page: int = 0, hand_number: int = 0) -> str:
-    return ButtonAction("h", game_id, verb, owner, card, color, target, uno, page, hand_number).encode()
+         page: int = 0, hand_number: int = 0, press: str | None = None) -> str:
+    return ButtonAction("h", game_id, verb, owner, card, color, target, uno, page, hand_number,
+                        press).encode()
 
 
 def parse(data: str | None) -> ButtonAction:
@@ -92,10 +102,10 @@ def parse(data: str | None) -> ButtonAction:
         if len(parts) != 3 or parts[2] not in verbs:
             raise BadCallback("unknown button")
         return ButtonAction(scope, game_id, parts[2])
-    parts += [""] * (10 - len(parts))
-    if len(parts) != 10:
+    parts += [""] * (FIELDS - len(parts))
+    if len(parts) != FIELDS:
         raise BadCallback("too many fields")
-    _, _, owner, verb, card, color, target, uno, page, hand_number = parts
+    _, _, owner, verb, card, color, target, uno, page, hand_number, press = parts
     if not USER_ID_RE.match(owner) or verb not in HAND_VERBS:
         raise BadCallback("unknown hand button")
     if card and not (CARDS_RE if verb == "p" else CARD_RE).match(card):
@@ -106,6 +116,8 @@ def parse(data: str | None) -> ButtonAction:
         raise BadCallback("bad target")
     if uno not in ("", "u") or any(f and not (f.isdigit() and len(f) <= 4) for f in (page, hand_number)):
         raise BadCallback("bad flags")
+    if press and not PRESS_RE.match(press):
+        raise BadCallback("bad press token")
     if verb in ("p", "w", "s", "m") and not card:
         raise BadCallback("a play needs a card")
     if verb == "k" and not target:
@@ -113,4 +125,5 @@ def parse(data: str | None) -> ButtonAction:
     if verb == "o" and not color:
         raise BadCallback("naming a colour needs the colour")
     return ButtonAction("h", game_id, verb, owner, card or None, color or None, target or None,
-                        uno == "u", int(page) if page else 0, int(hand_number) if hand_number else 0)
+                        uno == "u", int(page) if page else 0, int(hand_number) if hand_number else 0,
+                        press or None)

@@ -249,13 +249,20 @@ class UnoHandlers:
                 await message.reply_text(page, parse_mode=ParseMode.HTML)
             return
         text = render_reply(reply, escape=html, mention=mention)
-        if in_group and reply.error in PRIVATE_REFUSALS:
-            if not await self._tell_privately(command.user.id, text) and reply.error == "which_card":
+        if in_group and not reply.ok:
+            # A refusal is for its sender only: privately, so a group sending commands faster
+            # than Telegram lets the bot answer there (20 a minute) does not pile up replies.
+            if await self._tell_privately(command.user.id, text):
+                return
+            if reply.error == "which_card":
                 # The answer names the player's cards: the group only learns how to play.
                 await message.reply_text(html(tr(N_(
                     "Name the card after /play, e.g. /play R5. To see your cards, open a private "
                     "chat with me and press Start."), reply.locale)), parse_mode=ParseMode.HTML)
-            return
+                return
+            if reply.error in PRIVATE_REFUSALS:
+                return
+            # The sender never started the bot: the group it is (the chat's backlog is capped).
         if text.strip():
             await message.reply_text(clip_html(text), parse_mode=ParseMode.HTML)
 

@@ -2,8 +2,10 @@
 
 Decision: a choice is played from the ``chosen_inline_result`` update (needs inline feedback
 switched on with @BotFather's /setinlinefeedback). Its ``result_id`` carries the move, as ids:
-``<n>[.<hand>]:<game>:<verb>[:<card>[:<colour>]]`` (``n`` keeps ids unique when a hand holds two
-equal cards; a choice made for an earlier hand is not played). The message the client then posts in the group is a neutral "🎴" line: it must not
+``<n>[.<hand>[.<press>]]:<game>:<verb>[:<card>[:<colour>]]`` (``n`` keeps ids unique when a hand
+holds two equal cards; a choice made for an earlier hand is not played; ``press`` is the token
+of the hand the results showed, so choosing twice, or from results older than the hand, is
+refused as stale). The message the client then posts in the group is a neutral "🎴" line: it must not
 name a card, because the move may still be refused (and then that card stays in the hand).
 Results are cached 0 s, personal, 50 per page with ``next_offset``.
 """
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAGE = 50  # Telegram's cap on results per answer
-RESULT_PREFIX = re.compile(r"^\d{1,4}(?:\.\d{1,4})?$")  # <n>[.<hand>]
+RESULT_PREFIX = re.compile(r"^\d{1,4}(?:\.\d{1,4}(?:\.[0-9A-Za-z_-]{6})?)?$")  # <n>[.<hand>[.<press>]]
 
 
 def result_entries(view: HandView) -> list[tuple[str, str, str]]:
@@ -81,6 +83,7 @@ class InlineMove(NamedTuple):
     card: str | None
     color: str | None
     hand: int  # the hand number the results were made for (0: unknown)
+    press: str | None = None  # token of the hand the results showed (None: unchecked)
 
 
 def parse_result_id(result_id: str) -> InlineMove | None:
@@ -89,17 +92,19 @@ def parse_result_id(result_id: str) -> InlineMove | None:
     parts = result_id.split(":")
     if len(parts) < 3 or not RESULT_PREFIX.match(parts[0]) or not GAME_ID_RE.match(parts[1]):
         return None
-    hand = int(parts[0].partition(".")[2] or 0)
+    stamps = parts[0].split(".")
+    hand = int(stamps[1]) if len(stamps) > 1 else 0
+    press = stamps[2] if len(stamps) > 2 else None
     game_id, verb, rest = parts[1], parts[2], parts[3:]
     if verb in ("y", "c", "d", "n") and not rest:
-        return InlineMove(game_id, verb, None, None, hand)
+        return InlineMove(game_id, verb, None, None, hand, press)
     if verb == "o" and len(rest) == 1 and len(rest[0]) == 1 and rest[0] in "RGBY":
         return InlineMove(game_id, verb, None, rest[0], hand)
     if verb in ("p", "pu") and 1 <= len(rest) <= 2 and CARD_RE.match(rest[0]):
         color = rest[1] if len(rest) == 2 else None
         if color is not None and color not in "RGBY":
             return None
-        return InlineMove(game_id, verb, rest[0], color, hand)
+        return InlineMove(game_id, verb, rest[0], color, hand, press)
     return None
 
 
@@ -142,7 +147,7 @@ class InlineMode:
         neutral = InputTextMessageContent(html(tr(N_("🎴 I make my move."), view.locale)),
                                           parse_mode=ParseMode.HTML)
         hand = self.h.port.hand_number(view.game_id)
-        stamp = f".{hand}" if hand else ""
+        stamp = f".{hand}.{view.press}" if view.press else (f".{hand}" if hand else "")
         results = [InlineQueryResultArticle(id=f"{start + i}{stamp}:{view.game_id}:{move}", title=title,
                                             description=description or None,
                                             input_message_content=neutral)
@@ -157,7 +162,7 @@ class InlineMode:
         parsed = parse_result_id(chosen.result_id)
         if parsed is None:
             return
-        game_id, verb, card, color, hand = parsed
+        game_id, verb, card, color, hand, press = parsed
         record = await self.h.game_record(game_id)
         if record is None:
             return
@@ -168,11 +173,12 @@ class InlineMode:
             return
         if verb in ("p", "pu"):
             command: cmd.Command = cmd.PlayCards(chat, user, cards=(card or "",), color=color,
-                                                 declare_uno=verb == "pu")
+                                                 declare_uno=verb == "pu", press=press)
         elif verb == "o":
             command = cmd.NameColor(chat, user, color=color or "")
         else:
-            command = {"y": cmd.DeclareUno, "c": cmd.Challenge, "d": cmd.Draw, "n": cmd.Pass}[verb](chat, user)
+            command = {"y": cmd.DeclareUno, "c": cmd.Challenge, "d": cmd.Draw, "n": cmd.Pass}[verb](
+                chat, user, press=press)
         reply = await self.h.run(command)
         if not reply.ok:
             await self._tell(user.id, reply)

@@ -57,14 +57,17 @@ def table_keyboard(view: TableView, bot_username: str = "") -> InlineKeyboardMar
 
 @dataclass(frozen=True)
 class HandIds:
-    """What every button of one hand keyboard names: the game, the owner, the hand number."""
+    """What every button of one hand keyboard names: the game, the owner, the hand number and
+    the token of the hand (so a second press of the same button is refused as stale)."""
 
     game_id: str
     owner: str
     hand_number: int = 0
+    press: str | None = None
 
     def data(self, verb: str, **fields) -> str:
-        return callbacks.hand(self.game_id, self.owner, verb, hand_number=self.hand_number, **fields)
+        return callbacks.hand(self.game_id, self.owner, verb, hand_number=self.hand_number,
+                              press=self.press, **fields)
 
     def button(self, label: str, verb: str, **fields) -> InlineKeyboardButton:
         return InlineKeyboardButton(label, callback_data=self.data(verb, **fields))
@@ -95,7 +98,7 @@ def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = 
     if view.hand_over:
         return None
     loc = view.locale
-    ids = HandIds(view.game_id, view.user_id, hand_number)
+    ids = HandIds(view.game_id, view.user_id, hand_number, view.press or None)
     if view.name_color:  # the dealer names the colour of a Wild turned first: nothing else yet
         return InlineKeyboardMarkup([[ids.button(f"{color_mark(c)} {color_label(c, loc)}", "o",
                                                  color=c.value) for c in Color]])

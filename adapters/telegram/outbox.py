@@ -98,6 +98,17 @@ class GroupOutbox:
         while self._worker is not None and not self._worker.done():
             await asyncio.shield(self._worker)
 
+    def abandon(self) -> None:
+        """Stop sending: the queue is dropped (logged) and the message in flight cancelled."""
+        if self._queue:
+            log.warning("chat %s: %d queued message(s) not sent at shutdown", self.chat_id, len(self._queue))
+        for item in self._queue:
+            if item.done is not None and not item.done.done():
+                item.done.set_result(None)
+        self._queue.clear()
+        if self._worker is not None and not self._worker.done():
+            self._worker.cancel()
+
     @property
     def idle(self) -> bool:
         """Nothing queued or in flight: the outbox may be dropped and made again later."""

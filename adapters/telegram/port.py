@@ -196,6 +196,11 @@ class TelegramChatPort:
         for outbox in list(self._outboxes.values()):
             await outbox.drain()
 
+    def abandon(self) -> None:
+        """Give up the queued public messages (a shutdown that cannot wait any longer)."""
+        for outbox in self._outboxes.values():
+            outbox.abandon()
+
     async def notify_user(self, chat: ChatKey, user_id: str, message: Notice) -> None:
         """ "Notify me": a private message with the group's name and a Join button."""
         if not user_id.isdigit():

@@ -16,6 +16,9 @@ class Command:
     # (user id, display name) of other people the command names, as the platform showed them
     # (a member picked in a Discord option): an answer names them even when they have no seat.
     names: tuple[tuple[str, str], ...] = field(default=(), kw_only=True)
+    # The token of the hand a button was pressed on (presses.py): a stale press is refused.
+    # None for typed commands and shared buttons, which are judged as they come.
+    press: str | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from bot.engine.cards import Card, Color
 from bot.engine.errors import BadAction, NothingToCatch, UnoError
 
 from . import commands as cmds
-from . import fairness, uno_calls
+from . import fairness, presses, uno_calls
 from .lobby import remove
 from .refusals import Refusal, from_engine
 from .transaction import Tx
@@ -50,11 +50,12 @@ def _acted(tx: Tx, user_id: str) -> None:
         timeouts[user_id] = 0
 
 
-def _in_hand(tx: Tx, user_id: str) -> None:
+def _in_hand(tx: Tx, user_id: str, press: str | None = None) -> None:
     _, match = tx.running()
     seat = tx.seated(user_id)
     if match.game.winner is not None:
         raise Refusal("hand_over")
+    presses.check(match, user_id, press)  # a button of an earlier hand: a double tap
     if seat.ai is not None:
         reclaim(tx, user_id)
 
@@ -75,7 +76,7 @@ def reclaim(tx: Tx, user_id: str) -> None:
 
 def play_cards(tx: Tx, cmd: cmds.PlayCards) -> Text:
     user = cmd.user.id
-    _in_hand(tx, user)
+    _in_hand(tx, user, cmd.press)
     named = (cmd.cards,) if isinstance(cmd.cards, str) else cmd.cards
     if not isinstance(named, tuple | list) or not named:
         raise Refusal("bad_card", {"card": _shown(named)})
@@ -108,7 +109,7 @@ def _shown(value: object) -> str:
 
 def draw(tx: Tx, cmd: cmds.Command) -> Text:
     user = cmd.user.id
-    _in_hand(tx, user)
+    _in_hand(tx, user, cmd.press)
     events = _engine(tx, Draw(user))
     _acted(tx, user)
     drawn = [c for e in events if isinstance(e, ev.CardsDrawn) and e.player == user for c in e.cards]
@@ -117,7 +118,7 @@ def draw(tx: Tx, cmd: cmds.Command) -> Text:
 
 def pass_turn(tx: Tx, cmd: cmds.Command) -> Text:
     user = cmd.user.id
-    _in_hand(tx, user)
+    _in_hand(tx, user, cmd.press)
     _engine(tx, Pass(user))
     _acted(tx, user)
     return Text(N_("You passed."))
@@ -125,7 +126,7 @@ def pass_turn(tx: Tx, cmd: cmds.Command) -> Text:
 
 def challenge(tx: Tx, cmd: cmds.Command) -> Text:
     user = cmd.user.id
-    _in_hand(tx, user)
+    _in_hand(tx, user, cmd.press)
     events = _engine(tx, Challenge(user))
     _acted(tx, user)
     if any(isinstance(e, ev.ChallengeWon) for e in events):
@@ -148,7 +149,7 @@ def name_color(tx: Tx, cmd: cmds.NameColor) -> Text:
 
 def declare(tx: Tx, cmd: cmds.Command) -> Text:
     user = cmd.user.id
-    _in_hand(tx, user)
+    _in_hand(tx, user, cmd.press)
     if not _may_declare(tx, user):
         if uno_calls.already_called(tx.meta, user, user) is not None:
             raise uno_calls.refusal(_name(tx, user))  # a double press of UNO!

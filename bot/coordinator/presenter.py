@@ -17,6 +17,7 @@ from bot.engine.cards import display_order
 from bot.engine.match import ranking
 from bot.engine.rules import PRESETS, RuleSet
 
+from . import presses
 from .ports import GameRecord, Seat
 from .table_size import seats_for
 from .views import N_, CardOption, HandView, LobbyView, SeatView, TableView, Text
@@ -126,7 +127,8 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
         catchable=tuple(dict.fromkeys(a.target for a in actions if isinstance(a, CatchUno))),
         swap_targets=swap_targets, multi_play=state.rules.multi_play, hand_over=over, note=note,
         turn_started=turn_started and state.current == user_id and not over, repost=repost,
-        name_color=any(isinstance(a, ChooseColor) for a in actions))
+        name_color=any(isinstance(a, ChooseColor) for a in actions),
+        press=presses.token(match, user_id))
 
 
 def describe(event: ev.Event, names: Mapping[str, str]) -> Text | None:

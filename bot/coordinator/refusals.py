@@ -36,6 +36,8 @@ MESSAGES: dict[str, str] = {
     "uno_cooldown": N_("That was a wrong UNO! call: you can call out players again in {seconds} s."),
     "cannot_challenge": N_("There is no Wild Draw Four to challenge."),
     "cannot_pass": N_("You can only pass right after drawing."),
+    "stale_press": N_("That button was for an earlier moment: your cards have changed since. "
+                      "Use the buttons of your current hand."),
     "already_called": N_("UNO! has already been called. Nothing changes."),
     "cannot_declare": N_("You can declare UNO only when you hold one card."),
     "hand_over": N_("This hand is over; the next one starts shortly."),

@@ -131,6 +131,7 @@ class HandView:
     name_color: bool = False  # the dealer names the colour of the first card (a Wild) now
     hand_over: bool = False  # the hand/game ended: buttons should be disabled
     note: Text | None = None  # e.g. "You drew Y3" (private, so it may name cards)
+    press: str = ""  # token of this hand (presses.py): buttons carry it, a stale press is refused
     # The turn just passed to this player: where edits notify nobody, the adapter posts the
     # hand as a new (notifying) message and retires the previous one.
     turn_started: bool = False

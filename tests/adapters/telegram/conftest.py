@@ -75,14 +75,18 @@ class Harness:
             await self.bot.port.drain()
         await self.api.wait_idle(quiet=0.2)
 
-    async def ask(self, user: TgUser, text: str, chat: int = GROUP, **kw: Any) -> str:
-        """Send a command and return the text of the bot's next message in that chat."""
+    async def ask(self, user: TgUser, text: str, chat: int = GROUP, *, privately: bool = False,
+                  **kw: Any) -> str:
+        """Send a command and return the text of the bot's next message in that chat (with
+        ``privately``: in the sender's private chat, where a refusal in a group is answered)."""
+        await self.settle()  # answers to earlier commands are not taken for this one's
         mark = len(self.api.calls)
         self.say(user, text, chat=chat, **kw)
+        where = user.id if privately else chat
 
         def replies() -> list[str]:
             return [c.params["text"] for c in self.api.calls[mark:]
-                    if c.method == "sendMessage" and c.chat_id == chat]
+                    if c.method == "sendMessage" and c.chat_id == where]
 
         return (await self.api.wait_for(replies, what=f"a reply to {text}"))[-1]
 

@@ -11,21 +11,27 @@ from adapters.telegram.inline import parse_result_id
 CARDS = ["R0", "G9", "BS", "YR", "R+2", "W", "W+4"]
 game_ids = st.text("0123456789abcdef", min_size=1, max_size=12)
 user_ids = st.integers(1, 10**13).map(str)
+PRESS_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-"
 
 
 @settings(max_examples=200, deadline=None)
 @given(game_ids, user_ids, st.sampled_from(callbacks.HAND_VERBS), st.sampled_from(CARDS),
        st.sampled_from([None, "R", "G", "B", "Y"]), st.one_of(st.none(), user_ids), st.booleans(),
-       st.integers(0, 9), st.integers(0, 999))
-def test_hand_buttons_round_trip_within_64_bytes(game, owner, verb, card, color, target, uno, page, number):
+       st.integers(0, 9), st.integers(0, 999), st.one_of(st.none(), st.text(PRESS_CHARS, min_size=6, max_size=6)))
+def test_hand_buttons_round_trip_within_64_bytes(game, owner, verb, card, color, target, uno, page, number,
+                                                 press):
     if verb == "k" and target is None:
         target = owner
     if verb == "o" and color is None:  # naming a colour always carries one
         color = "R"
-    action = ButtonAction("h", game, verb, owner, card, color, target, uno, page, number)
+    action = ButtonAction("h", game, verb, owner, card, color, target, uno, page, number, press)
     data = action.encode()
     assert len(data.encode()) <= MAX_BYTES
-    assert callbacks.parse(data) == action
+    parsed = callbacks.parse(data)
+    # The token goes only where it fits: then the press is simply not checked for staleness.
+    assert parsed in (action, ButtonAction("h", game, verb, owner, card, color, target, uno, page, number))
+    if len(game) <= 10 and len(owner) <= 11 and (target is None or len(target) <= 11):
+        assert parsed == action  # real ids (10-hex games, Telegram user ids) always carry it
 
 
 def test_lobby_and_table_buttons_round_trip():
@@ -45,7 +51,7 @@ def test_the_longest_hand_button_fits():
     "h:ab:1:p:R5:Q", "h:ab:1:zz", "h:ab:1:k", "h:ab:1:p:R5::::u:1:more", "h:a b:1:d",
     "h:ab:1:d:::::x", "h:ab:1:g::::::z", "l:" + "a" * 70 + ":leave", "h:ab:<b>:d",
     "h:ab:1:w:R5.B5", "h:ab:1:m:R5.B5", "h:ab:1:p:R5..B5", "h:ab:1:p:R5.Q5", "h:ab:1:d::::::x1",
-    "h:ab:1:d::::::1:2:3",
+    "h:ab:1:d::::::1:2:3", "h:ab:1:p:R5:::::1:abc", "h:ab:1:p:R5:::::1:abc$%&", "h:ab:1:p:R5:::::1:Ab3_-x:z",
 ])
 def test_forged_or_malformed_data_is_refused(data):
     with pytest.raises(BadCallback):
@@ -53,11 +59,14 @@ def test_forged_or_malformed_data_is_refused(data):
 
 
 def test_inline_result_ids():
-    assert parse_result_id("0:ab12:p:R5") == ("ab12", "p", "R5", None, 0)
-    assert parse_result_id("3.2:ab12:pu:W:G") == ("ab12", "pu", "W", "G", 2)
-    assert parse_result_id("7.1:ab12:d") == ("ab12", "d", None, None, 1)
-    assert parse_result_id("4.1:ab12:o:Y") == ("ab12", "o", None, "Y", 1)  # the dealer names a colour
-    for bad in ("0:ab12:o", "0:ab12:o:X", "0:ab12:o:RG", "", "x:ab12:d", "1.:ab12:d", "1.2.3:ab12:d", "0:ab12:p", "0:ab12:p:Q5", "0:ab12:p:W:X", "0:ab12:d:R5", "0:ab12:zz"):
+    assert parse_result_id("0:ab12:p:R5") == ("ab12", "p", "R5", None, 0, None)
+    assert parse_result_id("3.2:ab12:pu:W:G") == ("ab12", "pu", "W", "G", 2, None)
+    assert parse_result_id("7.1:ab12:d") == ("ab12", "d", None, None, 1, None)
+    assert parse_result_id("4.1:ab12:o:Y") == ("ab12", "o", None, "Y", 1, None)  # the dealer names a colour
+    assert parse_result_id("7.1.Ab3_-x:ab12:d") == ("ab12", "d", None, None, 1, "Ab3_-x")
+    assert parse_result_id("7.0.Ab3_-x:ab12:p:R5") == ("ab12", "p", "R5", None, 0, "Ab3_-x")
+    for bad in ("0:ab12:o", "0:ab12:o:X", "0:ab12:o:RG", "", "x:ab12:d", "1.:ab12:d", "1.2.3:ab12:d", "0:ab12:p",
+                "0:ab12:p:Q5", "0:ab12:p:W:X", "0:ab12:d:R5", "0:ab12:zz", "1.2.abc:ab12:d", "1.2.Ab3_-x.9:ab12:d"):
         assert parse_result_id(bad) is None
 
 

@@ -21,11 +21,11 @@ async def test_information_commands_answer_in_the_chat(harness: Harness):
     await harness.open_game(ANA, BO)
     settings = await ask(harness, BO, "/settings")
     assert "Rules: official" in settings
-    refused = await ask(harness, BO, "/settings stacking=same")  # not the creator, not an admin
+    refused = await ask(harness, BO, "/settings stacking=same", privately=True)  # not the creator/an admin
     assert "creator or a chat admin" in refused
     # Bo is promoted: the cached "not an admin" is checked again on the next refusal.
     harness.api.admins[GROUP] = {BO.id}
-    await ask(harness, BO, "/settings stacking=same")
+    await ask(harness, BO, "/settings stacking=same")  # now allowed: answered in the group
     assert [c.params["user_id"] for c in harness.api.calls_to("getChatMember", GROUP)] == [BO.id, BO.id, BO.id]
     changed = await ask(harness, BO, "/settings")
     assert "Stacking +2/+4: off" in settings and "Stacking +2/+4: off" not in changed
@@ -50,7 +50,7 @@ async def test_kick_by_reply_stop_and_language(harness: Harness):
     mover = await next_actor(harness, [ANA, BO, CY])
     await take_turn(harness, mover)
     # Only the creator (or an admin) may kick; a reply names the player.
-    refused = await ask(harness, BO, "/kick", reply_to=harness.api.user_message(CY, GROUP))
+    refused = await ask(harness, BO, "/kick", reply_to=harness.api.user_message(CY, GROUP), privately=True)
     assert "creator or a chat admin" in refused
     assert str(CY.id) in (await match_of(harness)).players
     harness.say(ANA, "/kick", reply_to=harness.api.user_message(CY, GROUP))

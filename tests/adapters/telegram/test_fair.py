@@ -39,18 +39,18 @@ async def test_repeated_wrong_uno_calls_go_private_not_to_the_group(harness: Har
     await harness.start_game(ANA, PLAYERS)
     await harness.settle()
     before_group = len(harness.api.calls_to("sendMessage", GROUP))
-    harness.say(BO, "/uno")  # nobody can be called out: answered in the group once
-    await harness.api.wait_for(lambda: len(harness.api.calls_to("sendMessage", GROUP)) > before_group,
-                               what="the first refusal")
-    first = harness.api.calls_to("sendMessage", GROUP)[-1]
-    assert "nobody can be called out" in first.params["text"].lower()
     before_private = len(harness.api.calls_to("sendMessage", BO.id))
+    harness.say(BO, "/uno")  # nobody can be called out: a refusal, told privately (issue 10)
+    await harness.api.wait_for(lambda: len(harness.api.calls_to("sendMessage", BO.id)) > before_private,
+                               what="the first refusal")
+    first = harness.api.calls_to("sendMessage", BO.id)[-1]
+    assert "nobody can be called out" in first.params["text"].lower()
     harness.say(BO, "/uno")
     harness.say(BO, "/uno")
-    await harness.api.wait_for(lambda: len(harness.api.calls_to("sendMessage", BO.id)) >= before_private + 2,
+    await harness.api.wait_for(lambda: len(harness.api.calls_to("sendMessage", BO.id)) >= before_private + 3,
                                what="private cool-down answers")
     await harness.settle()
-    assert len(harness.api.calls_to("sendMessage", GROUP)) == before_group + 1
+    assert len(harness.api.calls_to("sendMessage", GROUP)) == before_group
     private = harness.api.calls_to("sendMessage", BO.id)[-1].params["text"]
     assert "wrong uno! call" in private.lower()
 

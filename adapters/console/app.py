@@ -16,9 +16,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.coordinator import commands as cmd
+from bot.coordinator.lobby import TWO_TABLE_PLAYERS
 from bot.coordinator.ports import ChatKey, GameRecord, GameStore, User
+from bot.coordinator.settings import rules_of
 from bot.coordinator.views import N_, Reply, Text
 from bot.engine import Match
+from bot.engine.match import ranking
 from bot.i18n import gettext, normalize_locale
 from bot.render import text as render
 
@@ -104,6 +107,8 @@ class ConsoleSession:
             if not reply.ok:
                 self.show_reply(reply)
                 return False
+            if rules_of(await self.store.chat_settings(CHAT)).tables > 1:
+                ai_seats = TWO_TABLE_PLAYERS - 1  # two tables seat exactly 8: the person and 7 bots
         steps: list[cmd.Command] = [cmd.NewGame(chat=CHAT, user=self.user)]
         steps += [cmd.AddAiSeat(chat=CHAT, user=self.user, strategy=getattr(self.args, "level", "normal"))
                   for _ in range(ai_seats)]
@@ -193,7 +198,8 @@ class ConsoleSession:
             return
         self.port.say("")
         self.port.line(Text(N_("Final standings")))
-        for place, (name, points) in enumerate(standings(record), 1):
+        tables = [await self.store.get(g) for g in record.meta.get("two_tables", {}).get("games", [])]
+        for place, (name, points) in enumerate(standings(record, [t for t in tables if t]), 1):
             self.port.line(Text(N_("{place}. {name}: {points} points"),
                                 {"place": place, "name": name, "points": points}))
         stats = await self.store.stats(CHAT.platform, HUMAN_ID, CHAT)
@@ -209,15 +215,18 @@ class ConsoleSession:
             pass
 
 
-def standings(record: GameRecord) -> list[tuple[str, int]]:
-    """(name, score) best first: highest wins, or lowest under losers_accumulate."""
+def standings(record: GameRecord, tables: list[GameRecord] | None = None) -> list[tuple[str, int]]:
+    """(name, score) best first for the scoring mode; a two-table match adds up its tables."""
     names = {seat.user_id: seat.name for seat in record.seats}
-    if not record.match:
+    matches = [Match.from_json(r.match) for r in ([record] if record.match else tables or []) if r.match]
+    if not matches:
         return [(name, 0) for name in names.values()]
-    match = Match.from_json(record.match)
-    lowest_first = match.rules.scoring == "losers_accumulate"
-    rows = [(names.get(uid, uid), points) for uid, points in match.scores.items()]
-    return sorted(rows, key=lambda row: row[1] if lowest_first else -row[1])
+    totals: dict[str, int] = {}
+    for match in matches:
+        for uid, points in match.scores.items():
+            totals[uid] = totals.get(uid, 0) + points
+    order = ranking(matches[0].rules.scoring, totals, list(totals))
+    return [(names.get(uid, uid), totals[uid]) for uid in order]
 
 
 class StdinReader:

@@ -12,6 +12,7 @@ import itertools
 from collections.abc import Callable
 
 from bot.coordinator.ports import ChatKey
+from bot.coordinator.tables import split_table_chat
 from bot.coordinator.views import N_, HandView, LobbyView, Notice, Public, TableView, Text
 from bot.i18n import translate
 from bot.i18n.formatting import FSI, PDI
@@ -32,12 +33,15 @@ class ConsoleChat:
         self.last_table: TableView | None = None
         self.last_hand: HandView | None = None
         self.pending_lobby: LobbyView | None = None
+        self.my_table: ChatKey | None = None  # two tables: where the person plays now
         self.hands_shown = 0  # how many times the human's hand was printed
         self.changed = asyncio.Event()  # set on every message: the app re-checks the game then
 
     # ---- ChatPort -------------------------------------------------------------------------
 
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
+        if split_table_chat(chat.chat_id)[1] is not None and not self._at_my_table(chat, message):
+            return str(next(self._ids))  # two tables: the bots' table plays on unseen
         if isinstance(message, LobbyView | TableView) and message.closed:
             # How a hand, game or lobby ended, edited into its message elsewhere: printed and
             # never edited, the console has no such message; the notice that follows says it.
@@ -61,6 +65,16 @@ class ConsoleChat:
         self.say(body)
         self.changed.set()
         return str(next(self._ids))
+
+    def _at_my_table(self, chat: ChatKey, message: Public) -> bool:
+        """Of a match at two tables, show the person's table: its table views (the person is
+        seated there; this follows them from round to round) and its notices."""
+        if isinstance(message, TableView):
+            if any(seat.user_id == self.human_id for seat in message.seats):
+                self.my_table = chat
+                return True
+            return False
+        return chat == self.my_table
 
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
                         edit: str | None = None) -> str | None:

@@ -26,11 +26,12 @@ from dataclasses import dataclass
 import discord
 
 from bot.coordinator.ports import ChatKey, DeliveryFailed
+from bot.coordinator.tables import split_table_chat, virtual_table_chat
 from bot.coordinator.views import HandView, LobbyView, Notice, Public, TableView
 from bot.i18n import N_
 
 from .components import lobby_components, ping_components, table_components
-from .embeds import lobby_embed, notice_content, table_embed, tr_markup
+from .embeds import lobby_embed, notice_content, table_embed, tr, tr_markup
 from .hand_views import OpenHands
 
 log = logging.getLogger(__name__)
@@ -72,8 +73,27 @@ class DiscordChatPort:
         # marked over, and that removes the ping (send_hand)
         return published
 
+    async def open_table(self, chat: ChatKey, number: int, locale: str) -> ChatKey:
+        """Table ``number`` of a two-table match plays in a public thread of the channel (its
+        own table message, pings and buttons); without the right to open threads, in the
+        channel itself beside the other table."""
+        title = tr(N_("UNO table {table}"), locale, table=number)
+        try:
+            channel = self.client.get_channel(int(chat.chat_id)) or \
+                await self.client.fetch_channel(int(chat.chat_id))
+            if not isinstance(channel, discord.TextChannel):
+                raise TypeError(f"threads open in text channels, not {type(channel).__name__}")
+            thread = await channel.create_thread(name=title, type=discord.ChannelType.public_thread,
+                                                 auto_archive_duration=1440)
+        except (discord.HTTPException, TypeError) as error:
+            log.info("no thread for table %s in channel %s (%s): both tables in the channel",
+                     number, chat.chat_id, type(error).__name__)
+            return virtual_table_chat(chat, number)
+        self.sends += 1
+        return ChatKey(chat.platform, str(thread.id))
+
     async def _publish(self, chat: ChatKey, message: Public, *, edit: str | None) -> str | None:
-        channel = self.client.get_partial_messageable(int(chat.chat_id))
+        channel = self.client.get_partial_messageable(int(split_table_chat(chat.chat_id)[0]))
         kwargs = self._render(message)
         if edit is not None and not isinstance(message, Notice):
             try:
@@ -153,7 +173,7 @@ class DiscordChatPort:
             text = tr_markup(N_("{player}, it is your turn: press My hand to play."), table.locale, player=user)
         if table.deadline:
             text += f" ⏱️ <t:{int(table.deadline)}:R>"
-        channel = self.client.get_partial_messageable(int(chat.chat_id))
+        channel = self.client.get_partial_messageable(int(split_table_chat(chat.chat_id)[0]))
         message_id: int | None = None
         try:
             self.sends += 1
@@ -174,7 +194,7 @@ class DiscordChatPort:
         del self.pings[chat.chat_id]
         if standing.message_id is None:
             return
-        channel = self.client.get_partial_messageable(int(chat.chat_id))
+        channel = self.client.get_partial_messageable(int(split_table_chat(chat.chat_id)[0]))
         try:
             self.deletes += 1
             await channel.get_partial_message(standing.message_id).delete()

@@ -125,8 +125,9 @@ def _rule_lines(preset: str, changes: dict[str, Any], loc: str) -> str:
 
 def table_embed(view: TableView) -> discord.Embed:
     loc = view.locale
-    embed = discord.Embed(title=tr(N_("UNO: hand {number}"), loc, number=view.hand_number),
-                          colour=COLOURS.get(view.color, NEUTRAL))
+    title = tr(N_("UNO: table {table}, hand {number}"), loc, table=view.table, number=view.hand_number) \
+        if view.table else tr(N_("UNO: hand {number}"), loc, number=view.hand_number)
+    embed = discord.Embed(title=title, colour=COLOURS.get(view.color, NEUTRAL))
     embed.description = _clip("\n".join(fmt(t, loc) for t in view.last), EMBED_DESCRIPTION_MAX) or None
     top = top_card_text(view.top, view.color, loc)
     embed.add_field(name=tr(N_("Top card"), loc), value=top)
@@ -155,8 +156,16 @@ def table_embed(view: TableView) -> discord.Embed:
                         value=tr_markup(N_("{players} did not say UNO! Press UNO! to call them out."),
                                         loc, players=caught),
                         inline=False)
-    embed.set_footer(text=tr(N_("Game {game} · playing to {target} points"), loc,
-                             game=view.game_id, target=view.target_score))
+    if view.last_hand:
+        footer = tr(N_("Game {game} · hand {number} of {total}"), loc, game=view.game_id,
+                    number=view.hand_number, total=view.last_hand)
+    elif view.scoring == "chips":
+        footer = tr(N_("Game {game} · until a balance reaches ±{target} chips"), loc,
+                    game=view.game_id, target=view.target_score)
+    else:
+        footer = tr(N_("Game {game} · playing to {target} points"), loc,
+                    game=view.game_id, target=view.target_score)
+    embed.set_footer(text=footer)
     return embed
 
 

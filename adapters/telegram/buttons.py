@@ -18,6 +18,7 @@ from telegram.ext import ContextTypes
 
 from bot.coordinator import commands as cmd
 from bot.coordinator.ports import ChatKey, GameRecord, User
+from bot.coordinator.tables import split_table_chat
 from bot.coordinator.views import N_
 from bot.engine.cards import Card
 from bot.render.text import render_reply
@@ -108,7 +109,7 @@ class Buttons:
                 and record.match.get("hand_number") != action.hand:
             return N_("This hand is over: use the buttons of your new hand.")
         if action.scope in ("l", "t") and query.message is not None \
-                and str(query.message.chat.id) != record.chat.chat_id:
+                and str(query.message.chat.id) != split_table_chat(record.chat.chat_id)[0]:
             # Forged data naming another chat's game: buttons act where they are shown.
             return N_("This button is not valid any more.")
         return None

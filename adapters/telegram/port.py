@@ -33,7 +33,9 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from adapters.web.links import WebLinks
 from bot.coordinator.ports import ChatKey, DeliveryFailed
-from bot.coordinator.views import N_, HandView, LobbyView, Notice, Public, TableView
+from bot.coordinator.tables import split_table_chat, virtual_table_chat
+from bot.coordinator.views import N_, HandView, LobbyView, Notice, Public, TableView, Text
+from bot.i18n import translate
 from bot.render.text import render_hand, render_lobby, render_notice, render_table
 
 from .keyboards import deep_link, hand_keyboard, lobby_keyboard, table_keyboard
@@ -84,7 +86,8 @@ class TelegramChatPort:
         # game id -> the hand being played (from its table): stamped on hand keyboards, so a
         # keyboard of an earlier hand is recognised as stale.
         self._hand_numbers: Recent[str, int] = Recent(MEMORY)
-        self._outboxes: dict[int, GroupOutbox] = {}  # group chat id -> its queue of messages
+        # (group chat id, forum topic or None) -> its queue of messages
+        self._outboxes: dict[tuple[int, int | None], GroupOutbox] = {}
         self._titles: Recent[int, str | None] = Recent(MEMORY)  # group chat id -> its title
         self._blocked: Recent[str, bool] = Recent(MEMORY)  # users whose private chat said 403
         self._date_time = True  # the Bot API knows the date-time entity (<tg-time>)
@@ -151,7 +154,9 @@ class TelegramChatPort:
             self.remember_seats(message.game_id, chat, (s.user_id for s in message.seats))
         if isinstance(message, TableView):
             self._hand_numbers[message.game_id] = message.hand_number
-        outbox = self.outbox(int(chat.chat_id))
+        # A table of a two-table match posts into its forum topic, or into the group itself.
+        group, _, topic = split_table_chat(chat.chat_id)
+        outbox = self.outbox(int(group), int(topic) if topic else None)
         if isinstance(message, Notice) and message.transient:
             outbox.remind(text)  # paced with the group's other messages; the game goes on
             return None
@@ -159,13 +164,33 @@ class TelegramChatPort:
             return outbox.edit(edit, text, markup)  # queued: the game does not wait for it
         return await outbox.send(text, markup)
 
-    def outbox(self, chat_id: int) -> GroupOutbox:
-        if chat_id not in self._outboxes:
+    def outbox(self, chat_id: int, topic: int | None = None) -> GroupOutbox:
+        key = (chat_id, topic)
+        if key not in self._outboxes:
             if len(self._outboxes) >= OUTBOXES_KEPT:  # groups gone quiet give theirs back
-                for idle in [key for key, box in self._outboxes.items() if box.idle]:
+                for idle in [k for k, box in self._outboxes.items() if box.idle]:
                     del self._outboxes[idle]
-            self._outboxes[chat_id] = GroupOutbox(chat_id, self._send_or_edit)
-        return self._outboxes[chat_id]
+            if topic is None:
+                self._outboxes[key] = GroupOutbox(chat_id, self._send_or_edit)
+            else:
+                async def deliver(chat: int, text: str, markup: InlineKeyboardMarkup | None,
+                                  edit: str | None) -> str:
+                    return await self._send_or_edit(chat, text, markup, edit, thread=topic)
+
+                self._outboxes[key] = GroupOutbox(chat_id, deliver)
+        return self._outboxes[key]
+
+    async def open_table(self, chat: ChatKey, number: int, locale: str) -> ChatKey:
+        """Table ``number`` of a two-table match: a forum topic of its own where the group has
+        topics (and lets the bot open one), else the group itself."""
+        title = translate(Text(N_("UNO table {table}"), {"table": number}), locale)
+        try:
+            topic = await self.bot.create_forum_topic(int(chat.chat_id), title)
+        except TelegramError as error:  # not a forum, or no right to manage topics
+            log.info("no forum topic for table %s in chat %s (%s): both tables in the group",
+                     number, chat.chat_id, error.message)
+            return virtual_table_chat(chat, number)
+        return virtual_table_chat(chat, number, str(topic.message_thread_id))
 
     async def drain(self) -> None:
         """Wait until every queued public message went out (before shutting down)."""
@@ -207,7 +232,7 @@ class TelegramChatPort:
             raise DeliveryFailed("blocked")
         text = render_hand(view, escape=html)
         if view.turn_started:
-            title = await self.chat_title(int(chat.chat_id))
+            title = await self.chat_title(int(split_table_chat(chat.chat_id)[0]))
             header = (tr(N_("🔔 Your turn in {group}!"), view.locale, group=title) if title
                       else tr(N_("🔔 Your turn!"), view.locale))
             text = html(header) + "\n" + text
@@ -263,9 +288,9 @@ class TelegramChatPort:
         raise TypeError(f"not a public view: {type(message).__name__}")
 
     async def _send_or_edit(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
-                            edit: str | None) -> str:
+                            edit: str | None, thread: int | None = None) -> str:
         try:
-            return await self._deliver(chat_id, text, markup, edit)
+            return await self._deliver(chat_id, text, markup, edit, thread)
         except BadRequest as error:
             if "<tg-time" not in text or "parse entities" not in error.message.lower():
                 raise
@@ -273,10 +298,10 @@ class TelegramChatPort:
             # moments as their UTC text from now on.
             log.warning("the Bot API refused a date-time entity (%s); showing times in UTC", error.message)
             self._date_time = False
-            return await self._deliver(chat_id, without_moments(text), markup, edit)
+            return await self._deliver(chat_id, without_moments(text), markup, edit, thread)
 
     async def _deliver(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
-                       edit: str | None) -> str:
+                       edit: str | None, thread: int | None = None) -> str:
         if edit is not None:
             try:
                 await self.bot.edit_message_text(text, chat_id=chat_id, message_id=int(edit),
@@ -289,7 +314,8 @@ class TelegramChatPort:
                     raise  # the text itself was refused: a new message would be too
                 # Deleted, too old or not ours: fall through and send a fresh message.
                 log.info("edit of message %s in chat %s failed (%s); sending anew", edit, chat_id, error.message)
-        sent = await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        sent = await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                                           message_thread_id=thread)
         return str(sent.message_id)
 
     async def show_keyboard(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None) -> None:

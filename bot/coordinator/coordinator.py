@@ -22,7 +22,7 @@ from typing import Any
 from bot.i18n import CommandRef
 
 from . import commands as cmds
-from . import fairness, info, lobby, owed, play, presenter
+from . import fairness, info, lobby, owed, play, presenter, tables
 from .courier import Courier, Job, Retry
 from .ports import (
     ChatKey,
@@ -43,6 +43,9 @@ from .views import N_, HandView, Notice, Reply, Text
 log = logging.getLogger(__name__)
 
 MAX_AI_STEPS = 200_000  # a safety stop for one inline run of AI moves (ai_delay == 0)
+# Commands a two-table match's hub passes on to the sender's table.
+ROUTED = (cmds.PlayCards, cmds.Draw, cmds.Pass, cmds.DeclareUno, cmds.CallUno, cmds.Challenge,
+          cmds.ShowHand, cmds.Leave, cmds.Kick, cmds.NameColor)
 TIMER_RETRY_FIRST = 0.5  # seconds before timer work that failed is tried again, doubling...
 TIMER_RETRY_MAX = 30.0  # ... up to this
 SWEEP_FROM = 256  # chats remembered in memory before idle ones are forgotten (then 2x live)
@@ -97,6 +100,7 @@ class Coordinator:
         self._strategies: dict[str, Any] = {}
         self._game_ids: dict[ChatKey, str] = {}  # last game seen per chat, for log lines only
         self._ai_due: dict[ChatKey, bool] = {}  # hint from the last transaction (absent: look)
+        self._hubs: set[ChatKey] = set()  # chats whose match is played at two tables
         self._ai_failures: dict[ChatKey, int] = {}  # AI moves failed in a row (retry backoff)
         self._lock_users: dict[ChatKey, int] = {}  # holders and waiters of each chat's lock
         self._sweep_at = SWEEP_FROM
@@ -131,6 +135,8 @@ class Coordinator:
         try:
             if handler is None:
                 raise Refusal("bad_action")
+            if cmd.chat in self._hubs and isinstance(cmd, ROUTED):
+                cmd = await self._route(cmd)
             reply = await handler(cmd)
         except Refusal as refusal:
             reply = Reply(ok=False, text=refusal.text, error=refusal.code,
@@ -157,8 +163,13 @@ class Coordinator:
         await self.compact_finished()
         for record in await self.store.active_games():
             self._arm(record)
+            if tables.is_hub(record):
+                self._hubs.add(record.chat)
             if self.ai_delay > 0:
                 self._schedule_ai(record)
+        for record in await self.store.active_games():
+            if tables.is_hub(record):  # a round end may have been saved but not followed up
+                await self._advance_series(record)
         if self.ai_delay == 0:
             for record in await self.store.active_games():
                 await self._drive_ai(record.chat)
@@ -262,7 +273,15 @@ class Coordinator:
         """Load, ``work(tx)``, save under the chat's lock; then deliver outside it, in commit
         order (waiting a moment for our own messages). Refusals propagate with nothing saved.
         ``prepare`` reads what the command needs once the lock is held: commands are decided
-        in the order they arrived, not in the order their reads came back."""
+        in the order they arrived, not in the order their reads came back. A table of a
+        two-table match that finished a round or its last hand lets the others look again."""
+        outcome, tx = await self._transact_locked(chat, work, prepare)
+        if tx.series_due and tx.record is not None:
+            await self._advance_series(tx.record)
+        return outcome, tx
+
+    async def _transact_locked(self, chat: ChatKey, work: Callable[[Tx], Any],
+                               prepare: Callable[[], Awaitable[None]] | None = None) -> tuple[Any, Tx]:
         job = None
         async with self._chat_lock(chat):
             if prepare is not None:
@@ -273,6 +292,7 @@ class Coordinator:
                 if tx.record is not None:
                     self._game_ids[chat] = tx.record.game_id
                     self._overlay_known(tx.record)
+                    tx.linked = await self._linked(tx.record)
                 loaded_table = tx.record.table_message_id if tx.record is not None else None
                 outcome = work(tx)
                 if not tx.dirty:
@@ -600,7 +620,8 @@ class Coordinator:
         return random.Random(f"{record.meta.get('seed', 0)}:{record.version}")
 
     def _has_ai(self, record: GameRecord | None) -> bool:
-        return bool(record and record.status == "running" and any(s.ai for s in record.seats))
+        return bool(record and record.status == "running" and record.match is not None
+                    and any(s.ai for s in record.seats))
 
     async def _ai_step(self, chat: ChatKey) -> bool:
         def work(tx: Tx) -> tuple[bool, float | None]:
@@ -832,7 +853,13 @@ class Coordinator:
         return await self._game_command(cmd, lambda tx: lobby.leave(tx, cmd))
 
     async def _start(self, cmd: cmds.StartGame) -> Reply:
-        return await self._game_command(cmd, lambda tx: lobby.start(tx, cmd))
+        def work(tx: Tx) -> Text | None:  # decided under the lock, in the order commands came
+            return None if tables.wants_tables(tx.record) else lobby.start(tx, cmd)
+
+        text, tx = await self._transact(cmd.chat, work)
+        if text is None:
+            return await self._start_tables(cmd)
+        return self._reply(tx, cmd.user, text)
 
     async def _add_ai(self, cmd: cmds.AddAiSeat) -> Reply:
         return await self._game_command(cmd, lambda tx: lobby.add_ai(tx, cmd, cmd.strategy))
@@ -841,7 +868,92 @@ class Coordinator:
         return await self._game_command(cmd, lambda tx: lobby.kick(tx, cmd, cmd.target))
 
     async def _stop(self, cmd: cmds.StopGame) -> Reply:
-        return await self._game_command(cmd, lambda tx: lobby.stop(tx, cmd))
+        text, tx = await self._transact(cmd.chat, lambda tx: lobby.stop(tx, cmd))
+        if tx.record is not None:  # a two-table match stops at every table
+            for other in await self._linked(tx.record):
+                if other.active:
+                    await self._transact(other.chat, lambda t: tables.stop_all(t, cmd.user.name))
+        return self._reply(tx, cmd.user, text)
+
+    # ---- two tables at once (tables.py) --------------------------------------------------
+    async def _linked(self, record: GameRecord) -> list[GameRecord]:
+        found = [await self.store.get(game_id) for game_id in tables.linked_game_ids(record)]
+        return [r for r in found if r is not None]
+
+    async def _route(self, cmd: cmds.Command) -> cmds.Command:
+        """A command sent to a two-table match's own chat goes to the sender's table."""
+        hub = await self.store.load(cmd.chat)
+        if not tables.is_hub(hub) or hub is None or hub.status != "running":
+            self._hubs.discard(cmd.chat)
+            return cmd
+        chat = tables.seat_chat(await self._linked(hub), cmd.user.id)
+        if chat is None:
+            raise Refusal("not_in_game")
+        return replace(cmd, chat=chat)
+
+    async def _table_chat(self, chat: ChatKey, number: int, locale: str) -> ChatKey:
+        """Where table ``number`` plays: a chat the platform opens (a thread, a forum topic),
+        else a virtual chat whose messages go to ``chat`` itself."""
+        opener = getattr(self.chat, "open_table", None)
+        if opener is not None:
+            try:
+                opened = await opener(chat, number, locale)
+                if opened is not None:
+                    return opened
+            except Exception as error:
+                self._log_failure(error, "opening a table's chat", chat)
+        return tables.virtual_table_chat(chat, number)
+
+    async def _start_tables(self, cmd: cmds.StartGame) -> Reply:
+        hub, _ = await self._transact(cmd.chat, lambda tx: tables.check_start(tx, lobby.may_manage(tx, cmd)))
+        locale = hub.meta.get("language", "en")
+        chats = [await self._table_chat(cmd.chat, n, locale) for n in range(1, tables.TABLES + 1)]
+        games = [self._new_game_id() for _ in chats]
+        opened: list[ChatKey] = []
+        try:
+            for number, (chat, game_id) in enumerate(zip(chats, games, strict=True), 1):
+                await self._transact(chat, self._table_opener(hub, number, game_id, games))
+                opened.append(chat)
+            seats_at = [[s.user_id for s in r.seats] for r in await self._linked_tables(games)]
+            await self._transact(cmd.chat, lambda tx: tables.hub_started(tx, chats, games, seats_at))
+        except Refusal:
+            for chat in opened:  # no half-started match
+                await self._transact(chat, lambda t: tables.stop_all(t, cmd.user.name))
+            raise
+        self._hubs.add(cmd.chat)
+        for chat in chats:
+            await self._drive_ai(chat)
+        _, tx = await self._transact(cmd.chat, lambda tx: None)
+        return self._reply(tx, cmd.user, Text(N_("The game starts!")))
+
+    @staticmethod
+    def _table_opener(hub: GameRecord, number: int, game_id: str, games: list[str]) -> Callable[[Tx], None]:
+        return lambda tx: tables.open_table(tx, hub, number, game_id, games)
+
+    async def _linked_tables(self, games: list[str]) -> list[GameRecord]:
+        found = [await self.store.get(game_id) for game_id in games]
+        return [r for r in found if r is not None]
+
+    async def _advance_series(self, record: GameRecord) -> None:
+        """Each table looks whether it may deal its next round; then the hub whether the match
+        is over. Each in its own transaction, under its own lock."""
+        hub_game = record.meta["series"]["hub_game"] if tables.is_table(record) else record.game_id
+        hub = record if hub_game == record.game_id else await self.store.get(hub_game)
+        if hub is None or not tables.is_hub(hub):
+            return
+        for table in await self._linked_tables(list(hub.meta["two_tables"]["games"])):
+            if table.status != "running":
+                continue
+            try:
+                advanced, _ = await self._transact_locked(table.chat, tables.advance)
+            except Refusal:
+                continue
+            if advanced:
+                await self._drive_ai(table.chat)
+        try:
+            await self._transact_locked(hub.chat, tables.conclude)
+        except Refusal:
+            pass
 
     # ---- moves ---------------------------------------------------------------------------
     async def _play(self, cmd: cmds.PlayCards) -> Reply:

@@ -19,7 +19,14 @@ from .transaction import Tx
 from .views import N_, Text
 
 STRATEGIES = ("easy", "normal", "hard")
+TWO_TABLE_PLAYERS = 8
+TAKEOVER_STRATEGY = "normal"
 AI_NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
+
+
+def seat_limit(record: GameRecord) -> int:
+    """Two tables seat exactly 8 (the lobby then waits for a start); else MAX_PLAYERS."""
+    return TWO_TABLE_PLAYERS if int(record.rules.get("tables", 1)) > 1 else MAX_PLAYERS
 
 
 def may_manage(tx: Tx, cmd: Command) -> bool:
@@ -56,10 +63,12 @@ def join(tx: Tx, cmd: Command, *, language: str) -> Text:
         return join_late(tx, cmd, language=language)
     if record.status != "lobby":
         raise Refusal("game_running")
+    if len(record.seats) >= seat_limit(record):
+        raise Refusal("game_full")
     rules = RuleSet(**record.rules)
     refuse_seat(rules, len(record.seats))
     record.seats.append(Seat(cmd.user.id, cmd.user.name, language=language))
-    if len(record.seats) == seats_for(rules):
+    if len(record.seats) == seats_for(rules) and rules.tables == 1:
         start_match(tx)
         return Text(N_("You joined. The table is full: the game starts."))
     tx.lobby_update(Text(N_("{player} joined."), {"player": cmd.user.name}))
@@ -94,13 +103,15 @@ def add_ai(tx: Tx, cmd: Command, strategy: str) -> Text:
         raise Refusal("game_running")
     if strategy not in STRATEGIES:
         raise Refusal("bad_strategy", {"name": str(strategy)[:20]})
+    if len(record.seats) >= seat_limit(record):
+        raise Refusal("game_full")
     rules = RuleSet(**record.rules)
     refuse_seat(rules, len(record.seats))
     taken = {seat.user_id for seat in record.seats}
     number = next(n for n in range(1, 2 * MAX_PLAYERS + 2) if f"ai{n}" not in taken)
     name = f"Bot {AI_NAMES[(number - 1) % len(AI_NAMES)]}"
     record.seats.append(Seat(f"ai{number}", name, ai=strategy))
-    if len(record.seats) == seats_for(rules):
+    if len(record.seats) == seats_for(rules) and rules.tables == 1:
         start_match(tx)
     else:
         tx.lobby_update(Text(N_("{player} ({level}) takes a seat."), {"player": name, "level": strategy}))
@@ -123,8 +134,12 @@ def start_match(tx: Tx) -> None:
     rules = RuleSet(**record.rules)
     if len(players) < MIN_PLAYERS:
         raise Refusal("not_enough_players")
+    if rules.tables > 1 and len(players) != 8:
+        raise Refusal("two_tables_players", {"count": len(players)})
+    if rules.rotation and rules.tables == 1 and (len(players) % 2 or len(players) < 4):
+        raise Refusal("rotation_players", {"count": len(players)})
     size = rules.team_size
-    if rules.teams and (len(players) % size or len(players) < 2 * size):
+    if rules.teams and not rules.rotation and (len(players) % size or len(players) < 2 * size):
         raise Refusal("bad_team_size", {"size": size, "least": 2 * size})
     refuse_deal(rules, len(players))
     try:
@@ -175,6 +190,17 @@ def remove(tx: Tx, user_id: str, told: Text) -> None:
         tx.lobby_update(told)
         return
     tx.running()
+    if "series" in record.meta:  # two tables: the schedule needs every seat to the end
+        seat = tx.seated(user_id)
+        seat.ai = seat.ai or TAKEOVER_STRATEGY
+        record.meta["series"].setdefault("bots", {})[user_id] = seat.ai
+        taken = record.meta.get("taken_over", [])
+        if user_id in taken:
+            taken.remove(user_id)
+        tx.dirty = True
+        tx.table_due = True
+        tx.last.insert(0, Text(N_("{told} A bot plays the seat to the end of the match."), {"told": told}))
+        return
     if len(others) < MIN_PLAYERS or not any(s.ai is None for s in others):
         record.meta.setdefault("names", {})[user_id] = tx.seated(user_id).name
         record.seats = others

@@ -14,6 +14,7 @@ from bot.engine import events as ev
 from bot.engine import legal_actions
 from bot.engine.actions import CatchUno, Challenge, ChooseColor, DeclareUno, Draw, Pass, Play
 from bot.engine.cards import display_order
+from bot.engine.match import ranking
 from bot.engine.rules import PRESETS, RuleSet
 
 from . import presses
@@ -71,6 +72,8 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
         pending_draw=state.pending_draw, catchable=tuple(state.catchable),
         challenge_possible=state.challengeable, last=tuple(last),
         draw_pile=state.draw_pile_count, target_score=state.rules.target_score,
+        last_hand=match.last_hand, round_number=match.round_number, rounds=len(match.seatings),
+        scoring=match.rules.scoring, table=match.table,
         can_join=can_join_late(record))
 
 
@@ -228,8 +231,25 @@ def private_note(events: Iterable[ev.Event], user_id: str,
     return Text(N_("You drew {cards}."), {"cards": tuple(drawn)})
 
 
-def standings(match, names: Mapping[str, str]) -> tuple[Text, ...]:
+def standings(match, names: Mapping[str, str], scores: Mapping[str, int] | None = None
+              ) -> tuple[Text, ...]:
+    """Best first for the scoring mode (fewest points first under losers_accumulate).
+    ``scores`` replaces the match's own (two tables: the standings across both)."""
     state = match.game
-    rows = sorted(((names.get(p, p), score_of(match.scores, state, p)) for p in match.players),
-                  key=lambda row: -row[1])
+    totals = {p: score_of(match.scores if scores is None else scores, state, p) for p in match.players}
+    rows = [(names.get(p, p), totals[p]) for p in ranking(match.rules.scoring, totals, match.players)]
     return tuple(Text(N_("{name}: {points}"), {"name": name, "points": points}) for name, points in rows)
+
+
+def new_round(match, names: Mapping[str, str]) -> Text:
+    """A rotation's next round: who partners whom now."""
+    state = match.game
+    teams = []
+    for player in state.players:
+        team = tuple(names.get(p, p) for p in state.teammates(player))
+        if team not in teams:
+            teams.append(team)
+    return Text(N_("Round {round} of {rounds}: new partners. {teams}"),
+                {"round": match.round_number, "rounds": len(match.seatings),
+                 "teams": tuple(Text(N_("{first} & {second}"), {"first": a, "second": b})
+                                for a, b in teams)})

@@ -45,6 +45,9 @@ MESSAGES: dict[str, str] = {
     "bad_color": N_("I do not know the colour {color}."),
     "bad_action": N_("That move is not possible."),
     "bad_setting": N_("Invalid setting: {detail}"),
+    "rotation_players": N_("Partner rotation needs an even number of players, at least 4 "
+                           "(there are {count})."),
+    "two_tables_players": N_("Two tables need exactly 8 players (there are {count})."),
     "bad_strategy": N_("Unknown bot level {name}. Use easy, normal or hard."),
     "unknown_player": N_("There is no player {name} in this game."),
     "busy": N_("The game is busy, please try again."),

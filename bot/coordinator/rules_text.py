@@ -32,6 +32,13 @@ _SCORING = {
                        "hands."),
     "losers_accumulate": N_("Scoring: everyone but the winner keeps the points left in their "
                             "hand; the first to reach the target loses."),
+    "chips": N_("Scoring with chips: after each hand every loser pays the winner as many chips "
+                "as the points left in their hand; balances start at 0 and may go negative; the "
+                "match ends when a balance reaches plus or minus the target."),
+}
+_MATCH_END = {
+    "target": N_("The match ends when the target score is reached."),
+    "hands": N_("The match lasts a fixed number of hands; then the best by the scoring wins."),
 }
 _FIRST_WILD = {
     "dealer_names": N_("A Wild turned as the first card: the dealer names the colour, then play "
@@ -66,6 +73,9 @@ _SWITCHES = {
     "teams": (N_("Teams: partners sit apart, seats alternating between teams; a team scores "
                  "together."),
               N_("No teams: everyone plays for themselves.")),
+    "rotation": (N_("Partner rotation: teams of two, new partners every few hands until every "
+                    "two players have partnered once; each player's own total counts."),
+                 N_("Partners stay the same all match.")),
     "uno_identical": (N_("Two or more identical cards left count as one: say UNO! with them, or "
                          "be caught like with one card."),
                       N_("Only a single last card needs UNO!.")),
@@ -79,13 +89,16 @@ _COUNTS = {
     "false_uno_penalty": N_("Wrong UNO! call: the caller draws {value}."),
     "target_score": N_("The match ends at {value} points."),
     "team_size": N_("Players per team: {value}."),
+    "match_hands": N_("A fixed-length match lasts {value} hands."),
+    "rotation_hands": N_("Partners change every {value} hands."),
+    "tables": N_("Tables playing at once: {value} (8 players, new pairs every round)."),
 }
 
 
 def describe_rule(name: str, value: Any) -> Text:
     """One RuleSet field and its value as a sentence ("Stacking: off ...")."""
     for table, key in ((_STACKING, "stacking"), (_SCORING, "scoring"), (_FIRST_WILD, "first_wild"),
-                       (_WD4_RULE, "wd4_rule")):
+                       (_WD4_RULE, "wd4_rule"), (_MATCH_END, "match_end")):
         if name == key and value in table:
             return Text(table[value])
     if name in _SWITCHES:

@@ -45,6 +45,11 @@ RULE_LABELS: dict[str, str] = {
     "first_wild": N_("A Wild turned first"),
     "wd4_rule": N_("When a Wild Draw Four is honest"),
     "uno_identical": N_("UNO with identical cards"),
+    "match_end": N_("The match ends"),
+    "match_hands": N_("Hands in a fixed-length match"),
+    "rotation": N_("Partner rotation (teams of two, partners change)"),
+    "rotation_hands": N_("Hands before partners change"),
+    "tables": N_("Tables playing at once"),
     "late_join": N_("Join a running game"),
 }
 CHAT_LABELS: dict[str, str] = {
@@ -61,6 +66,9 @@ VALUE_LABELS: dict[str, str] = {
     "by_value": N_("by value (a stack adds at least as many cards as it answers)"),
     "winner_takes": N_("the winner scores the others' cards"),
     "losers_accumulate": N_("losers collect their cards' points"),
+    "chips": N_("chips: every loser pays the winner their cards' points"),
+    "target": N_("at the target score"),
+    "hands": N_("after a fixed number of hands"),
     "dealer_names": N_("the dealer names the colour"),
     "any_card": N_("the first player plays any card"),
     "no_color": N_("no card of the colour in force"),

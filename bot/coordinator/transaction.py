@@ -19,6 +19,24 @@ from .refusals import Refusal
 from .views import N_, Notice, Public, TableView, Text
 
 COUNTERS = ("uno_calls", "caught", "challenges_won")
+# What a hand's end means in each scoring mode (得分制, 输分制, 筹码制).
+HAND_WON = {
+    "winner_takes": N_("{winner} won hand {hand} and scores {points} points. {last} "
+                       "Standings: {standings}"),
+    "losers_accumulate": N_("{winner} won hand {hand} and adds nothing; everyone else adds the "
+                            "points left in their hand ({points} in all). {last} "
+                            "Standings, fewest first: {standings}"),
+    "chips": N_("{winner} won hand {hand}: the others pay {points} chips for the cards left in "
+                "their hands. {last} Chip balances: {standings}"),
+}
+# The same, briefly, on the finished hand's table message.
+HAND_CLOSED = {
+    "winner_takes": N_("🏁 {winner} won hand {hand} (+{points} points). Standings: {standings}"),
+    "losers_accumulate": N_("🏁 {winner} won hand {hand}; the others add {points} points in all. "
+                            "Standings, fewest first: {standings}"),
+    "chips": N_("🏁 {winner} won hand {hand} (+{points} chips from the others). "
+                "Chip balances: {standings}"),
+}
 
 
 @dataclass
@@ -48,6 +66,10 @@ class Tx:
     table_due: bool = False
     views: dict[str, Any] = field(default_factory=dict)  # hand views sent, by user
     ended: bool = False  # the game finished or stopped in this transaction
+    # Two tables (tables.py): the match's other records as last saved (read, never written),
+    # and whether the other records should look again (a round or a table finished).
+    linked: list[GameRecord] = field(default_factory=list)
+    series_due: bool = False
     turn_started: str | None = None  # the player the turn passed to in this transaction
     told: Text | None = None  # the last public notice queued (how a stopped game ended)
 
@@ -220,31 +242,59 @@ class Tx:
             rows.append(PlayerResult(player, names.get(player, player), points=points,
                                      won=player in winners, is_ai=bool(seat and seat.ai),
                                      **{key: mine.get(key, 0) for key in COUNTERS}))
-        self.results.append(GameResult(record.game_id, record.chat, "hand", match.hand_number,
+        series = self.meta.get("series")
+        chat = ChatKey(*series["hub"]) if series else record.chat  # stats count in the lobby's chat
+        self.results.append(GameResult(record.game_id, chat, "hand", match.hand_number,
                                        rows, finished_at=self.now))
         self.meta["counters"] = {}
         record.deadlines.pop("turn", None)
         # The last play is told in the notice; the next table starts afresh, and the hand's
         # table shows how it ended.
         self.table_due = False
-        self.close_table(Text(N_("🏁 {winner} won hand {hand} (+{points} points). Standings: {standings}"),
+        standings = presenter.standings(match, names, self._standings_scores())
+        self.close_table(Text(HAND_CLOSED[match.rules.scoring],
                               {"winner": names.get(won.winner, won.winner), "hand": match.hand_number,
-                               "points": won.points, "standings": presenter.standings(match, names)}))
+                               "points": won.points, "standings": standings}))
         last, self.last = self.last, []
-        self.notice(Text(N_("{winner} won hand {hand} and scores {points} points. {last} Standings: {standings}"),
+        self.notice(Text(HAND_WON[match.rules.scoring],
                          {"winner": names.get(won.winner, won.winner), "hand": match.hand_number,
-                          "points": won.points, "last": tuple(last),
-                          "standings": presenter.standings(match, names)}),
+                          "points": won.points, "last": tuple(last), "standings": standings}),
                     mentions=(won.winner,))
         for player in state.players:  # everyone's buttons go stale
             self.want_hand(player)
         match_won = next((e for e in events if isinstance(e, ev.MatchWon)), None)
-        if match_won is not None or match.winner is not None:
+        if series and (match.winner is not None or match.round_over):
+            self._table_round_finished(match)
+        elif match_won is not None or match.winner is not None:
             self._match_finished(match.winner or (match_won.winner if match_won else won.winner))
         elif self.hand_pause > 0:
             record.deadlines["next_hand"] = self.now + self.hand_pause
         else:
             self.next_hand()
+
+    def _standings_scores(self) -> dict[str, int] | None:
+        """Across both tables for a table of a two-table match, else the match's own."""
+        if "series" not in self.meta or self.match is None:
+            return None
+        totals = dict(self.match.scores)
+        for other in self.linked:
+            if "series" in other.meta and other.match is not None:
+                for player, points in Match.from_json(other.match).scores.items():
+                    totals[player] = totals.get(player, 0) + points
+        return totals
+
+    def _table_round_finished(self, match: Match) -> None:
+        """A table of a two-table match ends a round (or its last one): it waits for the other."""
+        table = self.meta["series"]["table"]
+        if match.winner is not None:
+            self.notice(Text(N_("Table {table} has played all its hands. The champion is named "
+                                "when the other table is done."), {"table": table}))
+            self.finish("finished")
+        else:
+            self.notice(Text(N_("Table {table} finished round {round}. The next round starts when "
+                                "the other table has finished it too."),
+                             {"table": table, "round": match.round_number}))
+        self.series_due = True
 
     def next_hand(self) -> None:
         record, match = self.running()
@@ -253,6 +303,8 @@ class Tx:
         new_match, events = match.next_hand()
         record.table_message_id = None  # a fresh table message below the hand's notice
         self.last = []
+        if new_match.seatings and new_match.round_number != match.round_number:
+            self.notice(presenter.new_round(new_match, presenter.names_of(record)))
         self._absorb(before, new_match, events, actor=None)
         for player in new_match.game.players:
             self.want_hand(player)

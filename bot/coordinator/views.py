@@ -73,6 +73,11 @@ class TableView:
     last: tuple[Text, ...] = ()  # what happened since the previous table (public only)
     draw_pile: int = 0
     target_score: int = 500
+    last_hand: int = 0  # a fixed-length match ends after this hand (0: at target_score)
+    round_number: int = 1  # partner rotation: the round, of ``rounds`` (0 rounds: no rotation)
+    rounds: int = 0
+    scoring: str = "winner_takes"
+    table: int = 0  # two tables at once: which one (0: the only table)
     can_join: bool = False  # late join: a person may still take a seat (show a Join button)
     # Set on the last table of a hand or game: how it ended (who won, standings, stopped).
     # Such a table has no player to act, no countdown and no buttons.

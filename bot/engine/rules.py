@@ -8,10 +8,14 @@ from typing import Any
 from .errors import BadAction
 
 STACKING_MODES = ("off", "same", "progressive", "by_value")
-SCORING_MODES = ("winner_takes", "losers_accumulate")
+SCORING_MODES = ("winner_takes", "losers_accumulate", "chips")
 FIRST_WILD_MODES = ("dealer_names", "any_card")
 WD4_RULES = ("no_color", "no_match")
 TEAM_SIZES = (2, 5)  # players per team, inclusive range
+MATCH_ENDS = ("target", "hands")
+MAX_MATCH_HANDS = 1000
+MAX_ROTATION_HANDS = 50
+MAX_TABLES = 2
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,12 @@ class RuleSet:
     first_wild: str = "dealer_names"
     wd4_rule: str = "no_color"
     uno_identical: bool = False
+    # Match format (seed 002): how a match ends, partner rotation, two tables at once.
+    match_end: str = "target"  # "target": first to target_score; "hands": after match_hands
+    match_hands: int = 10
+    rotation: bool = False  # teams of 2; partners change every rotation_hands hands
+    rotation_hands: int = 4
+    tables: int = 1  # 2: two tables play at once, partners rotating (whatever ``rotation`` says)
     late_join: bool = False  # people may join a running game (dealt hand_size, seated next)
 
     def __post_init__(self) -> None:
@@ -58,6 +68,14 @@ class RuleSet:
                 problems.append(f"{name} must be 0..20")
         if not (isinstance(self.target_score, int) and 1 <= self.target_score <= 100_000):
             problems.append("target_score must be 1..100000")
+        if self.match_end not in MATCH_ENDS:
+            problems.append(f"match_end must be one of {MATCH_ENDS}")
+        if not (isinstance(self.match_hands, int) and 1 <= self.match_hands <= MAX_MATCH_HANDS):
+            problems.append(f"match_hands must be 1..{MAX_MATCH_HANDS}")
+        if not (isinstance(self.rotation_hands, int) and 1 <= self.rotation_hands <= MAX_ROTATION_HANDS):
+            problems.append(f"rotation_hands must be 1..{MAX_ROTATION_HANDS}")
+        if not (isinstance(self.tables, int) and 1 <= self.tables <= MAX_TABLES):
+            problems.append(f"tables must be 1..{MAX_TABLES}")
         for f in fields(self):
             if f.type in (bool, "bool") and not isinstance(getattr(self, f.name), bool):
                 problems.append(f"{f.name} must be true or false")
@@ -103,9 +121,10 @@ RULE_FIELDS = tuple(f.name for f in fields(RuleSet))
 # the choices of a text field, the inclusive range of a number field. Booleans are on/off.
 FIELD_CHOICES: dict[str, tuple[str, ...]] = {
     "stacking": STACKING_MODES, "scoring": SCORING_MODES, "first_wild": FIRST_WILD_MODES,
-    "wd4_rule": WD4_RULES,
+    "wd4_rule": WD4_RULES, "match_end": MATCH_ENDS,
 }
 FIELD_RANGES: dict[str, tuple[int, int]] = {
     "hand_size": (1, 20), "uno_penalty": (0, 20), "false_uno_penalty": (0, 20),
-    "target_score": (1, 100_000), "team_size": TEAM_SIZES,
+    "target_score": (1, 100_000), "team_size": TEAM_SIZES, "match_hands": (1, MAX_MATCH_HANDS),
+    "rotation_hands": (1, MAX_ROTATION_HANDS), "tables": (1, MAX_TABLES),
 }

@@ -1,4 +1,4 @@
-"""Scoring a finished hand: card values, teams, and the two scoring modes."""
+"""Scoring a finished hand: card values, teams, and the three scoring modes."""
 
 from __future__ import annotations
 
@@ -44,11 +44,30 @@ def score_changes(players: Sequence[str], hands: Sequence[Sequence[Card]], team_
         w = players.index(winner)
         return {p: (points if (p == winner or (team_ids and team_ids[i] == team_ids[w])) else 0)
                 for i, p in enumerate(players)}
-    # losers_accumulate: everyone is charged what they (or their team) still hold.
     own = [cards_value(h) for h in hands]
+    if scoring == "chips":
+        return _chip_changes(players, own, team_ids, winner)
+    # losers_accumulate: everyone is charged what they (or their team) still hold.
     if not team_ids:
         return {p: own[i] for i, p in enumerate(players)}
     team_total: dict[int, int] = {}
     for i, t in enumerate(team_ids):
         team_total[t] = team_total.get(t, 0) + own[i]
     return {p: team_total[team_ids[i]] for i, p in enumerate(players)}
+
+
+def _chip_changes(players: Sequence[str], own: Sequence[int], team_ids: Sequence[int],
+                  winner: str) -> dict[str, int]:
+    """Chips (筹码制): every loser pays the winner what they still hold. With teams each losing
+    team pays its cards' total to the winning team, and every member carries its team's
+    balance change (as with the other modes)."""
+    w = players.index(winner)
+    if not team_ids:
+        paid = sum(own) - own[w]
+        return {p: (paid if i == w else -own[i]) for i, p in enumerate(players)}
+    team_total: dict[int, int] = {}
+    for i, t in enumerate(team_ids):
+        team_total[t] = team_total.get(t, 0) + own[i]
+    won = team_ids[w]
+    paid = sum(v for t, v in team_total.items() if t != won)
+    return {p: (paid if team_ids[i] == won else -team_total[team_ids[i]]) for i, p in enumerate(players)}

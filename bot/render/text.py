@@ -104,6 +104,25 @@ class _Writer:
 
 # ---- public table ------------------------------------------------------------------------
 
+def _table_title(t: _Writer, view: TableView) -> str:
+    """Hand number and how the match ends: a target, a number of hands, rotation rounds."""
+    if view.table:
+        return t(N_("🎴 UNO · table {table} · hand {number} of {total} · round {round} of {rounds}"),
+                 table=view.table, number=view.hand_number, total=view.last_hand,
+                 round=view.round_number, rounds=view.rounds)
+    if view.rounds:
+        return t(N_("🎴 UNO · hand {number} of {total} · round {round} of {rounds}"),
+                 number=view.hand_number, total=view.last_hand, round=view.round_number,
+                 rounds=view.rounds)
+    if view.last_hand:
+        return t(N_("🎴 UNO · hand {number} of {total}"), number=view.hand_number, total=view.last_hand)
+    if view.scoring == "chips":
+        return t(N_("🎴 UNO · hand {number} · the match ends when a balance reaches ±{target} chips"),
+                 number=view.hand_number, target=view.target_score)
+    return t(N_("🎴 UNO · hand {number} · the match ends at {target} points"),
+             number=view.hand_number, target=view.target_score)
+
+
 def render_table(view: TableView, *, now: float | None = None, escape: Escape = str,
                  mention: MentionFn | None = None, moment: MomentFn | None = None) -> str:
     """The one public table message of a turn. Counts only: no hand's cards appear here.
@@ -114,8 +133,7 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
     A closed table (``view.result``) tells how the hand or game ended, with nobody to act."""
     t = _Writer(view.locale, escape, mention)
     names = {seat.user_id: short_name(seat.name) for seat in view.seats}
-    lines = [t(N_("🎴 UNO · hand {number} · the match ends at {target} points"),
-               number=view.hand_number, target=view.target_score),
+    lines = [_table_title(t, view),
              t(N_("Top card: {card} · colour: {mark} {color}"),
                card=f"{card_emoji(view.top)} {card_label(view.top, t.locale)}",
                mark=color_mark(view.color), color=_color_param(view.color)),

@@ -110,6 +110,8 @@ class FakeDiscord:
         self.interactions: dict[int, InteractionRecord] = {}
         self.commands: list[dict[str, Any]] = []  # the synced application commands
         self.unhandled: list[str] = []  # REST routes the fake does not know: tests assert empty
+        self.threads: dict[int, dict[str, Any]] = {}  # threads the bot opened, by id
+        self.no_threads = False  # True: the bot may not open threads (403)
         self.identifies: list[dict[str, Any]] = []
         self._ids = itertools.count(10_000_000)
         self._faults: list[tuple[re.Pattern[str], int, dict[str, Any], dict[str, str]]] = []
@@ -425,6 +427,9 @@ class FakeDiscord:
                 return 200, self.commands
             if method == "GET":
                 return 200, self.commands
+        if m := re.fullmatch(r"/channels/(\d+)/threads", path):
+            if method == "POST":
+                return self._create_thread(m.group(1), body)
         if method == "POST" and path == "/users/@me/channels":  # open a DM channel
             user_id = int(body["recipient_id"])
             dm = self.dm_channels.setdefault(user_id, self.next_id())
@@ -476,6 +481,19 @@ class FakeDiscord:
         self.messages[mid] = payload
         self.message_history.append(("create", copy.deepcopy(payload)))
         return payload
+
+    def _create_thread(self, parent_id: str, body: dict[str, Any]) -> tuple[int, Any]:
+        """A public thread without a starter message (``TextChannel.create_thread``)."""
+        if self.no_threads:
+            return 403, {"message": "Missing Permissions", "code": 50013}
+        tid = self.next_id()
+        thread = {"id": str(tid), "type": int(body.get("type") or 11), "guild_id": str(self.guild_id),
+                  "parent_id": parent_id, "name": body.get("name", ""), "owner_id": str(self.bot_user_id),
+                  "message_count": 0, "member_count": 1, "rate_limit_per_user": 0, "flags": 0,
+                  "thread_metadata": {"archived": False, "locked": False, "archive_timestamp": _now_iso(),
+                                      "auto_archive_duration": int(body.get("auto_archive_duration") or 1440)}}
+        self.threads[tid] = thread
+        return 201, thread
 
     def _create_message(self, channel_id: str, body: dict[str, Any]) -> dict[str, Any]:
         return self._message_payload(channel_id, body)

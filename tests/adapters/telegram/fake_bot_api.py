@@ -25,7 +25,7 @@ from aiohttp import web
 STRING_PARAMS = {
     "text", "parse_mode", "callback_query_id", "inline_query_id", "next_offset", "url",
     "secret_token", "language_code", "inline_message_id", "caption", "switch_pm_text",
-    "switch_pm_parameter", "scope_type",
+    "switch_pm_parameter", "scope_type", "name",
 }
 
 
@@ -51,6 +51,7 @@ class StoredMessage:
     reply_markup: dict[str, Any] | None
     parse_mode: str | None = None
     edits: int = 0
+    thread_id: int | None = None  # the forum topic it was posted in
 
     def buttons(self) -> list[dict[str, Any]]:
         """Every inline button, row by row, flattened."""
@@ -102,6 +103,9 @@ class FakeBotApi:
         self._answer_waiters: dict[str, asyncio.Future[ApiCall]] = {}
         self._answers: dict[str, list[ApiCall]] = {}  # callback query id -> its answers
         self.admins: dict[int, set[int]] = {}  # chat id -> admin user ids
+        self.forums: set[int] = set()  # groups with topics (the bot may open topics there)
+        self.topics: dict[int, list[tuple[int, str]]] = {}  # chat id -> (thread id, name) opened
+        self._thread_ids = itertools.count(500)
         self.failures: list[Failure] = []
         self.deleted: list[StoredMessage] = []  # messages the bot deleted, in their last state
         self.undeletable: set[int] = set()  # message ids deleteMessage refuses (older than 48 h)
@@ -371,8 +375,10 @@ class FakeBotApi:
         return self._updates[:limit]
 
     def _store(self, chat_id: int, params: dict[str, Any]) -> StoredMessage:
+        thread = params.get("message_thread_id")
         message = StoredMessage(chat_id, next(self._message_ids), params.get("text", ""),
-                                params.get("reply_markup"), params.get("parse_mode"))
+                                params.get("reply_markup"), params.get("parse_mode"),
+                                thread_id=int(thread) if thread is not None else None)
         self.messages[(chat_id, message.message_id)] = message
         self._by_chat.setdefault(chat_id, {})[message.message_id] = message
         return message
@@ -445,6 +451,17 @@ class FakeBotApi:
         if waiter is not None and not waiter.done():
             waiter.set_result(self.answers(callback_id)[-1])
         return True
+
+    async def _api_createForumTopic(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat_id = int(params["chat_id"])
+        if chat_id not in self.forums:
+            raise _ApiError(400, "Bad Request: the chat is not a forum")
+        thread_id = next(self._thread_ids)
+        self.topics.setdefault(chat_id, []).append((thread_id, str(params["name"])))
+        return {"message_thread_id": thread_id, "name": params["name"], "icon_color": 7322096}
+
+    def topic_messages(self, chat_id: int, thread_id: int | None) -> list[StoredMessage]:
+        return [m for m in self.chat_messages(chat_id) if m.thread_id == thread_id]
 
     async def _api_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:
         chat_id, user_id = int(params["chat_id"]), int(params["user_id"])

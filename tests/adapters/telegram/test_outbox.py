@@ -138,4 +138,4 @@ async def test_idle_group_outboxes_are_dropped_past_the_limit(monkeypatch):
     busy._queue.append(object())  # something still waiting in the first group
     for chat_id in range(-2, -10, -1):
         port.outbox(chat_id)
-    assert len(port._outboxes) <= 5 and port._outboxes[-1] is busy
+    assert len(port._outboxes) <= 5 and port._outboxes[(-1, None)] is busy

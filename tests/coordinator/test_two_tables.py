@@ -1,0 +1,193 @@
+"""Two tables at once: 8 players, 7 rounds of new partners, 28 hands at each table, shared
+standings; each table its own record, lock, table message and timers."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.coordinator import commands as cmds
+from bot.coordinator.clock import FakeClock
+from bot.coordinator.coordinator import Coordinator
+from bot.coordinator.memory_store import MemoryStore
+from bot.coordinator.ports import ChatKey, GameRecord
+from bot.coordinator.tables import split_table_chat
+from bot.engine import Match, legal_actions
+from bot.engine.actions import CatchUno, ChooseColor, DeclareUno, Pass, Play
+from tests.coordinator.conftest import CHAT, Harness, user
+from tests.fakes import FakeChat
+
+T1, T2 = ChatKey(CHAT.platform, f"{CHAT.chat_id}#t1"), ChatKey(CHAT.platform, f"{CHAT.chat_id}#t2")
+SETTINGS = {"rotation": "on", "tables": "2"}
+
+
+async def open_two_tables(h: Harness, humans: int = 1) -> list:
+    people = await h.lobby(humans, 8 - humans, settings=SETTINGS)
+    reply = await h.do(cmds.StartGame, people[0])
+    assert reply.ok, reply
+    return people
+
+
+async def table_records(h: Harness) -> list[GameRecord]:
+    hub = await h.record() if await h.store.load(CHAT) else None
+    games = hub.meta["two_tables"]["games"] if hub else h.games
+    return [await h.store.get(g) for g in games]
+
+
+async def human_command(h: Harness, who) -> cmds.Command | None:
+    """A sensible move for ``who`` sent to the group's chat (the hub routes it), or None when
+    it is not their turn."""
+    for record in await table_records(h):
+        if record.status == "running" and any(s.user_id == who.id for s in record.seats):
+            state = Match.from_json(record.match).game
+            break
+    else:
+        return None
+    if state.current != who.id:
+        return None
+    actions = [a for a in legal_actions(state, who.id) if not isinstance(a, CatchUno | DeclareUno)]
+    named = next((a for a in actions if isinstance(a, ChooseColor)), None)
+    if named is not None:  # the dealer names the colour of a Wild turned first
+        return cmds.NameColor(CHAT, who, color=named.color.value)
+    play = next((a for a in actions if isinstance(a, Play)), None)
+    if play is not None:
+        return cmds.PlayCards(CHAT, who, tuple(str(c) for c in play.cards),
+                              play.color.value if play.color else None,
+                              state.card_count(who.id) - len(play.cards) == 1, play.swap)
+    if any(isinstance(a, Pass) for a in actions):
+        return cmds.Pass(CHAT, who)
+    return cmds.Draw(CHAT, who)
+
+
+def partner_pairs(record_match: Match) -> set[frozenset]:
+    state = record_match.game
+    return {frozenset(state.teammates(p)) for p in state.players}
+
+
+async def test_two_tables_play_28_hands_each_and_name_a_champion():
+    h = Harness(seed=4)
+    people = await open_two_tables(h, humans=2)
+    hub = await h.record()
+    h.games = hub.meta["two_tables"]["games"]
+    first = await table_records(h)
+    assert [r.chat for r in first] == [T1, T2]
+    assert sorted(s.user_id for r in first for s in r.seats) == sorted(s.user_id for s in hub.seats)
+    assert h.chat.tables(T1) and h.chat.tables(T2)  # each table its own table message
+    names = {s.user_id: s.name for s in hub.seats}
+    pairs = [frozenset(names[p] for p in pair) for r in first
+             for pair in partner_pairs(Match.from_json(r.match))]
+    for _ in range(20000):
+        if all(r.status == "finished" for r in await table_records(h)):
+            break
+        moved = False
+        for who in people:
+            command = await human_command(h, who)
+            if command is not None:
+                reply = await h.coordinator.handle(command)
+                assert reply.ok, reply
+                moved = True
+        assert moved or all(r.status == "finished" for r in await table_records(h)), "stuck"
+    records = await table_records(h)
+    matches = [Match.from_json(r.match) for r in records]
+    assert [m.hand_number for m in matches] == [28, 28]
+    for chat in (T1, T2):  # rounds 2..7 are announced at each table with the new partners
+        rounds = [n for n in h.chat.notices(chat) if n.text.msgid.startswith("Round {round}")]
+        assert [n.text.params["round"] for n in rounds] == [2, 3, 4, 5, 6, 7]
+        pairs += [frozenset((t.params["first"], t.params["second"])) for n in rounds
+                  for t in n.text.params["teams"]]
+    assert len(pairs) == 28 == len(set(pairs))  # every two players partnered exactly once
+    assert await h.store.load(CHAT) is None  # the hub finished too
+    final = h.chat.notices(CHAT)[-1]
+    assert final.text.msgid.startswith("{winner} is the champion of both tables")
+    totals = {p: matches[0].scores[p] + matches[1].scores[p] for p in matches[0].players}
+    listed = [(row.params["name"], row.params["points"]) for row in final.text.params["standings"]]
+    assert sorted(listed) == sorted((names[p], v) for p, v in totals.items())
+    assert listed[0][1] == max(totals.values())
+    # Standings across both tables after every hand, in each table's hand notices
+    hand_notices = [n for chat in (T1, T2) for n in h.chat.notices(chat) if "won hand" in n.text.msgid]
+    assert len(hand_notices) == 56
+    for notice in hand_notices:
+        assert len(notice.text.params["standings"]) == 8
+
+
+async def test_both_tables_run_at_once_on_their_own_timers():
+    clock = FakeClock()
+    chat = FakeChat()
+    store = MemoryStore(now=clock.now)
+    h = Harness(seed=9, store=store, chat=chat, clock=clock)
+    h.coordinator = Coordinator(chat, store, clock, ai_delay=1.0, seed=9)
+    people = await h.lobby(1, 7, settings={**SETTINGS, "turn_timer": "5"})
+    assert (await h.do(cmds.StartGame, people[0])).ok
+    games = (await h.record()).meta["two_tables"]["games"]
+    versions = {g: [] for g in games}
+    for _ in range(60):  # bots act on their timers, the human's turns time out
+        await clock.advance(1.0)
+        for g in games:
+            versions[g].append((await store.get(g)).version)
+    for g in games:  # each table kept moving on its own
+        assert versions[g][-1] - versions[g][0] > 20
+    published = [c for c, _, _ in chat.public if c in (T1, T2)]
+    switches = sum(1 for a, b in zip(published, published[1:], strict=False) if a != b)
+    assert switches > 20  # the two tables' messages interleave: both play at the same time
+    assert chat.tables(T1)[-1].game_id != chat.tables(T2)[-1].game_id
+    await h.coordinator.close()
+
+
+async def test_routing_settings_refusals_and_stop_everywhere():
+    h = Harness(seed=5)
+    people = await h.lobby(1, 6, settings=SETTINGS)
+    reply = await h.do(cmds.StartGame, people[0])
+    assert not reply.ok and reply.error == "two_tables_players"
+    assert (await h.do(cmds.AddAiSeat, people[0], strategy="easy")).ok
+    assert (await h.do(cmds.AddAiSeat, people[0], strategy="easy")).error == "game_full"  # 8 seats
+    assert (await h.do(cmds.StartGame, people[0])).ok
+    outsider = user(9)
+    assert (await h.do(cmds.Draw, outsider)).error == "not_in_game"
+    hub = await h.record()
+    games = hub.meta["two_tables"]["games"]
+    reply = await h.do(cmds.StopGame, people[0])
+    assert reply.ok
+    assert await h.store.load(CHAT) is None
+    assert [(await h.store.get(g)).status for g in games] == ["stopped", "stopped"]
+
+
+async def test_a_leaver_is_replaced_by_a_bot_and_the_schedule_holds():
+    h = Harness(seed=6)
+    people = await h.lobby(2, 6, settings=SETTINGS)
+    assert (await h.do(cmds.StartGame, people[0])).ok
+    hub = await h.record()
+    games = hub.meta["two_tables"]["games"]
+    assert (await h.do(cmds.Leave, people[1])).ok
+    record = next(r for r in [await h.store.get(g) for g in games]
+                  if any(s.user_id == people[1].id for s in r.seats))
+    seat = next(s for s in record.seats if s.user_id == people[1].id)
+    assert seat.ai is not None and len(record.seats) == 4
+
+
+async def test_a_restart_keeps_the_two_table_match():
+    h = Harness(seed=8)
+    people = await open_two_tables(h, humans=1)
+    h2 = h.restart()
+    await h2.coordinator.resume()
+    h2.games = (await h2.record()).meta["two_tables"]["games"]
+    command = None
+    for _ in range(50):
+        command = await human_command(h2, people[0])
+        if command is not None:
+            break
+    assert command is not None  # the human's turn came (bots played on after the restart)
+    reply = await h2.coordinator.handle(command)
+    assert reply.ok, reply
+
+
+def test_split_table_chat():
+    assert split_table_chat("-100#t2:55") == ("-100", 2, "55")
+    assert split_table_chat("-100#t1") == ("-100", 1, None)
+    assert split_table_chat("-100") == ("-100", None, None)
+
+
+@pytest.mark.parametrize("value", ["3", "x"])
+async def test_bad_tables_setting_is_refused(value):
+    h = Harness()
+    people = await h.lobby(1)
+    reply = await h.do(cmds.ChangeSettings, people[0], changes={"tables": value})
+    assert not reply.ok and reply.error == "bad_setting"

@@ -645,6 +645,12 @@ class Coordinator:
             handle.cancel()
         if self._closed:
             return
+        self._timers[key] = self.clock.call_at(when, self._ai_wakeup(chat, retry=False))
+
+    def _ai_wakeup(self, chat: ChatKey, *, retry: bool) -> Callable[[], Awaitable[None]]:
+        """A timer's work that lets the chat's AI seats look again (held back for the UNO!
+        window, or after a failed move); with ``retry``, a move that fails again backs off."""
+        key = (chat, "ai")
 
         async def fire() -> None:
             self._timers.pop(key, None)
@@ -655,11 +661,14 @@ class Coordinator:
             try:
                 await self._ai_step(chat)
             except Refusal:
-                pass
+                if retry:
+                    self._retry_ai(chat)
             except Exception as error:
                 self._log_failure(error, "a scheduled AI move", chat)
+                if retry:
+                    self._retry_ai(chat)
 
-        self._timers[key] = self.clock.call_at(when, fire)
+        return fire
 
     async def _drive_ai(self, chat: ChatKey) -> None:
         """With no AI delay, let AI seats play right away until a human must act."""
@@ -707,23 +716,9 @@ class Coordinator:
         if self._closed or key in self._timers:
             return
         attempt = self._ai_failures[chat] = self._ai_failures.get(chat, 0) + 1
-
-        async def fire() -> None:
-            self._timers.pop(key, None)
-            self._ai_due[chat] = True
-            if self.ai_delay == 0:
-                await self._drive_ai(chat)
-                return
-            try:
-                await self._ai_step(chat)
-            except Refusal:
-                self._retry_ai(chat)
-            except Exception as error:
-                self._log_failure(error, "a scheduled AI move", chat)
-                self._retry_ai(chat)
-
         delay = min(TIMER_RETRY_MAX, TIMER_RETRY_FIRST * 2 ** (attempt - 1))
-        self._timers[key] = self.clock.call_at(self.clock.now() + delay, fire)
+        self._timers[key] = self.clock.call_at(self.clock.now() + delay,
+                                               self._ai_wakeup(chat, retry=True))
 
     # ---- locales -------------------------------------------------------------------------
     @staticmethod

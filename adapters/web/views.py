@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from bot.coordinator.snapshot import PlayerSnapshot
-from bot.coordinator.views import N_, Text
+from bot.coordinator.views import DEFAULT_CARD_THEME, N_, Text
 from bot.engine.cards import Color
 from bot.i18n import card_label, color_label, gettext, translate
 
@@ -75,6 +75,8 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
         "locale": locale, "me": snapshot.hand.user_id if snapshot.hand else None,
         "labels": labels(locale), "colors": colors(locale), "table": None, "hand": None,
         "lobby": None,
+        # The page is this player's alone: every card on it, top card too, in their palette.
+        "theme": snapshot.hand.theme if snapshot.hand else DEFAULT_CARD_THEME,
     }
     if snapshot.lobby is not None:
         data["lobby"] = {"players": [seat.name for seat in snapshot.lobby.seats]}

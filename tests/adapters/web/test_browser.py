@@ -86,6 +86,12 @@ async def test_two_players_play_through_their_pages(browser, served):
     assert await ana_page.locator("[data-testid=hand] button").count() == 4
     assert await bo_page.locator("[data-testid=card-W]").count() == 0
     assert await ana_page.is_disabled("[data-testid=card-G7]")  # no match on R1
+    assert (await ana_page.get_attribute("[data-testid=card-R5] img", "src")).endswith("/cards/R5.png")
+    # Bo draws his cards in high contrast: his page asks for that palette, live.
+    from bot.coordinator import commands as cmds
+
+    assert (await web.do(cmds.SetCardTheme, bo, theme="high_contrast")).ok
+    await bo_page.wait_for_selector("[data-testid=card-R9] img[src$='?t=high_contrast']", timeout=5_000)
     await web.clock.advance(0)
 
     await ana_page.click("[data-testid=card-R5]")

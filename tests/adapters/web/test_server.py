@@ -232,3 +232,16 @@ def test_a_discord_link_carries_only_a_signed_token_after_the_hash():
     claims = auth.read_token(b"k", link.split("#token=")[1], 1_800_000_000.0)
     assert (claims.user_id, claims.game_id, claims.kind) == ("7", "g1", "link")
     assert web.telegram_url("g 1") == "https://uno.example/?game=g%201"
+
+
+async def test_the_page_draws_cards_in_the_players_own_theme(web):
+    from bot.coordinator import commands as cmds
+
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    assert (await web.do(cmds.SetCardTheme, ana, theme="high_contrast")).ok
+    assert (await state_of(web, await session_for(web, ana.id, game)))["theme"] == "high_contrast"
+    assert (await state_of(web, await session_for(web, bo.id, game)))["theme"] == "classic"
+    classic = await (await web.client.get("/cards/Y5.png")).read()
+    contrast = await (await web.client.get("/cards/Y5.png?t=high_contrast")).read()
+    assert classic != contrast  # the palette the page asks for is the one drawn

@@ -8,7 +8,7 @@ CONSTRAINTS := constraints.txt
 # The engine is compiled at install (setup.py): a changed engine source is installed again.
 ENGINE_SOURCES := $(wildcard bot/engine/*.py) setup.py
 
-.PHONY: play telegram discord db-upgrade test bench lint constraints clean
+.PHONY: play telegram discord db-upgrade test bench lint constraints screenshots clean
 
 $(STAMP): pyproject.toml $(CONSTRAINTS) $(ENGINE_SOURCES)
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -38,6 +38,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
+
+# The README's pictures of each platform's table and hand (Debian's chromium; emoji and CJK
+# glyphs need the fonts-noto-color-emoji and fonts-noto-cjk packages).
+screenshots: $(STAMP)
+	$(PY) docs/screenshots.py docs
 
 # After changing the dependencies in pyproject.toml: resolve them afresh in a throw-away venv
 # and pin what pip chose. Commit the new constraints.txt.

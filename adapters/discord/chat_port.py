@@ -9,6 +9,9 @@ its id, so a UNO! or My hand click never lands on a message deleted a moment ago
 small ping costs less of the channel's ~5 messages per 5 s than a reposted embed. Pings are
 tracked in memory: after a restart one old ping may stay behind.
 
+The table shows the top card as its embed's picture (pictures.py): the file goes with the
+table's own send or edit, so a move still costs one REST call on the channel.
+
 Private hands: Discord lets a bot show an ephemeral message only as the answer to that
 player's own interaction, so ``send_hand`` cannot push a new one. We chose not to DM hands (DMs
 fail with 50007 for many users, and switching between the server and DMs is what players of
@@ -33,6 +36,7 @@ from bot.i18n import N_
 from .components import lobby_components, ping_components, table_components
 from .embeds import lobby_embed, notice_content, table_embed, tr, tr_markup
 from .hand_views import OpenHands
+from .pictures import TOP_FILE, as_file, top_card_png
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +66,13 @@ class DiscordChatPort:
             return {"content": None, "embed": lobby_embed(message), "view": lobby_components(message)}
         assert isinstance(message, Notice)
         return {"content": notice_content(message), "embed": None, "view": None}
+
+    @staticmethod
+    async def _picture(message: Public) -> bytes | None:
+        """The table's top card (a lobby or a notice shows none)."""
+        if isinstance(message, TableView):
+            return await top_card_png(message.top, message.color)
+        return None
 
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
         published = await self._publish(chat, message, edit=edit)
@@ -95,10 +106,14 @@ class DiscordChatPort:
     async def _publish(self, chat: ChatKey, message: Public, *, edit: str | None) -> str | None:
         channel = self.client.get_partial_messageable(int(split_table_chat(chat.chat_id)[0]))
         kwargs = self._render(message)
+        picture = await self._picture(message)
         if edit is not None and not isinstance(message, Notice):
             try:
                 self.edits += 1
-                edited = await channel.get_partial_message(int(edit)).edit(**kwargs)
+                # the new top card replaces the old one: v10 keeps only the files listed
+                # (a lobby lists none: a lobby shown where a table was has no card left over)
+                files = [as_file(picture, TOP_FILE)] if picture is not None else []
+                edited = await channel.get_partial_message(int(edit)).edit(attachments=files, **kwargs)
                 return str(edited.id)
             except discord.NotFound:
                 log.info("table message %s in %s is gone; posting a new one", edit, chat)
@@ -107,6 +122,8 @@ class DiscordChatPort:
         mentions = tuple(u for u in getattr(message, "mentions", ()) if u.isdigit())
         allowed = discord.AllowedMentions(everyone=False, roles=False,
                                           users=[discord.Object(int(u)) for u in mentions])
+        if picture is not None:  # a fresh File: one that went with a failed edit is spent
+            kwargs["file"] = as_file(picture, TOP_FILE)
         try:
             self.sends += 1
             sent = await channel.send(allowed_mentions=allowed, **{k: v for k, v in kwargs.items() if v is not None})

@@ -76,6 +76,11 @@ async def hand_png(view: HandView) -> bytes:
         _hands.get, key, lambda: hand_image(cards, HAND_CARD_HEIGHT, playable=flags, theme=theme))
 
 
+def hand_cache_stats() -> tuple[int, int]:
+    """(hits, misses) of the hand pictures' cache, for the benchmark."""
+    return _hands.hits, _hands.misses
+
+
 def again(files: list[discord.File]) -> list[discord.File]:
     """The same pictures for a second request (a follow-up after a refused answer): a File
     is spent by its request, but ours hold their bytes in memory."""

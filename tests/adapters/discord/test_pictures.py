@@ -16,7 +16,7 @@ from bot.coordinator.presenter import display_order
 from bot.engine.cards import Card, Color
 from bot.render.images import Theme, card_size, hand_image, hand_layout, top_card_image
 
-from .fake_discord import DEFERRED_MESSAGE, DEFERRED_UPDATE, EPHEMERAL, UPDATE_MESSAGE, FakeUser
+from .fake_discord import DEFERRED_MESSAGE, DEFERRED_UPDATE, EPHEMERAL, UPDATE_MESSAGE
 from .harness import BotHarness
 from .players import Table
 from .test_game import ANA, BO, CY, USERS, open_game

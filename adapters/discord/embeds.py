@@ -261,6 +261,7 @@ def help_text(locale: str) -> str:
         (N_("/uno settings"), N_("show or change house rules (creator or admins)")),
         (N_("/uno rules, /uno stats, /uno leaderboard"), N_("rules, your numbers, the best players")),
         (N_("/uno language"), N_("English or 中文, for you or the whole channel")),
+        (N_("/uno cards"), N_("classic or high-contrast colours for the pictures of your cards")),
         (N_("/uno kick, /uno stop"), N_("remove a player, end the game (creator or admins)")),
     ]
     return "\n".join(f"**{gettext(cmd, locale)}**: {gettext(what, locale)}" for cmd, what in rows)

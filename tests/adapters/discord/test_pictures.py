@@ -209,3 +209,31 @@ async def test_yellow_cards_read_as_yellow_and_every_colour_has_its_square(bot, 
     colours = {h.arg.split(".")[1]: comp for h, comp in bot.hand_buttons(picker) if h.action == "c"}
     assert colours["Y"]["style"] == SECONDARY and colours["Y"]["emoji"]["name"] == "🟨"
     assert "黄" in colours["Y"]["label"]
+
+
+async def test_the_cards_command_repaints_the_players_own_pictures_only(bot, fake):
+    await open_game(bot)
+    a, b, c = (str(u.id) for u in USERS.values())
+    ana = ["R1", "G2", "W", "B+2", "Y7"]
+    await set_position(bot, {a: ana, b: ["G7", "R9"], c: ["B2", "Y1"]}, ["R3"], a)
+    mine = fake.response_message(await bot.slash(ANA, "hand"))
+    classic = expected_hand(ana, {"R1", "W"})
+    assert fake.embed_image(mine, -1) == classic
+    record = await bot.slash(ANA, "cards", theme="high_contrast")
+    reply = fake.response_message(record)
+    assert reply["flags"] & EPHEMERAL and reply["content"] and not fake.message_files(reply)
+    # Ana's open hand view is repainted at once in her new colours ...
+    contrast = expected_hand(ana, {"R1", "W"}, Theme.HIGH_CONTRAST)
+    assert contrast != classic
+    assert fake.embed_image(fake.messages[int(mine["id"])], -1) == contrast
+    assert fake.embed_image(fake.response_message(await bot.slash(ANA, "hand")), -1) == contrast
+    # ... while Bo's stays classic and the public table too
+    bo = fake.response_message(await bot.slash(BO, "hand"))
+    assert fake.embed_image(bo, -1) == expected_hand(["G7", "R9"], None)
+    game = (await Table(bot, USERS).match()).game
+    assert fake.embed_image(bot.table_message()) == top_card_image(game.top, game.color, theme=Theme.CLASSIC)
+    # answered in the player's language
+    await bot.slash(ANA, "language", language="zh_CN")
+    reply = fake.response_message(await bot.slash(ANA, "cards", theme="classic"))
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in reply["content"])
+    assert fake.embed_image(fake.response_message(await bot.slash(ANA, "hand")), -1) == classic

@@ -125,13 +125,14 @@ def _rule_lines(preset: str, changes: dict[str, Any], loc: str) -> str:
     return "\n".join(lines)
 
 
-def table_embed(view: TableView) -> discord.Embed:
+def table_embed(view: TableView, *, picture: bool = False) -> discord.Embed:
     loc = view.locale
     title = tr(N_("UNO: table {table}, hand {number}"), loc, table=view.table, number=view.hand_number) \
         if view.table else tr(N_("UNO: hand {number}"), loc, number=view.hand_number)
     embed = discord.Embed(title=title, colour=COLOURS.get(view.color, NEUTRAL))
     embed.description = _clip("\n".join(fmt(t, loc) for t in view.last), EMBED_DESCRIPTION_MAX) or None
-    embed.set_image(url=attachment_url(TOP_FILE))  # the top card; its file goes with the message
+    if picture:  # the top card; its file goes with the message
+        embed.set_image(url=attachment_url(TOP_FILE))
     top = top_card_text(view.top, view.color, loc)
     embed.add_field(name=tr(N_("Top card"), loc), value=top)
     direction = tr(N_("↻ in seat order"), loc) if view.direction == 1 else tr(N_("↺ reversed"), loc)

@@ -23,6 +23,7 @@ from .test_game import ANA, BO, CY, USERS, open_game
 from .test_resilience import SlowCoordinator, set_position
 
 SECONDARY, SUCCESS, DANGER, PRIMARY = 2, 3, 4, 1  # Discord's button styles
+CHANNEL = 1000
 
 
 def cards(*specs: str) -> list[Card]:
@@ -237,3 +238,43 @@ async def test_the_cards_command_repaints_the_players_own_pictures_only(bot, fak
     reply = fake.response_message(await bot.slash(ANA, "cards", theme="classic"))
     assert any("\u4e00" <= ch <= "\u9fff" for ch in reply["content"])
     assert fake.embed_image(fake.response_message(await bot.slash(ANA, "hand")), -1) == classic
+
+
+async def test_a_rate_limited_table_edit_is_retried_with_the_whole_picture(bot, fake):
+    await open_game(bot)
+    table_id = int(bot.table_message()["id"])
+    fake.rate_limit_next(rf"PATCH /channels/\d+/messages/{table_id}", retry_after=0.05)
+    seen = len(fake.requests)
+    await Table(bot, USERS).take_turn(USERS[bot.current_player_id()], use_slash=False)
+    limited, retried = table_edits(fake, table_id, seen)[:2]
+    assert limited.status == 429 and retried.status == 200
+    assert fake.uploads(retried)["top.png"] == fake.uploads(limited)["top.png"] != b""
+    game = (await Table(bot, USERS).match()).game
+    assert fake.embed_image(bot.table_message()) == top_card_image(game.top, game.color)
+
+
+async def test_a_channel_that_refuses_files_gets_its_table_without_the_picture(bot, fake):
+    await open_game(bot)
+    table_id = int(bot.table_message()["id"])
+    # no Attach Files permission: Discord refuses the edit that carries the picture
+    fake.fail_next(rf"PATCH /channels/\d+/messages/{table_id}", 403, {"message": "Missing Permissions", "code": 50013})
+    table = Table(bot, USERS)
+    before = await table.match()
+    await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
+    assert (await table.match()) != before  # the move counted, and the table shows it as text
+    message = fake.messages[table_id]
+    assert "image" not in message["embeds"][0] and fake.message_files(message) == {}
+    game = (await table.match()).game
+    assert any(f["name"] == "Top card" for f in message["embeds"][0]["fields"])
+    assert message["embeds"][0]["color"] == COLOURS[game.color]
+    bot.log.records.clear()  # the warning is expected; errors would have been ERROR records
+    # for a while the channel is offered no picture (no second refusal) ...
+    seen = len(fake.requests)
+    await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
+    assert all(not fake.uploads(r) and r.status == 200 for r in table_edits(fake, table_id, seen))
+    # ... then it is tried again (the permission may have been granted)
+    port = bot.app.chat_port
+    port.pictures_refused[str(CHANNEL)] -= 601
+    await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
+    game = (await table.match()).game
+    assert fake.embed_image(fake.messages[table_id]) == top_card_image(game.top, game.color)

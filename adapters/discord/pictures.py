@@ -51,8 +51,10 @@ async def top_card_png(top: Card, color: Color | None) -> bytes:
 
 
 def hand_theme(view: HandView) -> Theme:
+    """The player's own card theme (``/uno cards``); an unknown value draws classic cards
+    rather than failing a turn."""
     try:
-        return Theme(getattr(view, "theme", Theme.CLASSIC.value))
+        return Theme(view.theme)
     except ValueError:
         return Theme.CLASSIC
 

@@ -231,13 +231,18 @@ async def test_the_cards_command_repaints_the_players_own_pictures_only(bot, fak
     # ... while Bo's stays classic and the public table too
     bo = fake.response_message(await bot.slash(BO, "hand"))
     assert fake.embed_image(bo, -1) == expected_hand(["G7", "R9"], None)
-    game = (await Table(bot, USERS).match()).game
-    assert fake.embed_image(bot.table_message()) == top_card_image(game.top, game.color, theme=Theme.CLASSIC)
+    # Ana plays: her hand is drawn in her colours, the public table in the classic ones
+    mine = fake.response_message(await bot.slash(ANA, "hand"))
+    red1 = next(comp for h, comp in bot.hand_buttons(mine) if h.arg == "R1")
+    await bot.click(ANA, int(mine["id"]), red1["custom_id"])
+    rest = ["G2", "W", "B+2", "Y7"]
+    assert fake.embed_image(fake.messages[int(mine["id"])], -1) == expected_hand(rest, None, Theme.HIGH_CONTRAST)
+    assert fake.embed_image(bot.table_message()) == top_card_image(Card.parse("R1"), Color.RED, theme=Theme.CLASSIC)
     # answered in the player's language
     await bot.slash(ANA, "language", language="zh_CN")
     reply = fake.response_message(await bot.slash(ANA, "cards", theme="classic"))
     assert any("\u4e00" <= ch <= "\u9fff" for ch in reply["content"])
-    assert fake.embed_image(fake.response_message(await bot.slash(ANA, "hand")), -1) == classic
+    assert fake.embed_image(fake.response_message(await bot.slash(ANA, "hand")), -1) == expected_hand(rest, None)
 
 
 async def test_a_rate_limited_table_edit_is_retried_with_the_whole_picture(bot, fake):

@@ -204,16 +204,22 @@ class StickerSets:
         if held is not None:
             await self._remember(theme, held)
         done = len(held) if held is not None else 0
-        if held is None:
-            first = [await self._input(theme, face) for face in FACES[:MAX_INITIAL]]
-            await self.bot.create_new_sticker_set(self.owner_id, name, SET_TITLES[theme], first)
-            log.info("sticker set %s created (%d of %d stickers)", name, len(first), len(FACES))
-            done = len(first)
-            await self._remember(theme, await self._read_set(name) or ())
-        if done < len(FACES):
-            for face in FACES[done:]:
-                await self.bot.add_sticker_to_set(self.owner_id, name, await self._input(theme, face))
-            await self._remember(theme, await self._read_set(name) or ())
+        try:
+            if held is None:
+                first = [await self._input(theme, face) for face in FACES[:MAX_INITIAL]]
+                await self.bot.create_new_sticker_set(self.owner_id, name, SET_TITLES[theme], first)
+                log.info("sticker set %s created (%d of %d stickers)", name, len(first), len(FACES))
+                done = len(first)
+                await self._remember(theme, await self._read_set(name) or ())
+            if done < len(FACES):
+                for face in FACES[done:]:
+                    await self.bot.add_sticker_to_set(self.owner_id, name, await self._input(theme, face))
+                await self._remember(theme, await self._read_set(name) or ())
+        except BadRequest as error:
+            if "file identifier" in error.message.lower():  # an upload Telegram no longer has
+                for face in FACES:
+                    self._ids.pop(upload_key(theme, face), None)  # upload them again next time
+            raise
         if not all(key in self._ids for key in keys):
             raise BadRequest(f"sticker set {name} is still incomplete after the build")
         self._ready.add(theme)

@@ -181,6 +181,19 @@ async def test_a_build_cut_short_resumes_without_uploading_again(api, tmp_path, 
         await store.close()
 
 
+async def test_uploads_telegram_no_longer_has_are_uploaded_again(harness: Harness):
+    api = with_stickers(harness, sticker_retry=0.05).api
+    for face in FACES[:10]:  # stored by an earlier run, but gone from Telegram
+        await harness.store.save_media_file("telegram", f"sticker-upload:classic:{face.key}",
+                                            f"gone-{face.key}")
+    await harness.start()
+    await ready(harness)
+    refused = [c for c in api.calls_to("createNewStickerSet") if c.status == 400]
+    assert len(refused) == 1  # then every picture was uploaded afresh
+    assert len(uploads(api)) == (MAX_INITIAL - 10) + 116
+    assert len(api.stickers.sets[CLASSIC_SET].stickers) == 116
+
+
 async def test_a_429_is_waited_out_and_a_stranger_owner_is_logged_not_fatal(harness: Harness, caplog):
     api = harness.api
     api.stickers.strangers.add(OWNER.id)

@@ -13,6 +13,7 @@ import logging
 import pytest
 
 from adapters.telegram.stickers import FACES, MAX_INITIAL, Face, set_name, sticker_key
+from bot.coordinator.ports import UserProfile
 from bot.engine.cards import Card, Color
 from bot.render.images import Theme, sticker_image, wild_sticker_image
 from storage import open_store
@@ -315,8 +316,9 @@ async def test_a_set_edited_by_hand_is_made_again(harness: Harness):
     assert [s.emoji for s in api.stickers.sets[CLASSIC_SET].stickers] == [f.emoji for f in FACES]
 
 
-async def test_both_themes_get_a_set_classic_first(harness: Harness):
+async def test_both_themes_get_a_set_classic_first_and_each_player_sees_their_own(harness: Harness):
     api = with_stickers(harness, sticker_themes=("classic", "high_contrast")).api
+    await harness.store.save_user_profile("telegram", str(BO.id), UserProfile(card_theme="high_contrast"))
     await harness.start()
     await ready(harness, Theme.HIGH_CONTRAST)
     assert harness.bot.stickers.ready(Theme.CLASSIC)
@@ -325,6 +327,13 @@ async def test_both_themes_get_a_set_classic_first(harness: Harness):
     contrast = api.stickers.sets[CONTRAST_SET].stickers
     assert contrast[0].data == Face(Card.parse("R0")).render(Theme.HIGH_CONTRAST)
     assert contrast[0].data != api.stickers.sets[CLASSIC_SET].stickers[0].data
+    await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    for user, set_of_theme in ((ANA, CLASSIC_SET), (BO, CONTRAST_SET)):
+        own = {s.file_id for s in api.stickers.sets[set_of_theme].stickers}
+        shown = [r["sticker_file_id"] for r in (await inline_answer(harness, user))["results"]
+                 if r["type"] == "sticker"]
+        assert shown and set(shown) <= own, user.first_name
 
 
 def clock_of():

@@ -34,6 +34,7 @@ from bot.logs import redact
 from .bot_commands import register_commands
 from .fairness import FairUpdateProcessor
 from .handlers import UnoHandlers
+from .photos import MediaFiles
 from .port import TelegramChatPort
 
 log = logging.getLogger(__name__)
@@ -135,6 +136,9 @@ class TelegramBot:
                               f"{error.message}") from None
         self.port = TelegramChatPort(self.app.bot, self.app.bot.username)
         self.port.web_links = self.config.web_links
+        # File ids of the card pictures uploaded before: a restart uploads none of them again.
+        self.port.media = MediaFiles(self.store)
+        await self.port.media.load()
         self.coordinator = self.make_coordinator(self.port)
         UnoHandlers(self.coordinator, self.port, self.store).register(self.app)
         await register_commands(self.app.bot)

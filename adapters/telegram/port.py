@@ -399,9 +399,8 @@ class TelegramChatPort:
         if not user_id.isdigit():
             raise DeliveryFailed("other", "not a Telegram user")
         picture = InputFile(await hand_picture(view), filename="hand.png")
-        playable = sum(1 for option in view.cards if option.playable)
-        caption = tr(N_("🖼 Your {count} cards: {playable} playable now, the others dimmed."),
-                     view.locale, count=len(view.cards), playable=playable)
+        caption = tr(N_("🖼 Your hand ({count}): the bright cards can be played now, the dimmed "
+                        "ones cannot."), view.locale, count=len(view.cards))
         try:
             await self.bot.send_photo(int(user_id), picture, caption=html(caption),
                                       parse_mode=ParseMode.HTML)

@@ -18,7 +18,7 @@ from bot.render.images import top_card_image
 
 from .conftest import ANA, BO, CY, GROUP, TABLE_METHODS, Harness, data_of, shown_text, table_calls
 from .fake_bot_api import ApiCall
-from .helpers import match_of, refresh_hands, rig, take_turn
+from .helpers import match_of, refresh_hands, rig
 
 PLAYERS = [ANA, BO, CY]
 BY_ID = {str(u.id): u for u in PLAYERS}

@@ -125,6 +125,7 @@ class FakeBotApi:
         self._file_ids = itertools.count(1)
         self.files: dict[str, bytes] = {}  # file id -> the bytes uploaded (every size's id)
         self.uploads: list[str] = []  # file ids made by uploads, in order (largest size)
+        self._sizes: dict[str, tuple[int, int]] = {}  # file id -> (width, height)
         self._callback_ids = itertools.count(1)
         self._new_update = asyncio.Event()
         self._new_call = asyncio.Event()
@@ -440,9 +441,11 @@ class FakeBotApi:
     def _photo_sizes(self, file_id: str) -> list[dict[str, Any]]:
         """PhotoSize objects, smallest first (as Telegram lists them): a thumbnail and the
         picture itself, each with a file id of its own."""
-        from PIL import Image  # the fake alone needs it: reading the uploaded picture's size
+        if file_id not in self._sizes:
+            from PIL import Image  # the fake alone needs it: reading the uploaded picture's size
 
-        width, height = Image.open(io.BytesIO(self.files[file_id])).size
+            self._sizes[file_id] = Image.open(io.BytesIO(self.files[file_id])).size
+        width, height = self._sizes[file_id]
         small = max(1, 90 * width // max(height, 1))
         return [{"file_id": f"{file_id}-thumb", "file_unique_id": f"u{file_id}-thumb",
                  "width": small, "height": 90, "file_size": 1000},

@@ -5,7 +5,8 @@ order, edits in place when the coordinator passes ``edit``, and table edits that
 under Telegram's group limit merged into the newest. A hand goes to the player's private chat
 (chat id = user id), awaited. Telegram's 403 on a private send becomes
 ``DeliveryFailed("blocked")``. 429s are retried by the Application's ``AIORateLimiter`` inside
-each call, so no game message is lost or reordered.
+each call, so no game message is lost or reordered. The table is a photo of the top card
+with the table as its caption (photos.py): one call per turn still, each picture uploaded once.
 
 Edits notify nobody, so when the turn passes to a player (``HandView.turn_started``) their
 hand goes out as a new message headed "your turn in <group>", and the previous hand message

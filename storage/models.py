@@ -101,7 +101,19 @@ class UserProfileRow(SQLModel, table=True):
     user_id: str = Field(primary_key=True, max_length=64)
     language: str | None = Field(default=None, max_length=16)
     stats_opt_out: bool = False
+    card_theme: str | None = Field(default=None, max_length=16)
     updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+
+
+class MediaFileRow(SQLModel, table=True):
+    """A picture the platform holds (a sticker, a table photo): uploaded once, then sent by id."""
+
+    __tablename__ = "media_files"
+
+    platform: str = Field(primary_key=True, max_length=16)
+    key: str = Field(primary_key=True, max_length=128)
+    file_id: str = Field(max_length=256)
+    created_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
 
 
 class NotifyRequestRow(SQLModel, table=True):
@@ -167,5 +179,6 @@ game_seats: sa.Table = metadata.tables["game_seats"]
 chat_settings: sa.Table = metadata.tables["chat_settings"]
 user_profiles: sa.Table = metadata.tables["user_profiles"]
 notify_requests: sa.Table = metadata.tables["notify_requests"]
+media_files: sa.Table = metadata.tables["media_files"]
 results: sa.Table = metadata.tables["results"]
 result_players: sa.Table = metadata.tables["result_players"]

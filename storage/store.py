@@ -37,14 +37,25 @@ from bot.coordinator.ports import (
 from . import stats_queries
 from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
 from .game_rows import GameRows, PostgresGameRows, SqliteGameRows, UniqueViolation, encode
-from .models import ChatSettingsRow, UserProfileRow, chat_settings, notify_requests, user_profiles
+from .models import (
+    ChatSettingsRow,
+    UserProfileRow,
+    chat_settings,
+    media_files,
+    notify_requests,
+    user_profiles,
+)
 
 NAME_LIMIT = 128  # the name columns' width; longer display names are cut, never refused
+MEDIA_KEY_LIMIT = 128  # media_files.key's width: a longer key is the adapter's bug, refused
 
 
 def _seat_dict(seat: Seat) -> dict[str, Any]:
     # By hand: dataclasses.asdict deep-copies recursively and showed up in profiles.
-    return {"user_id": seat.user_id, "name": seat.name, "language": seat.language, "ai": seat.ai}
+    data = {"user_id": seat.user_id, "name": seat.name, "language": seat.language, "ai": seat.ai}
+    if seat.theme is not None:  # only when chosen: most records stay as they were
+        data["theme"] = seat.theme
+    return data
 
 
 def _seats_digest(seats: list[dict[str, Any]]) -> str:
@@ -260,12 +271,27 @@ class SqlStore:
             row = await session.get(UserProfileRow, (platform, user_id))
         if row is None:
             return UserProfile()
-        return UserProfile(language=row.language, stats_opt_out=row.stats_opt_out)
+        return UserProfile(language=row.language, stats_opt_out=row.stats_opt_out,
+                           card_theme=row.card_theme)
 
     async def save_user_profile(self, platform: str, user_id: str, profile: UserProfile) -> None:
         await self._upsert(user_profiles, {"platform": platform, "user_id": user_id},
                            {"language": profile.language, "stats_opt_out": profile.stats_opt_out,
-                            "updated_at": float(self._now())})
+                            "card_theme": profile.card_theme, "updated_at": float(self._now())})
+
+    # ---- pictures the platform holds --------------------------------------------------------
+
+    async def media_files(self, platform: str) -> dict[str, str]:
+        statement = sa.select(media_files.c.key, media_files.c.file_id).where(
+            media_files.c.platform == platform)
+        async with self.engine.connect() as conn:
+            return {row.key: row.file_id for row in await conn.execute(statement)}
+
+    async def save_media_file(self, platform: str, key: str, file_id: str) -> None:
+        if len(key) > MEDIA_KEY_LIMIT:
+            raise ValueError(f"media key longer than {MEDIA_KEY_LIMIT} characters")
+        await self._upsert(media_files, {"platform": platform, "key": key},
+                           {"file_id": file_id, "created_at": float(self._now())})
 
     # ---- "notify me" ------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from .commands import (
     NewGame,
     Pass,
     PlayCards,
+    SetCardTheme,
     SetLanguage,
     ShowHand,
     ShowLeaderboard,
@@ -69,7 +70,7 @@ __all__ = [
     "ChatSettings", "Clock", "Command", "Coordinator", "DeclareUno", "DeliveryFailed", "Draw",
     "FakeClock", "GameRecord", "GameResult", "GameStore", "HandView", "Join", "Kick", "Leave",
     "LobbyView", "MemoryStore", "N_", "NameColor", "NewGame", "Notice", "Pass", "PlayCards", "PlayerResult",
-    "PlayerStats", "Public", "RealClock", "Reply", "Seat", "SeatView", "SetLanguage", "ShowHand",
+    "PlayerStats", "Public", "RealClock", "Reply", "Seat", "SeatView", "SetCardTheme", "SetLanguage", "ShowHand",
     "ShowLeaderboard", "ShowRules", "ShowSettings", "ShowStats", "StartGame", "StopGame",
     "TableView", "Text", "User", "UserProfile", "VersionConflict",
 ]

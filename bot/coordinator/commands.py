@@ -122,6 +122,13 @@ class NotifyMe(Command):
 
 
 @dataclass(frozen=True)
+class SetCardTheme(Command):
+    """The caller's card pictures from now on, everywhere they play (a per-user setting)."""
+
+    theme: str = "classic"  # "classic" | "high_contrast" (also "contrast", "hc", "default")
+
+
+@dataclass(frozen=True)
 class ShowRules(Command):
     pass
 

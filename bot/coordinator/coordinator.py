@@ -126,6 +126,7 @@ class Coordinator:
             cmds.ShowRules: self._show_rules, cmds.ShowSettings: self._show_settings,
             cmds.ShowStats: self._show_stats, cmds.ShowLeaderboard: self._show_leaderboard,
             cmds.SetLanguage: self._set_language, cmds.NotifyMe: self._notify_me,
+            cmds.SetCardTheme: self._set_card_theme,
         }
 
     # ---- the one entry point -------------------------------------------------------------
@@ -736,6 +737,10 @@ class Coordinator:
             return settings.language
         return locale_hint(user.locale) if user.locale else settings.language
 
+    async def _personal_theme(self, chat: ChatKey, user: User) -> str | None:
+        """The player's card pictures (None: the default), from their profile."""
+        return (await self.store.user_profile(chat.platform, user.id)).card_theme
+
     async def _safe_locale(self, cmd: cmds.Command) -> str:
         try:
             return await self._personal_locale(cmd.chat, cmd.user)
@@ -776,6 +781,7 @@ class Coordinator:
     async def _new_game(self, cmd: cmds.NewGame) -> Reply:
         settings = await self.store.chat_settings(cmd.chat)
         language = await self._personal_locale(cmd.chat, cmd.user)
+        theme = await self._personal_theme(cmd.chat, cmd.user)
         first = settings.new
         if first:  # a new chat speaks the language of whoever opens its first game
             settings = replace(settings, language=language, new=False)
@@ -783,7 +789,7 @@ class Coordinator:
         seed = self._rng.randrange(2**31)
         reply = await self._game_command(cmd, lambda tx: lobby.open_lobby(
             tx, cmd, game_id=game_id, seed=seed, settings=settings, language=language,
-            lobby_timeout=self.lobby_timeout))
+            lobby_timeout=self.lobby_timeout, theme=theme))
         if first and reply.ok:
             await self.store.save_chat_settings(cmd.chat, settings)
         if reply.ok:
@@ -836,13 +842,15 @@ class Coordinator:
         return secrets.token_hex(5)
 
     async def _join(self, cmd: cmds.Join) -> Reply:
-        language = "en"
+        language, theme = "en", None
 
         async def prepare() -> None:  # under the lock: a Join racing a Start is decided in order
-            nonlocal language
+            nonlocal language, theme
             language = await self._personal_locale(cmd.chat, cmd.user)
+            theme = await self._personal_theme(cmd.chat, cmd.user)
 
-        return await self._game_command(cmd, lambda tx: lobby.join(tx, cmd, language=language), prepare)
+        return await self._game_command(
+            cmd, lambda tx: lobby.join(tx, cmd, language=language, theme=theme), prepare)
 
     async def _leave(self, cmd: cmds.Leave) -> Reply:
         return await self._game_command(cmd, lambda tx: lobby.leave(tx, cmd))
@@ -1069,6 +1077,9 @@ class Coordinator:
 
     async def _set_language(self, cmd: cmds.SetLanguage) -> Reply:
         return await info.set_language(self, cmd)
+
+    async def _set_card_theme(self, cmd: cmds.SetCardTheme) -> Reply:
+        return await info.set_card_theme(self, cmd)
 
     async def _show_rules(self, cmd: cmds.ShowRules) -> Reply:
         return await info.show_rules(self, cmd)

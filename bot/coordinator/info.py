@@ -17,7 +17,7 @@ from .setting_schema import RULE_LABELS, VALUE_LABELS, label, value_label
 from .settings import apply_changes, normalize_language, rule_changes, rules_of
 from .table_size import refuse_deal
 from .transaction import Tx
-from .views import N_, Reply, Text
+from .views import DEFAULT_CARD_THEME, N_, Reply, Text
 
 if TYPE_CHECKING:
     from .coordinator import Coordinator
@@ -129,6 +129,46 @@ async def set_language(coord: Coordinator, cmd: cmds.SetLanguage) -> Reply:
                  locale=language)
 
 
+THEME_NAMES = {"classic": "classic", "default": "classic", "normal": "classic",
+               "high_contrast": "high_contrast", "high-contrast": "high_contrast",
+               "high contrast": "high_contrast", "contrast": "high_contrast", "hc": "high_contrast"}
+THEME_LABELS = {"classic": N_("classic colours"), "high_contrast": N_("high contrast")}
+
+
+def normalize_theme(value: object) -> str | None:
+    """A card theme as the player may type it ("contrast", "HC", "default"...), or None."""
+    if not isinstance(value, str):
+        return None
+    return THEME_NAMES.get(" ".join(value.strip().lower().split()))
+
+
+async def set_card_theme(coord: Coordinator, cmd: cmds.SetCardTheme) -> Reply:
+    """The caller's card pictures, from now on and in every game they sit in: their hands are
+    sent again at once, drawn in the new palette (public pictures stay classic: all see them)."""
+    theme = normalize_theme(cmd.theme)
+    if theme is None:
+        raise Refusal("bad_setting", {"detail": f"theme = {cmd.theme} (classic, high_contrast)"})
+    platform = cmd.chat.platform
+    profile = await coord.store.user_profile(platform, cmd.user.id)
+    profile.card_theme = theme
+    await coord.store.save_user_profile(platform, cmd.user.id, profile)
+
+    def work(tx: Tx) -> None:
+        seat = tx.seat(cmd.user.id)
+        if seat is not None and (seat.theme or DEFAULT_CARD_THEME) != theme:
+            seat.theme = theme
+            tx.dirty = True
+            if tx.match is not None and tx.record is not None and tx.record.status == "running":
+                tx.want_hand(cmd.user.id)
+
+    chats = {record.chat for record in await coord.store.active_games_of(platform, cmd.user.id)}
+    for chat in sorted(chats | {cmd.chat}, key=str):
+        await coord._transact(chat, work)
+    return Reply(ok=True, text=Text(N_("Your cards are now drawn in {theme}."),
+                                    {"theme": Text(THEME_LABELS[theme])}),
+                 locale=await coord._safe_locale(cmd))
+
+
 async def show_rules(coord: Coordinator, cmd: cmds.ShowRules) -> Reply:
     record = await coord.store.load(cmd.chat)
     if record is not None:
@@ -179,5 +219,6 @@ async def show_leaderboard(coord: Coordinator, cmd: cmds.ShowLeaderboard) -> Rep
     return Reply(ok=True, text=title, lines=lines, locale=await coord._safe_locale(cmd))
 
 
-__all__ = ["RULE_LABELS", "VALUE_LABELS", "change_settings", "set_language", "show_rules", "show_settings",
+__all__ = ["RULE_LABELS", "THEME_LABELS", "VALUE_LABELS", "change_settings", "normalize_theme",
+           "set_card_theme", "set_language", "show_rules", "show_settings",
            "show_stats", "show_leaderboard"]

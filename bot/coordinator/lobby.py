@@ -39,12 +39,12 @@ def require_manager(tx: Tx, cmd: Command) -> None:
 
 
 def open_lobby(tx: Tx, cmd: Command, *, game_id: str, seed: int, settings: ChatSettings,
-               language: str, lobby_timeout: float) -> Text:
+               language: str, lobby_timeout: float, theme: str | None = None) -> Text:
     if tx.record is not None:
         raise Refusal("game_exists")
     tx.record = GameRecord(
         game_id=game_id, chat=cmd.chat, status="lobby", creator=cmd.user.id,
-        seats=[Seat(cmd.user.id, cmd.user.name, language=language)],
+        seats=[Seat(cmd.user.id, cmd.user.name, language=language, theme=theme)],
         rules=rules_of(settings).to_dict(),
         deadlines={"lobby": tx.now + lobby_timeout} if lobby_timeout > 0 else {},
         meta={"preset": settings.preset, "language": settings.language, "seed": seed,
@@ -55,19 +55,19 @@ def open_lobby(tx: Tx, cmd: Command, *, game_id: str, seed: int, settings: ChatS
     return Text(N_("Game created. Others can join now."))
 
 
-def join(tx: Tx, cmd: Command, *, language: str) -> Text:
+def join(tx: Tx, cmd: Command, *, language: str, theme: str | None = None) -> Text:
     record = tx.game()
     if tx.seat(cmd.user.id) is not None:
         raise Refusal("already_joined")
     if record.status == "running":
-        return join_late(tx, cmd, language=language)
+        return join_late(tx, cmd, language=language, theme=theme)
     if record.status != "lobby":
         raise Refusal("game_running")
     if len(record.seats) >= seat_limit(record):
         raise Refusal("game_full")
     rules = RuleSet(**record.rules)
     refuse_seat(rules, len(record.seats))
-    record.seats.append(Seat(cmd.user.id, cmd.user.name, language=language))
+    record.seats.append(Seat(cmd.user.id, cmd.user.name, language=language, theme=theme))
     if len(record.seats) == seats_for(rules) and rules.tables == 1:
         start_match(tx)
         return Text(N_("You joined. The table is full: the game starts."))
@@ -75,7 +75,7 @@ def join(tx: Tx, cmd: Command, *, language: str) -> Text:
     return Text(N_("You joined the game."))
 
 
-def join_late(tx: Tx, cmd: Command, *, language: str) -> Text:
+def join_late(tx: Tx, cmd: Command, *, language: str, theme: str | None = None) -> Text:
     """Late join (a rule): a seat in the running game, dealt ``hand_size`` cards and seated
     after the current player. Between hands it is refused (the next deal is seconds away)."""
     record = tx.game()
@@ -87,7 +87,7 @@ def join_late(tx: Tx, cmd: Command, *, language: str) -> Text:
     _, match = tx.running()
     if match.hand_over:  # a seat without a hand would have nothing to show: join at the deal
         raise Refusal("hand_over")
-    record.seats.append(Seat(cmd.user.id, cmd.user.name, language=language))
+    record.seats.append(Seat(cmd.user.id, cmd.user.name, language=language, theme=theme))
     try:
         tx.add_player(cmd.user.id)
     except UnoError as error:

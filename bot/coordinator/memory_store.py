@@ -65,6 +65,7 @@ class MemoryStore:
         self._settings: dict[ChatKey, ChatSettings] = {}
         self._notify: dict[ChatKey, dict[str, tuple[str, str]]] = {}  # chat -> user -> (name, language)
         self._profiles: dict[tuple[str, str], UserProfile] = {}
+        self._media: dict[str, dict[str, str]] = {}  # platform -> key -> file id
         self.saves = 0  # successful saves, for tests and benchmarks
 
     # ---- games ---------------------------------------------------------------------------
@@ -163,6 +164,15 @@ class MemoryStore:
 
     async def save_user_profile(self, platform: str, user_id: str, profile: UserProfile) -> None:
         self._profiles[(platform, user_id)] = _copy(profile)
+
+    # ---- pictures the platform holds --------------------------------------------------------
+    async def media_files(self, platform: str) -> dict[str, str]:
+        return dict(self._media.get(platform, {}))
+
+    async def save_media_file(self, platform: str, key: str, file_id: str) -> None:
+        if len(key) > 128:
+            raise ValueError("media key longer than 128 characters")
+        self._media.setdefault(platform, {})[key] = file_id
 
     # ---- "notify me" ------------------------------------------------------------------------
     async def add_notify_request(self, chat: ChatKey, user_id: str, name: str, language: str) -> bool:

@@ -86,6 +86,7 @@ class Seat:
     name: str
     language: str | None = None
     ai: str | None = None  # strategy name ("easy" | "normal" | "hard") for an AI seat
+    theme: str | None = None  # card pictures for this player's eyes only (None: "classic")
 
 
 @dataclass
@@ -156,6 +157,7 @@ class ChatSettings:
 class UserProfile:
     language: str | None = None  # override for private messages
     stats_opt_out: bool = False
+    card_theme: str | None = None  # "classic" | "high_contrast" for the pictures only they see
 
 
 @dataclass
@@ -228,6 +230,15 @@ class GameStore(Protocol):
     async def user_profile(self, platform: str, user_id: str) -> UserProfile: ...
 
     async def save_user_profile(self, platform: str, user_id: str, profile: UserProfile) -> None: ...
+
+    async def media_files(self, platform: str) -> dict[str, str]:
+        """Every picture the platform already holds: the adapter's key -> the platform's file id
+        (uploaded once, reused by id ever after, across restarts)."""
+        ...
+
+    async def save_media_file(self, platform: str, key: str, file_id: str) -> None:
+        """Remember (or replace) the platform's file id for ``key`` (at most 128 characters)."""
+        ...
 
     async def stats(self, platform: str, user_id: str, chat: ChatKey | None = None) -> PlayerStats:
         """One player's stats in a chat, or across the platform when ``chat`` is None."""

@@ -20,7 +20,16 @@ from bot.engine.rules import PRESETS, RuleSet
 from . import presses
 from .ports import GameRecord, Seat
 from .table_size import seats_for
-from .views import N_, CardOption, HandView, LobbyView, SeatView, TableView, Text
+from .views import (
+    DEFAULT_CARD_THEME,
+    N_,
+    CardOption,
+    HandView,
+    LobbyView,
+    SeatView,
+    TableView,
+    Text,
+)
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
@@ -115,6 +124,7 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
     if state.rules.seven_zero:
         swap_targets = tuple((p, names.get(p, p)) for p in state.players if p != user_id)
     cards = sorted(state.hand(user_id), key=display_order)
+    seat = next((s for s in record.seats if s.user_id == user_id), None)
     return HandView(
         game_id=record.game_id, locale=locale, user_id=user_id,
         cards=tuple(CardOption(card, card in playable) for card in cards),
@@ -128,7 +138,8 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
         swap_targets=swap_targets, multi_play=state.rules.multi_play, hand_over=over, note=note,
         turn_started=turn_started and state.current == user_id and not over, repost=repost,
         name_color=any(isinstance(a, ChooseColor) for a in actions),
-        press=presses.token(match, user_id))
+        press=presses.token(match, user_id),
+        theme=(seat.theme if seat is not None and seat.theme else DEFAULT_CARD_THEME))
 
 
 def describe(event: ev.Event, names: Mapping[str, str]) -> Text | None:

@@ -153,11 +153,14 @@ def hub_started(tx: Tx, chats: list[ChatKey], games: list[str], seats_at: list[l
 
 
 def _seat_json(seat: Seat) -> dict[str, Any]:
-    return {"user_id": seat.user_id, "name": seat.name, "language": seat.language, "ai": seat.ai}
+    data = {"user_id": seat.user_id, "name": seat.name, "language": seat.language, "ai": seat.ai}
+    if seat.theme is not None:
+        data["theme"] = seat.theme
+    return data
 
 
 def _copy_seat(seat: Seat) -> Seat:
-    return Seat(seat.user_id, seat.name, seat.language, seat.ai)
+    return Seat(seat.user_id, seat.name, seat.language, seat.ai, seat.theme)
 
 
 # ---- playing on ----------------------------------------------------------------------------

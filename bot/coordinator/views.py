@@ -110,6 +110,10 @@ class CardOption:
     playable: bool  # legal to play now (alone or as the first of several)
 
 
+CARD_THEMES = ("classic", "high_contrast")  # bot.render.images.Theme's values
+DEFAULT_CARD_THEME = "classic"
+
+
 @dataclass(frozen=True)
 class HandView:
     """One player's private hand, sorted, with what they may do now."""
@@ -138,6 +142,7 @@ class HandView:
     turn_started: bool = False
     # The player asked to see the hand: post it anew (below everything) rather than editing.
     repost: bool = False
+    theme: str = "classic"  # the player's card pictures: "classic" | "high_contrast"
 
 
 @dataclass(frozen=True)

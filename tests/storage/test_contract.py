@@ -271,6 +271,28 @@ async def test_user_profile_default_and_round_trip(store):
     assert await store.user_profile("telegram", "42") == UserProfile()
     await store.save_user_profile("discord", "42", UserProfile(language=None, stats_opt_out=False))
     assert await store.user_profile("discord", "42") == UserProfile()
+    await store.save_user_profile("discord", "42", UserProfile(card_theme="high_contrast"))
+    assert (await store.user_profile("discord", "42")).card_theme == "high_contrast"
+
+
+async def test_a_seats_card_theme_round_trips(store):
+    seats = [Seat("u1", "Ana", "en", theme="high_contrast"), Seat("u2", "Bo")]
+    saved = await store.save(make_record(seats=seats))
+    assert (await store.get(saved.game_id)).seats == seats
+
+
+async def test_media_files_are_kept_per_platform_and_replaced_by_key(store):
+    assert await store.media_files("telegram") == {}
+    await store.save_media_file("telegram", "sticker:classic:R5", "CAACAgIAAx0")
+    await store.save_media_file("telegram", "photo:top:W:R", "AgACAgIAAx1")
+    await store.save_media_file("discord", "sticker:classic:R5", "other")
+    await store.save_media_file("telegram", "photo:top:W:R", "AgACAgIAAx2")  # uploaded again
+    assert await store.media_files("telegram") == {"sticker:classic:R5": "CAACAgIAAx0",
+                                                   "photo:top:W:R": "AgACAgIAAx2"}
+    assert await store.media_files("discord") == {"sticker:classic:R5": "other"}
+    with pytest.raises(ValueError):
+        await store.save_media_file("telegram", "k" * 129, "x")
+    assert len(await store.media_files("telegram")) == 2
 
 
 async def test_a_real_match_state_round_trips_card_for_card(store):

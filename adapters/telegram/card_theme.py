@@ -1,7 +1,8 @@
 """``/cards``: each player's card pictures, in the classic colours or high contrast.
 
 ``/cards`` shows the two choices as buttons (``ct:<theme>``, the current one ticked);
-``/cards classic`` or ``/cards contrast`` sets it directly. The coordinator validates and
+``/cards classic`` or ``/cards contrast`` sets it directly (the coordinator reads the usual
+spellings and refuses anything else). The coordinator validates and
 saves the choice (``SetCardTheme``) and re-sends the player's hand in running games. Only
 what the player alone sees follows it (their hand pictures and stickers): the group's table
 stays classic, since everyone looks at it.
@@ -32,9 +33,6 @@ PATTERN = r"^ct:"
 # (value stored, label msgid), in the order shown
 THEMES = (("classic", N_("Classic colours")),
           ("high_contrast", N_("High contrast (colour-blind safe)")))
-# What people type after /cards, besides the stored values themselves.
-ALIASES = {"contrast": "high_contrast", "high-contrast": "high_contrast", "hc": "high_contrast",
-           "colorblind": "high_contrast", "colourblind": "high_contrast"}
 
 
 def theme_keyboard(current: str, locale: str) -> InlineKeyboardMarkup:
@@ -55,9 +53,8 @@ class CardThemeMenu:
         return profile.card_theme or THEMES[0][0]
 
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        args = [a.lower() for a in context.args or []]
-        if args:
-            theme = ALIASES.get(args[0], args[0])
+        if context.args:
+            theme = " ".join(context.args)  # "contrast", "high contrast"...: the coordinator reads it
             # From the private chat during a game, the game's chat is named (as for /lang), so
             # the player's seat there changes at once.
             await self.h._information(update, lambda chat, user: cmd.SetCardTheme(chat, user, theme=theme),

@@ -7,7 +7,10 @@ Prints, for the same run:
   * UNO games played by robot players through slash commands and buttons: interactions/s,
     p50/p99 from INTERACTION_CREATE sent to its callback received, and REST calls per turn
     split into public (channel messages: table edits, turn pings and their deletion, notices)
-    and ephemeral (interaction answers, and hand views refreshed through their webhook).
+    and ephemeral (interaction answers, and hand views refreshed through their webhook), the card
+    pictures uploaded with them (the table's top card, the hand pictures), and the CPU time
+    per turn of the whole process (bot, robots and fake: steadier than the wall clock when
+    the machine is shared).
     A "turn" is one card played by a robot player; robots play as people would: from their
     hand view when it already shows their turn, else after pressing Refresh or My hand.
 The fake server and the bot share one event loop (and CPU), so absolute figures are a floor.
@@ -31,6 +34,7 @@ import discord  # noqa: E402
 import yarl  # noqa: E402
 from discord import app_commands  # noqa: E402
 
+from adapters.discord import pictures  # noqa: E402
 from bot.coordinator import MemoryStore  # noqa: E402
 from tests.adapters.discord.fake_discord import FakeDiscord, FakeUser  # noqa: E402
 from tests.adapters.discord.harness import BotHarness  # noqa: E402
@@ -108,10 +112,12 @@ async def bench_uno(fake: FakeDiscord, games: int) -> dict[str, float]:
     first_interaction = max(fake.interactions, default=0)
     requests_before = len(fake.requests)
     started = time.perf_counter()
+    cpu_started = time.process_time()
     tables = await asyncio.gather(*[
         play_one_game(bot, fake.channel_ids[g], [FakeUser(10_000 + 10 * g + i, f"P{g}{i}") for i in range(3)])
         for g in range(games)])
     wall = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
     await bot.stop()
     bot.assert_no_errors()
     records = [r for i, r in fake.interactions.items() if i > first_interaction]
@@ -121,6 +127,14 @@ async def bench_uno(fake: FakeDiscord, games: int) -> dict[str, float]:
     public = sum(1 for r in requests if r.path.startswith("/channels/"))
     ephemeral = sum(1 for r in requests if r.path.startswith(("/interactions/", "/webhooks/")))
 
+    def uploaded(name: str) -> tuple[int, int]:  # (files, bytes) of this name sent in the run
+        sizes = [len(data) for r in requests for n, data in fake.uploads(r).items() if n == name]
+        return len(sizes), sum(sizes)
+
+    top_files, top_bytes = uploaded("top.png")
+    drawn = pictures.hand_cache_stats()
+    hand_files, hand_bytes = uploaded("hand.png")
+
     def per_turn(method: str, prefix: str) -> float:
         return sum(1 for r in requests if r.method == method and r.path.startswith(prefix)) / turns
 
@@ -129,7 +143,11 @@ async def bench_uno(fake: FakeDiscord, games: int) -> dict[str, float]:
             "ephemeral_per_turn": ephemeral / turns, "interactions_per_turn": len(records) / turns,
             "wall": wall, "edits": per_turn("PATCH", "/channels/"), "posts": per_turn("POST", "/channels/"),
             "deletes": per_turn("DELETE", "/channels/"), "callbacks": per_turn("POST", "/interactions/"),
-            "webhook_edits": per_turn("PATCH", "/webhooks/"), "followups": per_turn("POST", "/webhooks/")}
+            "webhook_edits": per_turn("PATCH", "/webhooks/"), "followups": per_turn("POST", "/webhooks/"),
+            "cpu_ms": cpu * 1000 / turns, "top_files": top_files / turns,
+            "top_kb": top_bytes / 1024 / max(1, top_files), "hand_files": hand_files / turns,
+            "hand_kb": hand_bytes / 1024 / max(1, hand_files),
+            "hand_hits": 100 * drawn[0] / max(1, sum(drawn))}
 
 
 async def main() -> None:
@@ -159,6 +177,10 @@ async def main() -> None:
           "{deletes:.2f} deletes (previous pings)".format(**uno))
     print("  ephemeral : {callbacks:.2f} interaction answers, {webhook_edits:.2f} webhook edits (hand views "
           "refreshed by themselves, answers after a defer), {followups:.2f} follow-ups".format(**uno))
+    print("  pictures  : {top_files:.2f} top cards ({top_kb:.1f} KB each) and {hand_files:.2f} hands "
+          "({hand_kb:.1f} KB each; {hand_hits:.0f}% of hands from the cache), sent with those calls, "
+          "not in calls of their own".format(**uno))
+    print("  CPU       : {cpu_ms:.1f} ms per turn (the whole process: bot, robots, fake)".format(**uno))
 
 
 if __name__ == "__main__":

@@ -5,10 +5,12 @@
 Prints, best of ``--rounds`` (each round starts with empty caches):
 - a new card: the 54 distinct faces drawn and encoded as PNG at 180 px (ms per card), and
   as a 512 px WEBP sticker (ms per sticker, what the sticker set upload needs once);
+- a Telegram sticker set: its 116 stickers (faces, coloured wilds, greyed faces) drawn for
+  one theme, in seconds (once per theme, in the background at the first start);
 - a cached card: the same 54 PNGs asked for again (µs per card);
 - a hand picture of 7, 15 and 40 cards at 120 px, playable cards highlighted, from cached
   card pictures (ms per hand; hands themselves are not cached);
-- the caches' bytes after all of the above, against their budgets.
+- the caches' bytes after all of the above but the sticker set, against their budgets.
 """
 
 from __future__ import annotations
@@ -34,7 +36,19 @@ def timed(work) -> float:
     return time.perf_counter() - started
 
 
+def sticker_set() -> None:
+    """What adapters/telegram/stickers.py uploads for a theme (not imported: bench/telegram.py
+    would shadow the telegram package here)."""
+    for card in FACES:
+        images.sticker_image(card)
+        images.sticker_image(card, dimmed=True)
+        for color in Color if card.is_wild else ():
+            images.wild_sticker_image(card, color)
+
+
 def one_round(rng: random.Random) -> dict[str, float]:
+    images.clear_caches()
+    set_seconds = timed(sticker_set)
     images.clear_caches()
     figures = {
         "new card (PNG 180 px), ms": timed(lambda: [images.card_image(c) for c in FACES])
@@ -51,6 +65,7 @@ def one_round(rng: random.Random) -> dict[str, float]:
         figures[f"hand of {size}, ms"] = min(
             timed(lambda h=hand, p=playable: images.hand_image(h, playable=p))
             for _ in range(5)) * 1e3
+    figures["sticker set (116 WEBP), s"] = set_seconds
     return figures
 
 

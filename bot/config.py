@@ -45,6 +45,8 @@ class Settings(BaseSettings):
     telegram_webhook_secret: SecretStr | None = None
     telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
     telegram_webhook_listen: str = "127.0.0.1"
+    # Owner of the bot's card sticker sets (a user id who started the bot); unset: no stickers.
+    telegram_owner_id: int | None = Field(default=None, ge=1)
     # --- Discord ---
     discord_token: SecretStr | None = None
     discord_shard_count: int | None = Field(default=None, ge=1)

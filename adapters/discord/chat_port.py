@@ -9,6 +9,9 @@ its id, so a UNO! or My hand click never lands on a message deleted a moment ago
 small ping costs less of the channel's ~5 messages per 5 s than a reposted embed. Pings are
 tracked in memory: after a restart one old ping may stay behind.
 
+The table shows the top card as its embed's picture (pictures.py): the file goes with the
+table's own send or edit, so a move still costs one REST call on the channel.
+
 Private hands: Discord lets a bot show an ephemeral message only as the answer to that
 player's own interaction, so ``send_hand`` cannot push a new one. We chose not to DM hands (DMs
 fail with 50007 for many users, and switching between the server and DMs is what players of
@@ -21,6 +24,8 @@ asks for a click on My hand.
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import discord
@@ -33,8 +38,12 @@ from bot.i18n import N_
 from .components import lobby_components, ping_components, table_components
 from .embeds import lobby_embed, notice_content, table_embed, tr, tr_markup
 from .hand_views import OpenHands
+from .pictures import TOP_FILE, as_file, top_card_png
 
 log = logging.getLogger(__name__)
+
+MISSING_PERMISSIONS = 50013  # e.g. no Attach Files: the table goes out without its picture
+PICTURES_RETRY = 600.0  # seconds before a channel that refused a picture is offered one again
 
 
 @dataclass(frozen=True)
@@ -46,7 +55,8 @@ class Ping:
 
 
 class DiscordChatPort:
-    def __init__(self, client: discord.Client, hands: OpenHands | None = None) -> None:
+    def __init__(self, client: discord.Client, hands: OpenHands | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.client = client
         self.hands = hands if hands is not None else OpenHands()
         self.sends = 0  # REST calls made, for the benchmark
@@ -54,14 +64,29 @@ class DiscordChatPort:
         self.deletes = 0
         self.failures: dict[str, int] = {}  # chat id -> publish failures (permissions, ...)
         self.pings: dict[str, Ping] = {}  # chat id -> the turn ping standing in the channel
+        self.clock = clock
+        self.pictures_refused: dict[str, float] = {}  # chat id -> when it refused a picture
 
-    def _render(self, message: Public) -> dict:
+    def _render(self, message: Public, *, picture: bool = False) -> dict:
         if isinstance(message, TableView):
-            return {"content": None, "embed": table_embed(message), "view": table_components(message)}
+            return {"content": None, "embed": table_embed(message, picture=picture),
+                    "view": table_components(message)}
         if isinstance(message, LobbyView):
             return {"content": None, "embed": lobby_embed(message), "view": lobby_components(message)}
         assert isinstance(message, Notice)
         return {"content": notice_content(message), "embed": None, "view": None}
+
+    async def _picture(self, chat: ChatKey, message: Public) -> bytes | None:
+        """The table's top card (a lobby or a notice shows none; nor a channel that refused
+        a picture in the last PICTURES_RETRY seconds)."""
+        if not isinstance(message, TableView):
+            return None
+        refused = self.pictures_refused.get(chat.chat_id)
+        if refused is not None:
+            if self.clock() - refused < PICTURES_RETRY:
+                return None
+            del self.pictures_refused[chat.chat_id]  # perhaps granted since: try again
+        return await top_card_png(message.top, message.color)
 
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
         published = await self._publish(chat, message, edit=edit)
@@ -94,25 +119,47 @@ class DiscordChatPort:
 
     async def _publish(self, chat: ChatKey, message: Public, *, edit: str | None) -> str | None:
         channel = self.client.get_partial_messageable(int(split_table_chat(chat.chat_id)[0]))
-        kwargs = self._render(message)
+        picture = await self._picture(chat, message)
+        try:
+            return await self._put(channel, chat, message, edit, picture)
+        except discord.Forbidden as error:
+            if picture is None or error.code != MISSING_PERMISSIONS:
+                raise self._failed(chat, error) from None
+            # most likely no Attach Files here: show the table without its picture (the top
+            # card is in the text too) and leave pictures alone here for a while
+            self.pictures_refused[chat.chat_id] = self.clock()
+            log.warning("channel %s refused the table with its picture (code %s): showing the top "
+                        "card as text; grant Attach Files to show it as a picture", chat.chat_id, error.code)
+        except discord.HTTPException as error:
+            raise self._failed(chat, error) from None
+        try:
+            return await self._put(channel, chat, message, edit, None)
+        except discord.HTTPException as error:
+            raise self._failed(chat, error) from None
+
+    async def _put(self, channel: discord.PartialMessageable, chat: ChatKey, message: Public,
+                   edit: str | None, picture: bytes | None) -> str:
+        """Edit the message ``edit`` into ``message``, or post it (a notice, or the old table
+        is gone). Raises what Discord answered."""
+        kwargs = self._render(message, picture=picture is not None)
         if edit is not None and not isinstance(message, Notice):
             try:
                 self.edits += 1
-                edited = await channel.get_partial_message(int(edit)).edit(**kwargs)
+                # the new top card replaces the old one: v10 keeps only the files listed
+                # (a lobby lists none: a lobby shown where a table was has no card left over)
+                files = [as_file(picture, TOP_FILE)] if picture is not None else []
+                edited = await channel.get_partial_message(int(edit)).edit(attachments=files, **kwargs)
                 return str(edited.id)
             except discord.NotFound:
                 log.info("table message %s in %s is gone; posting a new one", edit, chat)
-            except discord.HTTPException as error:
-                raise self._failed(chat, error) from None
         mentions = tuple(u for u in getattr(message, "mentions", ()) if u.isdigit())
         allowed = discord.AllowedMentions(everyone=False, roles=False,
                                           users=[discord.Object(int(u)) for u in mentions])
-        try:
-            self.sends += 1
-            sent = await channel.send(allowed_mentions=allowed, **{k: v for k, v in kwargs.items() if v is not None})
-            return str(sent.id)
-        except discord.HTTPException as error:
-            raise self._failed(chat, error) from None
+        if picture is not None:  # a fresh File: one that went with a failed edit is spent
+            kwargs["file"] = as_file(picture, TOP_FILE)
+        self.sends += 1
+        sent = await channel.send(allowed_mentions=allowed, **{k: v for k, v in kwargs.items() if v is not None})
+        return str(sent.id)
 
     def _failed(self, chat: ChatKey, error: discord.HTTPException) -> DeliveryFailed:
         """Missing permissions or a Discord error must not break the game: log, and tell the
@@ -121,7 +168,7 @@ class DiscordChatPort:
         self.failures[chat.chat_id] = self.failures.get(chat.chat_id, 0) + 1
         if isinstance(error, discord.Forbidden):
             log.warning("missing permissions to post in channel %s (code %s): grant View Channel, "
-                        "Send Messages and Embed Links", chat.chat_id, error.code)
+                        "Send Messages, Embed Links and Attach Files", chat.chat_id, error.code)
         else:
             log.warning("could not post in channel %s: HTTP %s code %s", chat.chat_id, error.status, error.code)
         return DeliveryFailed("forbidden" if isinstance(error, discord.Forbidden) else "other",

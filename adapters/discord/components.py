@@ -4,6 +4,12 @@ Every button's custom_id carries the game id (and, on a hand view, the owner), n
 the library routes a click on any message ever sent, even after a restart, to
 ``Frontend.on_component``. Layout limits: 5 rows x 5 buttons; a hand shows 20 distinct cards
 per page (rows 0-3) and keeps row 4 for Draw / Pass / UNO! / Challenge / next page.
+
+A card's button says its colour three ways: the style (red = danger, green = success, blue =
+primary), the colour's square emoji (🟥 🟩 🟦 🟨) and the colour's word in the label ("Yellow 5",
+"黄5"). Discord has no yellow style, so a yellow card is a grey (secondary) button whose 🟨 and
+word carry the colour; a wild is grey with 🌈. The word is what a colour-blind player reads
+(red/green buttons look alike to many), as the shapes on the pictures (▲ ■ ● ◆) are.
 """
 
 from __future__ import annotations
@@ -18,12 +24,22 @@ from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, card_label, color_label, gettext
 
 from .custom_ids import PATTERN, HandId, TableId
-from .embeds import card_emoji, tr
+from .embeds import COLOR_SQUARES, card_emoji, tr
 
 CARDS_PER_PAGE = 20
 CONTROL_ROW = 4
 CARD_STYLES = {Color.RED: discord.ButtonStyle.danger, Color.GREEN: discord.ButtonStyle.success,
                Color.BLUE: discord.ButtonStyle.primary, Color.YELLOW: discord.ButtonStyle.secondary}
+WILD_EMOJI = "🌈"
+
+
+def card_style(card: Card) -> discord.ButtonStyle:
+    return CARD_STYLES[card.color] if card.color is not None else discord.ButtonStyle.secondary
+
+
+def card_button_emoji(card: Card) -> str:
+    """The colour's square (🟨 for yellow: no yellow style exists), or 🌈 on a wild."""
+    return COLOR_SQUARES[card.color] if card.color is not None else WILD_EMOJI
 
 
 class UnoButton(discord.ui.DynamicItem[discord.ui.Button], template=PATTERN):
@@ -117,7 +133,7 @@ def hand_components(view: HandView, owner: str, page: int = 0) -> discord.ui.Vie
     over = view.hand_over
     if view.name_color and not over:  # the dealer names the colour of a Wild turned first
         return _view([_button(HandId(game, owner, page, "o", color.value).encode(), color_label(color, loc),
-                              style=CARD_STYLES[color], row=0) for color in Color])
+                              style=CARD_STYLES[color], row=0, emoji=COLOR_SQUARES[color]) for color in Color])
     items = []
     for i, (option, count) in enumerate(entries[page * CARDS_PER_PAGE:(page + 1) * CARDS_PER_PAGE]):
         card = option.card
@@ -130,10 +146,9 @@ def hand_components(view: HandView, owner: str, page: int = 0) -> discord.ui.Vie
         else:
             action = "p"
         label = card_label(card, loc) + (f" ×{count}" if count > 1 else "")
-        style = CARD_STYLES.get(card.color, discord.ButtonStyle.secondary) if card.color else discord.ButtonStyle.secondary
-        items.append(_button(HandId(game, owner, page, action, str(card), press=view.press).encode(), label, style=style,
-                             disabled=over or not option.playable, row=i // 5,
-                             emoji="🌈" if card.is_wild else None))
+        items.append(_button(HandId(game, owner, page, action, str(card), press=view.press).encode(), label,
+                             style=card_style(card), disabled=over or not option.playable, row=i // 5,
+                             emoji=card_button_emoji(card)))
 
     def control(action: str, msgid: str, enabled: bool, style=discord.ButtonStyle.secondary, arg: str = "") -> UnoButton:
         return _button(HandId(game, owner, page, action, arg, press=view.press).encode(), gettext(msgid, loc), style=style,
@@ -156,13 +171,14 @@ def colour_components(view: HandView, owner: str, page: int, card: str) -> disco
     loc, game = view.locale, view.game_id
     items = [
         _button(HandId(game, owner, page, "c", f"{card}.{color.value}", press=view.press).encode(), color_label(color, loc),
-                style=CARD_STYLES[color], row=0)
+                style=CARD_STYLES[color], row=0, emoji=COLOR_SQUARES[color])
         for color in Color
     ]
     if len(view.cards) == 2:
         uno = gettext(N_("UNO!"), loc)
         items += [_button(HandId(game, owner, page, "c", f"{card}.{color.value}.{UNO_MARK}", press=view.press).encode(),
-                          f"{color_label(color, loc)} · {uno}", style=CARD_STYLES[color], row=1)
+                          f"{color_label(color, loc)} · {uno}", style=CARD_STYLES[color], row=1,
+                          emoji=COLOR_SQUARES[color])
                   for color in Color]
     items.append(_button(HandId(game, owner, page, "b", press=view.press).encode(), gettext(N_("Back"), loc), row=2))
     return _view(items)
@@ -200,14 +216,14 @@ def several_components(view: HandView, owner: str, page: int, card: str) -> disc
     loc, game = view.locale, view.game_id
     chosen = Card.parse(card)
     items = [_button(HandId(game, owner, page, "p", card, press=view.press).encode(),
-                     tr(N_("Only {card}"), loc, card=chosen), style=discord.ButtonStyle.secondary, row=0)]
+                     tr(N_("Only {card}"), loc, card=chosen), style=card_style(chosen), row=0,
+                     emoji=card_button_emoji(chosen))]
     tops = list(dict.fromkeys(same_rank(view, chosen)))
     count = len(same_rank(view, chosen))
     for i, top in enumerate(tops[:15]):
         items.append(_button(HandId(game, owner, page, "a", str(top), press=view.press).encode(),
                              tr(N_("All {n}, {card} on top"), loc, n=count, card=top),
-                             style=CARD_STYLES.get(top.color, discord.ButtonStyle.primary) if top.color
-                             else discord.ButtonStyle.primary, row=1 + i // 5))
+                             style=card_style(top), row=1 + i // 5, emoji=card_button_emoji(top)))
     items.append(_button(HandId(game, owner, page, "b", press=view.press).encode(), gettext(N_("Back"), loc), row=CONTROL_ROW))
     return _view(items)
 

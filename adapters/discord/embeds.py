@@ -1,4 +1,5 @@
-"""Coordinator views -> Discord embeds (text only; buttons live in components.py).
+"""Coordinator views -> Discord embeds (buttons live in components.py; the card pictures an
+embed shows are files attached to the same message, see pictures.py).
 
 Public embeds (lobby, table, notices) are built from LobbyView/TableView/Notice, which never
 hold another player's cards; the hand embed is only ever sent as an ephemeral response.
@@ -17,6 +18,7 @@ from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate,
 from bot.render.text import render_reply_pages
 
 from .command_names import command_markup
+from .pictures import HAND_FILE, TOP_FILE, attachment_url
 
 EMBED_DESCRIPTION_MAX = 4096
 FIELD_MAX = 1024
@@ -123,12 +125,14 @@ def _rule_lines(preset: str, changes: dict[str, Any], loc: str) -> str:
     return "\n".join(lines)
 
 
-def table_embed(view: TableView) -> discord.Embed:
+def table_embed(view: TableView, *, picture: bool = False) -> discord.Embed:
     loc = view.locale
     title = tr(N_("UNO: table {table}, hand {number}"), loc, table=view.table, number=view.hand_number) \
         if view.table else tr(N_("UNO: hand {number}"), loc, number=view.hand_number)
     embed = discord.Embed(title=title, colour=COLOURS.get(view.color, NEUTRAL))
     embed.description = _clip("\n".join(fmt(t, loc) for t in view.last), EMBED_DESCRIPTION_MAX) or None
+    if picture:  # the top card; its file goes with the message
+        embed.set_image(url=attachment_url(TOP_FILE))
     top = top_card_text(view.top, view.color, loc)
     embed.add_field(name=tr(N_("Top card"), loc), value=top)
     direction = tr(N_("↻ in seat order"), loc) if view.direction == 1 else tr(N_("↺ reversed"), loc)
@@ -179,8 +183,10 @@ def notice_content(view: Notice) -> str:
     return _clip(fmt(view.text, view.locale), 2000)
 
 
-def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1) -> discord.Embed:
-    """A player's own hand: sent only as an ephemeral response (flags 64)."""
+def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1, *,
+               picture: bool = False) -> discord.Embed:
+    """A player's own hand: sent only as an ephemeral response (flags 64). With ``picture``,
+    the embed shows the hand's picture (the file HAND_FILE sent with the message)."""
     loc = view.locale
     colour = COLOURS.get(view.color, NEUTRAL) if view.color is not None else NEUTRAL
     embed = discord.Embed(title=tr(N_("Your hand ({n} cards)"), loc, n=len(view.cards)), colour=colour)
@@ -204,6 +210,8 @@ def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1) ->
     embed.description = _clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
     if pages > 1:
         embed.set_footer(text=tr(N_("Page {page} of {pages}"), loc, page=page + 1, pages=pages))
+    if picture:  # below the text, right above the buttons
+        embed.set_image(url=attachment_url(HAND_FILE))
     return embed
 
 
@@ -254,6 +262,7 @@ def help_text(locale: str) -> str:
         (N_("/uno settings"), N_("show or change house rules (creator or admins)")),
         (N_("/uno rules, /uno stats, /uno leaderboard"), N_("rules, your numbers, the best players")),
         (N_("/uno language"), N_("English or 中文, for you or the whole channel")),
+        (N_("/uno cards"), N_("classic or high-contrast colours for the pictures of your cards")),
         (N_("/uno kick, /uno stop"), N_("remove a player, end the game (creator or admins)")),
     ]
     return "\n".join(f"**{gettext(cmd, locale)}**: {gettext(what, locale)}" for cmd, what in rows)

@@ -25,7 +25,8 @@ from bot.i18n import N_, CommandRef, normalize_locale
 from . import components as ui
 from .custom_ids import HandId, TableId, decode
 from .embeds import reply_embed, reply_pages, reply_text, tr
-from .hand_views import OpenHands
+from .hand_views import OpenHands, as_new_message
+from .pictures import again
 
 log = logging.getLogger(__name__)
 
@@ -143,14 +144,16 @@ class Frontend:
         text = reply_text(reply) if reply_embed(reply) is None else ""
         embeds = [e for e in (reply_embed(reply),) if e is not None]
         view: discord.ui.View | None = None
+        files: list[discord.File] = []
         chat_id, owner = _keys(interaction)
         hand = self.hands.newest(chat_id, owner, reply.hand) if show_hand else None
         if hand is not None:
-            shown = self.hands.message(hand, owner, page)
+            shown = await self.hands.message(hand, owner, page)
             embeds += shown["embeds"]
             view = shown["view"]
+            files = shown["attachments"]  # the hand's picture: only ever in this ephemeral answer
         sent = await self._send_new(interaction, content=_prefix(reply, text), embeds=embeds, view=view,
-                                    deferred=deferred)
+                                    deferred=deferred, files=files)
         if hand is not None and sent is not None:  # the newest hand view: it refreshes itself now
             message_id, followup_id = sent
             await self.hands.adopt(chat_id, owner, interaction, message_id=message_id,
@@ -158,16 +161,20 @@ class Frontend:
 
     async def _send_new(self, interaction: discord.Interaction, *, content: str,
                         embeds: list[discord.Embed], view: discord.ui.View | None,
-                        deferred: bool) -> tuple[int | None, int | None] | None:
+                        deferred: bool, files: list[discord.File] | None = None,
+                        ) -> tuple[int | None, int | None] | None:
         """Answer with a new ephemeral message. Returns (its id, the follow-up id if it had to
         be a follow-up), or None when nothing arrived."""
         kwargs: dict[str, Any] = {"content": content or None, "embeds": embeds}
         if view is not None:
             kwargs["view"] = view
+        files = files or []
         try:
-            if deferred:
-                message = await interaction.edit_original_response(**kwargs)
+            if deferred:  # the "thinking" message becomes the answer, with its files
+                message = await interaction.edit_original_response(attachments=files, **kwargs)
                 return message.id, None
+            if files:
+                kwargs["files"] = files
             callback = await interaction.response.send_message(ephemeral=True, **kwargs)
             return getattr(callback, "message_id", None), None
         except discord.NotFound as error:
@@ -176,6 +183,8 @@ class Frontend:
         except discord.HTTPException as error:
             if error.code != ALREADY_ACKNOWLEDGED:
                 raise
+            if files:
+                kwargs["files"] = again(files)
             followup = await self._followup(interaction, **kwargs)
             return (followup, followup) if followup is not None else None
 
@@ -193,11 +202,11 @@ class Frontend:
         chat_id, owner = _keys(interaction)
         if hand is None:
             self.hands.discard(chat_id, owner)
-            kwargs: dict[str, Any] = {"content": note or None, "embeds": [], "view": None}
+            kwargs: dict[str, Any] = {"content": note or None, "embeds": [], "view": None, "attachments": []}
         else:
             hand = self.hands.newest(chat_id, owner, hand)
             assert hand is not None
-            kwargs = self.hands.message(hand, owner, page, note, components=view)
+            kwargs = await self.hands.message(hand, owner, page, note, components=view)
         try:
             if deferred:
                 await interaction.edit_original_response(**kwargs)
@@ -215,7 +224,8 @@ class Frontend:
         except discord.HTTPException as error:
             if error.code != ALREADY_ACKNOWLEDGED:
                 raise
-            followup = await self._followup(interaction, **{k: v for k, v in kwargs.items() if v is not None})
+            new = as_new_message({**kwargs, "attachments": again(kwargs["attachments"])})
+            followup = await self._followup(interaction, **{k: v for k, v in new.items() if v is not None})
             if hand is not None and followup is not None:
                 await self.hands.adopt(chat_id, owner, interaction, message_id=followup, followup_id=followup,
                                        page=page)

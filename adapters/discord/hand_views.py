@@ -10,6 +10,9 @@ the older one becomes a short stub pointing below, so no stale "it is your turn"
 Older than ``TOKEN_LIFETIME``, or after a restart (kept in
 memory only), the view is left alone and the turn ping asks for a click on My hand.
 
+The hand message shows a picture of the hand (pictures.py) in its embed, right above the
+buttons; every edit sends the new picture with it, in the same request.
+
 While one of the player's own interactions is being answered, that answer repaints the hand:
 a hand arriving meanwhile is kept (the newest wins) for the answer to show, and if the answer
 shows no hand (a table button, a short reply) it is delivered through the webhook afterwards.
@@ -32,6 +35,7 @@ from bot.i18n import N_, normalize_locale
 
 from . import components as ui
 from .embeds import hand_embed, tr
+from .pictures import HAND_FILE, as_file, hand_png
 
 log = logging.getLogger(__name__)
 
@@ -56,18 +60,29 @@ class OpenHand:
 
 def hand_message(view: HandView, owner: str, page: int = 0, note: str = "",
                  components: discord.ui.View | None = None,
-                 web_link: str | None = None) -> dict[str, Any]:
-    """The arguments that show ``view`` as a hand message (its embed and its buttons; with
-    ``web_link``, a link to the player's web hand in the embed: the five button rows are
-    the cards' and the controls')."""
+                 web_link: str | None = None, picture: bytes | None = None) -> dict[str, Any]:
+    """The arguments that edit a message into ``view`` (its embed, its buttons and, with
+    ``picture``, the hand's picture as the message's one file; with ``web_link``, a link to the
+    player's web hand in the embed: the five button rows are the cards' and the controls').
+    A new message takes the files as ``files``: see ``as_new_message``."""
     pages = ui.page_count(view)
     page = min(max(page, 0), pages - 1)
-    embed = hand_embed(view, note, page, pages)
+    embed = hand_embed(view, note, page, pages, picture=picture is not None)
     if web_link and not view.hand_over:
         embed.add_field(name="🃏", value=f"[{tr(N_('Open my hand in the browser'), view.locale)}]"
                                           f"({web_link})", inline=False)
     return {"content": None, "embeds": [embed],
-            "view": components or ui.hand_components(view, owner, page)}
+            "view": components or ui.hand_components(view, owner, page),
+            "attachments": [as_file(picture, HAND_FILE)] if picture is not None else []}
+
+
+def as_new_message(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Edit arguments for a new message: its files are uploaded as ``files`` (a new message
+    has no attachments to keep or drop)."""
+    new = {k: v for k, v in kwargs.items() if k != "attachments"}
+    if kwargs.get("attachments"):
+        new["files"] = kwargs["attachments"]
+    return new
 
 
 class OpenHands:
@@ -82,12 +97,15 @@ class OpenHands:
         self.refreshes = 0  # webhook edits made, for the benchmark
         self._pruned = clock()
 
-    def message(self, view: HandView, owner: str, page: int = 0, note: str = "",
-                components: discord.ui.View | None = None) -> dict[str, Any]:
-        """``hand_message`` with the player's own signed web-hand link, when there is one."""
+    async def message(self, view: HandView, owner: str, page: int = 0, note: str = "",
+                      components: discord.ui.View | None = None) -> dict[str, Any]:
+        """``hand_message`` with the picture of the hand (none for an empty one) and the
+        player's own signed web-hand link, when there is one. Called once per request: the
+        picture's File is spent by the request that sends it."""
         link = (self.web_links.signed("discord", owner, view.game_id)
                 if self.web_links is not None else None)
-        return hand_message(view, owner, page, note, components, web_link=link)
+        picture = await hand_png(view) if view.cards else None
+        return hand_message(view, owner, page, note, components, web_link=link, picture=picture)
 
     # ---- what is open ----------------------------------------------------------------------
 
@@ -104,7 +122,7 @@ class OpenHands:
     async def _retire(self, chat_id: str, old: OpenHand, locale: str) -> None:
         try:
             await old.edit(content=tr(N_("Your hand is shown in a newer message below."), locale),
-                           embeds=[], view=None)
+                           embeds=[], view=None, attachments=[])
         except discord.HTTPException as error:  # dismissed or expired: nothing to tidy
             log.info("an older hand view in channel %s was not turned into a stub (HTTP %s, code %s)",
                      chat_id, error.status, error.code)
@@ -179,7 +197,7 @@ class OpenHands:
         if opened is None:
             return False
         try:
-            await opened.edit(**self.message(view, user_id, opened.page))
+            await opened.edit(**await self.message(view, user_id, opened.page))
         except discord.HTTPException as error:
             # dismissed (10008), token expired (50027 / 10015) or Discord failing: the view is
             # not ours any more; the next ping asks for My hand

@@ -20,6 +20,7 @@ from bot.coordinator.refusals import Refusal
 from bot.coordinator.setting_schema import all_settings, format_value, label, setting
 from bot.coordinator.views import Text
 from bot.i18n import LANGUAGE_NAMES, N_, format_text, gettext, normalize_locale
+from bot.render.images import Theme
 
 from .components import card_choice_label
 from .embeds import help_text
@@ -34,7 +35,7 @@ ZH_NAMES = {
     "new": "新游戏", "join": "加入", "leave": "离开", "start": "开始", "hand": "手牌",
     "play": "出牌", "draw": "摸牌", "pass": "过牌", "call": "喊uno", "challenge": "质疑",
     "stop": "结束", "kick": "踢出", "settings": "设置", "rules": "规则", "stats": "战绩",
-    "leaderboard": "排行榜", "language": "语言", "help": "帮助", "notify": "通知我",
+    "leaderboard": "排行榜", "language": "语言", "help": "帮助", "notify": "通知我", "cards": "牌面",
     # options
     "card": "牌", "color": "颜色", "uno": "uno", "swap_with": "交换对象", "target": "目标",
     "player": "玩家", "scope": "范围", "preset": "预设", "stacking": "叠加", "jump_in": "抢出",
@@ -42,7 +43,7 @@ ZH_NAMES = {
     "force_play": "强制出牌", "uno_penalty": "uno罚牌", "false_uno_penalty": "误喊罚牌",
     "wd4_challenge": "王牌质疑", "scoring": "计分", "target_score": "目标分数",
     "hand_size": "起手张数", "turn_timer": "回合秒数", "afk_policy": "挂机处理",
-    "key": "设置项", "value": "值",
+    "key": "设置项", "value": "值", "theme": "配色",
 }
 
 
@@ -82,6 +83,8 @@ class UnoTranslator(app_commands.Translator):
         return translated[:100] if translated != string.message else None
 
 
+THEME_CHOICES = [Choice(name=locale_str(N_("Classic colours")), value=Theme.CLASSIC.value),
+                 Choice(name=locale_str(N_("High contrast (colour-blind friendly)")), value=Theme.HIGH_CONTRAST.value)]
 COLOR_CHOICES = [Choice(name=locale_str(N_("Red")), value="R"), Choice(name=locale_str(N_("Green")), value="G"),
                  Choice(name=locale_str(N_("Blue")), value="B"), Choice(name=locale_str(N_("Yellow")), value="Y")]
 
@@ -269,6 +272,16 @@ def build_group(frontend: Frontend) -> app_commands.Group:
                        scope: Choice[str] | None = None) -> None:
         await run(interaction, lambda chat, user: cmd.SetLanguage(
             chat, user, language=language.value, scope=scope.value if scope else "user"), show_hand=False)
+
+    # The pictures of your own cards (your hand's picture) in the colours you read best; the
+    # table stays classic for everyone. The coordinator saves it and repaints your open hand.
+    @uno.command(name=name("cards"), description=locale_str(N_("How your cards look: classic or high-contrast colours")))
+    @app_commands.rename(theme=name("theme"))
+    @app_commands.describe(theme=locale_str(N_("The colours of the pictures of your own cards")))
+    @app_commands.choices(theme=THEME_CHOICES)
+    async def cards(interaction: discord.Interaction, theme: Choice[str]) -> None:
+        await run(interaction, lambda chat, user: cmd.SetCardTheme(chat, user, theme=theme.value),
+                  show_hand=False)
 
     @uno.command(name=name("help"), description=locale_str(N_("How to play with this bot")))
     async def help_(interaction: discord.Interaction) -> None:

@@ -7,6 +7,8 @@
                               unset: a random one is registered at each start
     TELEGRAM_WEBHOOK_PORT     local port the webhook server listens on (default 8443)
     TELEGRAM_WEBHOOK_LISTEN   local address it listens on (default 127.0.0.1)
+    TELEGRAM_OWNER_ID         a user who started the bot: owns the card sticker sets (stickers.py);
+                              unset: inline mode shows cards as text
 
 Every variable is a field of ``bot.config.Settings`` (read from the environment and ``.env``).
 """
@@ -30,12 +32,14 @@ from adapters.web.links import WebLinks, links_from_settings
 from bot.config import OFFICIAL_TELEGRAM_API, ConfigError, Settings, load_settings
 from bot.coordinator.ports import ChatPort, GameStore
 from bot.logs import redact
+from bot.render.images import Theme
 
 from .bot_commands import register_commands
 from .fairness import FairUpdateProcessor
 from .handlers import UnoHandlers
 from .photos import MediaFiles
 from .port import TelegramChatPort
+from .stickers import StickerSets
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +74,12 @@ class TelegramConfig:
     # cancelling them: SIGTERM ends the bot within a few seconds even under flood control.
     stop_grace: float = 3.0
     web_links: WebLinks | None = None  # the web hand (WEBAPP_URL): a Mini App button on hands
+    # Card stickers (stickers.py): the sets' owner, which themes get a set, and the builder's
+    # seconds between two sticker calls and before it tries again after an error.
+    owner_id: int | None = None
+    sticker_themes: tuple[str, ...] = ("classic", "high_contrast")
+    sticker_pace: float = 0.2
+    sticker_retry: float = 60.0
 
     @property
     def bot_url(self) -> str:
@@ -91,6 +101,7 @@ def config_from_settings(settings: Settings) -> TelegramConfig:
                           webhook_secret=secret.get_secret_value() if secret else None,
                           webhook_port=settings.telegram_webhook_port,
                           webhook_listen=settings.telegram_webhook_listen.strip(),
+                          owner_id=settings.telegram_owner_id,
                           web_links=links_from_settings(
                               settings, settings.telegram_bot_token.get_secret_value()))
 
@@ -124,6 +135,7 @@ class TelegramBot:
         self.app = build_application(config)
         self.port: TelegramChatPort | None = None
         self.coordinator: Any = None
+        self.stickers: StickerSets | None = None
         self._running = False
 
     async def start(self) -> None:
@@ -140,7 +152,9 @@ class TelegramBot:
         self.port.media = MediaFiles(self.store)
         await self.port.media.load()
         self.coordinator = self.make_coordinator(self.port)
-        UnoHandlers(self.coordinator, self.port, self.store).register(self.app)
+        handlers = UnoHandlers(self.coordinator, self.port, self.store)
+        handlers.inline.stickers = self.stickers = self._sticker_sets()
+        handlers.register(self.app)
         await register_commands(self.app.bot)
         await self.coordinator.resume()
         # Who sits where, once at start; from then on the port learns it from what it sends.
@@ -171,11 +185,24 @@ class TelegramBot:
                                         allowed_updates=ALLOWED_UPDATES)
         log.info("telegram bot @%s is running (%s)", self.app.bot.username,
                  "webhook" if self.config.webhook_url else "polling")
+        if self.stickers is not None:
+            self.stickers.start()  # in the background: the game does not wait for it
+        else:
+            log.info("TELEGRAM_OWNER_ID is not set: inline mode shows cards as text, not stickers")
+
+    def _sticker_sets(self) -> StickerSets | None:
+        if self.config.owner_id is None:
+            return None
+        return StickerSets(self.app.bot, self.store, self.config.owner_id, self.app.bot.username,
+                           themes=[Theme(name) for name in self.config.sticker_themes],
+                           retry_delay=self.config.sticker_retry, pace=self.config.sticker_pace)
 
     async def stop(self) -> None:
         """Stop within a few seconds, always: running updates and queued group messages get
         ``stop_grace`` seconds each, then are cancelled (a move already saved stays saved)."""
         grace = self.config.stop_grace
+        if self.stickers is not None:
+            await self.stickers.stop()  # a build cut short resumes at the next start
         if self._running:
             self._running = False
             if self.app.updater is not None and self.app.updater.running:

@@ -5,9 +5,17 @@ switched on with @BotFather's /setinlinefeedback). Its ``result_id`` carries the
 ``<n>[.<hand>[.<press>]]:<game>:<verb>[:<card>[:<colour>]]`` (``n`` keeps ids unique when a hand
 holds two equal cards; a choice made for an earlier hand is not played; ``press`` is the token
 of the hand the results showed, so choosing twice, or from results older than the hand, is
-refused as stale). The message the client then posts in the group is a neutral "🎴" line: it must not
-name a card, because the move may still be refused (and then that card stays in the hand).
-Results are cached 0 s, personal, 50 per page with ``next_offset``.
+refused as stale). Results are cached 0 s, personal, 50 per page with ``next_offset``.
+
+Cards are stickers once the player's theme has its sticker set (stickers.py), as in the
+classic UNO bot: a playable card is its sticker, and choosing it posts that sticker in the group
+(a wild: four stickers, one per colour, the card framed in it); a card that cannot be played
+now is its greyed sticker, whose id plays nothing (verb ``x``) and which posts a neutral line
+instead of itself. A posted sticker shows the card even if the move is then refused (a
+stale choice): the card stays in the hand, and the player is told why in private. Moves that
+are not cards (UNO!, Challenge, Draw, Pass, a colour to name, "card + UNO!") stay text
+articles, and so does everything until the set is ready or without TELEGRAM_OWNER_ID; an
+article posts a neutral "🎴" line, naming no card.
 """
 
 from __future__ import annotations
@@ -17,18 +25,21 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from telegram import (
+    InlineQueryResult,
     InlineQueryResultArticle,
+    InlineQueryResultCachedSticker,
     InlineQueryResultsButton,
     InputTextMessageContent,
     Update,
 )
 from telegram.constants import ParseMode
-from telegram.error import TelegramError
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.coordinator import commands as cmd
 from bot.coordinator.views import N_, HandView, Reply, Text
-from bot.engine.cards import Color
+from bot.engine.cards import Card, Color
+from bot.render.images import Theme
 from bot.render.text import card_emoji, card_label, color_label, color_mark, render_reply
 
 from .callbacks import CARD_RE, GAME_ID_RE, USER_ID_RE
@@ -37,6 +48,7 @@ from .texts import clip_html, html, tr, user_locale
 
 if TYPE_CHECKING:
     from .handlers import UnoHandlers
+    from .stickers import StickerSets
 
 log = logging.getLogger(__name__)
 
@@ -44,18 +56,29 @@ PAGE = 50  # Telegram's cap on results per answer
 RESULT_PREFIX = re.compile(r"^\d{1,4}(?:\.\d{1,4}(?:\.[0-9A-Za-z_-]{6})?)?$")  # <n>[.<hand>[.<press>]]
 
 
-def result_entries(view: HandView) -> list[tuple[str, str, str]]:
-    """(move, title, description) for every choice the hand offers, playable first.
-    ``move`` is ``<verb>[:<card>[:<colour>]]``; verb ``pu`` plays and declares UNO."""
+class Entry(NamedTuple):
+    """One choice: ``move`` is ``<verb>[:<card>[:<colour>]]`` (verb ``pu`` plays and declares
+    UNO); ``card`` (and ``color`` for a wild) is set for a card's own choice, which a sticker
+    can show."""
+    move: str
+    title: str
+    description: str
+    card: Card | None = None
+    color: Color | None = None
+    playable: bool = False
+
+
+def result_entries(view: HandView) -> list[Entry]:
+    """Every choice the hand offers, playable cards first."""
     loc = view.locale
-    entries: list[tuple[str, str, str]] = []
+    entries: list[Entry] = []
     if view.name_color:  # the dealer names the colour of a Wild turned first: nothing else yet
-        return [(f"o:{color.value}", f"{color_mark(color)} {color_label(color, loc)}",
-                 tr(N_("Name the colour of the first card"), loc)) for color in Color]
+        return [Entry(f"o:{color.value}", f"{color_mark(color)} {color_label(color, loc)}",
+                      tr(N_("Name the colour of the first card"), loc)) for color in Color]
     if view.can_declare_uno:
-        entries.append(("y", tr(N_("UNO!"), loc), tr(N_("Declare UNO"), loc)))
+        entries.append(Entry("y", tr(N_("UNO!"), loc), tr(N_("Declare UNO"), loc)))
     if view.can_challenge:
-        entries.append(("c", tr(N_("Challenge"), loc), tr(N_("Challenge the Wild Draw Four"), loc)))
+        entries.append(Entry("c", tr(N_("Challenge"), loc), tr(N_("Challenge the Wild Draw Four"), loc)))
     for option in ordered_options(view):
         card = option.card
         note = tr(N_("Playable"), loc) if option.playable else tr(N_("Not playable now"), loc)
@@ -63,17 +86,20 @@ def result_entries(view: HandView) -> list[tuple[str, str, str]]:
         verbs = ("p", "pu") if option.playable and len(view.cards) == 2 else ("p",)
         for verb in verbs:
             suffix = " + " + tr(N_("UNO!"), loc) if verb == "pu" else ""
+            own = verb == "p"  # the card's own choice (a sticker can show it), not "+ UNO!"
             if card.is_wild and option.playable:
                 for color in Color:
-                    entries.append((f"{verb}:{card}:{color.value}", f"{card_emoji(card)} "
-                                    f"{card_label(card, loc)} → {color_label(color, loc)}{suffix}", note))
+                    entries.append(Entry(f"{verb}:{card}:{color.value}", f"{card_emoji(card)} "
+                                         f"{card_label(card, loc)} → {color_label(color, loc)}{suffix}",
+                                         note, card if own else None, color, True))
             else:
-                entries.append((f"{verb}:{card}", f"{card_emoji(card)} {card_label(card, loc)}{suffix}", note))
+                entries.append(Entry(f"{verb}:{card}", f"{card_emoji(card)} {card_label(card, loc)}{suffix}",
+                                     note, card if own else None, None, option.playable))
     if view.can_draw:
         label = tr(N_("Take +{count}"), loc, count=view.pending_draw) if view.pending_draw else tr(N_("Draw"), loc)
-        entries.append(("d", label, ""))
+        entries.append(Entry("d", label, ""))
     if view.can_pass:
-        entries.append(("n", tr(N_("Pass"), loc), ""))
+        entries.append(Entry("n", tr(N_("Pass"), loc), ""))
     return entries
 
 
@@ -111,6 +137,7 @@ def parse_result_id(result_id: str) -> InlineMove | None:
 class InlineMode:
     def __init__(self, handlers: UnoHandlers) -> None:
         self.h = handlers
+        self.stickers: StickerSets | None = None  # set by the app when TELEGRAM_OWNER_ID is
 
     async def _hand_of(self, user_id: str, tg_user) -> HandView | None:
         known = self.h.port.known_hand(user_id)
@@ -141,19 +168,48 @@ class InlineMode:
         entries = result_entries(view)
         typed = query.query.strip().lower()
         if typed:  # "@bot red" or "@bot 5": only the matching choices
-            entries = [e for e in entries if typed in e[1].lower() or typed in e[0].lower()]
+            entries = [e for e in entries if typed in e.title.lower() or typed in e.move.lower()]
         start = int(query.offset) if query.offset.isdigit() else 0
         page = entries[start:start + PAGE]
-        neutral = InputTextMessageContent(html(tr(N_("🎴 I make my move."), view.locale)),
-                                          parse_mode=ParseMode.HTML)
         hand = self.h.port.hand_number(view.game_id)
         stamp = f".{hand}.{view.press}" if view.press else (f".{hand}" if hand else "")
-        results = [InlineQueryResultArticle(id=f"{start + i}{stamp}:{view.game_id}:{move}", title=title,
-                                            description=description or None,
-                                            input_message_content=neutral)
-                   for i, (move, title, description) in enumerate(page)]
+        prefixes = [f"{start + i}{stamp}:{view.game_id}" for i in range(len(page))]
         next_offset = str(start + PAGE) if start + PAGE < len(entries) else ""
-        await query.answer(results, cache_time=0, is_personal=True, next_offset=next_offset)
+        theme = Theme(view.theme)
+        if self.stickers is not None and self.stickers.ready(theme):
+            try:
+                await query.answer(self._results(view, prefixes, page, theme), cache_time=0,
+                                   is_personal=True, next_offset=next_offset)
+                return
+            except BadRequest as error:  # a sticker Telegram no longer knows: text, this time
+                log.warning("inline answer with stickers refused (%s): answering with text", error.message)
+                self.stickers.distrust(theme)
+        await query.answer(self._results(view, prefixes, page, None), cache_time=0, is_personal=True,
+                           next_offset=next_offset)
+
+    def _results(self, view: HandView, prefixes: list[str], page: list[Entry],
+                 theme: Theme | None) -> list[InlineQueryResult]:
+        """The page as results: cards as stickers of ``theme`` (None: everything as text)."""
+        neutral = InputTextMessageContent(html(tr(N_("🎴 I make my move."), view.locale)),
+                                          parse_mode=ParseMode.HTML)
+        results: list[InlineQueryResult] = []
+        for prefix, entry in zip(prefixes, page, strict=True):
+            sticker = None
+            if theme is not None and self.stickers is not None and entry.card is not None:
+                sticker = self.stickers.file_id(theme, entry.card, color=entry.color,
+                                                dimmed=not entry.playable)
+            if sticker is not None and entry.playable:  # choosing it plays it and posts it
+                results.append(InlineQueryResultCachedSticker(f"{prefix}:{entry.move}", sticker))
+            elif sticker is not None:  # greyed: plays nothing, posts a line, not the card
+                results.append(InlineQueryResultCachedSticker(
+                    f"{prefix}:x:{entry.card}", sticker, input_message_content=InputTextMessageContent(
+                        html(tr(N_("🎴 I cannot play that card now."), view.locale)),
+                        parse_mode=ParseMode.HTML)))
+            else:
+                results.append(InlineQueryResultArticle(
+                    id=f"{prefix}:{entry.move}", title=entry.title,
+                    description=entry.description or None, input_message_content=neutral))
+        return results
 
     async def on_chosen(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chosen = update.chosen_inline_result

@@ -303,19 +303,41 @@ def top_card_image(card: Card, color: Color | None, size: int = DEFAULT_HEIGHT, 
         return card_image(card, (width, height), theme=theme)
 
     def draw() -> bytes:
-        frame = max(4, width // 12)
-        canvas = Image.new("RGBA", (width + 2 * frame, height + 2 * frame), (0, 0, 0, 0))
-        ImageDraw.Draw(canvas).rounded_rectangle(
-            (0, 0, canvas.width - 1, canvas.height - 1), radius=max(3, width // 8),
-            fill=PALETTES[theme][color])
-        canvas.alpha_composite(card_picture(card, width, height, theme), (frame, frame))
-        left, top, right, bottom = mark_box(width, height)
-        _draw_mark(ImageDraw.Draw(canvas), COLOR_MARK[color],
-                   (left + frame, top + frame, right + frame, bottom + frame),
-                   PALETTES[theme][color])
-        return _encode(canvas, "PNG")
+        picture = card_picture(card, width, height, theme)
+        return _encode(_framed(picture, color, max(4, width // 12), theme), "PNG")
 
     return FILES.get(("top", card, color, width, height, theme), draw)
+
+
+def _framed(picture: Image.Image, color: Color, frame: int, theme: Theme) -> Image.Image:
+    """A wild's picture framed in the colour chosen for it, the colour's shape in the corner."""
+    width, height = picture.size
+    canvas = Image.new("RGBA", (width + 2 * frame, height + 2 * frame), (0, 0, 0, 0))
+    ImageDraw.Draw(canvas).rounded_rectangle(
+        (0, 0, canvas.width - 1, canvas.height - 1), radius=max(3, width // 8),
+        fill=PALETTES[theme][color])
+    canvas.alpha_composite(picture, (frame, frame))
+    left, top, right, bottom = mark_box(width, height)
+    _draw_mark(ImageDraw.Draw(canvas), COLOR_MARK[color],
+               (left + frame, top + frame, right + frame, bottom + frame), PALETTES[theme][color])
+    return canvas
+
+
+STICKER_FRAME = STICKER_SIDE // 20  # the coloured frame of a wild sticker
+
+
+def wild_sticker_image(card: Card, color: Color, *, theme: Theme = Theme.CLASSIC) -> bytes:
+    """A Telegram sticker of a wild played as ``color``: the card framed in that colour (as
+    the table's top card), so the group sees the colour chosen. Lossless WEBP, 512 px high."""
+    if card.color is not None:
+        raise ValueError(f"{card} is not a wild")
+    width, height = card_size(STICKER_SIDE - 2 * STICKER_FRAME)  # the frame keeps it at 512
+
+    def draw() -> bytes:  # drawn once for the upload, like sticker_image
+        return _encode(_framed(_draw_card(card, width, height, theme), color, STICKER_FRAME, theme),
+                       "WEBP")
+
+    return FILES.get(("webp-wild", card, color, theme), draw)
 
 
 def hand_layout(count: int, width: int, height: int) -> tuple[int, int, int, int]:

@@ -23,6 +23,7 @@ from bot.render.images import (
     sticker_image,
     top_card_image,
     wild_mark_boxes,
+    wild_sticker_image,
 )
 from tests.render.color_vision import min_difference
 
@@ -166,6 +167,30 @@ def test_top_card_of_a_wild_is_framed_in_the_colour_in_force():
     # A coloured card is its own picture; a wild with no colour yet is the plain wild.
     assert top_card_image(Card.parse("R5"), Color.RED, 150) == card_image(Card.parse("R5"), 150)
     assert top_card_image(Card.parse("W"), None, 150) == card_image(Card.parse("W"), 150)
+
+
+@pytest.mark.parametrize("theme", list(Theme))
+def test_a_wild_sticker_is_512_px_high_and_framed_in_the_chosen_colour(theme):
+    for card, color in itertools.product((Card.parse("W"), Card.parse("W+4")), Color):
+        image = decode(wild_sticker_image(card, color, theme=theme), "WEBP")
+        width, height = image.size
+        assert height == 512 and width <= 512  # a valid static sticker
+        frame = PALETTES[theme][color]
+        assert close(image.getpixel((width // 2, 6)), frame)  # the frame, top and side
+        assert close(image.getpixel((6, height // 2)), frame)
+        # The colour's shape in the corner, in the colour, for viewers without colour vision:
+        # the same mask as a card of that colour carries.
+        left, top, right, bottom = images.mark_box(width - 2 * images.STICKER_FRAME,
+                                                   height - 2 * images.STICKER_FRAME)
+        corner = (left + images.STICKER_FRAME, top + images.STICKER_FRAME,
+                  right + images.STICKER_FRAME, bottom + images.STICKER_FRAME)
+        middle = ((corner[0] + corner[2]) // 2, (corner[1] + corner[3]) // 2)
+        assert close(image.getpixel(middle), frame)
+        # Inside the frame, the wild itself (black), unlike another colour's frame.
+        assert close(image.getpixel((width // 2, images.STICKER_FRAME + 40)), PALETTES[theme][None], 30)
+    assert wild_sticker_image(Card.parse("W"), Color.RED) != wild_sticker_image(Card.parse("W"), Color.BLUE)
+    with pytest.raises(ValueError):
+        wild_sticker_image(Card.parse("R5"), Color.RED)
 
 
 def test_bad_sizes_are_refused():

@@ -5,6 +5,14 @@ and interaction responses, with their flags and components) and every interactio
 It also plays the users: ``slash``/``click``/``autocomplete`` send INTERACTION_CREATE over the
 gateway exactly as Discord would, and return an ``InteractionRecord`` to wait on.
 
+Files are kept like Discord keeps them: a multipart request (``payload_json`` + ``files[n]``)
+uploads them; the ``attachments`` array says which files the message holds after a create or an
+edit (new ones by their ``files[n]`` index, retained ones by id; v10: whatever is not listed is
+removed, and without the array an edit keeps what was there and appends the new files). An
+embed image ``attachment://name`` is resolved to that file's URL, and the file then shows inside
+the embed, not in the message's ``attachments`` (as Discord answers). A reference to a file the
+message does not hold is recorded in ``unresolved`` (tests assert it stays empty).
+
 Limits of the fake (on purpose): one guild, text channels only, no message content events.
 """
 
@@ -12,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import io
 import itertools
 import json
 import re
@@ -21,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
+from PIL import Image
 
 EPHEMERAL = 64
 JSON = "application/json"  # exactly: discord.py checks the content type verbatim
@@ -55,6 +65,27 @@ class FakeUser:
         perms = ALL_PERMISSIONS if self.admin else MEMBER_PERMISSIONS
         return {"user": self.payload(), "nick": None, "roles": [], "joined_at": _now_iso(),
                 "deaf": False, "mute": False, "flags": 0, "permissions": perms, "avatar": None}
+
+
+@dataclass
+class StoredFile:
+    """A file uploaded with a message: its bytes stay here, the message holds its attachment."""
+
+    id: int
+    filename: str
+    data: bytes
+    url: str
+
+    def attachment(self) -> dict[str, Any]:
+        payload: dict[str, Any] = {"id": str(self.id), "filename": self.filename, "size": len(self.data),
+                                   "url": self.url, "proxy_url": self.url}
+        try:
+            with Image.open(io.BytesIO(self.data)) as image:
+                payload.update(width=image.width, height=image.height,
+                               content_type=f"image/{(image.format or 'png').lower()}")
+        except Exception:  # noqa: BLE001 - not an image: Discord lists it without a size
+            payload["content_type"] = "application/octet-stream"
+        return payload
 
 
 @dataclass
@@ -113,6 +144,8 @@ class FakeDiscord:
         self.threads: dict[int, dict[str, Any]] = {}  # threads the bot opened, by id
         self.no_threads = False  # True: the bot may not open threads (403)
         self.identifies: list[dict[str, Any]] = []
+        self.files: dict[str, StoredFile] = {}  # attachment URL -> the uploaded file
+        self.unresolved: list[str] = []  # attachment:// references to files the message lacks
         self._ids = itertools.count(10_000_000)
         self._faults: list[tuple[re.Pattern[str], int, dict[str, Any], dict[str, str]]] = []
         self._sockets: list[web.WebSocketResponse] = []
@@ -126,6 +159,7 @@ class FakeDiscord:
     async def start(self) -> None:
         app = web.Application()
         app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/attachments/{channel}/{id}/{name}", self._download)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -361,6 +395,22 @@ class FakeDiscord:
         assert record.message_id is not None, "the interaction has no response message"
         return self.messages[record.message_id]
 
+    def message_files(self, message: dict[str, Any]) -> dict[str, StoredFile]:
+        """Every file a message holds (in its embeds or loose), by filename."""
+        return {f.filename: f for f in (self.files[a["url"]] for a in message.get("_files") or [])}
+
+    def embed_image(self, message: dict[str, Any], index: int = 0) -> bytes | None:
+        """The bytes of the picture shown in the message's embed (None: no picture)."""
+        embeds = message.get("embeds") or []
+        url = ((embeds[index] if index < len(embeds) else {}).get("image") or {}).get("url")
+        stored = self.files.get(url) if url else None
+        return stored.data if stored is not None else None
+
+    def uploads(self, request: RecordedRequest) -> dict[str, bytes]:
+        """The files a recorded request uploaded, by filename."""
+        body = request.body if isinstance(request.body, dict) else {}
+        return {name: data for name, data in (body.get("_files") or {}).values()}
+
     def count_requests(self, method: str, path_regex: str) -> int:
         pattern = re.compile(path_regex)
         return sum(1 for r in self.requests if r.method == method and pattern.search(r.path))
@@ -393,11 +443,25 @@ class FakeDiscord:
         return self._json(result, status)
 
     async def _read_multipart(self, request: web.Request) -> Any:
+        """``payload_json`` and the ``files[n]`` parts (kept under the private key ``_files``:
+        placeholder index -> (filename, bytes))."""
         reader = await request.multipart()
+        body: dict[str, Any] = {}
+        files: dict[str, tuple[str, bytes]] = {}
         async for part in reader:
-            if part.name == "payload_json":  # type: ignore[union-attr]
-                return json.loads(await part.text())  # type: ignore[union-attr]
-        return None
+            name = part.name or ""  # type: ignore[union-attr]
+            if name == "payload_json":
+                body.update(json.loads(await part.text()))  # type: ignore[union-attr]
+            elif m := re.fullmatch(r"files\[(\d+)\]", name):
+                files[m.group(1)] = (part.filename or "untitled", bytes(await part.read()))  # type: ignore[union-attr]
+        body["_files"] = files
+        return body
+
+    async def _download(self, request: web.Request) -> web.Response:
+        stored = self.files.get(str(request.url.with_query(None)))
+        if stored is None:
+            return web.Response(status=404)
+        return web.Response(body=stored.data, content_type="image/png")
 
     def _record(self, request: web.Request, path: str, body: Any, status: int) -> None:
         self.requests.append(RecordedRequest(request.method, path, dict(request.query), body, status,
@@ -472,7 +536,9 @@ class FakeDiscord:
             "pinned": False, "tts": False, "timestamp": _now_iso(), "edited_timestamp": None,
             "flags": flags | int(body.get("flags") or 0),
             "_allowed_mentions": body.get("allowed_mentions"),  # private marker: who may be pinged
+            "_files": [],  # private: every attachment the message holds (inside embeds or loose)
         }
+        self._attach(payload, body, creating=True)
         if interaction is not None:
             payload["_interaction"] = interaction.id  # private marker (stripped from clicks)
             payload["interaction_metadata"] = {"id": str(interaction.id), "type": interaction.type,
@@ -503,9 +569,60 @@ class FakeDiscord:
         for key in ("content", "embeds", "components"):
             if key in body:
                 message[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+        self._attach(message, body, creating=False)
         message["edited_timestamp"] = _now_iso()
         self.message_history.append(("edit", copy.deepcopy(message)))
         return message
+
+    def _attach(self, message: dict[str, Any], body: dict[str, Any], *, creating: bool) -> None:
+        """The files the message holds after this create or edit, and its embed images."""
+        uploaded = body.get("_files") or {}
+        held = {a["id"]: a for a in message.get("_files") or []}
+        if "attachments" in body:  # v10: exactly the listed files, new (by index) and retained (by id)
+            kept = []
+            for entry in body.get("attachments") or []:
+                key = str(entry.get("id"))
+                if key in uploaded and isinstance(entry.get("id"), int):
+                    kept.append(self._store(message["channel_id"], *uploaded[key]))
+                elif key in held:
+                    kept.append(held[key])
+                else:
+                    self.unresolved.append(f"attachment id {key}")
+        else:  # without the array: a create holds the uploaded files, an edit appends them
+            kept = [] if creating else list(held.values())
+            kept += [self._store(message["channel_id"], *uploaded[k]) for k in sorted(uploaded, key=int)]
+        message["_files"] = kept
+        kept_urls = {a["url"] for a in kept}
+        shown: set[str] = set()
+        message["embeds"] = copy.deepcopy(message.get("embeds") or [])  # the request stays as sent
+        for embed in message["embeds"]:
+            for slot in ("image", "thumbnail"):
+                url = (embed.get(slot) or {}).get("url") or ""
+                if url.startswith("attachment://"):
+                    found = next((a for a in kept if a["filename"] == url.removeprefix("attachment://")), None)
+                    if found is None:
+                        self.unresolved.append(url)
+                        embed.pop(slot)
+                        continue
+                    embed[slot] = {"url": found["url"], "proxy_url": found["proxy_url"],
+                                   "width": found.get("width"), "height": found.get("height")}
+                    url = found["url"]
+                elif url.startswith(self._attachments_base) and url not in kept_urls:
+                    self.unresolved.append(url)  # the file was removed: a dead picture
+                shown.add(url)
+        # a file shown in an embed is not listed again: Discord lists only the loose ones
+        message["attachments"] = [a for a in kept if a["url"] not in shown]
+
+    @property
+    def _attachments_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/attachments/"
+
+    def _store(self, channel_id: str, filename: str, data: bytes) -> dict[str, Any]:
+        aid = self.next_id()
+        url = f"{self._attachments_base}{channel_id}/{aid}/{filename}"
+        stored = StoredFile(aid, filename, data, url)
+        self.files[url] = stored
+        return stored.attachment()
 
     def _callback(self, iid: int, token: str, body: dict[str, Any], query: dict[str, str]) -> tuple[int, Any]:
         record = self.interactions.get(iid)
@@ -516,7 +633,7 @@ class FakeDiscord:
         record.callbacks.append(body)
         record.callback_at = time.perf_counter()
         ctype = body["type"]
-        data = body.get("data") or {}
+        data = {**(body.get("data") or {}), "_files": body.get("_files") or {}}
         channel_id = str(record.channel_id)
         result: dict[str, Any] = {"interaction": {"id": str(iid), "type": record.type}}
         message: dict[str, Any] | None = None

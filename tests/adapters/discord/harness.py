@@ -70,10 +70,17 @@ class BotHarness:
         logged = [f"{r.name}: {r.getMessage()} {r.exc_info[1] if r.exc_info else ''}" for r in self.log.records]
         assert not self.errors and not logged, (self.errors, logged)
         assert not self.fake.unhandled, self.fake.unhandled
-        # a hand is private: every message state that ever carried hand buttons was ephemeral
+        # a hand is private: every message state that ever carried hand buttons or the hand's
+        # picture was ephemeral, and the picture was shown to the hand's owner only
         for _, message in self.fake.message_history:
             if any(str(c.get("custom_id", "")).startswith("uno:h:") for c in self.fake.iter_components(message)):
                 assert message["flags"] & EPHEMERAL, message
+            if "hand.png" in self.fake.message_files(message):
+                assert message["flags"] & EPHEMERAL, message
+                owners = {h.owner for h, _ in self.hand_buttons(message)}
+                assert owners <= {message["interaction_metadata"]["user"]["id"]}, message
+        # every picture an embed names went with its message
+        assert not self.fake.unresolved, self.fake.unresolved
 
     # ---- reading what players see ----------------------------------------------------------
 

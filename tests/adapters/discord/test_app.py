@@ -53,7 +53,7 @@ async def test_commands_are_registered_with_chinese_localisations(bot, fake):
     subs = {o["name"]: o for o in group["options"]}
     assert set(subs) == {"new", "join", "leave", "start", "hand", "play", "draw", "pass", "call",
                          "challenge", "stop", "kick", "settings", "rules", "stats", "leaderboard",
-                         "language", "help", "notify"}
+                         "language", "help", "notify", "cards"}
     for name, sub in subs.items():
         assert sub["name_localizations"]["zh-CN"] == ZH_NAMES[name]
         assert sub["description"].isascii()
@@ -66,6 +66,10 @@ async def test_commands_are_registered_with_chinese_localisations(bot, fake):
     assert set(settings) == {"key", "value"}  # any number of settings, within 25 options
     assert settings["key"]["autocomplete"] is True and settings["value"]["autocomplete"] is True
     assert settings["key"]["name_localizations"]["zh-CN"] == "设置项"
+    (theme,) = subs["cards"]["options"]
+    assert theme["required"] and [c["value"] for c in theme["choices"]] == ["classic", "high_contrast"]
+    assert all(any("\u4e00" <= ch <= "\u9fff" for ch in c["name_localizations"]["zh-CN"])
+               for c in theme["choices"])
 
 
 async def test_information_commands_answer_ephemerally(bot, fake):

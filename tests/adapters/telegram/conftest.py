@@ -4,6 +4,7 @@ with the real coordinator on a MemoryStore (or any GameStore) and a fake clock."
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -39,12 +40,14 @@ class Harness:
         self.clock = clock
         self.seed = seed
         self.bot: TelegramBot | None = None
+        self.config_changes: dict[str, Any] = {}  # TelegramConfig fields a test sets
 
     async def start(self) -> TelegramBot:
         def make(port):
             return Coordinator(port, self.store, self.clock, ai_delay=0, seed=self.seed)
 
-        self.bot = TelegramBot(make_config(self.api), make, self.store)
+        self.bot = TelegramBot(dataclasses.replace(make_config(self.api), **self.config_changes),
+                               make, self.store)
         await self.bot.start()
         return self.bot
 

@@ -25,11 +25,14 @@ from typing import Any
 from aiohttp import web
 from aiohttp.web_request import FileField
 
+from .fake_stickers import FakeStickerApi, StickerApiError
+
 # Parameters PTB sends as raw strings: never JSON-decode these (a text "5" must stay "5").
 STRING_PARAMS = {
     "text", "parse_mode", "callback_query_id", "inline_query_id", "next_offset", "url",
     "secret_token", "language_code", "inline_message_id", "caption", "switch_pm_text",
     "switch_pm_parameter", "scope_type", "name", "photo",
+    "title", "sticker_format", "sticker_type",
 }
 CAPTION_LIMIT = 1024  # characters after entity parsing
 
@@ -98,7 +101,7 @@ def _chat_dict(chat_id: int) -> dict[str, Any]:
     return {"id": chat_id, "type": "private", "first_name": f"user {chat_id}"}
 
 
-class FakeBotApi:
+class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
     def __init__(self, token: str = "123456:TEST-TOKEN", bot_id: int = 123456,
                  bot_username: str = "unotest_bot") -> None:
         self.token = token
@@ -349,7 +352,7 @@ class FakeBotApi:
             return self._ok(True), call
         try:
             result = await handler(params)
-        except _ApiError as error:
+        except (_ApiError, StickerApiError) as error:
             call.status = error.status
             return self._error(error.status, error.description), call
         return self._ok(result), call

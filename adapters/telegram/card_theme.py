@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 PATTERN = r"^ct:"
 # (value stored, label msgid), in the order shown
 THEMES = (("classic", N_("Classic colours")),
-          ("high_contrast", N_("High contrast (colour-blind safe)")))
+          ("high_contrast", N_("High contrast (colour-blind friendly)")))
 
 
 def theme_keyboard(current: str, locale: str) -> InlineKeyboardMarkup:

@@ -121,12 +121,12 @@ async def test_cards_menu_buttons_set_the_theme(harness: Harness):
     menu = harness.api.chat_messages(ANA.id)[-1]
     choices = [(b["text"], b["callback_data"]) for b in menu.buttons()]
     assert choices == [("✅ Classic colours", "ct:classic"),
-                       ("High contrast (colour-blind safe)", "ct:high_contrast")]
+                       ("High contrast (colour-blind friendly)", "ct:high_contrast")]
     answer = await harness.press(ANA, menu, "ct:high_contrast")
     assert answer.get("show_alert") is not True, answer
     assert (await harness.store.user_profile("telegram", str(ANA.id))).card_theme == "high_contrast"
     await harness.api.wait_for(lambda: harness.api.message(ANA.id, menu.message_id).buttons()[1]["text"]
-                               == "✅ High contrast (colour-blind safe)", what="the tick moved")
+                               == "✅ High contrast (colour-blind friendly)", what="the tick moved")
     # A forged choice is refused, nothing changes.
     answer = await harness.press(ANA, menu, "ct:neon")
     assert answer.get("show_alert") is True

@@ -185,6 +185,11 @@ async def bench_games(games: int, players: int, turns: int, telegram_limits: boo
     per_turn = {k: v / total_turns for k, v in kinds.items()}
     print("  Bot API calls per turn (whole run incl. lobby): " +
           ", ".join(f"{k} {v:.2f}" for k, v in sorted(per_turn.items())))
+    # The photo table: which call each group edit was, and how many pictures went as bytes.
+    table = Counter(c.method for c in api.calls[calls_before:] if c.chat_id in groups
+                    and c.method in ("sendPhoto", "editMessageMedia", "editMessageCaption"))
+    print(f"  table calls: {dict(sorted(table.items()))}; card pictures uploaded: {len(api.uploads)} "
+          f"(each once, then by file id)")
 
 
 async def bench_echo(count: int, concurrency: int, latency: float) -> None:

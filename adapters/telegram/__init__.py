@@ -1,7 +1,8 @@
 """The Telegram adapter (python-telegram-bot 22): translate only, no rule is decided here.
 
     app.py           config_from_env(), TelegramBot (Application + port + coordinator), serve()
-    port.py          TelegramChatPort: views out as HTML messages, edited in place; 403 -> DeliveryFailed
+    port.py          TelegramChatPort: views out as HTML messages (the table a photo with a
+                     caption), edited in place; 403 -> DeliveryFailed
     handlers.py      updates in: commands -> coordinator commands, replies back
     buttons.py       callback queries (lobby, table, hand keyboards), every one answered
     inline.py        inline mode: your hand as personal results; a chosen result plays it
@@ -9,6 +10,8 @@
     callbacks.py     callback data: ids only, <= 64 bytes, parsed and validated
     bot_commands.py  the command menu (setMyCommands, English and Chinese) and /help
     texts.py         translation and HTML helpers
+    photos.py        the table as a photo of the top card (file ids stored), hand pictures
+    card_theme.py    /cards: a player's card colours, classic or high contrast
 
 Decisions: buttons carry ``<scope>:<game>[:<owner>]:<verb>:...`` so they survive restarts and
 are checked against the presser; sub-menus live in the keyboard itself (no memory state);

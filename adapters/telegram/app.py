@@ -37,6 +37,7 @@ from bot.render.images import Theme
 from .bot_commands import register_commands
 from .fairness import FairUpdateProcessor
 from .handlers import UnoHandlers
+from .photos import MediaFiles
 from .port import TelegramChatPort
 from .stickers import StickerSets
 
@@ -147,6 +148,9 @@ class TelegramBot:
                               f"{error.message}") from None
         self.port = TelegramChatPort(self.app.bot, self.app.bot.username)
         self.port.web_links = self.config.web_links
+        # File ids of the card pictures uploaded before: a restart uploads none of them again.
+        self.port.media = MediaFiles(self.store)
+        await self.port.media.load()
         self.coordinator = self.make_coordinator(self.port)
         handlers = UnoHandlers(self.coordinator, self.port, self.store)
         handlers.inline.stickers = self.stickers = self._sticker_sets()

@@ -35,6 +35,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("stats", N_("Your statistics")),
     ("top", N_("Leaderboard of this group")),
     ("lang", N_("Language: /lang en|zh")),
+    ("cards", N_("Colours of your card pictures: /cards classic|contrast")),
     ("help", N_("How to play here")),
 )
 

@@ -17,9 +17,9 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.coordinator import commands as cmd
-from bot.coordinator.ports import ChatKey, GameRecord, User
+from bot.coordinator.ports import ChatKey, DeliveryFailed, GameRecord, User
 from bot.coordinator.tables import split_table_chat
-from bot.coordinator.views import N_
+from bot.coordinator.views import N_, HandView
 from bot.engine.cards import Card
 from bot.render.text import render_reply
 
@@ -74,6 +74,9 @@ class Buttons:
         if refusal is not None or record is None:
             loc = await self.h.locale_of(query.from_user)
             await answer(tr(refusal or N_("This game is over."), loc), alert=True)
+            return
+        if action.scope == "h" and action.verb == "v":
+            await answer(await self._hand_picture(query, action, record.chat))
             return
         if action.scope == "h" and action.verb in ("w", "s", "m", "g"):
             await self._hand_menu(query, action, record.chat, await self.h.locale_of(query.from_user))
@@ -131,6 +134,33 @@ class Buttons:
             return cmd.NameColor(chat, user, color=action.color or "")
         return {"d": cmd.Draw, "n": cmd.Pass, "y": cmd.DeclareUno, "c": cmd.Challenge}[verb](
             chat, user, press=action.press)
+
+    async def _hand_picture(self, query: CallbackQuery, action: callbacks.ButtonAction,
+                            chat: ChatKey) -> str:
+        """ "Show my hand": a picture of the presser's own hand (the owner was checked), sent
+        to their private chat whatever chat the keyboard is in. Returns the popup text."""
+        owner = action.owner or ""
+
+        def current() -> HandView | None:
+            known = self.h.port.known_hand(owner)
+            return known.view if known is not None and known.view.game_id == action.game_id else None
+
+        view = current()
+        if view is None:  # after a restart the last view is unknown: the coordinator resends it
+            await self.h.run(cmd.ShowHand(chat, await self.h.user(query.from_user)))
+            view = current()
+        loc = await self.h.locale_of(query.from_user)
+        if view is None or view.hand_over or not view.cards:
+            return tr(N_("Your hand cannot be shown now: send /hand to get it again."), loc)
+        try:
+            await self.h.port.send_hand_picture(owner, view)
+        except DeliveryFailed as failure:
+            if failure.reason == "blocked":
+                return tr(N_("I cannot write to you privately: open a private chat with me and press "
+                             "Start."), loc)
+            log.info("a hand picture was not sent (%s)", failure.reason)
+            return tr(N_("The picture could not be sent. Try again in a moment."), loc)
+        return ""
 
     async def _hand_menu(self, query: CallbackQuery, action: callbacks.ButtonAction, chat: ChatKey,
                          loc: str) -> None:

@@ -25,8 +25,8 @@ TABLE_VERBS = ("uno",)
 # Hand verbs: p = play, w = pick a colour for a wild, s = pick a swap target for a 7,
 # m = pick the top card of several of one rank (multi-play), d = draw, n = pass,
 # y = declare UNO, k = call out a player, c = challenge, g = go to page,
-# o = the dealer names the colour of a Wild turned first.
-HAND_VERBS = ("p", "w", "s", "m", "d", "n", "y", "k", "c", "g", "o")
+# o = the dealer names the colour of a Wild turned first, v = a picture of the whole hand.
+HAND_VERBS = ("p", "w", "s", "m", "d", "n", "y", "k", "c", "g", "o", "v")
 
 GAME_ID_RE = re.compile(r"^[0-9A-Za-z_-]{1,16}$")
 USER_ID_RE = re.compile(r"^-?[0-9A-Za-z_]{1,20}$")

@@ -35,6 +35,8 @@ from bot.render.text import render_reply, render_reply_pages
 
 from .bot_commands import help_text
 from .buttons import Buttons
+from .card_theme import PATTERN as CARD_THEME_PATTERN
+from .card_theme import CardThemeMenu
 from .inline import InlineMode
 from .port import TelegramChatPort
 from .settings_menu import PATTERN as SETTINGS_PATTERN
@@ -93,6 +95,7 @@ class UnoHandlers:
         self.inline = InlineMode(self)
         self.buttons = Buttons(self)
         self.settings_menu = SettingsMenu(self)
+        self.card_theme = CardThemeMenu(self)
         self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
 
     # ---- registration ------------------------------------------------------------------------
@@ -125,7 +128,9 @@ class UnoHandlers:
         app.add_handler(CommandHandler("top", self.on_top))
         app.add_handler(CommandHandler("lang", self.on_language))
         app.add_handler(CommandHandler("help", self.on_help))
+        app.add_handler(CommandHandler("cards", self.card_theme.on_command))
         app.add_handler(CallbackQueryHandler(self.settings_menu.on_button, pattern=SETTINGS_PATTERN))
+        app.add_handler(CallbackQueryHandler(self.card_theme.on_button, pattern=CARD_THEME_PATTERN))
         app.add_handler(CallbackQueryHandler(self.buttons.on_button))
         app.add_handler(InlineQueryHandler(self.inline.on_query))
         app.add_handler(ChosenInlineResultHandler(self.inline.on_chosen))

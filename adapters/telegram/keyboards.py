@@ -137,6 +137,8 @@ def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = 
     catch = [ids.button(tr(N_("UNO! on {name}"), loc, name=names.get(uid, "?")), "k", target=uid)
              for uid in view.catchable]
     rows += [catch[i:i + 2] for i in range(0, len(catch), 2)]
+    if view.cards:  # the same hand as a picture, sent to this private chat
+        rows.append([ids.button("🖼 " + tr(N_("Show my hand"), loc), "v")])
     web = []
     if web_app_url:  # the web hand as a Mini App (private chats only, as here)
         web.append(InlineKeyboardButton("🃏 " + tr(N_("Open my hand"), loc),

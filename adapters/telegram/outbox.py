@@ -21,15 +21,20 @@ from dataclasses import dataclass, field
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, TelegramError
 
+from .photos import TablePhoto
+
 log = logging.getLogger(__name__)
 
-# (chat id, text, markup, message id to edit or None) -> the id of the message shown
-Deliver = Callable[[int, str, InlineKeyboardMarkup | None, str | None], Awaitable[str]]
+# What a message shows: HTML text, or a photo table (picture and caption). The outbox only
+# passes it on.
+Body = str | TablePhoto
+# (chat id, body, markup, message id to edit or None) -> the id of the message shown
+Deliver = Callable[[int, Body, InlineKeyboardMarkup | None, str | None], Awaitable[str]]
 
 
 @dataclass
 class _Item:
-    text: str
+    text: Body
     markup: InlineKeyboardMarkup | None
     edit: str | None  # message id to edit, None to send a new message
     done: asyncio.Future[str | None] | None = field(default=None)  # sends are awaited
@@ -65,7 +70,7 @@ class GroupOutbox:
             message_id = self._moved[message_id]
         return message_id
 
-    def edit(self, message_id: str, text: str, markup: InlineKeyboardMarkup | None) -> str:
+    def edit(self, message_id: str, text: Body, markup: InlineKeyboardMarkup | None) -> str:
         """Queue an edit and return at once (the id the message has, as far as known)."""
         message_id = self.current_id(message_id)
         last = self._queue[-1] if self._queue else None
@@ -78,7 +83,7 @@ class GroupOutbox:
             self._wake()
         return message_id
 
-    async def send(self, text: str, markup: InlineKeyboardMarkup | None) -> str | None:
+    async def send(self, text: Body, markup: InlineKeyboardMarkup | None) -> str | None:
         """Queue a new message after everything before it; its id, or None if it failed."""
         done: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
         self._queue.append(_Item(text, markup, None, done))

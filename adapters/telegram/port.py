@@ -5,7 +5,8 @@ order, edits in place when the coordinator passes ``edit``, and table edits that
 under Telegram's group limit merged into the newest. A hand goes to the player's private chat
 (chat id = user id), awaited. Telegram's 403 on a private send becomes
 ``DeliveryFailed("blocked")``. 429s are retried by the Application's ``AIORateLimiter`` inside
-each call, so no game message is lost or reordered.
+each call, so no game message is lost or reordered. The table is a photo of the top card
+with the table as its caption (photos.py): one call per turn still, each picture uploaded once.
 
 Edits notify nobody, so when the turn passes to a player (``HandView.turn_started``) their
 hand goes out as a new message headed "your turn in <group>", and the previous hand message
@@ -23,11 +24,11 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
@@ -39,13 +40,23 @@ from bot.i18n import translate
 from bot.render.text import render_hand, render_lobby, render_notice, render_table
 
 from .keyboards import deep_link, hand_keyboard, lobby_keyboard, table_keyboard
-from .outbox import GroupOutbox
+from .outbox import Body, GroupOutbox
+from .photos import (
+    CAPTION_LIMIT,
+    FILENAME,
+    MediaFiles,
+    TablePhoto,
+    TopCard,
+    hand_picture,
+    is_file_id_error,
+)
 from .texts import clip_html, html, mention, moment, tr, without_moments
 
 log = logging.getLogger(__name__)
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
 MEMORY = 100_000  # entries kept per index (hands, names, chats, seats)
 
 
@@ -92,6 +103,10 @@ class TelegramChatPort:
         self._blocked: Recent[str, bool] = Recent(MEMORY)  # users whose private chat said 403
         self._date_time = True  # the Bot API knows the date-time entity (<tg-time>)
         self.web_links: WebLinks | None = None  # the web hand, when WEBAPP_URL is set
+        self.media = MediaFiles()  # file ids of uploaded pictures (app.py gives it the store)
+        # (chat id, message id) -> the picture a photo table shows, as this process left it:
+        # a turn that keeps the top card only edits the caption.
+        self._pictures: Recent[tuple[int, int], str] = Recent(MEMORY)
 
     # ---- what handlers ask -------------------------------------------------------------------
 
@@ -145,7 +160,7 @@ class TelegramChatPort:
     # ---- ChatPort ----------------------------------------------------------------------------
 
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
-        text, markup = self._render_public(message)
+        body, markup = self._render_public(message)
         game_id = getattr(message, "game_id", None)
         if game_id:
             self._chats[game_id] = chat
@@ -157,12 +172,12 @@ class TelegramChatPort:
         # A table of a two-table match posts into its forum topic, or into the group itself.
         group, _, topic = split_table_chat(chat.chat_id)
         outbox = self.outbox(int(group), int(topic) if topic else None)
-        if isinstance(message, Notice) and message.transient:
-            outbox.remind(text)  # paced with the group's other messages; the game goes on
+        if isinstance(message, Notice) and message.transient and isinstance(body, str):
+            outbox.remind(body)  # paced with the group's other messages; the game goes on
             return None
         if edit is not None:
-            return outbox.edit(edit, text, markup)  # queued: the game does not wait for it
-        return await outbox.send(text, markup)
+            return outbox.edit(edit, body, markup)  # queued: the game does not wait for it
+        return await outbox.send(body, markup)
 
     def outbox(self, chat_id: int, topic: int | None = None) -> GroupOutbox:
         key = (chat_id, topic)
@@ -173,7 +188,7 @@ class TelegramChatPort:
             if topic is None:
                 self._outboxes[key] = GroupOutbox(chat_id, self._send_or_edit)
             else:
-                async def deliver(chat: int, text: str, markup: InlineKeyboardMarkup | None,
+                async def deliver(chat: int, text: Body, markup: InlineKeyboardMarkup | None,
                                   edit: str | None) -> str:
                     return await self._send_or_edit(chat, text, markup, edit, thread=topic)
 
@@ -272,36 +287,42 @@ class TelegramChatPort:
 
     # ---- helpers -----------------------------------------------------------------------------
 
-    def _render_public(self, message: Public) -> tuple[str, InlineKeyboardMarkup | None]:
+    def _render_public(self, message: Public) -> tuple[Body, InlineKeyboardMarkup | None]:
         if isinstance(message, LobbyView):
             text = render_lobby(message, escape=html, mention=mention,
                                 moment=lambda at: moment(at, "t", entity=self._date_time))
             return clip_html(text), lobby_keyboard(message, self.bot_username)
-        if isinstance(message, TableView):
-            text = render_table(message, escape=html, mention=mention,
+        if isinstance(message, TableView):  # a photo of the top card, the table as its caption
+            text = render_table(message, escape=html, mention=mention, limit=CAPTION_LIMIT,
                                 moment=lambda at: moment(at, "T", entity=self._date_time))
-            return clip_html(text), table_keyboard(message, self.bot_username)
+            return (TablePhoto(clip_html(text, CAPTION_LIMIT), TopCard.of(message)),
+                    table_keyboard(message, self.bot_username))
         if isinstance(message, Notice):
             names = self.seat_names(message.game_id) if message.game_id else {}
             text = render_notice(message, escape=html, mention=mention, names=names)
             return clip_html(text), None
         raise TypeError(f"not a public view: {type(message).__name__}")
 
-    async def _send_or_edit(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
+    async def _send_or_edit(self, chat_id: int, body: Body, markup: InlineKeyboardMarkup | None,
                             edit: str | None, thread: int | None = None) -> str:
         try:
-            return await self._deliver(chat_id, text, markup, edit, thread)
+            return await self._deliver(chat_id, body, markup, edit, thread)
         except BadRequest as error:
+            text = body if isinstance(body, str) else body.caption
             if "<tg-time" not in text or "parse entities" not in error.message.lower():
                 raise
             # A Bot API server older than 9.5 (self-hosted) has no date-time entity: show the
             # moments as their UTC text from now on.
             log.warning("the Bot API refused a date-time entity (%s); showing times in UTC", error.message)
             self._date_time = False
-            return await self._deliver(chat_id, without_moments(text), markup, edit, thread)
+            plain = without_moments(body) if isinstance(body, str) else body.without_moments()
+            return await self._deliver(chat_id, plain, markup, edit, thread)
 
-    async def _deliver(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
+    async def _deliver(self, chat_id: int, body: Body, markup: InlineKeyboardMarkup | None,
                        edit: str | None, thread: int | None = None) -> str:
+        if isinstance(body, TablePhoto):
+            return await self._deliver_photo(chat_id, body, markup, edit, thread)
+        text = body
         if edit is not None:
             try:
                 await self.bot.edit_message_text(text, chat_id=chat_id, message_id=int(edit),
@@ -317,6 +338,80 @@ class TelegramChatPort:
         sent = await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
                                            message_thread_id=thread)
         return str(sent.message_id)
+
+    async def _deliver_photo(self, chat_id: int, photo: TablePhoto, markup: InlineKeyboardMarkup | None,
+                             edit: str | None, thread: int | None = None) -> str:
+        """A photo table: one call. An edit changes the caption alone when the picture shown is
+        known to be the same, else the whole media (which also turns the lobby's text message
+        into the photo). Where no edit is possible, a new photo message."""
+        key = photo.picture.key
+        stale = False  # an old message left behind, still showing buttons
+        if edit is not None:
+            message_id = int(edit)
+            try:
+                if self._pictures.get((chat_id, message_id)) == key:
+                    await self.bot.edit_message_caption(chat_id=chat_id, message_id=message_id,
+                                                        caption=photo.caption, parse_mode=ParseMode.HTML,
+                                                        reply_markup=markup)
+                else:
+                    shown = await self._with_file(photo, lambda source: self.bot.edit_message_media(
+                        InputMediaPhoto(source, caption=photo.caption, parse_mode=ParseMode.HTML,
+                                        filename=FILENAME),
+                        chat_id=chat_id, message_id=message_id, reply_markup=markup))
+                    await self.media.learn(key, shown)
+                    self._pictures[(chat_id, message_id)] = key
+                return edit
+            except BadRequest as error:
+                lowered = error.message.lower()
+                if "not modified" in lowered:
+                    self._pictures[(chat_id, message_id)] = key
+                    return edit
+                if "parse entities" in lowered or "caption is too long" in lowered:
+                    raise  # the caption itself was refused: a new message would be too
+                # Deleted, too old, not ours, or a Bot API server that cannot add a photo to a
+                # text message: a new photo table, and the old message loses its buttons.
+                log.info("edit of table %s in chat %s failed (%s); sending anew", edit, chat_id, error.message)
+                stale = "not found" not in lowered
+        sent = await self._with_file(photo, lambda source: self.bot.send_photo(
+            chat_id, source, caption=photo.caption, parse_mode=ParseMode.HTML, filename=FILENAME,
+            reply_markup=markup, message_thread_id=thread))
+        await self.media.learn(key, sent)
+        self._pictures[(chat_id, sent.message_id)] = key
+        if edit is not None and stale:
+            await self._retire(chat_id, int(edit))
+        return str(sent.message_id)
+
+    async def _with_file(self, photo: TablePhoto, call: Callable[[str | bytes], Awaitable[T]]) -> T:
+        """``call(source)`` with the picture's stored file id, or its bytes; a file id Telegram
+        refuses (another bot token's) is forgotten and the picture uploaded instead."""
+        source = await self.media.source(photo.picture)
+        try:
+            return await call(source)
+        except BadRequest as error:
+            if isinstance(source, bytes) or not is_file_id_error(error.message):
+                raise
+            log.warning("a stored picture was refused (%s); uploading it again", error.message)
+            self.media.forget(photo.picture.key)
+            return await call(await self.media.source(photo.picture))
+
+    async def send_hand_picture(self, user_id: str, view: HandView) -> None:
+        """The player's whole hand as a picture, in their private chat (never the group).
+        Raises DeliveryFailed like ``send_hand``."""
+        if not user_id.isdigit():
+            raise DeliveryFailed("other", "not a Telegram user")
+        picture = InputFile(await hand_picture(view), filename="hand.png")
+        caption = tr(N_("🖼 Your hand ({count}): the bright cards can be played now, the dimmed "
+                        "ones cannot."), view.locale, count=len(view.cards))
+        try:
+            await self.bot.send_photo(int(user_id), picture, caption=html(caption),
+                                      parse_mode=ParseMode.HTML)
+        except Forbidden:
+            self._blocked[user_id] = True
+            raise DeliveryFailed("blocked") from None
+        except RetryAfter:
+            raise DeliveryFailed("rate_limited") from None
+        except TelegramError as error:
+            raise DeliveryFailed("other", error.message) from None
 
     async def show_keyboard(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None) -> None:
         """Swap a hand message's keyboard (sub-menus, pages); a no-op edit is fine."""

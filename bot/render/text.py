@@ -124,13 +124,15 @@ def _table_title(t: _Writer, view: TableView) -> str:
 
 
 def render_table(view: TableView, *, now: float | None = None, escape: Escape = str,
-                 mention: MentionFn | None = None, moment: MomentFn | None = None) -> str:
+                 mention: MentionFn | None = None, moment: MomentFn | None = None,
+                 limit: int = MESSAGE_LIMIT) -> str:
     """The one public table message of a turn. Counts only: no hand's cards appear here.
 
     The turn's deadline is shown with ``moment(when)`` (markup naming that moment, e.g. a time
     the reader's client shows in their own zone) where the message stays up and is not redrawn
     every second; else as the seconds left at ``now`` (a console prints a table once).
-    A closed table (``view.result``) tells how the hand or game ended, with nobody to act."""
+    A closed table (``view.result``) tells how the hand or game ended, with nobody to act.
+    ``limit`` caps its length (e.g. a photo's caption): "what just happened" goes first."""
     t = _Writer(view.locale, escape, mention)
     names = {seat.user_id: short_name(seat.name) for seat in view.seats}
     lines = [_table_title(t, view),
@@ -181,8 +183,8 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
         lines.append(t.text(view.result))
     else:
         lines.append(t(N_("The hand is over.")))
-    history = _history(view.last, t, MESSAGE_LIMIT - len("\n".join(lines)) - 1)
-    return fit([*lines[:3], *history, *lines[3:]], keep_last=1)
+    history = _history(view.last, t, limit - len("\n".join(lines)) - 1)
+    return fit([*lines[:3], *history, *lines[3:]], limit, keep_last=1)
 
 
 _SLOT = "\x00"  # stands for adapter markup inside a translated line (no escape touches it)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 from PIL import Image
 
@@ -19,6 +20,7 @@ from bot.render.images import Theme, card_size, hand_image, hand_layout, top_car
 from .fake_discord import DEFERRED_MESSAGE, DEFERRED_UPDATE, EPHEMERAL, UPDATE_MESSAGE
 from .harness import BotHarness
 from .players import Table
+from .snapshot import EMBED_BG, draw_message
 from .test_game import ANA, BO, CY, USERS, open_game
 from .test_resilience import SlowCoordinator, set_position
 
@@ -283,3 +285,32 @@ async def test_a_channel_that_refuses_files_gets_its_table_without_the_picture(b
     await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
     game = (await table.match()).game
     assert fake.embed_image(fake.messages[table_id]) == top_card_image(game.top, game.color)
+
+
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+
+
+async def test_screenshots_of_the_table_and_a_hand_show_the_uploaded_pictures(bot, fake):
+    """What the players see, drawn from the messages the bot really sent (written to
+    test-artifacts/discord-table.png and discord-hand.png; the README shows copies in docs/)."""
+    await open_game(bot)
+    a, b, c = (str(u.id) for u in USERS.values())
+    await set_position(bot, {a: ["W", "R1", "G2", "Y3", "B+2", "GS", "G7"], b: ["B5", "R9", "Y1"],
+                             c: ["G3", "B9", "R7"]}, ["R3"], c)
+    await bot.slash(CY, "play", card="G3")  # Cy plays: Ana's turn, a green 3 on top
+    table = bot.table_message()
+    hand = fake.response_message(await bot.slash(ANA, "hand"))
+    names = {str(u.id): u.name for u in USERS.values()}
+    pictures = {url: stored.data for url, stored in fake.files.items()}
+    ARTIFACTS.mkdir(exist_ok=True)
+    for name, message, note in (("discord-table", table, ""), ("discord-hand", hand, "Only you can see this")):
+        png, placed = draw_message(message, pictures, names, note=note)
+        (ARTIFACTS / f"{name}.png").write_bytes(png)
+        ((url, box),) = placed  # the embed's picture, drawn where a client shows it
+        with Image.open(io.BytesIO(png)) as shot, Image.open(io.BytesIO(pictures[url])) as picture:
+            expected = Image.new("RGBA", picture.size, EMBED_BG + (255,))
+            expected.alpha_composite(picture.convert("RGBA"))
+            assert shot.convert("RGB").crop(box).tobytes() == expected.convert("RGB").tobytes()
+    assert fake.embed_image(table) == top_card_image(Card.parse("G3"), Color.GREEN)
+    assert fake.embed_image(hand, -1) == expected_hand(["W", "R1", "G2", "Y3", "B+2", "GS", "G7"],
+                                                        {"W", "G2", "Y3", "GS", "G7"})

@@ -18,7 +18,7 @@ from bot.coordinator import Coordinator
 from bot.coordinator.clock import FakeClock
 from bot.coordinator.memory_store import MemoryStore
 
-from .fake_bot_api import FakeBotApi, StoredMessage, TgUser
+from .fake_bot_api import ApiCall, FakeBotApi, StoredMessage, TgUser
 
 GROUP = -100777
 ANA = TgUser(1001, "Ana")
@@ -147,6 +147,26 @@ class Harness:
             if any(d.startswith("t:") for d in data_of(message)):
                 return message
         return None
+
+
+# The calls that show a photo table: its first post, a new picture, a new caption.
+TABLE_METHODS = ("sendPhoto", "editMessageMedia", "editMessageCaption")
+
+
+def shown_text(call: ApiCall) -> str | None:
+    """The text a call puts in a message: its text, or a photo's caption (also inside the
+    new media of editMessageMedia)."""
+    media = call.params.get("media")
+    if isinstance(media, dict) and "caption" in media:
+        return str(media["caption"])
+    for name in ("text", "caption"):
+        if name in call.params:
+            return str(call.params[name])
+    return None
+
+
+def table_calls(api: FakeBotApi, chat: int = GROUP) -> list[ApiCall]:
+    return [c for c in api.calls_to(None, chat) if c.method in TABLE_METHODS]
 
 
 def data_of(message: StoredMessage) -> list[str]:

@@ -12,14 +12,18 @@ PTB posts form fields: string parameters raw, everything else JSON-encoded (GUID
 from __future__ import annotations
 
 import asyncio
+import html
+import io
 import itertools
 import json
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
+from aiohttp.web_request import FileField
 
 from .fake_stickers import FakeStickerApi, StickerApiError
 
@@ -27,9 +31,10 @@ from .fake_stickers import FakeStickerApi, StickerApiError
 STRING_PARAMS = {
     "text", "parse_mode", "callback_query_id", "inline_query_id", "next_offset", "url",
     "secret_token", "language_code", "inline_message_id", "caption", "switch_pm_text",
-    "switch_pm_parameter", "scope_type", "name",
+    "switch_pm_parameter", "scope_type", "name", "photo",
     "title", "sticker_format", "sticker_type",
 }
+CAPTION_LIMIT = 1024  # characters after entity parsing
 
 
 @dataclass
@@ -55,6 +60,8 @@ class StoredMessage:
     parse_mode: str | None = None
     edits: int = 0
     thread_id: int | None = None  # the forum topic it was posted in
+    # A photo message: the file id of its largest size (``text`` then holds its caption).
+    photo: str | None = None
 
     def buttons(self) -> list[dict[str, Any]]:
         """Every inline button, row by row, flattened."""
@@ -118,6 +125,10 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(1000)
+        self._file_ids = itertools.count(1)
+        self.files: dict[str, bytes] = {}  # file id -> the bytes uploaded (every size's id)
+        self.uploads: list[str] = []  # file ids made by uploads, in order (largest size)
+        self._sizes: dict[str, tuple[int, int]] = {}  # file id -> (width, height)
         self._callback_ids = itertools.count(1)
         self._new_update = asyncio.Event()
         self._new_call = asyncio.Event()
@@ -220,10 +231,7 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
         self.push_update({"callback_query": {
             "id": callback_id, "from": user.to_dict(), "chat_instance": str(message.chat_id),
             "data": data,
-            "message": {"message_id": message.message_id, "date": int(time.time()),
-                        "chat": _chat_dict(message.chat_id),
-                        "from": self._bot_user(), "text": message.text,
-                        **({"reply_markup": message.reply_markup} if message.reply_markup else {})},
+            "message": self._message_dict(message),
         }})
         return callback_id
 
@@ -388,14 +396,19 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
 
     def _message_dict(self, message: StoredMessage) -> dict[str, Any]:
         data: dict[str, Any] = {"message_id": message.message_id, "date": int(time.time()),
-                                "chat": _chat_dict(message.chat_id), "from": self._bot_user(),
-                                "text": message.text}
+                                "chat": _chat_dict(message.chat_id), "from": self._bot_user()}
+        if message.photo is not None:
+            data["photo"] = self._photo_sizes(message.photo)
+            if message.text:
+                data["caption"] = message.text
+        else:
+            data["text"] = message.text
         if message.reply_markup:
             data["reply_markup"] = message.reply_markup
         return data
 
-    def _check_entities(self, params: dict[str, Any]) -> None:
-        text = params.get("text") or ""
+    def _check_entities(self, params: dict[str, Any], text: str | None = None) -> None:
+        text = text if text is not None else params.get("text") or ""
         if not self.date_time_entities and "<tg-time" in text:
             raise _ApiError(400, "Bad Request: can't parse entities: Unsupported start tag \"tg-time\" "
                                  f"at byte offset {text.index('<tg-time')}")
@@ -414,6 +427,8 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
 
     async def _api_editMessageText(self, params: dict[str, Any]) -> dict[str, Any]:
         message = self._existing(params)
+        if message.photo is not None:
+            raise _ApiError(400, "Bad Request: there is no text in the message to edit")
         self._check_entities(params)
         markup = params.get("reply_markup")
         if message.text == params.get("text") and message.reply_markup == markup:
@@ -423,6 +438,89 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
         message.parse_mode = params.get("parse_mode")
         message.edits += 1
         return self._message_dict(message)
+
+    # ---- photos -------------------------------------------------------------------------------
+
+    def _photo_sizes(self, file_id: str) -> list[dict[str, Any]]:
+        """PhotoSize objects, smallest first (as Telegram lists them): a thumbnail and the
+        picture itself, each with a file id of its own."""
+        if file_id not in self._sizes:
+            from PIL import Image  # the fake alone needs it: reading the uploaded picture's size
+
+            self._sizes[file_id] = Image.open(io.BytesIO(self.files[file_id])).size
+        width, height = self._sizes[file_id]
+        small = max(1, 90 * width // max(height, 1))
+        return [{"file_id": f"{file_id}-thumb", "file_unique_id": f"u{file_id}-thumb",
+                 "width": small, "height": 90, "file_size": 1000},
+                {"file_id": file_id, "file_unique_id": f"u{file_id}", "width": width,
+                 "height": height, "file_size": len(self.files[file_id])}]
+
+    def _photo_file(self, value: Any, params: dict[str, Any]) -> str:
+        """The file id a ``photo``/``media`` value names: an upload (a multipart file, or an
+        ``attach://<part>`` URI naming one) gets a new id; a file id must be known."""
+        if isinstance(value, str) and value.startswith("attach://"):
+            value = params.get(value.removeprefix("attach://"))
+        if isinstance(value, FileField):
+            data = value.file.read()
+            file_id = f"AgACAgPhoto{next(self._file_ids)}"
+            self.files[file_id] = self.files[f"{file_id}-thumb"] = data
+            self.uploads.append(file_id)
+            return file_id
+        if not isinstance(value, str) or value not in self.files:
+            raise _ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        return value
+
+    def _check_caption(self, caption: str | None, params: dict[str, Any]) -> None:
+        self._check_entities(params, caption or "")
+        plain = html.unescape(re.sub(r"<[^>]+>", "", caption or ""))
+        if len(plain) > CAPTION_LIMIT:
+            raise _ApiError(400, "Bad Request: message caption is too long")
+
+    async def _api_sendPhoto(self, params: dict[str, Any]) -> dict[str, Any]:
+        caption = params.get("caption")
+        self._check_caption(caption, params)
+        file_id = self._photo_file(params.get("photo"), params)
+        message = self._store(int(params["chat_id"]), {**params, "text": caption or ""})
+        message.photo = file_id
+        return self._message_dict(message)
+
+    async def _api_editMessageMedia(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Replaces a message's media, or adds a photo to a text message (Bot API 7.x+)."""
+        message = self._existing(params)
+        media = params.get("media")
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise _ApiError(400, "Bad Request: can't parse InputMedia: media not found")
+        caption = media.get("caption")
+        self._check_caption(caption, params)
+        file_id = self._photo_file(media.get("media"), params)
+        markup = params.get("reply_markup")
+        if message.photo == file_id and message.text == (caption or "") and message.reply_markup == markup:
+            raise _ApiError(400, "Bad Request: message is not modified: specified new message "
+                                 "content and reply markup are exactly the same")
+        message.photo, message.text, message.reply_markup = file_id, caption or "", markup
+        message.parse_mode = media.get("parse_mode")
+        message.edits += 1
+        return self._message_dict(message)
+
+    async def _api_editMessageCaption(self, params: dict[str, Any]) -> dict[str, Any]:
+        message = self._existing(params)
+        if message.photo is None:
+            raise _ApiError(400, "Bad Request: there is no caption in the message to edit")
+        caption = params.get("caption") or ""
+        self._check_caption(caption, params)
+        markup = params.get("reply_markup")
+        if message.text == caption and message.reply_markup == markup:
+            raise _ApiError(400, "Bad Request: message is not modified: specified new message "
+                                 "content and reply markup are exactly the same")
+        message.text, message.reply_markup = caption, markup
+        message.parse_mode = params.get("parse_mode")
+        message.edits += 1
+        return self._message_dict(message)
+
+    def picture(self, message: StoredMessage) -> bytes:
+        """The bytes of the picture a photo message shows (as uploaded)."""
+        assert message.photo is not None, "not a photo message"
+        return self.files[message.photo]
 
     async def _api_editMessageReplyMarkup(self, params: dict[str, Any]) -> dict[str, Any]:
         message = self._existing(params)

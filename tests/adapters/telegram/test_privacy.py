@@ -15,7 +15,7 @@ from bot.engine.match import Match
 from bot.i18n import card_label
 from bot.render.text import card_emoji
 
-from .conftest import ANA, BO, CY, GROUP, Harness, hand_button
+from .conftest import ANA, BO, CY, GROUP, Harness, hand_button, shown_text
 from .fake_bot_api import ApiCall
 from .helpers import CHAT, actor, hand_results, take_turn
 
@@ -41,7 +41,8 @@ class PrivacyWatch:
         self.leaks: list[str] = []
 
     async def __call__(self, call: ApiCall) -> None:
-        if call.chat_id != GROUP or "text" not in call.params:
+        shown = shown_text(call)
+        if call.chat_id != GROUP or shown is None:
             return
         record = await self.harness.store.load(CHAT)
         if record is None or record.match is None:
@@ -52,7 +53,7 @@ class PrivacyWatch:
         # The card just played is named as the top card and in "X played <card>": the hand's
         # last play may be announced after the next hand was dealt (from the same deck), so
         # those two phrases are the only places a card may be named; the rest is scanned.
-        text = PLAYED.sub(" ", TOP.sub(" ", call.params["text"]))
+        text = PLAYED.sub(" ", TOP.sub(" ", shown))
         self.checked += 1
         for card in held:
             if any(p.search(text) for p in PATTERNS[card]):

@@ -65,7 +65,8 @@ async def test_the_next_player_gets_one_notifying_message_within_the_call_budget
     calls = [c for c in harness.api.calls[mark:] if c.method not in ("answerCallbackQuery", "getChatMember")]
     group = [c for c in calls if c.chat_id == GROUP]
     private = [c for c in calls if c.chat_id in {u.id for u in PLAYERS}]
-    assert [c.method for c in group] == ["editMessageText"]  # 1 group call: the table
+    # 1 group call: the table, a new top card on its photo (R5 played)
+    assert [c.method for c in group] == ["editMessageMedia"]
     assert len(private) <= 3, [(c.method, c.chat_id) for c in private]
     # The player whose turn it is now gets a new (notifying) message: their hand, headed by
     # the group's name; the previous hand message is deleted. Only they get a new message.

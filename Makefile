@@ -39,10 +39,14 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/engine.py
 
-# The README's pictures of each platform's table and hand (Debian's chromium; emoji and CJK
-# glyphs need the fonts-noto-color-emoji and fonts-noto-cjk packages).
+# The README's pictures of each platform's table and hand: the tests that draw them from the
+# messages the bot sent to the fake platforms, then copies into docs/ (Debian's chromium; emoji
+# and CJK glyphs need the fonts-noto-color-emoji and fonts-noto-cjk packages).
+SHOTS := telegram-table telegram-hand discord-table discord-hand
 screenshots: $(STAMP)
-	$(PY) docs/screenshots.py docs
+	$(PY) -m pytest -q tests/adapters/telegram/test_screenshots.py \
+		tests/adapters/discord/test_pictures.py -k screenshots
+	for shot in $(SHOTS); do cp test-artifacts/$$shot.png docs/; done
 
 # After changing the dependencies in pyproject.toml: resolve them afresh in a throw-away venv
 # and pin what pip chose. Commit the new constraints.txt.

@@ -61,3 +61,12 @@ def test_a_copied_env_example_loads_and_asks_for_the_token(tmp_path, monkeypatch
     with (tmp_path / ".env").open("a") as env:
         env.write("TELEGRAM_BOT_TOKEN=42:filled-in\n")
     assert config_from_env().token == "42:filled-in"
+
+
+def test_every_picture_the_readme_shows_is_a_png_in_docs():
+    text = (ROOT / "README.md").read_text()
+    shown = re.findall(r"!\[[^\]]*\]\((docs/[^)]+)\)", text)
+    assert {"docs/telegram-table.png", "docs/telegram-hand.png", "docs/discord-table.png",
+            "docs/discord-hand.png", "docs/web-hand.png"} <= set(shown)
+    for path in shown:
+        assert (ROOT / path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", path

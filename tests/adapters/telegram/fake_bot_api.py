@@ -95,9 +95,12 @@ class Failure:
     times: int | None = None  # None = until removed
 
 
+CHAT_TITLES: dict[int, str] = {}  # a group's title, where a test names it
+
+
 def _chat_dict(chat_id: int) -> dict[str, Any]:
     if chat_id < 0:
-        return {"id": chat_id, "type": "supergroup", "title": f"group {chat_id}"}
+        return {"id": chat_id, "type": "supergroup", "title": CHAT_TITLES.get(chat_id, f"group {chat_id}")}
     return {"id": chat_id, "type": "private", "first_name": f"user {chat_id}"}
 
 

@@ -18,7 +18,7 @@ from bot.render.images import top_card_image
 
 from .conftest import ANA, BO, CY, GROUP, TABLE_METHODS, Harness, data_of, shown_text, table_calls
 from .fake_bot_api import ApiCall
-from .helpers import match_of, refresh_hands, rig
+from .helpers import CHAT, match_of, refresh_hands, rig
 
 PLAYERS = [ANA, BO, CY]
 BY_ID = {str(u.id): u for u in PLAYERS}
@@ -235,3 +235,23 @@ def test_pictures_are_cards():
     assert picture.format == "PNG" and picture.height > picture.width
     assert TABLE_METHODS == ("sendPhoto", "editMessageMedia", "editMessageCaption")
     assert shown_text(ApiCall("sendPhoto", {"caption": "x"}, 0.0)) == "x"
+
+
+async def test_a_table_owed_at_a_crash_is_shown_after_the_restart_by_file_id(harness: Harness):
+    """A move saved with its table still owed (the process died before showing it): the next
+    process's resume() edits the photo table, sending the stored file id, no upload."""
+    await started(harness)
+    await harness.stop()
+    await rig(harness, hands={str(ANA.id): ["R5", "G7"]})  # the move: Ana now holds 2 cards
+    record = await harness.store.load(CHAT)
+    record.meta["outbox"] = {"v": record.version, "table": True}
+    await harness.store.save(record)
+    mark, uploads = len(harness.api.calls), len(harness.api.uploads)
+    await harness.start()
+    await harness.settle()
+    calls = [c for c in harness.api.calls[mark:] if c.chat_id == GROUP and c.method in TABLE_METHODS]
+    assert [(c.method, c.status) for c in calls] == [("editMessageMedia", 200)]
+    assert not uploaded(calls[0]) and len(harness.api.uploads) == uploads
+    ana = next(line for line in harness.table().text.splitlines() if "\u2068Ana\u2069 ·" in line)
+    assert "· 2 cards" in ana, ana
+    assert not (await harness.store.load(CHAT)).meta.get("outbox")  # delivered: owed no more

@@ -53,6 +53,16 @@ async def ready(h: Harness, theme: Theme = Theme.CLASSIC) -> None:
     await h.until(check, f"the {theme.value} sticker set", timeout=60)
 
 
+async def game_with_stickers(h: Harness):
+    """Ana and Bo in a running game, the classic sticker set ready: the fake Bot API."""
+    api = with_stickers(h).api
+    await h.start()
+    await ready(h)
+    await h.open_game(ANA, BO)
+    await h.start_game(ANA, [ANA, BO])
+    return api
+
+
 async def inline_answer(h: Harness, user) -> dict:
     query = h.api.inline_query(user)
     calls = await h.api.wait_for(lambda: [c for c in h.api.calls_to("answerInlineQuery")
@@ -234,11 +244,7 @@ async def test_without_an_owner_cards_are_text_and_one_line_says_so(harness: Har
 
 
 async def test_inline_cards_are_stickers_and_a_chosen_one_is_played(harness: Harness):
-    api = with_stickers(harness).api
-    await harness.start()
-    await ready(harness)
-    await harness.open_game(ANA, BO)
-    await harness.start_game(ANA, [ANA, BO])
+    api = await game_with_stickers(harness)
     await rig(harness, hands={str(ANA.id): ["R5", "B7", "W", "G2"]}, current=str(ANA.id), top="R1")
     await refresh_hands(harness, [ANA])
     results = (await inline_answer(harness, ANA))["results"]
@@ -276,11 +282,7 @@ async def test_inline_cards_are_stickers_and_a_chosen_one_is_played(harness: Har
 
 
 async def test_with_two_cards_left_card_and_uno_stays_a_text_choice(harness: Harness):
-    with_stickers(harness)
-    await harness.start()
-    await ready(harness)
-    await harness.open_game(ANA, BO)
-    await harness.start_game(ANA, [ANA, BO])
+    await game_with_stickers(harness)
     await rig(harness, hands={str(ANA.id): ["R5", "B7"]}, current=str(ANA.id), top="R1")
     await refresh_hands(harness, [ANA])
     results = (await inline_answer(harness, ANA))["results"]
@@ -290,11 +292,7 @@ async def test_with_two_cards_left_card_and_uno_stays_a_text_choice(harness: Har
 
 
 async def test_a_set_deleted_by_hand_falls_back_to_text_then_is_made_again(harness: Harness):
-    api = with_stickers(harness).api
-    await harness.start()
-    await ready(harness)
-    await harness.open_game(ANA, BO)
-    await harness.start_game(ANA, [ANA, BO])
+    api = await game_with_stickers(harness)
     api.stickers.sets.clear()  # the owner deleted it: the stored ids are no longer valid
     answer = await inline_answer(harness, ANA)
     assert {r["type"] for r in answer["results"]} == {"article"}  # answered all the same

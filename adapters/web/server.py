@@ -22,11 +22,12 @@ import asyncio
 import contextlib
 import json
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.coordinator import commands as cmds
 from bot.coordinator.ports import ChatKey, ChatPort, GameStore, User
@@ -118,6 +119,9 @@ class WebHand:
         self.hub = LiveHub()
         self._matches: MatchCache = {}  # decoded once per game version, for all its pages
         self._runner: web.AppRunner | None = None
+        # Open live pages: closed at shutdown, else the server would wait on each of them
+        # (aiohttp waits for running handlers, and a live page's handler runs until it goes).
+        self._sockets: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
 
     # ---- links -------------------------------------------------------------------------
     def telegram_url(self, game_id: str) -> str:
@@ -144,7 +148,12 @@ class WebHand:
         app.router.add_get("/api/state", self._state)
         app.router.add_post("/api/action", self._action)
         app.router.add_get("/api/live", self._live)
+        app.on_shutdown.append(self._close_live_pages)
         return app
+
+    async def _close_live_pages(self, _app: web.Application) -> None:
+        for socket in list(self._sockets):  # the page reconnects once the bot is back
+            await socket.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
 
     async def start(self, host: str, port: int) -> int:
         """Serve on ``host:port`` (port 0: any free one); returns the port."""
@@ -297,6 +306,7 @@ class WebHand:
     async def _live(self, request: web.Request) -> web.StreamResponse:
         socket = web.WebSocketResponse(heartbeat=30)
         await socket.prepare(request)
+        self._sockets.add(socket)
         try:
             first = await socket.receive(timeout=FIRST_MESSAGE_TIMEOUT)
         except TimeoutError:

@@ -245,3 +245,27 @@ async def test_the_page_draws_cards_in_the_players_own_theme(web):
     classic = await (await web.client.get("/cards/Y5.png")).read()
     contrast = await (await web.client.get("/cards/Y5.png?t=high_contrast")).read()
     assert classic != contrast  # the palette the page asks for is the one drawn
+
+
+async def test_stopping_the_server_closes_live_pages_at_once():
+    """A stopping bot tells each open page it is going away (1001) rather than keeping the
+    shutdown waiting on them."""
+    import aiohttp
+
+    from .conftest import WebHarness
+
+    harness = WebHarness()
+    port = await harness.web.start("127.0.0.1", 0)
+    base = f"http://127.0.0.1:{port}"
+    _, bo = await harness.two_players()
+    game = await harness.game_id()
+    async with aiohttp.ClientSession() as http:
+        response = await http.post(f"{base}/api/session", json={"token": harness.link_token(bo.id, game)})
+        session = (await response.json())["session"]
+        socket = await http.ws_connect(f"{base}/api/live")
+        await socket.send_json({"session": session})
+        assert (await asyncio.wait_for(socket.receive(), 5)).type == aiohttp.WSMsgType.TEXT
+        await asyncio.wait_for(harness.web.stop(), 10)
+        message = await asyncio.wait_for(socket.receive(), 5)
+        assert message.type == aiohttp.WSMsgType.CLOSE
+        assert message.data == aiohttp.WSCloseCode.GOING_AWAY

@@ -14,6 +14,7 @@ from bot.engine import events as ev
 from bot.engine import legal_actions
 from bot.engine.actions import CatchUno, Challenge, ChooseColor, DeclareUno, Draw, Pass, Play
 from bot.engine.cards import display_order
+from bot.engine.core import awaiting_color
 from bot.engine.match import ranking
 from bot.engine.rules import PRESETS, RuleSet
 
@@ -83,7 +84,7 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
         draw_pile=state.draw_pile_count, target_score=state.rules.target_score,
         last_hand=match.last_hand, round_number=match.round_number, rounds=len(match.seatings),
         scoring=match.rules.scoring, table=match.table,
-        can_join=can_join_late(record))
+        can_join=can_join_late(record), color_pending=awaiting_color(state))
 
 
 def can_join_late(record: GameRecord) -> bool:
@@ -138,6 +139,7 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
         swap_targets=swap_targets, multi_play=state.rules.multi_play, hand_over=over, note=note,
         turn_started=turn_started and state.current == user_id and not over, repost=repost,
         name_color=any(isinstance(a, ChooseColor) for a in actions),
+        color_pending=not over and awaiting_color(state),
         press=presses.token(match, user_id),
         theme=(seat.theme if seat is not None and seat.theme else DEFAULT_CARD_THEME))
 

@@ -79,6 +79,9 @@ class TableView:
     scoring: str = "winner_takes"
     table: int = 0  # two tables at once: which one (0: the only table)
     can_join: bool = False  # late join: a person may still take a seat (show a Join button)
+    # A Wild turned first under first_wild "dealer_names": the player to act names its colour
+    # now (else a missing colour means any card may follow it).
+    color_pending: bool = False
     # Set on the last table of a hand or game: how it ended (who won, standings, stopped).
     # Such a table has no player to act, no countdown and no buttons.
     result: Text | None = None
@@ -143,6 +146,7 @@ class HandView:
     # The player asked to see the hand: post it anew (below everything) rather than editing.
     repost: bool = False
     theme: str = "classic"  # the player's card pictures: "classic" | "high_contrast"
+    color_pending: bool = False  # as TableView.color_pending (name_color: this player names it)
 
 
 @dataclass(frozen=True)

@@ -48,10 +48,12 @@ def color_mark(color: Color | None) -> str:
     return COLOR_MARKS[color] if color is not None else "🌈"
 
 
-def _color_param(color: Color | None) -> Color | Text:
-    """The colour in force; None after a wild turned as the first card (the first player
-    chooses it by playing any card)."""
-    return color if color is not None else Text(N_("free choice"), {})
+def _color_param(color: Color | None, pending: bool = False) -> Color | Text:
+    """The colour in force. None after a wild turned as the first card: the player to act
+    names it now (``pending``, first_wild "dealer_names"), else any card may follow it."""
+    if color is not None:
+        return color
+    return Text(N_("not named yet"), {}) if pending else Text(N_("free choice"), {})
 
 
 def short_name(name: str, limit: int = NAME_LIMIT) -> str:
@@ -138,7 +140,7 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
     lines = [_table_title(t, view),
              t(N_("Top card: {card} · colour: {mark} {color}"),
                card=f"{card_emoji(view.top)} {card_label(view.top, t.locale)}",
-               mark=color_mark(view.color), color=_color_param(view.color)),
+               mark=color_mark(view.color), color=_color_param(view.color, view.color_pending)),
              (t(N_("Direction: ⬇️ in seat order")) if view.direction >= 0
               else t(N_("Direction: ⬆️ reversed seat order")))
              + escape(" · ") + t(N_("Draw pile: {count}"), count=view.draw_pile)]
@@ -166,6 +168,8 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
     if view.current and view.pending_draw:
         lines.append(t(N_("⚠️ Penalty waiting: {player} draws {count} unless they can answer it."),
                        player=current_name, count=view.pending_draw))
+    if view.current and view.color_pending:
+        lines.append(t(N_("🎨 {player} names the colour of the first card now."), player=current_name))
     if view.current and view.challenge_possible:
         lines.append(t(N_("⚔️ {player} may challenge the Wild Draw Four."), player=current_name))
     if view.catchable:
@@ -380,7 +384,7 @@ def render_hand(view: HandView, *, escape: Escape = str) -> str:
     lines = [header,
              t(N_("On the table: {card} · colour: {mark} {color}"),
                card=f"{card_emoji(view.top)} {card_label(view.top, t.locale)}",
-               mark=color_mark(view.color), color=_color_param(view.color))]
+               mark=color_mark(view.color), color=_color_param(view.color, view.color_pending))]
     for number, option in enumerate(view.cards, 1):
         mark = "✅" if option.playable and view.is_turn and not view.hand_over else "▫️"
         lines.append(escape(f"{mark} {number}. ") + t.card(option.card))

@@ -4,7 +4,10 @@ challenged Wild Draw Four's hand goes to the challenger only."""
 from __future__ import annotations
 
 from bot.coordinator import commands as cmds
+from bot.coordinator import presenter
 from bot.engine.cards import Card, Color
+from bot.engine.match import Match
+from bot.render.text import render_hand, render_table
 
 from .conftest import Harness
 
@@ -28,6 +31,14 @@ async def test_the_dealer_names_the_colour_before_play(h: Harness) -> None:
     assert (await h.record()).match == before.match  # refusals change nothing
     shown = await h.do(cmds.ShowHand, u1)
     assert shown.hand is not None and shown.hand.name_color and not shown.hand.can_draw
+    # Everyone is told the colour is being named, not that any card goes.
+    other = (await h.do(cmds.ShowHand, u2)).hand
+    assert shown.hand.color_pending and other is not None and other.color_pending
+    assert "not named yet" in render_hand(other) and "free choice" not in render_hand(other)
+    table = presenter.table_view(await h.record(), Match.from_json((await h.record()).match), "en")
+    assert table.color_pending
+    out = render_table(table, now=0)
+    assert "not named yet" in out and "🎨 \u2068P1\u2069 names the colour of the first card now." in out
     reply = await h.do(cmds.NameColor, u1, color="green")
     assert reply.ok and reply.text.params["color"] is Color.GREEN
     state = await h.state()
@@ -35,6 +46,7 @@ async def test_the_dealer_names_the_colour_before_play(h: Harness) -> None:
     assert any(t.msgid == "{player} names the colour of the first card: {color}."
                for t in h.chat.last_table().last)
     assert not h.chat.last_hand("u1").name_color
+    assert not h.chat.last_hand("u2").color_pending and not h.chat.last_table().color_pending
 
 
 async def test_an_ai_dealer_names_the_colour_by_itself(h: Harness) -> None:

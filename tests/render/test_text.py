@@ -269,6 +269,16 @@ def test_a_first_wild_without_colour_reads_as_free_choice():
     assert "free choice" in render_hand(hand(top=Card.parse("W"), color=None))
 
 
+def test_a_first_wild_whose_colour_is_being_named_says_so():
+    from dataclasses import replace
+
+    view = replace(table("en", top=Card.parse("W"), color=None), color_pending=True)
+    out = render_table(view, now=0)
+    assert "not named yet" in out and "free choice" not in out
+    zh = render_table(replace(view, locale="zh_CN"), now=0)
+    assert "not named yet" not in zh and "任意颜色" not in zh
+
+
 def test_names_are_isolated_for_right_to_left_text_in_public_lines():
     rtl = "مريم"
     tv = table()

@@ -727,19 +727,20 @@ class Coordinator:
         return seat.language or record.meta.get("language", "en")
 
     async def _personal_locale(self, chat: ChatKey, user: User) -> str:
-        """Profile override, else the chat's language when it was changed from English, else
-        the platform's hint for the user, else English."""
-        profile = await self.store.user_profile(chat.platform, user.id)
-        if profile.language:
-            return profile.language
-        settings = await self.store.chat_settings(chat)
-        if settings.language != "en":
-            return settings.language
-        return locale_hint(user.locale) if user.locale else settings.language
+        return (await self._personal(chat, user))[0]
 
-    async def _personal_theme(self, chat: ChatKey, user: User) -> str | None:
-        """The player's card pictures (None: the default), from their profile."""
-        return (await self.store.user_profile(chat.platform, user.id)).card_theme
+    async def _personal(self, chat: ChatKey, user: User) -> tuple[str, str | None]:
+        """(language, card theme) of a person taking a seat, from one read of their profile.
+        The language: the profile's override, else the chat's language when it was changed
+        from English, else the platform's hint for the user, else English. The theme: the
+        profile's (None: the default)."""
+        profile = await self.store.user_profile(chat.platform, user.id)
+        language = profile.language
+        if not language:
+            settings = await self.store.chat_settings(chat)
+            hinted = settings.language == "en" and user.locale
+            language = locale_hint(user.locale) if hinted else settings.language
+        return language, profile.card_theme
 
     async def _safe_locale(self, cmd: cmds.Command) -> str:
         try:
@@ -780,8 +781,7 @@ class Coordinator:
     # ---- lobby commands ------------------------------------------------------------------
     async def _new_game(self, cmd: cmds.NewGame) -> Reply:
         settings = await self.store.chat_settings(cmd.chat)
-        language = await self._personal_locale(cmd.chat, cmd.user)
-        theme = await self._personal_theme(cmd.chat, cmd.user)
+        language, theme = await self._personal(cmd.chat, cmd.user)
         first = settings.new
         if first:  # a new chat speaks the language of whoever opens its first game
             settings = replace(settings, language=language, new=False)
@@ -846,8 +846,7 @@ class Coordinator:
 
         async def prepare() -> None:  # under the lock: a Join racing a Start is decided in order
             nonlocal language, theme
-            language = await self._personal_locale(cmd.chat, cmd.user)
-            theme = await self._personal_theme(cmd.chat, cmd.user)
+            language, theme = await self._personal(cmd.chat, cmd.user)
 
         return await self._game_command(
             cmd, lambda tx: lobby.join(tx, cmd, language=language, theme=theme), prepare)

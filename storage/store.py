@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.coordinator.ports import (
+    MEDIA_KEY_LIMIT,
     ChatKey,
     ChatSettings,
     GameRecord,
@@ -47,15 +48,6 @@ from .models import (
 )
 
 NAME_LIMIT = 128  # the name columns' width; longer display names are cut, never refused
-MEDIA_KEY_LIMIT = 128  # media_files.key's width: a longer key is the adapter's bug, refused
-
-
-def _seat_dict(seat: Seat) -> dict[str, Any]:
-    # By hand: dataclasses.asdict deep-copies recursively and showed up in profiles.
-    data = {"user_id": seat.user_id, "name": seat.name, "language": seat.language, "ai": seat.ai}
-    if seat.theme is not None:  # only when chosen: most records stay as they were
-        data["theme"] = seat.theme
-    return data
 
 
 def _seats_digest(seats: list[dict[str, Any]]) -> str:
@@ -159,7 +151,7 @@ class SqlStore:
             "chat_id": record.chat.chat_id,
             "status": record.status,
             "creator": record.creator,
-            "seats": [_seat_dict(seat) for seat in record.seats],
+            "seats": [seat.to_json() for seat in record.seats],
             "rules": record.rules,
             "match": record.match,
             "version": record.version,

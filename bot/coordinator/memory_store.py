@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from .ports import (
+    MEDIA_KEY_LIMIT,
     ChatKey,
     ChatSettings,
     GameRecord,
@@ -170,8 +171,8 @@ class MemoryStore:
         return dict(self._media.get(platform, {}))
 
     async def save_media_file(self, platform: str, key: str, file_id: str) -> None:
-        if len(key) > 128:
-            raise ValueError("media key longer than 128 characters")
+        if len(key) > MEDIA_KEY_LIMIT:
+            raise ValueError(f"media key longer than {MEDIA_KEY_LIMIT} characters")
         self._media.setdefault(platform, {})[key] = file_id
 
     # ---- "notify me" ------------------------------------------------------------------------

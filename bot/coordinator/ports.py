@@ -35,6 +35,9 @@ class User:
     is_admin: bool = False  # chat administrator, as the adapter knows it
 
 
+MEDIA_KEY_LIMIT = 128  # a store's media file key, at most (media_files.key's width)
+
+
 class DeliveryFailed(Exception):
     """A private message could not be delivered. ``reason``: "blocked" (user never started the
     bot or blocked it / closed DMs), "rate_limited" (gave up after retries) or "other"."""
@@ -87,6 +90,13 @@ class Seat:
     language: str | None = None
     ai: str | None = None  # strategy name ("easy" | "normal" | "hard") for an AI seat
     theme: str | None = None  # card pictures for this player's eyes only (None: "classic")
+
+    def to_json(self) -> dict[str, Any]:
+        # By hand: dataclasses.asdict deep-copies recursively and showed up in profiles.
+        data = {"user_id": self.user_id, "name": self.name, "language": self.language, "ai": self.ai}
+        if self.theme is not None:  # only when chosen: most records stay as they were
+            data["theme"] = self.theme
+        return data
 
 
 @dataclass
@@ -237,7 +247,8 @@ class GameStore(Protocol):
         ...
 
     async def save_media_file(self, platform: str, key: str, file_id: str) -> None:
-        """Remember (or replace) the platform's file id for ``key`` (at most 128 characters)."""
+        """Remember (or replace) the platform's file id for ``key`` (at most MEDIA_KEY_LIMIT
+        characters: a longer key is the adapter's bug, refused with ValueError)."""
         ...
 
     async def stats(self, platform: str, user_id: str, chat: ChatKey | None = None) -> PlayerStats:

@@ -115,7 +115,7 @@ def open_table(tx: Tx, hub: GameRecord, number: int, game_id: str, games: list[s
                             if key not in HUB_ONLY}
     meta["names"] = {seat.user_id: seat.name for seat in hub.seats}
     meta["series"] = {"table": number, "hub": key_json(hub.chat), "hub_game": hub.game_id,
-                      "games": games, "seats": [_seat_json(seat) for seat in hub.seats],
+                      "games": games, "seats": [seat.to_json() for seat in hub.seats],
                       "bots": {}}
     tx.record = GameRecord(
         game_id=game_id, chat=tx.chat, status="running", creator=hub.creator,
@@ -150,13 +150,6 @@ def hub_started(tx: Tx, chats: list[ChatKey], games: list[str], seats_at: list[l
                    {"tables": tuple(Text(N_("Table {table}: {players}"),
                                          {"table": i + 1, "players": tuple(names.get(p, p) for p in seats)})
                                     for i, seats in enumerate(seats_at))}))
-
-
-def _seat_json(seat: Seat) -> dict[str, Any]:
-    data = {"user_id": seat.user_id, "name": seat.name, "language": seat.language, "ai": seat.ai}
-    if seat.theme is not None:
-        data["theme"] = seat.theme
-    return data
 
 
 def _copy_seat(seat: Seat) -> Seat:

@@ -7,15 +7,13 @@ the very picture the bot uploaded, pixel for pixel."""
 from __future__ import annotations
 
 import io
-import os
-import shutil
 from pathlib import Path
 
-import pytest
 from PIL import Image, ImageChops
 
 from bot.engine.cards import Card, Color
 from bot.render.images import top_card_image
+from tests.browser import ARTIFACTS, chromium
 
 from .conftest import ANA, BO, CY, GROUP, Harness
 from .fake_bot_api import CHAT_TITLES
@@ -24,34 +22,15 @@ from .test_card_pictures import show_hand
 
 PLAYERS = [ANA, BO, CY]
 
-ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
-
-def _browser_problem() -> str | None:
-    try:
-        import playwright.async_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed"
-    if not os.path.exists(CHROMIUM):
-        return "Debian's chromium is not installed (.ci/run installs it)"
-    return None
-
-
-async def photograph(page_html: str, path: Path) -> list[tuple[bytes, Image.Image]]:
-    """Write the page's picture to ``path``; return each <img> as (its bytes, what the shot
-    shows in its place)."""
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as driver:
-        browser = await driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = await browser.new_page(viewport={"width": 700, "height": 400}, device_scale_factor=1)
-            await page.set_content(page_html)
-            await page.locator("body").screenshot(path=str(path))
-            boxes = [await img.bounding_box() for img in await page.locator("img.picture").all()]
-        finally:
-            await browser.close()
+async def photograph(page_html: str, path: Path) -> list[Image.Image]:
+    """Write the page's picture to ``path``; return what the shot shows in place of each of
+    its pictures (img.picture), in order."""
+    async with chromium() as browser:
+        page = await browser.new_page(viewport={"width": 700, "height": 400}, device_scale_factor=1)
+        await page.set_content(page_html)
+        await page.locator("body").screenshot(path=str(path))
+        boxes = [await img.bounding_box() for img in await page.locator("img.picture").all()]
     shot = Image.open(path).convert("RGB")
     return [shot.crop((round(b["x"]), round(b["y"]), round(b["x"] + b["width"]),
                        round(b["y"] + b["height"]))) for b in boxes if b is not None]
@@ -73,11 +52,6 @@ def assert_same_picture(shown: Image.Image, picture: bytes) -> None:
 
 
 async def test_screenshots_of_the_table_and_a_hand_show_the_uploaded_pictures(harness: Harness, monkeypatch):
-    problem = _browser_problem()
-    if problem:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI is set but the screenshots cannot be taken: {problem}")
-        pytest.skip(problem)
     from .snapshot import chat_html, message_html
 
     monkeypatch.setitem(CHAT_TITLES, GROUP, "UNO night")

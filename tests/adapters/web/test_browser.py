@@ -7,46 +7,22 @@ kept in test-artifacts/."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
 from tests.adapters.web.conftest import WebHarness
+from tests.browser import ARTIFACTS, chromium
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 THEME = json.dumps({"bg_color": "#ffffff", "text_color": "#000000",
                     "secondary_bg_color": "#f0f0f0", "button_color": "#2481cc",
                     "button_text_color": "#ffffff", "hint_color": "#707579"})
 
 
-def _browser_problem() -> str | None:
-    try:
-        import playwright.async_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed"
-    if not Path(CHROMIUM).exists():
-        return "Debian's chromium is not installed (.ci/run installs it)"
-    return None
-
-
 @pytest.fixture
 async def browser():
-    problem = _browser_problem()
-    if problem:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI is set but the browser test cannot run: {problem}")
-        pytest.skip(problem)
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as driver:
-        browser = await driver.chromium.launch(executable_path=CHROMIUM,
-                                               args=["--no-sandbox", "--disable-gpu"])
-        yield browser
-        await browser.close()
+    async with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture

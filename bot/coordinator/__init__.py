@@ -1,7 +1,8 @@
 """The platform-neutral async game coordinator: commands in, engine, views out via ports.
 
     Coordinator                        -- coordinator.py (handle, resume, close, user_reachable)
-    commands: NewGame, Join, PlayCards, CallUno, ...                 (commands.py)
+    commands: NewGame, Join, PlayCards, CallUno, ChooseMove, ...     (commands.py)
+    moves: Move, PlayOption -- the legal moves a HandView offers      (moves.py; refs: choose.py)
     views: Text, N_, LobbyView, TableView, Notice, HandView, Reply   (views.py)
     ports: ChatPort, GameStore, Clock, records and results            (ports.py)
     RealClock, FakeClock                                             (clock.py)
@@ -14,6 +15,7 @@ from .commands import (
     CallUno,
     Challenge,
     ChangeSettings,
+    ChooseMove,
     Command,
     DeclareUno,
     Draw,
@@ -36,6 +38,7 @@ from .commands import (
 )
 from .coordinator import Coordinator
 from .memory_store import MemoryStore
+from .moves import Move, PlayOption
 from .ports import (
     ChatKey,
     ChatPort,
@@ -67,10 +70,10 @@ from .views import (
 
 __all__ = [
     "AddAiSeat", "CallUno", "CardOption", "Challenge", "ChangeSettings", "ChatKey", "ChatPort",
-    "ChatSettings", "Clock", "Command", "Coordinator", "DeclareUno", "DeliveryFailed", "Draw",
+    "ChatSettings", "ChooseMove", "Clock", "Command", "Coordinator", "DeclareUno", "DeliveryFailed", "Draw",
     "FakeClock", "GameRecord", "GameResult", "GameStore", "HandView", "Join", "Kick", "Leave",
-    "LobbyView", "MemoryStore", "N_", "NameColor", "NewGame", "Notice", "Pass", "PlayCards", "PlayerResult",
-    "PlayerStats", "Public", "RealClock", "Reply", "Seat", "SeatView", "SetCardTheme", "SetLanguage", "ShowHand",
+    "LobbyView", "MemoryStore", "Move", "N_", "NameColor", "NewGame", "Notice", "Pass", "PlayCards", "PlayerResult",
+    "PlayerStats", "PlayOption", "Public", "RealClock", "Reply", "Seat", "SeatView", "SetCardTheme", "SetLanguage", "ShowHand",
     "ShowLeaderboard", "ShowRules", "ShowSettings", "ShowStats", "StartGame", "StopGame",
     "TableView", "Text", "User", "UserProfile", "VersionConflict",
 ]

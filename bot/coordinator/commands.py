@@ -55,6 +55,14 @@ class PlayCards(Command):
 
 
 @dataclass(frozen=True)
+class ChooseMove(Command):
+    """One of the moves the player's hand view offered, by its reference (``moves.py``):
+    what a button or a web tap sends. ``press`` carries the token of that hand view."""
+
+    ref: str = ""
+
+
+@dataclass(frozen=True)
 class Draw(Command):
     pass
 

@@ -23,6 +23,7 @@ from bot.i18n import CommandRef
 
 from . import commands as cmds
 from . import fairness, info, lobby, owed, play, presenter, tables
+from .choose import command_for
 from .courier import Courier, Job, Retry
 from .ports import (
     ChatKey,
@@ -45,7 +46,7 @@ log = logging.getLogger(__name__)
 MAX_AI_STEPS = 200_000  # a safety stop for one inline run of AI moves (ai_delay == 0)
 # Commands a two-table match's hub passes on to the sender's table.
 ROUTED = (cmds.PlayCards, cmds.Draw, cmds.Pass, cmds.DeclareUno, cmds.CallUno, cmds.Challenge,
-          cmds.ShowHand, cmds.Leave, cmds.Kick, cmds.NameColor)
+          cmds.ShowHand, cmds.Leave, cmds.Kick, cmds.NameColor, cmds.ChooseMove)
 TIMER_RETRY_FIRST = 0.5  # seconds before timer work that failed is tried again, doubling...
 TIMER_RETRY_MAX = 30.0  # ... up to this
 SWEEP_FROM = 256  # chats remembered in memory before idle ones are forgotten (then 2x live)
@@ -126,7 +127,7 @@ class Coordinator:
             cmds.ShowRules: self._show_rules, cmds.ShowSettings: self._show_settings,
             cmds.ShowStats: self._show_stats, cmds.ShowLeaderboard: self._show_leaderboard,
             cmds.SetLanguage: self._set_language, cmds.NotifyMe: self._notify_me,
-            cmds.SetCardTheme: self._set_card_theme,
+            cmds.SetCardTheme: self._set_card_theme, cmds.ChooseMove: self._choose_move,
         }
 
     # ---- the one entry point -------------------------------------------------------------
@@ -962,6 +963,10 @@ class Coordinator:
         if not cmd.cards:
             return await self._which_card(cmd)
         return await self._game_command(cmd, lambda tx: play.play_cards(tx, cmd))
+
+    async def _choose_move(self, cmd: cmds.ChooseMove) -> Reply:
+        move = command_for(cmd.ref, chat=cmd.chat, user=cmd.user, press=cmd.press, names=cmd.names)
+        return await self._handlers[type(move)](move)
 
     async def _which_card(self, cmd: cmds.PlayCards) -> Reply:
         """A bare "play" (Telegram's command menu sends /play alone): how to play, and the

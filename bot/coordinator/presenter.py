@@ -12,13 +12,13 @@ from dataclasses import replace
 
 from bot.engine import events as ev
 from bot.engine import legal_actions
-from bot.engine.actions import CatchUno, Challenge, ChooseColor, DeclareUno, Draw, Pass, Play
 from bot.engine.cards import display_order
 from bot.engine.core import awaiting_color
 from bot.engine.match import ranking
 from bot.engine.rules import PRESETS, RuleSet
 
 from . import presses
+from .moves import moves_of, play_options
 from .ports import GameRecord, Seat
 from .table_size import seats_for
 from .views import (
@@ -118,8 +118,13 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
               note: Text | None = None, turn_started: bool = False, repost: bool = False) -> HandView:
     state = match.game
     over = state.winner is not None or record.status != "running"
-    actions = [] if over else legal_actions(state, user_id)
-    playable = {play.cards[0] for play in actions if isinstance(play, Play)}
+    moves = moves_of([] if over else legal_actions(state, user_id), state)
+    plays = tuple(sorted(play_options(moves),
+                         key=lambda o: (display_order(o.cards[0]), len(o.cards),
+                                        tuple(display_order(c) for c in o.cards))))
+    playable = {o.cards[0] for o in plays}
+    jump_ins = {o.cards[0] for o in plays if o.jump_in}
+    kinds = {m.kind for m in moves}
     names = names_of(record)
     swap_targets: tuple[tuple[str, str], ...] = ()
     if state.rules.seven_zero:
@@ -128,20 +133,21 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
     seat = next((s for s in record.seats if s.user_id == user_id), None)
     return HandView(
         game_id=record.game_id, locale=locale, user_id=user_id,
-        cards=tuple(CardOption(card, card in playable) for card in cards),
+        cards=tuple(CardOption(card, card in playable, card in jump_ins) for card in cards),
         top=state.top, color=state.color, is_turn=state.current == user_id and not over,
         pending_draw=state.pending_draw if state.current == user_id else 0,
-        can_draw=any(isinstance(a, Draw) for a in actions),
-        can_pass=any(isinstance(a, Pass) for a in actions),
-        can_declare_uno=any(isinstance(a, DeclareUno) for a in actions),
-        can_challenge=any(isinstance(a, Challenge) for a in actions),
-        catchable=tuple(dict.fromkeys(a.target for a in actions if isinstance(a, CatchUno))),
+        can_draw=bool(kinds & {"draw", "take"}),
+        can_pass="pass" in kinds,
+        can_declare_uno="uno" in kinds,
+        can_challenge="challenge" in kinds,
+        catchable=tuple(m.target for m in moves if m.kind == "catch" and m.target is not None),
         swap_targets=swap_targets, multi_play=state.rules.multi_play, hand_over=over, note=note,
         turn_started=turn_started and state.current == user_id and not over, repost=repost,
-        name_color=any(isinstance(a, ChooseColor) for a in actions),
+        name_color="name_color" in kinds,
         color_pending=not over and awaiting_color(state),
         press=presses.token(match, user_id),
-        theme=(seat.theme if seat is not None and seat.theme else DEFAULT_CARD_THEME))
+        theme=(seat.theme if seat is not None and seat.theme else DEFAULT_CARD_THEME),
+        moves=moves, plays=plays)
 
 
 def describe(event: ev.Event, names: Mapping[str, str]) -> Text | None:

@@ -44,6 +44,8 @@ MESSAGES: dict[str, str] = {
     "bad_card": N_("I do not know the card {card}."),
     "bad_color": N_("I do not know the colour {color}."),
     "bad_action": N_("That move is not possible."),
+    "bad_move": N_("That button or move is not one of this game's: use the buttons of your "
+                   "current hand."),
     "bad_setting": N_("Invalid setting: {detail}"),
     "rotation_players": N_("Partner rotation needs an even number of players, at least 4 "
                            "(there are {count})."),

@@ -11,6 +11,8 @@ from typing import Any
 
 from bot.engine.cards import Card, Color
 
+from .moves import Move, PlayOption
+
 
 @dataclass(frozen=True)
 class Text:
@@ -111,6 +113,7 @@ Public = LobbyView | TableView | Notice
 class CardOption:
     card: Card
     playable: bool  # legal to play now (alone or as the first of several)
+    jump_in: bool = False  # playable now out of turn (an identical card under jump-in)
 
 
 CARD_THEMES = ("classic", "high_contrast")  # bot.render.images.Theme's values
@@ -147,6 +150,25 @@ class HandView:
     repost: bool = False
     theme: str = "classic"  # the player's card pictures: "classic" | "high_contrast"
     color_pending: bool = False  # as TableView.color_pending (name_color: this player names it)
+    # Every legal move now, from the engine's legal actions (moves.py), and the plays grouped
+    # by their cards with the choices left open: what every frontend draws, and nothing else.
+    moves: tuple[Move, ...] = ()
+    plays: tuple[PlayOption, ...] = ()
+
+    def move(self, kind: str) -> Move | None:
+        """The first move of ``kind`` ("draw", "take", "pass", "uno", "challenge", ...)."""
+        return next((m for m in self.moves if m.kind == kind), None)
+
+    def catches(self) -> tuple[Move, ...]:
+        return tuple(m for m in self.moves if m.kind == "catch")
+
+    def color_names(self) -> tuple[Move, ...]:
+        """name_color moves: the dealer names the colour of a Wild turned first."""
+        return tuple(m for m in self.moves if m.kind == "name_color")
+
+    def plays_with(self, card: Card) -> tuple[PlayOption, ...]:
+        """The play options whose first card is ``card``."""
+        return tuple(o for o in self.plays if o.cards[0] == card)
 
 
 @dataclass(frozen=True)

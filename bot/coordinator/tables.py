@@ -42,10 +42,6 @@ def key_json(chat: ChatKey) -> list[str]:
     return [chat.platform, chat.chat_id]
 
 
-def key_of(data: Any) -> ChatKey:
-    return ChatKey(str(data[0]), str(data[1]))
-
-
 def virtual_table_chat(chat: ChatKey, number: int, topic: str | None = None) -> ChatKey:
     """The chat of table ``number`` where the platform gives it no chat of its own: the
     adapter posts its messages into ``chat`` (into forum topic ``topic`` where given); commands
@@ -157,10 +153,6 @@ def _copy_seat(seat: Seat) -> Seat:
 
 
 # ---- playing on ----------------------------------------------------------------------------
-
-def table_number(record: GameRecord) -> int:
-    return int(record.meta["series"]["table"])
-
 
 def _finished_round(record: GameRecord, round_number: int) -> bool:
     if record.status != "running" or record.match is None:

@@ -23,6 +23,7 @@ from bot.i18n import CommandRef
 
 from . import commands as cmds
 from . import fairness, info, lobby, owed, play, presenter, tables
+from .backoff import Backoff
 from .choose import command_for
 from .courier import Courier, Job, Retry
 from .ports import (
@@ -47,8 +48,8 @@ MAX_AI_STEPS = 200_000  # a safety stop for one inline run of AI moves (ai_delay
 # Commands a two-table match's hub passes on to the sender's table.
 ROUTED = (cmds.PlayCards, cmds.Draw, cmds.Pass, cmds.DeclareUno, cmds.CallUno, cmds.Challenge,
           cmds.ShowHand, cmds.Leave, cmds.Kick, cmds.NameColor, cmds.ChooseMove)
-TIMER_RETRY_FIRST = 0.5  # seconds before timer work that failed is tried again, doubling...
-TIMER_RETRY_MAX = 30.0  # ... up to this
+# Timer work or an AI move that failed is tried again after 0.5 s, doubling up to 30 s.
+TIMER_RETRY = Backoff(first=0.5, most=30.0)
 SWEEP_FROM = 256  # chats remembered in memory before idle ones are forgotten (then 2x live)
 RETENTION = 30 * 86400.0  # finished games keep their final cards this long (seconds)
 COMPACT_EVERY = 86400.0  # how often a running bot compacts finished games
@@ -587,7 +588,7 @@ class Coordinator:
         if self._closed or (chat, key) in self._timers:
             return  # shut down, or a transaction armed this key again meanwhile
         now = self.clock.now()
-        at = when if now < when else now + min(TIMER_RETRY_MAX, TIMER_RETRY_FIRST * 2 ** attempt)
+        at = when if now < when else now + TIMER_RETRY.delay(attempt + 1)
         self._timers[(chat, key)] = self.clock.call_at(
             at, self._deadline_callback(chat, game_id, key, when, attempt + 1))
 
@@ -718,7 +719,7 @@ class Coordinator:
         if self._closed or key in self._timers:
             return
         attempt = self._ai_failures[chat] = self._ai_failures.get(chat, 0) + 1
-        delay = min(TIMER_RETRY_MAX, TIMER_RETRY_FIRST * 2 ** (attempt - 1))
+        delay = TIMER_RETRY.delay(attempt)
         self._timers[key] = self.clock.call_at(self.clock.now() + delay,
                                                self._ai_wakeup(chat, retry=True))
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
+from .backoff import Backoff
 from .ports import ChatKey
 
 log = logging.getLogger(__name__)
@@ -153,7 +154,7 @@ class Courier:
             job.cursor += 1  # give up this one message, not the rest of the job
             job.failures = 0
             return True
-        delay = min(self.max_retry, self.first_retry * 2 ** (job.failures - 1))
+        delay = Backoff(self.first_retry, self.max_retry).delay(job.failures)
         wake = self._wake[chat] = asyncio.Event()
         try:
             await asyncio.wait_for(wake.wait(), delay)  # a newer table cuts the wait short

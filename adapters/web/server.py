@@ -48,6 +48,10 @@ log = logging.getLogger(__name__)
 FIRST_MESSAGE_TIMEOUT = 5.0
 COALESCE = 0.005  # seconds a page waits after a wake-up for the rest of the same move
 MAX_BODY = 16 * 1024
+# Live pages one player may keep open: each costs a read and a push on every move, so
+# opening another closes the oldest (with REPLACED; the page says so and does not reconnect).
+MAX_PAGES_PER_PLAYER = 3
+REPLACED = 4409
 ACTIONS = ("play", "draw", "pass", "uno", "call_out", "challenge", "name_color")
 _BAD_ACTION = Text(N_("The page sent something I do not understand. Reload it."))
 _STALE = Text(N_("The game moved on before your tap arrived: look again and choose."))
@@ -143,6 +147,8 @@ class WebHand:
         # Open live pages: closed at shutdown, else the server would wait on each of them
         # (aiohttp waits for running handlers, and a live page's handler runs until it goes).
         self._sockets: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
+        # Each player's live pages, oldest first: (platform, user id) -> sockets.
+        self._player_pages: dict[tuple[str, str], list[web.WebSocketResponse]] = {}
 
     # ---- links -------------------------------------------------------------------------
     def telegram_url(self, game_id: str) -> str:
@@ -349,6 +355,12 @@ class WebHand:
         if claims is None or snapshot is None:
             await socket.close(code=4401, message=b"unauthorized")
             return socket
+        player = (claims.platform, claims.user_id)
+        pages = self._player_pages.setdefault(player, [])
+        pages.append(socket)
+        while len(pages) > MAX_PAGES_PER_PLAYER:
+            oldest = pages.pop(0)
+            await oldest.close(code=REPLACED, message=b"opened in another page")
         wake = self.hub.open(claims.game_id)
         pusher = asyncio.create_task(self._push_safely(socket, claims, wake, snapshot))
         try:
@@ -360,6 +372,11 @@ class WebHand:
             with contextlib.suppress(asyncio.CancelledError):
                 await pusher
             self.hub.close(claims.game_id, wake)
+            pages = self._player_pages.get(player, [])
+            if socket in pages:
+                pages.remove(socket)
+            if not pages:
+                self._player_pages.pop(player, None)
             if not self.hub.watched(claims.game_id):
                 self._matches.pop(claims.game_id, None)
         return socket

@@ -6,8 +6,10 @@ import asyncio
 import json
 import logging
 
+import aiohttp
+
 from bot.engine.rules import HOUSE
-from tests.adapters.web.test_server import act, session_for, state_of
+from tests.adapters.web.test_server import act, receive_state, session_for, state_of
 
 
 async def test_two_concurrent_taps_of_the_same_card_play_it_once(web):
@@ -126,3 +128,59 @@ async def test_a_bad_first_websocket_frame_is_closed_4401_without_a_traceback(we
             assert socket.close_code == 4401, frame[:40]
             await socket.close()
     no_errors_logged(caplog)
+
+
+async def test_a_fourth_live_page_of_one_player_closes_the_oldest(web):
+    from adapters.web.server import MAX_PAGES_PER_PLAYER, REPLACED
+
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    session = await session_for(web, ana.id, game)
+    bo_socket = await web.client.ws_connect("/api/live")
+    await bo_socket.send_json({"session": await session_for(web, bo.id, game)})
+    await receive_state(bo_socket)
+    sockets = []
+    for _ in range(MAX_PAGES_PER_PLAYER + 2):
+        socket = await web.client.ws_connect("/api/live")
+        await socket.send_json({"session": session})
+        await receive_state(socket)
+        sockets.append(socket)
+    for oldest in sockets[:2]:  # closed, with a reason the page can show
+        message = await asyncio.wait_for(oldest.receive(), 5)
+        assert message.type == aiohttp.WSMsgType.CLOSE
+        assert message.data == REPLACED and message.extra == "opened in another page", message
+    assert all(not socket.closed for socket in sockets[2:]) and not bo_socket.closed
+    assert web.web.hub.open_pages() == MAX_PAGES_PER_PLAYER + 1  # Bo's page is not Ana's
+    # The newest pages still follow the game.
+    await web.rig({ana.id: ["R5", "G7"], bo.id: ["R9", "Y2"]}, ["B3", "B4"], ["R1"],
+                  current=ana.id)
+    version = (await state_of(web, session))["version"]
+    assert (await act(web, session, action="play", cards=["R5"], version=version))["ok"]
+    for socket in sockets[2:]:
+        state = await receive_state(socket)
+        while state["table"]["top"] != "R5":
+            state = await receive_state(socket)
+    for socket in (*sockets, bo_socket):
+        await socket.close()
+
+
+async def test_the_dealer_names_a_first_wilds_colour_through_the_api(web):
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    await web.rig({ana.id: ["R5", "B4"], bo.id: ["G1", "B6"]}, ["Y1", "Y2", "Y3"], ["W"],
+                  current=ana.id)
+    session = await session_for(web, ana.id, game)
+    state = await state_of(web, session)
+    assert state["hand"]["name_color"] is True and state["table"]["color"] is None
+    assert state["labels"]["name_color"] == "Name the colour of the first card"
+    bo_state = await state_of(web, await session_for(web, bo.id, game))
+    assert bo_state["hand"]["name_color"] is False
+    answer = await act(web, session, action="name_color", color="B", version=state["version"])
+    assert answer["ok"], answer
+    assert answer["state"]["table"]["color"] == "B" and answer["state"]["hand"]["name_color"] is False
+    assert (await web.state()).color.value == "B"
+    # The same tap again (its twin racing in, or an old page): refused, nothing changes.
+    before = await web.state()
+    again = await act(web, session, action="name_color", color="G", version=state["version"])
+    assert again["ok"] is False and again["error"] == "stale"
+    assert (await web.state()) == before

@@ -217,6 +217,12 @@ async def test_a_setting_sent_in_the_group_applies_at_both_tables():
     assert [r.meta["turn_timer"] for r in records] == [20, 20]
     assert all(r.deadlines.get("turn") == h.clock.now() + 20 for r in records
                if Match.from_json(r.match).game.current is not None)
+    waiting = [r for r in records if "turn" in r.deadlines]
+    assert waiting
+    await h.clock.advance(21)  # the new timer is armed: the waiting turns time out
+    for record in waiting:
+        assert (await h.store.get(record.game_id)).version > record.version
+    records = [await h.store.get(g) for g in games]
     # What cannot change mid-match is refused, with the reason, and changes no table.
     refused = await h.do(cmds.ChangeSettings, people[0], changes={"stacking": "off"})
     assert not refused.ok and refused.error == "game_running" and refused.text.msgid

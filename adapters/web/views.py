@@ -43,6 +43,9 @@ LABELS = {
     "say_uno": N_("Say UNO! with it"),
     "disconnected": N_("Connection lost: reconnecting..."),
     "catchable": N_("Can be called out: {players}"),
+    "name_color": N_("Name the colour of the first card"),
+    "replaced": N_("Your hand is open in another page now: this one has stopped. Reload it "
+                   "to use it here."),
 }
 
 
@@ -118,6 +121,8 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
             "catchable": [[user, names.get(user, user)] for user in hand.catchable],
             "swap_targets": [list(pair) for pair in hand.swap_targets],
             "multi_play": hand.multi_play, "over": hand.hand_over,
+            # The dealer names the colour of a Wild turned first (and may do nothing else).
+            "name_color": hand.name_color and not hand.hand_over,
             "note": _text(hand.note, locale),
             # The legal moves themselves (the coordinator's move model): the page draws these
             # and sends back the reference of the one chosen; it decides no rule.

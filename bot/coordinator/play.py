@@ -137,7 +137,7 @@ def challenge(tx: Tx, cmd: cmds.Command) -> Text:
 def name_color(tx: Tx, cmd: cmds.NameColor) -> Text:
     """The dealer names the colour of the first card, a Wild (first_wild: dealer_names)."""
     user = cmd.user.id
-    _in_hand(tx, user)
+    _in_hand(tx, user, cmd.press)
     try:
         color = Color.parse(cmd.color)
     except BadAction:

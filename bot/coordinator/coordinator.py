@@ -731,16 +731,15 @@ class Coordinator:
         return (await self._personal(chat, user))[0]
 
     async def _personal(self, chat: ChatKey, user: User) -> tuple[str, str | None]:
-        """(language, card theme) of a person taking a seat, from one read of their profile.
-        The language: the profile's override, else the chat's language when it was changed
-        from English, else the platform's hint for the user, else English. The theme: the
-        profile's (None: the default)."""
+        """(language, card theme) of a person, from one read of their profile. The language
+        is the one rule for what only they see: the language they chose, else their client's
+        (the platform's hint), else the chat's; the chat's language is for what everyone
+        sees. The theme: the profile's (None: the default)."""
         profile = await self.store.user_profile(chat.platform, user.id)
         language = profile.language
         if not language:
-            settings = await self.store.chat_settings(chat)
-            hinted = settings.language == "en" and user.locale
-            language = locale_hint(user.locale) if hinted else settings.language
+            language = (locale_hint(user.locale) if user.locale
+                        else (await self.store.chat_settings(chat)).language)
         return language, profile.card_theme
 
     async def _safe_locale(self, cmd: cmds.Command) -> str:

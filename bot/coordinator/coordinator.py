@@ -425,8 +425,11 @@ class Coordinator:
         learnt = (known.table_set and known.table_message_id != record.table_message_id) \
             or record.hand_message_ids != delivery.hands_before \
             or delivery.unreachable_before != list(record.meta.get("unreachable", []))
-        if learnt or delivery.resumed or not record.active \
-                or owed.KEY in record.meta and "notices" in record.meta[owed.KEY]:
+        # What is delivered is owed no more: a stored outbox left behind would be delivered
+        # again by the next start after a kill, and its hands would undo what the players
+        # did meanwhile (a colour picker opened). A later job of the game settles it as well.
+        owing = owed.KEY in record.meta and not self._courier.later_queued(job)
+        if learnt or delivery.resumed or not record.active or owing:
             await self._settle(chat, delivery)
 
     async def _settle(self, chat: ChatKey, delivery: Delivery) -> None:

@@ -25,6 +25,7 @@ from . import commands as cmds
 from . import fairness, info, lobby, owed, play, presenter, tables
 from .choose import command_for
 from .courier import Courier, Job, Retry
+from .names import display_name
 from .ports import (
     ChatKey,
     ChatPort,
@@ -508,7 +509,7 @@ class Coordinator:
     async def _announce_unreachable(self, record: GameRecord, seat) -> None:
         text = Text(N_("{player}, I cannot send you your cards. Open a private chat with me and "
                        "press Start, then your hand will arrive. Your seat is kept."),
-                    {"player": seat.name})
+                    {"player": display_name(seat.name)})
         try:
             await self.chat.publish(record.chat, Notice(record.meta.get("language", "en"), text,
                                                         (seat.user_id,), record.game_id))
@@ -518,7 +519,7 @@ class Coordinator:
     async def _ping_in_chat(self, record: GameRecord, seat) -> None:
         """The turn passed to a player the bot cannot message privately: mention them in the
         chat instead (a transient notice: a newer ping replaces one still waiting to go out)."""
-        text = Text(N_("🔔 {player}, it is your turn!"), {"player": seat.name})
+        text = Text(N_("🔔 {player}, it is your turn!"), {"player": display_name(seat.name)})
         try:
             await self.chat.publish(record.chat, Notice(record.meta.get("language", "en"), text,
                                                         (seat.user_id,), record.game_id, transient=True))
@@ -822,7 +823,7 @@ class Coordinator:
             missed: list[tuple[str, str]] = []
             for user_id, name, locale in waiting:
                 notice = Notice(locale, Text(N_("{player} opened a new game of UNO where you asked to "
-                                                "be told. Join in!"), {"player": opener.name}),
+                                                "be told. Join in!"), {"player": display_name(opener.name)}),
                                 (), game_id)
                 try:
                     if notify is None:

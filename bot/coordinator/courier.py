@@ -95,6 +95,11 @@ class Courier:
     def busy(self, chat: ChatKey) -> bool:
         return bool(self._queues.get(chat))
 
+    def later_queued(self, job: Job) -> bool:
+        """Whether a later job of the same game waits behind ``job`` (being delivered)."""
+        queue = self._queues.get(job.chat, ())
+        return any(later is not job and later.game_id == job.game_id for later in queue)
+
     @property
     def chats(self) -> int:
         """Chats with a queue (the courier forgets a chat once its queue is empty)."""

@@ -12,12 +12,13 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from bot.coordinator.names import NAME_LIMIT, display_name
 from bot.coordinator.views import Text
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, Mention, format_text, isolate, ngettext, normalize_locale
 from bot.i18n import card_label as card_label
 from bot.i18n import color_label as color_label
-from bot.i18n.formatting import FSI, PDI, Escape, MentionFn
+from bot.i18n.formatting import Escape, MentionFn
 
 from .rules import preset_label, rule_changes, rules_texts
 
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
 
 MomentFn = Callable[[float], str]  # absolute time -> markup showing that moment
 MESSAGE_LIMIT = 4096  # Telegram's cap; Discord embed descriptions allow the same
-NAME_LIMIT = 24  # display names are cut to this, so ten seats always fit
 LAST_LIMIT = 6  # "what just happened" lines kept on the table
 HISTORY_LINE = 200  # characters of one such line, before escaping
 
@@ -59,8 +59,7 @@ def _color_param(color: Color | None, pending: bool = False) -> Color | Text:
 def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     """One line, at most ``limit`` characters: newlines and runs of spaces collapse; isolated
     for right-to-left text (U+2068 ... U+2069) so it cannot reorder the line around it."""
-    clean = " ".join(str(name).replace(FSI, "").replace(PDI, "").split()) or "?"
-    return isolate(clean if len(clean) <= limit else clean[: limit - 1] + "…")
+    return isolate(display_name(name, limit))
 
 
 def fit(lines: Iterable[str], limit: int = MESSAGE_LIMIT, keep_last: int = 0) -> str:

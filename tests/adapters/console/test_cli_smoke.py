@@ -65,7 +65,7 @@ def test_a_killed_run_is_resumed_on_the_next_start(tmp_path):
     proc = subprocess.Popen(play_command(tmp_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=ROOT, env=clean_env())
     try:
-        read_until(proc.stdout.fileno(), "Type \"help\"".encode(), timeout=30)  # dealt and shown
+        read_until(proc.stdout.fileno(), b"Type \"help\"", timeout=30)  # dealt and shown
         proc.kill()  # kill -9: nothing is cleaned up
         proc.wait(timeout=10)
     finally:

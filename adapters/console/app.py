@@ -17,6 +17,7 @@ import asyncio
 import sys
 import threading
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from bot.coordinator import commands as cmd
@@ -41,6 +42,7 @@ CHAT = ChatKey("console", "local")
 HUMAN_ID = "human"
 MAX_AI = 9
 MIN_TARGET, MAX_TARGET = 1, 100_000  # RuleSet.target_score's range
+START_WORDS = ("start", "开始")  # leaves the --lobby step and deals
 ECHOED = (cmd.PlayCards, cmd.Draw, cmd.Pass)  # their success is already on the table
 
 LineReader = Callable[[], Awaitable[str | None]]  # the next line, or None at end of input
@@ -93,9 +95,9 @@ class ConsoleSession:
         watcher = asyncio.create_task(self.watch_for_end())
         stopped = False
         try:
-            opened = await self.open_match(ai_seats)
-            if opened is not True:
-                return opened or 1
+            refused = await self.open_match(ai_seats)
+            if refused is not None:
+                return refused
             self.port.line(Text(N_("Type \"help\" for the commands.")))
             await self.read_loop()
             if not self.over.is_set():  # EOF or quit mid-match: stop, then the score so far
@@ -109,15 +111,17 @@ class ConsoleSession:
                 await self.stop_quietly()
             await self.coordinator.close()
 
-    async def open_match(self, ai_seats: int) -> bool | int:
-        """True once a match is on: the one a killed run left running (resumed), or a new one
+    async def open_match(self, ai_seats: int) -> int | None:
+        """None once a match is on: the one a killed run left running (resumed), or a new one
         with the console's settings (no turn timer; the preset, target and flags given, kept
-        for the next start), a lobby with the AI seats, then the deal. Else the exit code:
-        1 for a refused setting, 2 for seats the deck cannot deal to."""
+        for the next start), a lobby with the AI seats (with --lobby, where the person may
+        change settings before typing "start"), then the deal. Else the exit code: 1 for a
+        refused setting, 2 for seats the deck cannot deal to, 0 for leaving the lobby."""
         record = await self.store.load(CHAT)
         if record is not None and record.status == "running" \
                 and any(seat.user_id == HUMAN_ID for seat in record.seats):
-            return await self.resume_match(record)
+            await self.resume_match(record)
+            return None
         if record is not None:  # a lobby a killed run left open: closed without a word
             await self.close_silently()
         settings = await self.store.chat_settings(CHAT)
@@ -136,11 +140,14 @@ class ConsoleSession:
             self.port.line(refusal.text)
             return 2 if refusal.code == "too_many_for_hand_size" else 1
         await self.store.save_chat_settings(CHAT, settings)
+        lobby_step = bool(getattr(self.args, "lobby", False))
         steps: list[cmd.Command] = [cmd.NewGame(chat=CHAT, user=self.user)]
         steps += [cmd.AddAiSeat(chat=CHAT, user=self.user, strategy=getattr(self.args, "level", "normal"))
                   for _ in range(ai_seats)]
         steps.append(cmd.StartGame(chat=CHAT, user=self.user))
         for step in steps:
+            if isinstance(step, cmd.StartGame) and lobby_step and not await self.lobby():
+                return 0
             reply = await self.coordinator.handle(step)
             if isinstance(step, cmd.StartGame) and reply.error == "game_running":
                 break  # ten seats: the lobby started by itself when the last bot sat down
@@ -150,7 +157,36 @@ class ConsoleSession:
                 return 1
         record = await self.store.load(CHAT)
         self.game_id = record.game_id if record else None
-        return self.game_id is not None
+        return None if self.game_id is not None else 1
+
+    async def lobby(self) -> bool:
+        """Before the deal: settings shown and changed at the open table until "start" (True),
+        or the person leaves (False, the lobby closed). Ten seats have started by themselves."""
+        record = await self.store.load(CHAT)
+        if record is None or record.status != "lobby":
+            return True
+        self.port.flush_lobby()
+        self.port.line(Text(N_("Change the rules now with settings key=value, then type \"start\" to deal.")))
+        while True:
+            line = await self.read_line()
+            if line is None:
+                await self.coordinator.handle(cmd.StopGame(chat=CHAT, user=self.user))
+                return False
+            if line.strip().lower() in START_WORDS:
+                return True
+            parsed = parse_line(line, Context(CHAT, self.user))
+            if isinstance(parsed, Local) and parsed.name == "quit":
+                await self.coordinator.handle(cmd.StopGame(chat=CHAT, user=self.user))
+                return False
+            if isinstance(parsed, cmd.ShowSettings):
+                await self.show_settings()
+            elif isinstance(parsed, cmd.ChangeSettings):
+                await self.change_settings(parsed.changes)
+                self.port.flush_lobby()  # the lobby as it is now
+            elif isinstance(parsed, Refusal):
+                self.port.line(parsed.text)
+            elif parsed is not None:
+                self.port.line(Text(N_("Change the rules now with settings key=value, then type \"start\" to deal.")))
 
     def launch_changes(self) -> dict[str, Any]:
         """The settings given on the command line (--rules, --target and a flag per field)."""
@@ -162,7 +198,7 @@ class ConsoleSession:
         changes.update(setting_changes(self.args))
         return changes
 
-    async def resume_match(self, record: GameRecord) -> bool:
+    async def resume_match(self, record: GameRecord) -> None:
         """Pick up the match a killed run left running: what it still owed, the AI seats that
         must act, then the table and the person's hand as they are now."""
         self.game_id = record.game_id
@@ -180,7 +216,6 @@ class ConsoleSession:
         if reply.hand is not None and self.port.hands_shown == shown_before:
             self.port.show_hand(reply.hand)
         await self.check_over()
-        return True
 
     async def close_silently(self) -> None:
         self.port.muted = True
@@ -277,6 +312,8 @@ class ConsoleSession:
             language = (await self.store.chat_settings(CHAT)).language
             self.use_locale(language)
             await self.coordinator.handle(cmd.SetLanguage(chat=CHAT, user=self.user, language=language))
+        if reply.ok:  # "Settings saved." (the list, by key, is what "settings" shows)
+            reply = replace(reply, lines=())
         self.show_reply(reply)
 
     def show_reply(self, reply: Reply) -> None:

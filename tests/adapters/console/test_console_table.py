@@ -131,3 +131,28 @@ async def test_the_hand_box_follows_a_switch_to_chinese():
     assert (await store.chat_settings(CHAT)).language == "zh_CN"
     record = await store.get(session.game_id)
     assert next(s for s in record.seats if s.user_id == HUMAN_ID).language == "zh_CN"
+
+
+async def test_the_lobby_step_changes_rules_before_the_deal():
+    store, terminal = MemoryStore(), Terminal()
+    lines = ("settings", "settings hand_size=20", "settings stacking=by_value jump_in=on", "play 1", "start")
+    session = make_session(console_args(ai=5, lobby=True), store, typing(*lines), terminal)
+    assert await session.run() == 0
+    text = terminal.text
+    before_deal = text.split("The game starts!")[0]
+    assert 'then type "start" to deal.' in before_deal
+    assert "stacking = off (one of off, same, progressive, by_value)" in before_deal
+    assert "at most 5 players can play with 20 cards" in before_deal  # six seats are taken
+    assert before_deal.count("Settings saved.") == 1
+    rules = await rules_of_game(store, session)
+    assert rules.stacking == "by_value" and rules.jump_in is True and rules.hand_size == 7
+    assert (await store.chat_settings(CHAT)).overrides == {"stacking": "by_value", "jump_in": True}
+
+
+async def test_leaving_the_lobby_step_deals_nothing():
+    store, terminal = MemoryStore(), Terminal()
+    session = make_session(console_args(lobby=True), store, typing("settings jump_in=on"), terminal)
+    assert await session.run() == 0
+    record = await store.load(CHAT)
+    assert record is None and "Top card" not in terminal.text
+    assert (await store.chat_settings(CHAT)).overrides == {"jump_in": True}  # kept for next time

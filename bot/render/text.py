@@ -126,14 +126,16 @@ def _table_title(t: _Writer, view: TableView) -> str:
 
 def render_table(view: TableView, *, now: float | None = None, escape: Escape = str,
                  mention: MentionFn | None = None, moment: MomentFn | None = None,
-                 limit: int = MESSAGE_LIMIT) -> str:
+                 limit: int = MESSAGE_LIMIT, reader: str | None = None) -> str:
     """The one public table message of a turn. Counts only: no hand's cards appear here.
 
     The turn's deadline is shown with ``moment(when)`` (markup naming that moment, e.g. a time
     the reader's client shows in their own zone) where the message stays up and is not redrawn
     every second; else as the seconds left at ``now`` (a console prints a table once).
     A closed table (``view.result``) tells how the hand or game ended, with nobody to act.
-    ``limit`` caps its length (e.g. a photo's caption): "what just happened" goes first."""
+    ``limit`` caps its length (e.g. a photo's caption): "what just happened" goes first.
+    ``reader``: the one person who reads this table (a console), who is not told "your move"
+    when someone else is to move."""
     t = _Writer(view.locale, escape, mention)
     names = {seat.user_id: short_name(seat.name) for seat in view.seats}
     lines = [_table_title(t, view),
@@ -175,7 +177,10 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
         lines.append(t(N_("❗ Did not say UNO!: {players}. Anyone can call them out."),
                        players=[names.get(uid, "?") for uid in view.catchable]))
     if view.current:
-        turn = t(N_("👉 Your move, {player}!"), player=Mention(view.current, current_name))
+        if reader is not None and view.current != reader:
+            turn = t(N_("⏳ {player} is to move."), player=current_name)
+        else:
+            turn = t(N_("👉 Your move, {player}!"), player=Mention(view.current, current_name))
         if view.deadline is not None and moment is not None:
             turn += escape(" · ") + _with_markup(t(N_("⏱ until {time}"), time=_SLOT), moment(view.deadline))
         elif view.deadline is not None and now is not None:

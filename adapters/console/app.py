@@ -208,9 +208,13 @@ class ConsoleSession:
             await self.save_for_next_match(changes)
         await self.coordinator.resume()
         record = await self.store.load(CHAT) or record
-        if record.match:
-            table = presenter.table_view(record, Match.from_json(record.match), self.locale)
-            await self.port.publish(record.chat, table)
+        # Two tables: the hub holds no cards; the person's table is one of its games.
+        tables = [await self.store.get(g) for g in record.meta.get("two_tables", {}).get("games", [])]
+        mine = [r for r in (record, *tables) if r is not None and r.match and r.active
+                and any(seat.user_id == HUMAN_ID for seat in r.seats)]
+        if mine and mine[0].match:
+            table = presenter.table_view(mine[0], Match.from_json(mine[0].match), self.locale)
+            await self.port.publish(mine[0].chat, table)
         shown_before = self.port.hands_shown
         reply = await self.coordinator.handle(cmd.ShowHand(chat=CHAT, user=self.user))
         if reply.hand is not None and self.port.hands_shown == shown_before:

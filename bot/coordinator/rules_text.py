@@ -150,6 +150,13 @@ def introduction(rules: RuleSet = OFFICIAL) -> tuple[Text, ...]:
                 "put down a card that matches the top card by colour, number or symbol, or a "
                 "Wild. If you cannot (or do not want to), draw a card; if it can be played you "
                 "may play it at once, otherwise the turn passes.")),
+        Text(N_("After drawing you may play only the card you drew, and only if it can be "
+                "played; otherwise you keep it and the turn passes.")
+             if rules.play_after_draw else
+             N_("A card you draw cannot be played in the same turn: you keep it and the turn "
+                "passes.")),
+        Text(N_("When the draw pile runs out, the discard pile but its top card is shuffled to "
+                "make a new draw pile.")),
         Text(N_("Action cards:")),
         Text(N_("Skip: the next player misses their turn. Reverse: play changes direction, "
                 "clockwise or counter-clockwise (with two players it acts as a Skip). Draw Two: "
@@ -171,6 +178,8 @@ def introduction(rules: RuleSet = OFFICIAL) -> tuple[Text, ...]:
         Text(N_("Say UNO! when you play your next-to-last card. If someone calls you out before "
                 "the next player plays or draws, you draw {count} cards."),
              {"count": rules.uno_penalty}),
+        Text(N_("You are safe as soon as you have said UNO!: if you forgot, say it before anyone "
+                "calls you out.")),
         Text(N_("Scoring and the match:")),
         Text(N_("The first to play their last card wins the hand and scores the cards left in "
                 "the others' hands: numbers at face value, Skip, Reverse and Draw Two 20 each, "

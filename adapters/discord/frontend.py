@@ -330,8 +330,11 @@ class Frontend:
         elif ref is None:
             await self.tell(interaction, tr(N_("This button is no longer valid."), loc))
             return
-        else:  # the token of the hand the button was made for: a double click is refused as stale
-            command = cmd.ChooseMove(chat, user, ref=ref, press=button.press or None)
+        else:
+            # The token of the hand the button was made for: a double click is refused as stale.
+            # UNO! ("u") declares or calls out, about others' state: settled, not token-checked.
+            press = None if button.action == "u" else button.press or None
+            command = cmd.ChooseMove(chat, user, ref=ref, press=press)
         reply, deferred = await self.run(interaction, command, update=True)
         hand = reply.hand
         if hand is None:  # a refusal carries no hand: show the current one under the reason

@@ -19,6 +19,7 @@ from bot.engine.rules import PRESETS, RuleSet
 
 from . import presses
 from .moves import moves_of, play_options
+from .names import display_names
 from .ports import GameRecord, Seat
 from .table_size import seats_for
 from .views import (
@@ -37,9 +38,10 @@ MAX_PLAYERS = 10
 
 
 def names_of(record: GameRecord) -> dict[str, str]:
+    """user id -> the name the narrator uses (cut by ``display_name``)."""
     names = dict(record.meta.get("names", {}))  # players who left still have a name
     names.update({seat.user_id: seat.name for seat in record.seats})
-    return names
+    return display_names(names)
 
 
 def unreachable(record: GameRecord) -> set[str]:

@@ -39,3 +39,25 @@ async def test_a_bad_set_is_refused_with_the_settings_answer():
     session = make_session(console_args(setting_pairs=["tables=3"]), store, reader, terminal)
     assert await asyncio.wait_for(session.run(), 30) == 1
     assert "tables cannot be 3" in terminal.text
+
+
+async def test_a_two_table_match_left_by_a_killed_run_resumes_at_the_persons_table():
+    store = MemoryStore()
+
+    async def eof(session):
+        return None
+
+    async def left_open():  # kill -9: nothing is stopped
+        return None
+
+    first = make_session(console_args(setting_pairs=["tables=2"]), store, eof, Terminal())
+    first.stop_quietly = left_open
+    assert await asyncio.wait_for(first.run(), 30) == 0
+    terminal = Terminal()
+    second = make_session(console_args(rules=None), store, eof, terminal)
+    assert await asyncio.wait_for(second.run(), 30) == 0
+    assert second.game_id == first.game_id
+    start = terminal.text.split('Type "help"')[0]
+    assert start.startswith("Your unfinished match goes on")
+    assert re.search(r"UNO · table \d · hand", start) and "Your hand (only you can see this)" in start
+    assert "New UNO game" not in terminal.text

@@ -3,7 +3,8 @@
 Every button's custom_id carries the game id (and, on a hand view, the owner), never state, so
 the library routes a click on any message ever sent, even after a restart, to
 ``Frontend.on_component``. Layout limits: 5 rows x 5 buttons; a hand shows 20 distinct cards
-per page (rows 0-3) and keeps row 4 for Draw / Pass / UNO! / Challenge / next page.
+per page (rows 0-3) and keeps row 4 for Draw / Pass / UNO! / Challenge / next page. What is
+offered is the hand view's moves, nothing re-derived: see ``hand_components``.
 
 A card's button says its colour three ways: the style (red = danger, green = success, blue =
 primary), the colour's square emoji (🟥 🟩 🟦 🟨) and the colour's word in the label ("Yellow 5",
@@ -15,13 +16,15 @@ word carry the colour; a wild is grey with 🌈. The word is what a colour-blind
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 
-from bot.coordinator.views import CardOption, HandView, LobbyView, TableView
-from bot.engine.cards import Card, Color, Rank
-from bot.i18n import N_, card_label, color_label, gettext
+from bot.coordinator.moves import Move, PlayOption, play_ref
+from bot.coordinator.views import CardOption, HandView, LobbyView, TableView, Text
+from bot.engine.cards import Card, Color
+from bot.i18n import N_, card_label, color_label, format_text, gettext
 
 from .custom_ids import PATTERN, HandId, TableId
 from .embeds import COLOR_SQUARES, card_emoji, tr
@@ -124,108 +127,218 @@ def page_count(view: HandView) -> int:
     return max(1, -(-len(distinct_cards(view)) // CARDS_PER_PAGE))
 
 
+JUMP_IN_MARK = "⚡"  # on a card that may be played now, out of turn
+
+
 def hand_components(view: HandView, owner: str, page: int = 0) -> discord.ui.View:
-    """The hand as buttons: playable cards enabled, the rest disabled; controls on row 4."""
+    """The hand as buttons: a card is enabled where the view offers a play starting with it,
+    the controls (row 4) where the view offers their move. Every button that plays carries the
+    move's reference; a card with choices left (a colour, a swap target, several cards, UNO!)
+    opens them first (``picker_components``)."""
     loc, game = view.locale, view.game_id
     entries = distinct_cards(view)
     pages = page_count(view)
     page = min(max(page, 0), pages - 1)
     over = view.hand_over
-    if view.name_color and not over:  # the dealer names the colour of a Wild turned first
-        return _view([_button(HandId(game, owner, page, "o", color.value).encode(), color_label(color, loc),
-                              style=CARD_STYLES[color], row=0, emoji=COLOR_SQUARES[color]) for color in Color])
+    if view.color_names() and not over:  # the dealer names the colour of a Wild turned first
+        return _view([_button(HandId(game, owner, page, "o", m.ref, press=view.press).encode(),
+                              color_label(m.color, loc), style=CARD_STYLES[m.color], row=0,
+                              emoji=COLOR_SQUARES[m.color])
+                      for m in view.color_names() if m.color is not None])
     items = []
     for i, (option, count) in enumerate(entries[page * CARDS_PER_PAGE:(page + 1) * CARDS_PER_PAGE]):
         card = option.card
-        if card.is_wild:
-            action = "w"
-        elif card.rank is Rank.SEVEN and view.swap_targets:
-            action = "s"
-        elif view.multi_play and option.playable and len(same_rank(view, card)) > 1:
-            action = "m"
-        else:
-            action = "p"
+        action, arg = _card_button(view, card)
         label = card_label(card, loc) + (f" ×{count}" if count > 1 else "")
-        items.append(_button(HandId(game, owner, page, action, str(card), press=view.press).encode(), label,
-                             style=card_style(card), disabled=over or not option.playable, row=i // 5,
-                             emoji=card_button_emoji(card)))
+        if option.jump_in and not over:
+            label += " " + JUMP_IN_MARK
+        items.append(_button(HandId(game, owner, page, action, arg, press=view.press).encode(), label,
+                             style=card_style(card), disabled=over or not view.plays_with(card),
+                             row=i // 5, emoji=card_button_emoji(card)))
 
-    def control(action: str, msgid: str, enabled: bool, style=discord.ButtonStyle.secondary, arg: str = "") -> UnoButton:
-        return _button(HandId(game, owner, page, action, arg, press=view.press).encode(), gettext(msgid, loc), style=style,
-                       disabled=over or not enabled, row=CONTROL_ROW)
+    def control(action: str, label: str, move: Move | None, style=discord.ButtonStyle.secondary,
+                arg: str = "") -> UnoButton:
+        """A move's button (disabled where the view does not offer it), or with ``arg`` a
+        button that only shows something."""
+        return _button(HandId(game, owner, page, action, move.ref if move else arg or action,
+                              press=view.press).encode(),
+                       label, style=style, disabled=over or (move is None and not arg), row=CONTROL_ROW)
 
-    items.append(control("d", N_("Draw"), view.can_draw, discord.ButtonStyle.primary))
-    items.append(control("n", N_("Pass"), view.can_pass))
-    items.append(control("u", N_("UNO!"), view.can_declare_uno or bool(view.catchable), discord.ButtonStyle.danger))
-    items.append(control("g", N_("Challenge"), view.can_challenge))
-    if pages > 1:
-        items.append(control("pg", N_("More cards ▶"), True, arg=str((page + 1) % pages)))
+    take = view.move("take")
+    draw_label = _words(N_("Take +{count}"), loc, count=take.amount) if take else gettext(N_("Draw"), loc)
+    items.append(control("d", draw_label, take or view.move("draw"), discord.ButtonStyle.primary))
+    items.append(control("n", gettext(N_("Pass"), loc), view.move("pass")))
+    calls = uno_calls(view)
+    uno = gettext(N_("UNO!"), loc)
+    if len(calls) > 1:  # declare, or call out whom: asked next
+        items.append(control("k", uno, None, discord.ButtonStyle.danger, arg="k"))
     else:
-        items.append(control("b", N_("Refresh"), True))
+        items.append(control("u", uno, calls[0] if calls else None, discord.ButtonStyle.danger))
+    items.append(control("g", gettext(N_("Challenge"), loc), view.move("challenge")))
+    if pages > 1:
+        items.append(control("pg", gettext(N_("More cards ▶"), loc), None, arg=str((page + 1) % pages)))
+    else:
+        items.append(control("b", gettext(N_("Refresh"), loc), None, arg="b"))
     return _view(items)
 
 
-def colour_components(view: HandView, owner: str, page: int, card: str) -> discord.ui.View:
-    """After a wild: pick the colour (the play happens on this second click). With two cards
-    held, a second row names the colour and declares UNO! in the same click."""
+def uno_calls(view: HandView) -> tuple[Move, ...]:
+    """What UNO! may do now: declare, and call out each player who forgot."""
+    return tuple(m for m in view.moves if m.kind in ("uno", "catch"))
+
+
+def _card_button(view: HandView, card: Card) -> tuple[str, str]:
+    """How a card's button acts: it plays at once where one move starts with it, else it
+    opens the choices: a wild's colours, a 7's targets, or all the ways it may be played."""
+    options = view.plays_with(card)
+    if len(options) == 1:
+        (option,) = options
+        if len(option.refs) == 1:
+            return "p", next(iter(option.refs))
+        if option.colors and not option.targets:
+            return "w", option.key
+        if option.targets and not option.colors:
+            return "s", option.key
+    return ("m" if options else "p"), play_ref((card,))
+
+
+def _choice_label(view: HandView, move: Move, names: Mapping[str, str], *, cards: bool) -> str:
+    """A final choice's label: its cards (``cards``: where the picker is about several ways to
+    play), else its colour or swap target; "· UNO!" where it declares."""
+    loc = view.locale
+    parts = []
+    if cards:
+        parts.append(_cards_label(view, move.cards))
+    if move.color is not None:
+        parts.append(color_label(move.color, loc))
+    if move.target is not None:
+        parts.append(names.get(move.target, move.target))
+    if move.uno:
+        parts.append(gettext(N_("UNO!"), loc))
+    return " · ".join(parts)
+
+
+def _words(msgid: str, locale: str, **params: Any) -> str:
+    """A button's words: plain text (a label shows no markdown, so nothing is escaped)."""
+    return format_text(Text(msgid, params), locale)
+
+
+def _cards_label(view: HandView, cards: tuple[Card, ...]) -> str:
+    loc = view.locale
+    if len(cards) == 1:
+        return _words(N_("Only {card}"), loc, card=cards[0])
+    held = sum(1 for o in view.cards if o.card.rank is cards[-1].rank)
+    if len(cards) == held and not cards[-1].is_wild:
+        return _words(N_("All {n}, {card} on top"), loc, n=len(cards), card=cards[-1])
+    return " + ".join(card_label(c, loc) for c in cards)
+
+
+def _final_action(move: Move) -> str:
+    if move.kind in ("uno", "catch"):
+        return "u"
+    if move.color is not None:
+        return "c"
+    if move.target is not None:
+        return "x"
+    return "a" if len(move.cards) > 1 else "p"
+
+
+def _ordered(option: PlayOption, moves: Mapping[str, Move]) -> list[list[Move]]:
+    """An option's complete choices: without UNO! first, then with it (a row each)."""
+    chosen = sorted((moves[r] for r in option.refs if r in moves),
+                    key=lambda m: (m.uno, list(Color).index(m.color) if m.color else -1,
+                                   option.targets.index(m.target) if m.target in option.targets else -1))
+    return [[m for m in chosen if not m.uno], [m for m in chosen if m.uno]]
+
+
+PICKER_ROWS = 4  # rows of choices a picker page shows; row 4 keeps Back and More
+
+
+def picker_components(view: HandView, owner: str, button: HandId,
+                      names: Mapping[str, str] = {}) -> discord.ui.View | None:
+    """The choices a picker button opens (``button.action`` in PICKER_ACTIONS), or None when
+    the view no longer offers them (the card was played, the moment passed). "w" and "s": one
+    option's colours or targets; "m": every way to play a card (alone, with others, with
+    UNO!), a way with choices left opening them; "k": UNO! declared or whom to call out."""
     loc, game = view.locale, view.game_id
-    items = [
-        _button(HandId(game, owner, page, "c", f"{card}.{color.value}", press=view.press).encode(), color_label(color, loc),
-                style=CARD_STYLES[color], row=0, emoji=COLOR_SQUARES[color])
-        for color in Color
-    ]
-    if len(view.cards) == 2:
-        uno = gettext(N_("UNO!"), loc)
-        items += [_button(HandId(game, owner, page, "c", f"{card}.{color.value}.{UNO_MARK}", press=view.press).encode(),
-                          f"{color_label(color, loc)} · {uno}", style=CARD_STYLES[color], row=1,
-                          emoji=COLOR_SQUARES[color])
-                  for color in Color]
-    items.append(_button(HandId(game, owner, page, "b", press=view.press).encode(), gettext(N_("Back"), loc), row=2))
+    key, picker_page = button.picker()
+    moves = {m.ref: m for m in view.moves}
+    names = {**dict(view.swap_targets), **names}
+    sections: list[list[UnoButton]] = []
+
+    def final(move: Move, label: str) -> UnoButton:
+        style = CARD_STYLES[move.color] if move.color is not None else (
+            card_style(move.cards[-1]) if move.cards and move.target is None else discord.ButtonStyle.primary)
+        emoji = COLOR_SQUARES[move.color] if move.color is not None else (
+            card_button_emoji(move.cards[-1]) if move.cards and move.target is None else None)
+        if move.kind in ("uno", "catch"):
+            style, emoji = discord.ButtonStyle.danger, None
+        return _button(HandId(game, owner, button.page, _final_action(move), move.ref, press=view.press).encode(),
+                       label, style=style, emoji=emoji)
+
+    if button.action == "k":
+        calls = uno_calls(view)
+        sections.append([final(m, gettext(N_("UNO!"), loc) if m.kind == "uno" else
+                               _words(N_("Call out {player}"), loc, player=names.get(m.target or "", m.target)))
+                         for m in calls])
+    elif button.action in ("w", "s"):
+        option = next((o for o in view.plays if o.key == key), None)
+        if option is not None:
+            sections += [[final(m, _choice_label(view, m, names, cards=False)) for m in row]
+                         for row in _ordered(option, moves)]
+    else:  # "m": the plays starting with this card
+        card = key[1:] if key.startswith("p") else key
+        options = [o for o in view.plays if str(o.cards[0]) == card]
+        for wanted in (1, None):  # this card alone first, then with others
+            section = []
+            for option in options:
+                if (len(option.cards) == 1) != (wanted == 1):
+                    continue
+                if option.colors or option.targets:  # its colour or target is asked next
+                    opener = "w" if option.colors else "s"
+                    section.append(_button(
+                        HandId(game, owner, button.page, opener, option.key, press=view.press).encode(),
+                        _cards_label(view, option.cards), style=card_style(option.card),
+                        emoji=card_button_emoji(option.card)))
+                else:
+                    section += [final(m, _choice_label(view, m, names, cards=True))
+                                for row in _ordered(option, moves) for m in row]
+            sections.append(section)
+    rows = [row for section in sections for row in _chunks(section, 5)]
+    if not rows:
+        return None
+    pages = -(-len(rows) // PICKER_ROWS)
+    picker_page = min(max(picker_page, 0), pages - 1)
+    items = []
+    for r, row in enumerate(rows[picker_page * PICKER_ROWS:(picker_page + 1) * PICKER_ROWS]):
+        for item in row:
+            item.item.row = r
+            items.append(item)
+    items.append(_button(HandId(game, owner, button.page, "b", press=view.press).encode(),
+                         gettext(N_("Back"), loc), row=CONTROL_ROW))
+    if pages > 1:
+        more = f"{key}/{(picker_page + 1) % pages}"
+        items.append(_button(HandId(game, owner, button.page, button.action, more, press=view.press).encode(),
+                             gettext(N_("More cards ▶"), loc), row=CONTROL_ROW))
     return _view(items)
 
 
-UNO_MARK = "u"  # the third part of a colour button's arg: the play also declares UNO!
+def picker_prompt(view: HandView, button: HandId) -> str:
+    """The line above a picker: what it asks."""
+    if button.action == "w":
+        return tr(N_("Choose a colour for your wild card."), view.locale)
+    if button.action == "s":
+        return tr(N_("Choose whom to swap hands with."), view.locale)
+    if button.action == "k":
+        return tr(N_("Say UNO! or call out a player who forgot"), view.locale)
+    key, _ = button.picker()
+    if any(len(o.cards) > 1 for o in view.plays if o.key.startswith(key + ".")):
+        return tr(N_("Play this card alone, or all of this rank?"), view.locale)
+    return ""
 
 
-def swap_components(view: HandView, owner: str, page: int, card: str) -> discord.ui.View:
-    """7-0: whom to swap hands with when this 7 is played."""
-    loc, game = view.locale, view.game_id
-    items = [
-        _button(HandId(game, owner, page, "x", f"{card}.{user_id}", press=view.press).encode(), name[:80],
-                style=discord.ButtonStyle.primary, row=i // 5)
-        for i, (user_id, name) in enumerate(view.swap_targets[:20])
-    ]
-    items.append(_button(HandId(game, owner, page, "b", press=view.press).encode(), gettext(N_("Back"), loc), row=CONTROL_ROW))
-    return _view(items)
-
-
-def same_rank(view: HandView, card: Card) -> list[Card]:
-    """The cards of the hand that may go down together with ``card`` (multi-play house rule)."""
-    return [o.card for o in view.cards if o.card.rank is card.rank and not o.card.is_wild]
-
-
-def several_order(view: HandView, top: Card) -> tuple[Card, ...]:
-    """All cards of ``top``'s rank, ``top`` last so it ends on the pile (its colour counts)."""
-    cards = same_rank(view, top)
-    cards.remove(top)
-    return (*cards, top)
-
-
-def several_components(view: HandView, owner: str, page: int, card: str) -> discord.ui.View:
-    """Multi-play: this card alone, or every card of its rank with a chosen one on top."""
-    loc, game = view.locale, view.game_id
-    chosen = Card.parse(card)
-    items = [_button(HandId(game, owner, page, "p", card, press=view.press).encode(),
-                     tr(N_("Only {card}"), loc, card=chosen), style=card_style(chosen), row=0,
-                     emoji=card_button_emoji(chosen))]
-    tops = list(dict.fromkeys(same_rank(view, chosen)))
-    count = len(same_rank(view, chosen))
-    for i, top in enumerate(tops[:15]):
-        items.append(_button(HandId(game, owner, page, "a", str(top), press=view.press).encode(),
-                             tr(N_("All {n}, {card} on top"), loc, n=count, card=top),
-                             style=card_style(top), row=1 + i // 5, emoji=card_button_emoji(top)))
-    items.append(_button(HandId(game, owner, page, "b", press=view.press).encode(), gettext(N_("Back"), loc), row=CONTROL_ROW))
-    return _view(items)
+def _chunks(items: list[UnoButton], size: int) -> list[list[UnoButton]]:
+    return [items[i:i + size] for i in range(0, len(items), size)]
 
 
 def card_choice_label(option: CardOption, locale: str) -> str:

@@ -19,11 +19,10 @@ import discord
 from bot.coordinator import commands as cmd
 from bot.coordinator.ports import ChatKey, GameStore, User
 from bot.coordinator.views import HandView, Reply, Text
-from bot.engine.cards import Card
 from bot.i18n import N_, CommandRef, normalize_locale
 
 from . import components as ui
-from .custom_ids import HandId, TableId, decode
+from .custom_ids import PICKER_ACTIONS, HandId, TableId, decode
 from .embeds import reply_embed, reply_pages, reply_text, tr
 from .hand_views import OpenHands, as_new_message
 from .pictures import again
@@ -320,17 +319,20 @@ class Frontend:
                 N_("This hand view belongs to a game that is over. Press My hand on the table again."), loc),
                 deferred=False)
             return
-        if button.action in ("w", "s", "m", "pg", "b"):
+        if button.action in (*PICKER_ACTIONS, "pg", "b"):
             await self._hand_navigation(interaction, button)
             return
-        if button.action == "a":  # several cards of one rank: which ones is read from the hand now
-            hand = await self.own_hand(interaction)
-            top = Card.parse(button.arg)
-            cards = ui.several_order(hand, top) if hand and top in {o.card for o in hand.cards} else (top,)
-            command: cmd.Command = cmd.PlayCards(chat, user, cards=tuple(str(c) for c in cards),
-                                                 press=button.press or None)
+        ref = button.move_ref()
+        if ref is None and button.action == "u":  # an older UNO! button: declare or call out
+            command: cmd.Command = cmd.CallUno(chat, user)
+        elif ref is None:
+            await self.tell(interaction, tr(N_("This button is no longer valid."), loc))
+            return
         else:
-            command = self._hand_command(chat, user, button)
+            # The token of the hand the button was made for: a double click is refused as stale.
+            # UNO! ("u") declares or calls out, about others' state: settled, not token-checked.
+            press = None if button.action == "u" else button.press or None
+            command = cmd.ChooseMove(chat, user, ref=ref, press=press)
         reply, deferred = await self.run(interaction, command, update=True)
         hand = reply.hand
         if hand is None:  # a refusal carries no hand: show the current one under the reason
@@ -338,51 +340,29 @@ class Frontend:
         await self.update_hand(interaction, hand, _prefix(reply, reply_text(reply)), deferred=deferred,
                                page=button.page)
 
-    @staticmethod
-    def _hand_command(chat: ChatKey, user: User, button: HandId) -> cmd.Command:
-        # The token of the hand the button was made for: a double click is refused as stale.
-        # UNO! ("u") declares or calls out, about others' state: settled, not token-checked.
-        press = button.press or None
-        if button.action == "p":
-            return cmd.PlayCards(chat, user, cards=(button.arg,), press=press)
-        if button.action == "c":
-            card, _, rest = button.arg.partition(".")
-            color, _, uno = rest.partition(".")
-            return cmd.PlayCards(chat, user, cards=(card,), color=color, declare_uno=uno == ui.UNO_MARK,
-                                 press=press)
-        if button.action == "x":
-            card, _, target = button.arg.partition(".")
-            return cmd.PlayCards(chat, user, cards=(card,), swap_with=target, press=press)
-        if button.action == "o":
-            return cmd.NameColor(chat, user, color=button.arg)
-        if button.action == "u":
-            return cmd.CallUno(chat, user)
-        return {"d": cmd.Draw, "n": cmd.Pass, "g": cmd.Challenge}[button.action](chat, user, press=press)
+    async def _seat_names(self, chat: ChatKey) -> dict[str, str]:
+        record = await self.store.load(chat)
+        return {seat.user_id: seat.name for seat in record.seats} if record is not None else {}
 
     async def _hand_navigation(self, interaction: discord.Interaction, button: HandId) -> None:
-        """Pure UI: a colour picker, a swap picker, another page, or back to the hand."""
-        reply, deferred = await self.run(
-            interaction, cmd.ShowHand(chat_of(interaction), user_of(interaction)), update=True)
+        """Pure UI: a picker (colour, swap target, the ways to play a card, UNO!'s choices),
+        another page, or back to the hand."""
+        chat = chat_of(interaction)
+        reply, deferred = await self.run(interaction, cmd.ShowHand(chat, user_of(interaction)), update=True)
         hand = reply.hand
         owner = str(interaction.user.id)
         if hand is None:
             await self.update_hand(interaction, None, _prefix(reply, reply_text(reply)), deferred=deferred)
             return
         page = int(button.arg) if button.action == "pg" and button.arg.isdigit() else button.page
-        if button.action in ("w", "s", "m"):
-            holding = button.arg in {str(o.card) for o in hand.cards}
-            if holding:
-                builder, prompt = {
-                    "w": (ui.colour_components, N_("Choose a colour for your wild card.")),
-                    "s": (ui.swap_components, N_("Choose whom to swap hands with.")),
-                    "m": (ui.several_components, N_("Play this card alone, or all of this rank?")),
-                }[button.action]
-                picker = builder(hand, owner, button.page, button.arg)
-                await self.update_hand(interaction, hand, tr(prompt, hand.locale), deferred=deferred,
+        if button.action in PICKER_ACTIONS:
+            picker = ui.picker_components(hand, owner, button, await self._seat_names(chat))
+            if picker is not None:
+                await self.update_hand(interaction, hand, ui.picker_prompt(hand, button), deferred=deferred,
                                        page=button.page, view=picker)
                 return
-            await self.update_hand(interaction, hand, tr(N_("You no longer hold that card."), hand.locale),
-                                   deferred=deferred, page=page)
+            await self.update_hand(interaction, hand, tr(N_("You no longer hold that card."), hand.locale)
+                                   if button.action != "k" else "", deferred=deferred, page=page)
             return
         await self.update_hand(interaction, hand, "", deferred=deferred, page=page)
 

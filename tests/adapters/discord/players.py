@@ -80,7 +80,7 @@ class Table:
                 return
         hand_id, comp = card
         if use_slash:
-            options: dict[str, Any] = {"card": hand_id.arg}
+            options: dict[str, Any] = {"card": card_code(hand_id)}
             if hand_id.action == "w":
                 options["color"] = "B"
             if hand_id.action == "s":
@@ -93,9 +93,10 @@ class Table:
             self.slash_plays += 1
         else:
             await self.bot.click(user, mid, comp["custom_id"])
-            if hand_id.action in ("w", "s", "m"):  # a picker replaced the hand: choose in it
-                picker = fake.messages[mid]
-                choice = next(c for h, c in self.bot.hand_buttons(picker) if h.action in ("c", "x", "a"))
+            while hand_id.action in ("w", "s", "m"):  # a picker replaced the hand: choose in it
+                picker = self.bot.hand_buttons(fake.messages[mid])
+                hand_id, choice = next(((h, c) for h, c in picker if h.action in ("p", "c", "x", "a")),
+                                       None) or next((h, c) for h, c in picker if h.action in ("w", "s"))
                 await self.bot.click(user, mid, choice["custom_id"])
             self.button_plays += 1
         self.turns += 1
@@ -142,6 +143,13 @@ class Table:
                 assert not re.search(rf"(?<![\w]){re.escape(label)}{tail}", text), \
                     f"a held card ({label}) appears in a public message: {text!r}"
         return len(new)
+
+
+def card_code(hand_id: HandId) -> str:
+    """The card a hand button plays first (its arg is a move reference: "pR5", "pW+4~G")."""
+    found = re.match(r"p([^.~@!/]+)", hand_id.arg)
+    assert found, hand_id
+    return found.group(1)
 
 
 def shows_turn(message: dict[str, Any]) -> bool:

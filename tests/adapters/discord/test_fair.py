@@ -45,7 +45,7 @@ async def test_uno_is_declared_from_the_colour_picker(bot):
     wild = next(c for h, c in bot.hand_buttons(message) if h.action == "w")
     await bot.click(user, mid, wild["custom_id"])
     picker = bot.fake.messages[mid]
-    with_uno = [(h, c) for h, c in bot.hand_buttons(picker) if h.action == "c" and h.arg.endswith(".u")]
+    with_uno = [(h, c) for h, c in bot.hand_buttons(picker) if h.action == "c" and h.arg.endswith("!")]
     assert len(with_uno) == 4 and all("UNO!" in c["label"] for _, c in with_uno)
     await bot.click(user, mid, with_uno[0][1]["custom_id"])
     state = (await table.match()).game

@@ -83,7 +83,7 @@ async def test_a_wild_on_top_is_framed_in_the_colour_chosen(bot, fake):
     wild = next(comp for h, comp in bot.hand_buttons(hand) if h.action == "w")
     await bot.click(ANA, int(hand["id"]), wild["custom_id"])
     green = next(comp for h, comp in bot.hand_buttons(fake.messages[int(hand["id"])])
-                 if h.action == "c" and h.arg.endswith(".G"))
+                 if h.action == "c" and h.arg.endswith("~G"))
     await bot.click(ANA, int(hand["id"]), green["custom_id"])
     shown = fake.embed_image(bot.table_message())
     assert shown == top_card_image(Card.parse("W"), Color.GREEN)
@@ -111,7 +111,7 @@ async def test_the_hand_view_shows_the_players_own_hand_highlighting_what_they_c
     # Ana plays her red 1: her message (the click's answer) and Bo's open view (refreshed
     # through its webhook, his turn now) each get their new picture
     seen = len(fake.requests)
-    red1 = next(comp for h, comp in bot.hand_buttons(mine) if h.arg == "R1")
+    red1 = next(comp for h, comp in bot.hand_buttons(mine) if h.arg == "pR1")
     record = await bot.click(ANA, int(mine["id"]), red1["custom_id"])
     assert record.callback_type == UPDATE_MESSAGE
     assert fake.embed_image(fake.messages[int(mine["id"])], -1) == expected_hand(["G2", "W", "B+2", "Y7"], None)
@@ -198,7 +198,7 @@ async def test_yellow_cards_read_as_yellow_and_every_colour_has_its_square(bot, 
     for language, word in (("en", "Yellow"), ("zh_CN", "黄")):
         await bot.slash(ANA, "language", language=language)
         message = fake.response_message(await bot.slash(ANA, "hand"))
-        looks = {h.arg: comp for h, comp in bot.hand_buttons(message) if h.action in ("p", "w", "m")}
+        looks = {h.arg[1:]: comp for h, comp in bot.hand_buttons(message) if h.action in ("p", "w", "m")}
         yellow = looks["Y5"]
         # no yellow style exists: grey, with the yellow square and the word
         assert yellow["style"] == SECONDARY and yellow["emoji"]["name"] == "🟨" and word in yellow["label"]
@@ -209,7 +209,7 @@ async def test_yellow_cards_read_as_yellow_and_every_colour_has_its_square(bot, 
     # the colour picker after a wild: the same squares
     await bot.click(ANA, int(message["id"]), looks["W"]["custom_id"])
     picker = fake.messages[int(message["id"])]
-    colours = {h.arg.split(".")[1]: comp for h, comp in bot.hand_buttons(picker) if h.action == "c"}
+    colours = {h.arg.split("~")[1][0]: comp for h, comp in bot.hand_buttons(picker) if h.action == "c"}
     assert colours["Y"]["style"] == SECONDARY and colours["Y"]["emoji"]["name"] == "🟨"
     assert "黄" in colours["Y"]["label"]
 
@@ -235,7 +235,7 @@ async def test_the_cards_command_repaints_the_players_own_pictures_only(bot, fak
     assert fake.embed_image(bo, -1) == expected_hand(["G7", "R9"], None)
     # Ana plays: her hand is drawn in her colours, the public table in the classic ones
     mine = fake.response_message(await bot.slash(ANA, "hand"))
-    red1 = next(comp for h, comp in bot.hand_buttons(mine) if h.arg == "R1")
+    red1 = next(comp for h, comp in bot.hand_buttons(mine) if h.arg == "pR1")
     await bot.click(ANA, int(mine["id"]), red1["custom_id"])
     rest = ["G2", "W", "B+2", "Y7"]
     assert fake.embed_image(fake.messages[int(mine["id"])], -1) == expected_hand(rest, None, Theme.HIGH_CONTRAST)

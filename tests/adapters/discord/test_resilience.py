@@ -42,7 +42,7 @@ async def test_challenge_of_a_wild_draw_four_through_buttons(bot, fake):
     wild = next((h, c) for h, c in bot.hand_buttons(hand) if h.action == "w")
     await bot.click(ANA, int(hand["id"]), wild[1]["custom_id"])
     picker = fake.messages[int(hand["id"])]
-    green = next(c for h, c in bot.hand_buttons(picker) if h.action == "c" and h.arg.endswith(".G"))
+    green = next(c for h, c in bot.hand_buttons(picker) if h.action == "c" and h.arg.endswith("~G"))
     await bot.click(ANA, int(hand["id"]), green["custom_id"])
     # Bo, the victim, sees Challenge enabled on his hand and presses it
     bo_hand = await table.hand_message(BO, fresh=False)
@@ -254,7 +254,7 @@ async def test_multi_play_picker_plays_every_card_of_a_rank(bot, fake):
     await set_position(bot, {a: ["R5", "B5", "G5", "Y9"], b: ["G7", "R9"], c: ["B2", "Y1"]}, ["R3"], a)
     table = Table(bot, USERS)
     hand = await table.hand_message(ANA, fresh=False)
-    red5 = next(c for h, c in bot.hand_buttons(hand) if h.arg == "R5")
+    red5 = next(c for h, c in bot.hand_buttons(hand) if h.arg == "pR5")
     assert decode_action(red5) == "m"
     await bot.click(ANA, int(hand["id"]), red5["custom_id"])
     picker = fake.messages[int(hand["id"])]

@@ -49,8 +49,8 @@ async def test_the_dealer_names_the_colour_with_buttons(bot, fake):
     user = USERS[dealer]
     hand = await table.hand_message(user, fresh=True)
     named = [(h, c) for h, c in bot.hand_buttons(hand) if h.action == "o"]
-    assert sorted(h.arg for h, _ in named) == ["B", "G", "R", "Y"]
-    yellow = next(c for h, c in named if h.arg == "Y")
+    assert sorted(h.arg for h, _ in named) == ["o~B", "o~G", "o~R", "o~Y"]
+    yellow = next(c for h, c in named if h.arg == "o~Y")
     await bot.click(user, int(hand["id"]), yellow["custom_id"])
     state = Match.from_json((await bot.store.load(CHAT)).match).game
     assert state.color is Color.YELLOW and state.current != dealer

@@ -54,12 +54,12 @@ async def test_a_double_click_plays_one_copy(bot):
     user = USERS[current]
     message = await table.hand_message(user, fresh=False)
     mid = int(message["id"])
-    six = next((h, c) for h, c in bot.hand_buttons(message) if h.arg == "G6")
+    six = next((h, c) for h, c in bot.hand_buttons(message) if h.arg == "pG6")
     assert six[0].press
     if six[0].action == "m":  # several of one rank: the picker offers "only this one"
         await bot.click(user, mid, six[1]["custom_id"])
         six = next((h, c) for h, c in bot.hand_buttons(bot.fake.messages[mid])
-                   if h.action == "p" and h.arg == "G6")
+                   if h.action == "p" and h.arg == "pG6")
     clicks = [await bot.fake.click(user, mid, six[1]["custom_id"]) for _ in range(2)]
     await asyncio.gather(*(bot.fake.wait(c) for c in clicks))
     state = (await table.match()).game

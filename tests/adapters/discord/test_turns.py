@@ -108,7 +108,7 @@ async def test_the_open_hand_view_refreshes_itself_when_the_turn_comes(bot, fake
     assert shows_turn(view)  # Bo clicked nothing
     assert webhook_edits(fake, opened_by) == 1  # through the interaction that opened it
     playable = [h.arg for h, c in bot.hand_buttons(view) if h.action == "p" and not c.get("disabled")]
-    assert playable == ["R5"]
+    assert playable == ["pR5"]
     (ping,) = bot.pings()
     assert "press My hand" not in ping["content"]  # his view is ready: nothing to open
     clicks = sum(1 for r in fake.interactions.values() if r.user is BO)

@@ -182,8 +182,8 @@ def _penalty_line(player: str, amount: int, rules: RuleSet | None, top: Card | N
         return Nn_("{player} must take {count} card or stack on it.",
                    "{player} must take {count} cards or stack on it.", amount, params)
     if challenge:
-        return Nn_("{player} must take {count} card or challenge the Wild Draw Four.",
-                   "{player} must take {count} cards or challenge the Wild Draw Four.", amount, params)
+        return Nn_("{player} must take {count} card or challenge it.",
+                   "{player} must take {count} cards or challenge it.", amount, params)
     return Nn_("{player} must take {count} card.", "{player} must take {count} cards.", amount, params)
 
 
@@ -391,6 +391,16 @@ def standings(match, names: Mapping[str, str], scores: Mapping[str, int] | None 
                      {"name": name, "points": points}) for name, points in rows)
 
 
+def cards_left_points(match, won) -> int:
+    """What the hand's cards left count for in all: the winner's opponents' under
+    winner_takes and chips (``won.points``), everyone's but the winner's under
+    losers_accumulate (a winner's partners are charged too)."""
+    if match.rules.scoring != "losers_accumulate":
+        return won.points
+    state = match.game
+    return sum(cards_value(state.hand(p)) for p in state.players if p != won.winner)
+
+
 def hand_breakdown(match, won, names: Mapping[str, str]) -> tuple[Text, ...]:
     """One line per player but the winner: cards left and what they count for in the
     scoring mode (a winner's partner's cards count for nothing)."""
@@ -405,7 +415,7 @@ def hand_breakdown(match, won, names: Mapping[str, str]) -> tuple[Text, ...]:
         params = {"player": names.get(player, player),
                   "cards": Nn_("{count} card", "{count} cards", len(hand)),
                   "points": amount(scoring, cards_value(hand))}
-        if player in partners:
+        if player in partners and scoring != "losers_accumulate":  # charged there as a team
             lines.append(Text(N_("• {player} (partner): {cards} left, not counted"), params))
         elif scoring == "winner_takes":
             lines.append(Text(N_("• {player}: {cards} left, worth {points}"), params))

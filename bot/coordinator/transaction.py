@@ -26,15 +26,15 @@ COUNTERS = ("uno_calls", "caught", "challenges_won")
 HAND_WON = {
     "winner_takes": N_("{last}🏁 {winner} won hand {hand}: +{points}.\n{breakdown}"
                        "Standings: {standings}"),
-    "losers_accumulate": N_("{last}🏁 {winner} won hand {hand}: nothing added; the others add "
-                            "{points} in all.\n{breakdown}Standings, fewest first: {standings}"),
+    "losers_accumulate": N_("{last}🏁 {winner} won hand {hand}: the cards left add {points} in "
+                            "all.\n{breakdown}Standings, fewest first: {standings}"),
     "chips": N_("{last}🏁 {winner} won hand {hand}: the others pay {points}.\n{breakdown}"
                 "Chip balances: {standings}"),
 }
 # The same, briefly, on the finished hand's table message.
 HAND_CLOSED = {
     "winner_takes": N_("🏁 {winner} won hand {hand} (+{points}). Standings: {standings}"),
-    "losers_accumulate": N_("🏁 {winner} won hand {hand}; the others add {points} in all. "
+    "losers_accumulate": N_("🏁 {winner} won hand {hand}; the cards left add {points} in all. "
                             "Standings, fewest first: {standings}"),
     "chips": N_("🏁 {winner} won hand {hand} (the others pay {points}). "
                 "Chip balances: {standings}"),
@@ -256,7 +256,7 @@ class Tx:
         standings = presenter.standings(match, names, self._standings_scores())
         scoring = match.rules.scoring
         winner = presenter.side_name(state, won.winner, names)
-        points = presenter.amount(scoring, won.points)
+        points = presenter.amount(scoring, presenter.cards_left_points(match, won))
         self.close_table(Text(HAND_CLOSED[scoring],
                               {"winner": winner, "hand": match.hand_number, "points": points,
                                "standings": standings}))

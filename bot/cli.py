@@ -23,13 +23,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="unobot", description="UNO for group chats.")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a match in the terminal against AI seats")
-    play.add_argument("--rules", choices=("official", "house"), default="official")
-    play.add_argument("--lang", choices=("en", "zh", "zh_CN"), default="en")
+    play.add_argument("--rules", choices=("official", "house"), default=None,
+                      help="rules preset (default: as last time, else official); starts its overrides afresh")
+    play.add_argument("--lang", choices=("en", "zh", "zh_CN"), default=None,
+                      help="language (default: as last time, else en)")
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--ai", type=int, default=3, help="number of AI opponents (1-9)")
     play.add_argument("--level", choices=("easy", "normal", "hard"), default="normal")
     play.add_argument("--name", default=None, help="your name at the table (default: Player / 玩家)")
     play.add_argument("--target", type=int, default=None, help="points that end the match (default: the rules)")
+    play.add_argument("--lobby", action="store_true",
+                      help="stop at the open table before the deal: change settings, then type start")
     play.add_argument("--database", default=None, help="database URL (default: $DATABASE_URL or a SQLite file)")
     from adapters.console.settings_flags import (
         add_setting_flags,  # composition root: knows the console

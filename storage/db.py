@@ -17,8 +17,6 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from bot.config import ConfigError
-
 SQLITE_BUSY_TIMEOUT_MS = 5000
 # Connections for the games hot path on PostgreSQL: many games committing at once share WAL
 # flushes (group commit), which is what makes 50 concurrent games fast.
@@ -32,8 +30,9 @@ _SSL_FILES = ("sslrootcert", "sslcert", "sslkey", "sslcrl")
 PG_CONNECT_TIMEOUT = 10  # seconds: an unreachable host fails the start, it does not hang it
 
 
-class DatabaseUrlError(ConfigError):
-    """A database URL we cannot use; the text never holds the password."""
+class DatabaseUrlError(ValueError):
+    """A database URL we cannot use; the text never holds the password. (The composition
+    root turns it into its configuration error: storage knows nothing of the config.)"""
 
 
 def _parse(url: str | URL) -> URL:
@@ -121,7 +120,7 @@ def is_sqlite(url: str) -> bool:
 def connection_problem(error: BaseException) -> str | None:
     """One line saying why the database could not be opened, when ``error`` means it cannot
     be reached, refused us or is not a database; None for anything else (a bug: let it raise)."""
-    if isinstance(error, ConfigError):
+    if isinstance(error, DatabaseUrlError):
         return str(error)
     # SQLAlchemy wraps the driver's error (DBAPIError.orig), its asyncpg adapter once more.
     while isinstance(error, sa.exc.DBAPIError) and error.orig is not None:

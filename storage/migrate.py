@@ -1,6 +1,6 @@
 """Schema migrations with Alembic, configured in code so they work from an installed package.
 
-    python -m storage.migrate            upgrade $DATABASE_URL (or the default SQLite file)
+    python -m storage.migrate URL        upgrade the database at URL
     storage.migrate.upgrade(url)         the same from Python (``unobot db upgrade``)
 
 ``upgrade`` is synchronous and runs the async driver on its own event loop, so call it from a
@@ -53,10 +53,12 @@ def current(url: str) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bot.config import database_url
-
     args = sys.argv[1:] if argv is None else argv
-    url = args[0] if args else database_url()
+    if len(args) != 1:
+        print("usage: python -m storage.migrate DATABASE_URL  (or: unobot db upgrade)",
+              file=sys.stderr)
+        return 2
+    url = args[0]
     upgrade(url)
     print(f"schema at {current(url)}")
     return 0

@@ -22,7 +22,6 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-ACTIVE_STATUSES = ("lobby", "running")
 _ACTIVE_WHERE = sa.text("status IN ('lobby', 'running')")
 _OWED_WHERE = sa.text("owed")
 

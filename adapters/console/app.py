@@ -3,7 +3,11 @@
 The console is one chat (``console:local``) with one human. Lines typed are parsed into
 coordinator commands (parse.py); everything shown comes back through the console ChatPort
 (port.py). The match runs to the target score; then the standings are printed. EOF on stdin
-(or "quit") stops the game and exits 0.
+(or "quit") stops the game, prints the standings so far and exits 0.
+
+Settings are the console chat's, kept in the store: flags and ``settings key=value`` change
+them for this match and the next (a rule typed mid-match is kept for the next one). A match
+left running by a killed process is resumed on the next start.
 """
 
 from __future__ import annotations
@@ -13,16 +17,21 @@ import asyncio
 import sys
 import threading
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from bot.coordinator import commands as cmd
+from bot.coordinator import presenter
 from bot.coordinator.lobby import TWO_TABLE_PLAYERS
 from bot.coordinator.ports import ChatKey, GameRecord, GameStore, User
-from bot.coordinator.settings import rules_of
+from bot.coordinator.refusals import Refusal as Refused
+from bot.coordinator.setting_schema import all_settings, current_values
+from bot.coordinator.settings import apply_changes, rule_changes, rules_of
+from bot.coordinator.table_size import refuse_deal
 from bot.coordinator.views import N_, Reply, Text
 from bot.engine import Match
 from bot.engine.match import ranking
-from bot.i18n import gettext, normalize_locale
+from bot.i18n import gettext, isolate, normalize_locale
 from bot.render import text as render
 
 from .parse import HELP_LINES, Context, Local, Refusal, parse_line
@@ -33,6 +42,7 @@ CHAT = ChatKey("console", "local")
 HUMAN_ID = "human"
 MAX_AI = 9
 MIN_TARGET, MAX_TARGET = 1, 100_000  # RuleSet.target_score's range
+START_WORDS = ("start", "开始")  # leaves the --lobby step and deals
 ECHOED = (cmd.PlayCards, cmd.Draw, cmd.Pass)  # their success is already on the table
 
 LineReader = Callable[[], Awaitable[str | None]]  # the next line, or None at end of input
@@ -51,20 +61,28 @@ class ConsoleSession:
                  store: GameStore, *, read_line: LineReader | None = None,
                  write: Writer | None = None) -> None:
         self.args = args
-        self.locale = normalize_locale(getattr(args, "lang", "en"))
-        # Your own name at the table: a word that reads as a name in either language.
-        self.user = User(id=HUMAN_ID, name=getattr(args, "name", None) or gettext(N_("Player"), self.locale),
-                         locale=self.locale, is_admin=True)
+        self.locale = normalize_locale(getattr(args, "lang", None) or "en")
         self.port = ConsoleChat(HUMAN_ID, self.locale, write or _stdout_writer)
+        self.use_locale(self.locale)
         self.coordinator = make_coordinator(self.port)
         self.store = store
         self.read_line = read_line or StdinReader().read
         self.game_id: str | None = None
         self.over = asyncio.Event()  # the match finished (or was stopped)
 
+    def use_locale(self, locale: str) -> None:
+        """The person's language, for their own lines, hand and name."""
+        self.locale = normalize_locale(locale)
+        self.port.locale = self.locale
+        # Your own name at the table: a word that reads as a name in either language.
+        self.user = User(id=HUMAN_ID, name=getattr(self.args, "name", None) or gettext(N_("Player"), self.locale),
+                         locale=self.locale, is_admin=True)
+
     # ---- the session ----------------------------------------------------------------------
 
     async def run(self) -> int:
+        if getattr(self.args, "lang", None) is None:  # no --lang: the language chosen last time
+            self.use_locale((await self.store.chat_settings(CHAT)).language)
         ai_seats = getattr(self.args, "ai", 3)
         if not 1 <= ai_seats <= MAX_AI:
             self.port.line(Text(N_("Choose between 1 and 9 AI opponents.")))
@@ -75,55 +93,148 @@ class ConsoleSession:
                                 {"low": MIN_TARGET, "high": MAX_TARGET}))
             return 2
         watcher = asyncio.create_task(self.watch_for_end())
+        stopped = False
         try:
-            if not await self.open_match(ai_seats):
-                return 1
+            refused = await self.open_match(ai_seats)
+            if refused is not None:
+                return refused
             self.port.line(Text(N_("Type \"help\" for the commands.")))
             await self.read_loop()
-            if self.over.is_set():
-                await self.show_standings()
+            if not self.over.is_set():  # EOF or quit mid-match: stop, then the score so far
+                await self.stop_quietly()
+                stopped = True
+            await self.show_standings(final=not stopped)
             return 0
         finally:
             watcher.cancel()
-            if not self.over.is_set():
+            if not self.over.is_set() and not stopped:
                 await self.stop_quietly()
             await self.coordinator.close()
 
-    async def open_match(self, ai_seats: int) -> bool:
-        """Console settings (no turn timer, chosen preset and language), then a lobby with
-        the AI seats, then start. A game left open by an earlier run is stopped first."""
+    async def open_match(self, ai_seats: int) -> int | None:
+        """None once a match is on: the one a killed run left running (resumed), or a new one
+        with the console's settings (no turn timer; the preset, target and flags given, kept
+        for the next start), a lobby with the AI seats (with --lobby, where the person may
+        change settings before typing "start"), then the deal. Else the exit code: 1 for a
+        refused setting, 2 for seats the deck cannot deal to, 0 for leaving the lobby."""
+        record = await self.store.load(CHAT)
+        if record is not None and record.status == "running" \
+                and any(seat.user_id == HUMAN_ID for seat in record.seats):
+            await self.resume_match(record)
+            return None
+        if record is not None:  # a lobby a killed run left open: closed without a word
+            await self.close_silently()
         settings = await self.store.chat_settings(CHAT)
-        settings.preset = getattr(self.args, "rules", "official")
-        target = getattr(self.args, "target", None)
-        settings.overrides = {"target_score": target} if target is not None else {}
         settings.language = self.locale
         settings.turn_timer = 0
-        await self.store.save_chat_settings(CHAT, settings)
-        if await self.store.load(CHAT) is not None:
-            await self.coordinator.handle(cmd.StopGame(chat=CHAT, user=self.user))
-        flags = setting_changes(self.args)
-        if flags:  # --stacking, --set ...: checked like the in-game settings command
-            reply = await self.coordinator.handle(cmd.ChangeSettings(chat=CHAT, user=self.user, changes=flags))
-            if not reply.ok:
-                self.show_reply(reply)
-                return False
-            if rules_of(await self.store.chat_settings(CHAT)).tables > 1:
+        changes = self.launch_changes()
+        try:
+            if changes:
+                settings = apply_changes(settings, changes)
+            rules = rules_of(settings)
+            if rules.tables > 1:
                 ai_seats = TWO_TABLE_PLAYERS - 1  # two tables seat exactly 8: the person and 7 bots
+            else:
+                refuse_deal(rules, ai_seats + 1)
+        except Refused as refusal:
+            self.port.line(refusal.text)
+            return 2 if refusal.code == "too_many_for_hand_size" else 1
+        await self.store.save_chat_settings(CHAT, settings)
+        lobby_step = bool(getattr(self.args, "lobby", False))
         steps: list[cmd.Command] = [cmd.NewGame(chat=CHAT, user=self.user)]
         steps += [cmd.AddAiSeat(chat=CHAT, user=self.user, strategy=getattr(self.args, "level", "normal"))
                   for _ in range(ai_seats)]
         steps.append(cmd.StartGame(chat=CHAT, user=self.user))
         for step in steps:
+            if isinstance(step, cmd.StartGame) and lobby_step and not await self.lobby():
+                return 0
             reply = await self.coordinator.handle(step)
             if isinstance(step, cmd.StartGame) and reply.error == "game_running":
                 break  # ten seats: the lobby started by itself when the last bot sat down
             if not reply.ok:
                 self.port.flush_lobby()
                 self.show_reply(reply)
-                return False
+                return 1
         record = await self.store.load(CHAT)
         self.game_id = record.game_id if record else None
-        return self.game_id is not None
+        return None if self.game_id is not None else 1
+
+    async def lobby(self) -> bool:
+        """Before the deal: settings shown and changed at the open table until "start" (True),
+        or the person leaves (False, the lobby closed). Ten seats have started by themselves."""
+        record = await self.store.load(CHAT)
+        if record is None or record.status != "lobby":
+            return True
+        self.port.flush_lobby()
+        self.port.line(Text(N_("Change the rules now with settings key=value, then type \"start\" to deal.")))
+        while True:
+            line = await self.read_line()
+            if line is None:
+                await self.coordinator.handle(cmd.StopGame(chat=CHAT, user=self.user))
+                return False
+            if line.strip().lower() in START_WORDS:
+                return True
+            parsed = parse_line(line, Context(CHAT, self.user))
+            if isinstance(parsed, Local) and parsed.name == "quit":
+                await self.coordinator.handle(cmd.StopGame(chat=CHAT, user=self.user))
+                return False
+            if isinstance(parsed, cmd.ShowSettings):
+                await self.show_settings()
+            elif isinstance(parsed, cmd.ChangeSettings):
+                await self.change_settings(parsed.changes)
+                self.port.flush_lobby()  # the lobby as it is now
+            elif isinstance(parsed, Refusal):
+                self.port.line(parsed.text)
+            elif parsed is not None:
+                self.port.line(Text(N_("Change the rules now with settings key=value, then type \"start\" to deal.")))
+
+    def launch_changes(self) -> dict[str, Any]:
+        """The settings given on the command line (--rules, --target and a flag per field)."""
+        changes: dict[str, Any] = {}
+        if getattr(self.args, "rules", None) is not None:
+            changes["preset"] = self.args.rules
+        if getattr(self.args, "target", None) is not None:
+            changes["target_score"] = self.args.target
+        changes.update(setting_changes(self.args))
+        return changes
+
+    async def resume_match(self, record: GameRecord) -> None:
+        """Pick up the match a killed run left running: what it still owed, the AI seats that
+        must act, then the table and the person's hand as they are now."""
+        self.game_id = record.game_id
+        self.port.line(Text(N_("Your unfinished match goes on (type \"quit\" to stop it).")))
+        changes = self.launch_changes()
+        if changes:  # given for a new match: kept for the next one
+            await self.save_for_next_match(changes)
+        await self.coordinator.resume()
+        record = await self.store.load(CHAT) or record
+        if record.match:
+            table = presenter.table_view(record, Match.from_json(record.match), self.locale)
+            await self.port.publish(record.chat, table)
+        shown_before = self.port.hands_shown
+        reply = await self.coordinator.handle(cmd.ShowHand(chat=CHAT, user=self.user))
+        if reply.hand is not None and self.port.hands_shown == shown_before:
+            self.port.show_hand(reply.hand)
+        await self.check_over()
+
+    async def close_silently(self) -> None:
+        self.port.muted = True
+        try:
+            await self.coordinator.handle(cmd.StopGame(chat=CHAT, user=self.user))
+        finally:
+            self.port.muted = False
+
+    async def save_for_next_match(self, changes: dict[str, Any]) -> bool:
+        """Rules cannot change while a game runs: store them as the console's settings, for
+        the next match (checked as the settings command checks them)."""
+        try:
+            settings = apply_changes(await self.store.chat_settings(CHAT), changes)
+        except Refused as refusal:
+            self.port.line(refusal.text)
+            return False
+        await self.store.save_chat_settings(CHAT, settings)
+        self.port.line(Text(N_("Saved: the new rules apply from your next match.")))
+        return True
 
     async def read_loop(self) -> None:
         """Read lines until EOF, "quit" or the end of the match, whichever comes first."""
@@ -159,6 +270,12 @@ class ConsoleSession:
             for msgid in HELP_LINES:
                 self.port.line(Text(msgid))
             return True
+        if isinstance(parsed, cmd.ShowSettings):
+            await self.show_settings()
+            return True
+        if isinstance(parsed, cmd.ChangeSettings):
+            await self.change_settings(parsed.changes)
+            return True
         shown_before = self.port.hands_shown
         reply = await self.coordinator.handle(parsed)
         if not (reply.ok and isinstance(parsed, ECHOED) and not reply.lines):
@@ -167,6 +284,37 @@ class ConsoleSession:
             self.port.show_hand(reply.hand)
         await self.check_over()
         return True
+
+    async def show_settings(self) -> None:
+        """Every key ``settings key=value`` accepts, with its value here and what it takes."""
+        self.port.line(Text(N_("Settings (change one with settings key=value):")))
+        values = current_values(await self.store.chat_settings(CHAT))
+        for item in all_settings():
+            if item.name in values:
+                self.port.line(Text(N_("{key} = {value} ({allowed})"),
+                                    {"key": item.name, "value": typed_value(values[item.name]),
+                                     "allowed": item.allowed()}))
+
+    async def change_settings(self, changes: dict[str, Any]) -> None:
+        """Through the coordinator; rules it refuses while the match runs are kept for the
+        next match, and a new language is the person's too (their hand box included)."""
+        request = cmd.ChangeSettings(chat=CHAT, user=self.user, changes=changes)
+        reply = await self.coordinator.handle(request)
+        if reply.error == "game_running" and rule_changes(changes):
+            self.show_reply(reply)
+            if not await self.save_for_next_match(changes):
+                return
+            now = {key: value for key, value in changes.items() if not rule_changes({key: value})}
+            if not now:
+                return
+            reply = await self.coordinator.handle(cmd.ChangeSettings(chat=CHAT, user=self.user, changes=now))
+        if reply.ok and any(str(key).strip().lower() == "language" for key in changes):
+            language = (await self.store.chat_settings(CHAT)).language
+            self.use_locale(language)
+            await self.coordinator.handle(cmd.SetLanguage(chat=CHAT, user=self.user, language=language))
+        if reply.ok:  # "Settings saved." (the list, by key, is what "settings" shows)
+            reply = replace(reply, lines=())
+        self.show_reply(reply)
 
     def show_reply(self, reply: Reply) -> None:
         if reply.text is None and not reply.lines:
@@ -192,27 +340,34 @@ class ConsoleSession:
         if record is None or not record.active:
             self.over.set()
 
-    async def show_standings(self) -> None:
+    async def show_standings(self, *, final: bool = True) -> None:
         record = await self.store.get(self.game_id) if self.game_id else None
         if record is None:
             return
         self.port.say("")
-        self.port.line(Text(N_("Final standings")))
+        self.port.line(Text(N_("Final standings")) if final else Text(N_("Standings so far")))
         tables = [await self.store.get(g) for g in record.meta.get("two_tables", {}).get("games", [])]
         for place, (name, points) in enumerate(standings(record, [t for t in tables if t]), 1):
             self.port.line(Text(N_("{place}. {name}: {points} points"),
-                                {"place": place, "name": name, "points": points}))
+                                {"place": place, "name": isolate(name), "points": points}))
         stats = await self.store.stats(CHAT.platform, HUMAN_ID, CHAT)
         self.port.line(Text(N_("Your record here: {wins} won of {games} matches."),
                             {"wins": stats.wins, "games": stats.games}))
 
     async def stop_quietly(self) -> None:
-        """Leaving (EOF or quit) mid-match: stop the game so no stale lobby is left behind."""
+        """Leaving (EOF or quit) mid-match: stop the game so no stale game is left behind."""
         try:
             if self.game_id is not None:
                 await self.coordinator.handle(cmd.StopGame(chat=CHAT, user=self.user))
         except Exception:  # noqa: BLE001 - shutting down; the store may already be closing
             pass
+
+
+def typed_value(value: Any) -> str:
+    """A setting's value as one would type it after ``key=``."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 def standings(record: GameRecord, tables: list[GameRecord] | None = None) -> list[tuple[str, int]]:

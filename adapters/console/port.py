@@ -15,7 +15,6 @@ from bot.coordinator.ports import ChatKey
 from bot.coordinator.tables import split_table_chat
 from bot.coordinator.views import N_, HandView, LobbyView, Notice, Public, TableView, Text
 from bot.i18n import translate
-from bot.i18n.formatting import FSI, PDI
 from bot.render import text as render
 
 Writer = Callable[[str], None]
@@ -36,10 +35,13 @@ class ConsoleChat:
         self.my_table: ChatKey | None = None  # two tables: where the person plays now
         self.hands_shown = 0  # how many times the human's hand was printed
         self.changed = asyncio.Event()  # set on every message: the app re-checks the game then
+        self.muted = False  # closing a game left by a killed run: nothing of it is printed
 
     # ---- ChatPort -------------------------------------------------------------------------
 
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
+        if self.muted:
+            return str(next(self._ids))
         if split_table_chat(chat.chat_id)[1] is not None and not self._at_my_table(chat, message):
             return str(next(self._ids))  # two tables: the bots' table plays on unseen
         if isinstance(message, LobbyView | TableView) and message.closed:
@@ -57,7 +59,7 @@ class ConsoleChat:
                 self.pending_lobby = None
             previous, self.last_table = self.last_table, message
             body = self.compact(message) if self.routine(previous, message) else \
-                render.render_table(message)
+                render.render_table(message, reader=self.human_id)
         elif isinstance(message, Notice):
             body = render.render_notice(message)
         else:  # a new kind of view: say so rather than crash the game
@@ -80,6 +82,8 @@ class ConsoleChat:
                         edit: str | None = None) -> str | None:
         if user_id != self.human_id:
             return None  # never print anyone else's hand
+        if self.muted:
+            return f"hand-{next(self._ids)}"
         self.show_hand(view)
         self.changed.set()
         return f"hand-{next(self._ids)}"
@@ -111,8 +115,8 @@ class ConsoleChat:
             self.pending_lobby = None
 
     def say(self, body: str) -> None:
-        # Terminals handle bidi isolates unevenly (some draw them as boxes): plain names here.
-        self._write(body.replace(FSI, "").replace(PDI, "").rstrip("\n") + "\n")
+        # Names keep their bidi isolates (U+2068 … U+2069), as in every other frontend.
+        self._write(body.rstrip("\n") + "\n")
 
     def line(self, text: Text) -> None:
         self.say(translate(text, self.locale))

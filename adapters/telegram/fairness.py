@@ -89,10 +89,6 @@ class FairUpdateProcessor(BaseUpdateProcessor):
             if lane.pending == 0:
                 self._lanes.pop(key, None)  # idle chats cost no memory
 
-    @property
-    def busy_chats(self) -> int:
-        return len(self._lanes)
-
     def cancel_running(self) -> int:
         """Cancel every update still being handled (a shutdown past its grace period)."""
         tasks = [t for t in self._running if not t.done()]

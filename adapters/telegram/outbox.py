@@ -71,10 +71,13 @@ class GroupOutbox:
         return message_id
 
     def edit(self, message_id: str, text: Body, markup: InlineKeyboardMarkup | None) -> str:
-        """Queue an edit and return at once (the id the message has, as far as known)."""
+        """Queue an edit and return at once (the id the message has, as far as known). The
+        id is looked up again when the edit goes out: an edit in flight may still replace the
+        message (sent anew), and this one must follow it there."""
         message_id = self.current_id(message_id)
         last = self._queue[-1] if self._queue else None
-        if last is not None and last.edit == message_id and last.done is None:
+        if last is not None and last.edit is not None and self.current_id(last.edit) == message_id \
+                and last.done is None:
             last.text, last.markup = text, markup  # still waiting: send only the newest
             last.merged += 1
             self.merged += 1
@@ -120,7 +123,10 @@ class GroupOutbox:
         return not self._queue and (self._worker is None or self._worker.done())
 
     def _newer_edit_queued(self, item: _Item) -> bool:
-        return any(other.edit == item.edit for other in self._queue)
+        assert item.edit is not None
+        target = self.current_id(item.edit)
+        return any(other.edit is not None and self.current_id(other.edit) == target
+                   for other in self._queue)
 
     async def _retry(self, item: _Item) -> bool:
         """Put a failed table edit back at the head of the queue after a pause; False when it
@@ -145,6 +151,8 @@ class GroupOutbox:
     async def _run(self) -> None:
         while self._queue:
             item = self._queue.popleft()  # out of the queue while in flight: never merged into
+            if item.edit is not None:  # where the message is now, not where it was when queued
+                item.edit = self.current_id(item.edit)
             try:
                 shown = await self._deliver(self.chat_id, item.text, item.markup, item.edit)
                 if item.edit is not None and shown != item.edit:

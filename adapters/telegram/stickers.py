@@ -31,6 +31,7 @@ from telegram import Bot, InputSticker, Sticker
 from telegram.constants import StickerFormat
 from telegram.error import BadRequest, RetryAfter, TelegramError
 
+from bot.coordinator import Backoff
 from bot.coordinator.ports import GameStore
 from bot.engine.cards import Card, Color, Rank
 from bot.render.images import Theme, sticker_image, wild_sticker_image
@@ -166,27 +167,29 @@ class StickerSets:
             await asyncio.shield(self._task)
 
     async def _run(self, themes: Sequence[Theme], *, trust_store: bool = True) -> None:
-        delay = self.retry_delay
+        backoff = Backoff(self.retry_delay, self.max_retry_delay)
         try:
             self._ids.update(await self.store.media_files(PLATFORM))
         except Exception:
             log.exception("could not read the stored sticker ids: building the sets anew")
         for theme in themes:
+            failures = 0
             while True:
                 try:
                     await self.ensure(theme, trust_store=trust_store)
                     break
                 except TelegramError as error:
-                    wait = max(delay, _retry_seconds(error))
+                    failures += 1
+                    wait = max(backoff.delay(failures), _retry_seconds(error))
                     log.warning("sticker set %s: %s: %s (trying again in %.0f s)%s",
                                 set_name(theme, self.bot_username), type(error).__name__,
                                 error.message, wait, _hint(error))
                 except Exception:  # a bug or the database: logged, tried again later
-                    wait = delay
+                    failures += 1
+                    wait = backoff.delay(failures)
                     log.exception("sticker set %s could not be built (trying again in %.0f s)",
                                   set_name(theme, self.bot_username), wait)
                 await asyncio.sleep(wait)
-                delay = min(delay * 2, self.max_retry_delay)
 
     async def ensure(self, theme: Theme, *, trust_store: bool = True) -> None:
         """Make the theme's set complete and its ids known, uploading only what is missing."""

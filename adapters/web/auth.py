@@ -68,13 +68,16 @@ def verify_init_data(init_data: object, bot_token: str, now: float,
     received = fields.pop("hash", "")
     check = "\n".join(f"{key}={value}" for key, value in sorted(fields.items()))
     expected = hmac.new(telegram_secret(bot_token), check.encode(), hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(expected, received):
+    # Compared as bytes: compare_digest refuses str with non-ASCII characters (a TypeError).
+    if not hmac.compare_digest(expected.encode(), received.encode("utf-8", "replace")):
         raise AuthError("initData signature does not match")
     try:
         auth_date = float(fields["auth_date"])
         user = json.loads(fields["user"])
+        if not isinstance(user, dict):
+            raise TypeError("user is not an object")
         user_id = str(int(user["id"]))
-    except (KeyError, ValueError, TypeError) as error:
+    except (KeyError, ValueError, TypeError, RecursionError) as error:
         raise AuthError(f"initData lacks a field ({type(error).__name__})") from None
     if not now - max_age <= auth_date <= now + 60:
         raise AuthError("initData is stale")
@@ -116,7 +119,7 @@ def read_token(secret: bytes, token: object, now: float) -> TokenClaims:
         data = json.loads(payload)
         claims = TokenClaims(str(data["k"]), str(data["p"]), str(data["u"]), str(data["g"]),
                              float(data["e"]))
-    except (KeyError, ValueError, TypeError):
+    except (KeyError, ValueError, TypeError, RecursionError):
         raise AuthError("token lacks a field") from None
     if claims.expires < now:
         raise AuthError("token expired")

@@ -11,7 +11,9 @@ own hand, live, and sends their moves through the same coordinator commands as c
                             pushes the snapshot whenever the game changes
 
 Every refusal of a credential is a bare 401 (the client learns nothing); the reason is
-logged without the credential. Live updates: the coordinator's ChatPort is wrapped
+logged without the credential. A move that is not one (not JSON, nested too deep, wrong
+types) is a 400 with the localised "reload" answer, a body over MAX_BODY a 413: malformed
+input is the client's fault, never an error of ours in the log. Live updates: the coordinator's ChatPort is wrapped
 (``tee``) so that every public message or private hand for a game wakes the pages open on
 that game; each page then reads its own player's snapshot from the store.
 """
@@ -46,13 +48,36 @@ log = logging.getLogger(__name__)
 FIRST_MESSAGE_TIMEOUT = 5.0
 COALESCE = 0.005  # seconds a page waits after a wake-up for the rest of the same move
 MAX_BODY = 16 * 1024
-ACTIONS = ("play", "draw", "pass", "uno", "call_out", "challenge")
+# Live pages one player may keep open: each costs a read and a push on every move, so
+# opening another closes the oldest (with REPLACED; the page says so and does not reconnect).
+MAX_PAGES_PER_PLAYER = 3
+REPLACED = 4409
+ACTIONS = ("play", "draw", "pass", "uno", "call_out", "challenge", "name_color")
 _BAD_ACTION = Text(N_("The page sent something I do not understand. Reload it."))
 _STALE = Text(N_("The game moved on before your tap arrived: look again and choose."))
 
 
 def _unauthorized() -> web.Response:
     return web.json_response({"error": "unauthorized"}, status=401)
+
+
+_MALFORMED = (ValueError, UnicodeDecodeError, RecursionError)  # RecursionError: deep nesting
+
+
+async def _json_body(request: web.Request) -> Any:
+    """The request's JSON, or None when it is not JSON (a body over MAX_BODY is answered
+    413 by aiohttp before it is read)."""
+    try:
+        return await request.json()
+    except _MALFORMED:
+        return None
+
+
+def _json_text(text: Any) -> Any:
+    try:
+        return json.loads(text)
+    except (*_MALFORMED, TypeError):
+        return None
 
 
 class LiveHub:
@@ -122,6 +147,8 @@ class WebHand:
         # Open live pages: closed at shutdown, else the server would wait on each of them
         # (aiohttp waits for running handlers, and a live page's handler runs until it goes).
         self._sockets: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
+        # Each player's live pages, oldest first: (platform, user id) -> sockets.
+        self._player_pages: dict[tuple[str, str], list[web.WebSocketResponse]] = {}
 
     # ---- links -------------------------------------------------------------------------
     def telegram_url(self, game_id: str) -> str:
@@ -190,10 +217,7 @@ class WebHand:
                             headers={"Cache-Control": "public, max-age=86400"})
 
     async def _session(self, request: web.Request) -> web.Response:
-        try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            return _unauthorized()
+        body = await _json_body(request)
         if not isinstance(body, dict):
             return _unauthorized()
         try:
@@ -248,15 +272,13 @@ class WebHand:
         snapshot = await self._snapshot(claims) if claims else None
         if claims is None or snapshot is None:
             return _unauthorized()
-        try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            body = None
+        body = await _json_body(request)
         command = self._command(body, claims, snapshot,
                                 snapshot_json(snapshot, self._now())["version"])
         if command is None:
             return web.json_response({"ok": False, "error": "bad_action",
-                                      "text": translate(_BAD_ACTION, snapshot.locale)})
+                                      "text": translate(_BAD_ACTION, snapshot.locale)},
+                                     status=400)
         if isinstance(command, str):  # stale: the page acted on an older state
             return web.json_response({"ok": False, "error": command,
                                       "text": translate(_STALE, snapshot.locale),
@@ -265,6 +287,10 @@ class WebHand:
             return web.json_response({"ok": False, "error": "busy"}, status=503)
         reply = await self._handle(command)
         fresh = await self._snapshot(claims)
+        if reply.error == "stale_press":  # the twin of a tap the coordinator has just played
+            return web.json_response({"ok": False, "error": "stale",
+                                      "text": translate(_STALE, snapshot.locale),
+                                      "state": snapshot_json(fresh, self._now()) if fresh else None})
         return web.json_response({
             "ok": reply.ok, "error": reply.error,
             "text": translate(reply.text, reply.locale) if reply.text else None,
@@ -283,6 +309,9 @@ class WebHand:
             return "stale"
         chat = snapshot.chat
         user = User(claims.user_id, snapshot.name)
+        # The hand the page saw (its version matched): the coordinator refuses the move under
+        # its lock if that hand has changed since, so two taps racing in play one card.
+        press = snapshot.hand.press if snapshot.hand is not None else None
         if action == "play":
             cards = body.get("cards")
             if (not isinstance(cards, list) or not 1 <= len(cards) <= 20
@@ -294,14 +323,19 @@ class WebHand:
             if swap is not None and not isinstance(swap, str):
                 return None
             return cmds.PlayCards(chat, user, tuple(cards), color=color,
-                                  declare_uno=body.get("uno") is True, swap_with=swap)
+                                  declare_uno=body.get("uno") is True, swap_with=swap,
+                                  press=press)
         if action == "call_out":
             target = body.get("target")
             return cmds.CallUno(chat, user, target=target) if isinstance(target, str) else None
+        if action == "uno":
+            return cmds.CallUno(chat, user)
+        if action == "name_color":
+            color = body.get("color")
+            return cmds.NameColor(chat, user, color=color, press=press) if isinstance(color, str) else None
         simple: dict[str, type[cmds.Command]] = {
-            "draw": cmds.Draw, "pass": cmds.Pass, "uno": cmds.CallUno,
-            "challenge": cmds.Challenge}
-        return simple[action](chat, user)
+            "draw": cmds.Draw, "pass": cmds.Pass, "challenge": cmds.Challenge}
+        return simple[action](chat, user, press=press)
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
         socket = web.WebSocketResponse(heartbeat=30)
@@ -314,12 +348,19 @@ class WebHand:
             return socket
         claims = None
         if first.type == WSMsgType.TEXT:
-            with contextlib.suppress(ValueError, TypeError, AttributeError):
-                claims = self._claims(json.loads(first.data).get("session"))
+            message = _json_text(first.data)
+            if isinstance(message, dict):
+                claims = self._claims(message.get("session"))
         snapshot = await self._snapshot(claims) if claims else None
         if claims is None or snapshot is None:
             await socket.close(code=4401, message=b"unauthorized")
             return socket
+        player = (claims.platform, claims.user_id)
+        pages = self._player_pages.setdefault(player, [])
+        pages.append(socket)
+        while len(pages) > MAX_PAGES_PER_PLAYER:
+            oldest = pages.pop(0)
+            await oldest.close(code=REPLACED, message=b"opened in another page")
         wake = self.hub.open(claims.game_id)
         pusher = asyncio.create_task(self._push_safely(socket, claims, wake, snapshot))
         try:
@@ -331,6 +372,11 @@ class WebHand:
             with contextlib.suppress(asyncio.CancelledError):
                 await pusher
             self.hub.close(claims.game_id, wake)
+            pages = self._player_pages.get(player, [])
+            if socket in pages:
+                pages.remove(socket)
+            if not pages:
+                self._player_pages.pop(player, None)
             if not self.hub.watched(claims.game_id):
                 self._matches.pop(claims.game_id, None)
         return socket

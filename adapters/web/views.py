@@ -10,6 +10,7 @@ import hashlib
 import json
 from typing import Any
 
+from bot.coordinator.moves import Move, PlayOption
 from bot.coordinator.snapshot import PlayerSnapshot
 from bot.coordinator.views import DEFAULT_CARD_THEME, N_, Text
 from bot.engine.cards import Color
@@ -42,6 +43,9 @@ LABELS = {
     "say_uno": N_("Say UNO! with it"),
     "disconnected": N_("Connection lost: reconnecting..."),
     "catchable": N_("Can be called out: {players}"),
+    "name_color": N_("Name the colour of the first card"),
+    "replaced": N_("Your hand is open in another page now: this one has stopped. Reload it "
+                   "to use it here."),
 }
 
 
@@ -108,6 +112,7 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
         data["hand"] = {
             "cards": [{"code": str(option.card), "label": card_label(option.card, locale),
                        "playable": option.playable and not hand.hand_over,
+                       "jump_in": option.jump_in and not hand.hand_over,
                        "wild": option.card.is_wild, "seven": option.card.rank.value == "7",
                        "rank": option.card.rank.value} for option in hand.cards],
             "is_turn": hand.is_turn, "pending_draw": hand.pending_draw,
@@ -116,6 +121,30 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
             "catchable": [[user, names.get(user, user)] for user in hand.catchable],
             "swap_targets": [list(pair) for pair in hand.swap_targets],
             "multi_play": hand.multi_play, "over": hand.hand_over,
+            # The dealer names the colour of a Wild turned first (and may do nothing else).
+            "name_color": hand.name_color and not hand.hand_over,
             "note": _text(hand.note, locale),
+            # The legal moves themselves (the coordinator's move model): the page draws these
+            # and sends back the reference of the one chosen; it decides no rule.
+            "plays": [_play_json(option, names, locale) for option in hand.plays],
+            "moves": [_move_json(move, names, locale) for move in hand.moves if move.kind != "play"],
         }
     return data
+
+
+def _play_json(option: PlayOption, names: dict[str, str], locale: str) -> dict[str, Any]:
+    return {"cards": [str(card) for card in option.cards],
+            "label": " + ".join(card_label(card, locale) for card in option.cards),
+            "colors": [color.value for color in option.colors],
+            "targets": [[user, names.get(user, user)] for user in option.targets],
+            "uno": option.uno, "plain": option.plain, "jump_in": option.jump_in,
+            "stack": option.stack,
+            "choices": [{"ref": m.ref, "color": m.color.value if m.color else None,
+                         "target": m.target, "uno": m.uno} for m in option.choices]}
+
+
+def _move_json(move: Move, names: dict[str, str], locale: str) -> dict[str, Any]:
+    return {"kind": move.kind, "ref": move.ref, "amount": move.amount, "target": move.target,
+            "target_name": names.get(move.target, move.target) if move.target else None,
+            "color": move.color.value if move.color else None,
+            "color_label": color_label(move.color, locale) if move.color else None}

@@ -79,9 +79,6 @@ class PublicView:
         """Cards of ``color`` gone to the discard pile (fewer remain for the opponents)."""
         return sum(1 for card in self.discard if card.color is color)
 
-    def held_of(self, color: Color) -> int:
-        return sum(1 for card in self.hand if card.color is color)
-
     def probability_lacks(self, color: Color, cards: int) -> float:
         """Chance that ``cards`` unseen cards drawn at random hold none of ``color``."""
         total = sum(self.unseen.values())

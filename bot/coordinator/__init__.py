@@ -9,6 +9,7 @@
     MemoryStore                                                      (memory_store.py)
 """
 
+from .backoff import Backoff
 from .clock import FakeClock, RealClock
 from .commands import (
     AddAiSeat,
@@ -69,7 +70,7 @@ from .views import (
 )
 
 __all__ = [
-    "AddAiSeat", "CallUno", "CardOption", "Challenge", "ChangeSettings", "ChatKey", "ChatPort",
+    "AddAiSeat", "Backoff", "CallUno", "CardOption", "Challenge", "ChangeSettings", "ChatKey", "ChatPort",
     "ChatSettings", "ChooseMove", "Clock", "Command", "Coordinator", "DeclareUno", "DeliveryFailed", "Draw",
     "FakeClock", "GameRecord", "GameResult", "GameStore", "HandView", "Join", "Kick", "Leave",
     "LobbyView", "MemoryStore", "Move", "N_", "NameColor", "NewGame", "Notice", "Pass", "PlayCards", "PlayerResult",

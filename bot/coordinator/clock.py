@@ -106,10 +106,6 @@ class FakeClock:
         """Timers still armed (not cancelled, not yet run)."""
         return sum(1 for _, _, t in self._heap if not t.cancelled)
 
-    def next_deadline(self) -> float | None:
-        live = [when for when, _, t in self._heap if not t.cancelled]
-        return min(live) if live else None
-
     async def advance(self, seconds: float) -> None:
         target = self._now + max(0.0, seconds)
         while self._heap and self._heap[0][0] <= target:

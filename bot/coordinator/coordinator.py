@@ -23,8 +23,10 @@ from bot.i18n import CommandRef
 
 from . import commands as cmds
 from . import fairness, info, lobby, owed, play, presenter, tables
+from .backoff import Backoff
 from .choose import command_for
 from .courier import Courier, Job, Retry
+from .names import display_name
 from .ports import (
     ChatKey,
     ChatPort,
@@ -47,8 +49,8 @@ MAX_AI_STEPS = 200_000  # a safety stop for one inline run of AI moves (ai_delay
 # Commands a two-table match's hub passes on to the sender's table.
 ROUTED = (cmds.PlayCards, cmds.Draw, cmds.Pass, cmds.DeclareUno, cmds.CallUno, cmds.Challenge,
           cmds.ShowHand, cmds.Leave, cmds.Kick, cmds.NameColor, cmds.ChooseMove)
-TIMER_RETRY_FIRST = 0.5  # seconds before timer work that failed is tried again, doubling...
-TIMER_RETRY_MAX = 30.0  # ... up to this
+# Timer work or an AI move that failed is tried again after 0.5 s, doubling up to 30 s.
+TIMER_RETRY = Backoff(first=0.5, most=30.0)
 SWEEP_FROM = 256  # chats remembered in memory before idle ones are forgotten (then 2x live)
 RETENTION = 30 * 86400.0  # finished games keep their final cards this long (seconds)
 COMPACT_EVERY = 86400.0  # how often a running bot compacts finished games
@@ -425,8 +427,11 @@ class Coordinator:
         learnt = (known.table_set and known.table_message_id != record.table_message_id) \
             or record.hand_message_ids != delivery.hands_before \
             or delivery.unreachable_before != list(record.meta.get("unreachable", []))
-        if learnt or delivery.resumed or not record.active \
-                or owed.KEY in record.meta and "notices" in record.meta[owed.KEY]:
+        # What is delivered is owed no more: a stored outbox left behind would be delivered
+        # again by the next start after a kill, and its hands would undo what the players
+        # did meanwhile (a colour picker opened). A later job of the game settles it as well.
+        owing = owed.KEY in record.meta and not self._courier.later_queued(job)
+        if learnt or delivery.resumed or not record.active or owing:
             await self._settle(chat, delivery)
 
     async def _settle(self, chat: ChatKey, delivery: Delivery) -> None:
@@ -505,7 +510,7 @@ class Coordinator:
     async def _announce_unreachable(self, record: GameRecord, seat) -> None:
         text = Text(N_("{player}, I cannot send you your cards. Open a private chat with me and "
                        "press Start, then your hand will arrive. Your seat is kept."),
-                    {"player": seat.name})
+                    {"player": display_name(seat.name)})
         try:
             await self.chat.publish(record.chat, Notice(record.meta.get("language", "en"), text,
                                                         (seat.user_id,), record.game_id))
@@ -515,7 +520,7 @@ class Coordinator:
     async def _ping_in_chat(self, record: GameRecord, seat) -> None:
         """The turn passed to a player the bot cannot message privately: mention them in the
         chat instead (a transient notice: a newer ping replaces one still waiting to go out)."""
-        text = Text(N_("🔔 {player}, it is your turn!"), {"player": seat.name})
+        text = Text(N_("🔔 {player}, it is your turn!"), {"player": display_name(seat.name)})
         try:
             await self.chat.publish(record.chat, Notice(record.meta.get("language", "en"), text,
                                                         (seat.user_id,), record.game_id, transient=True))
@@ -587,7 +592,7 @@ class Coordinator:
         if self._closed or (chat, key) in self._timers:
             return  # shut down, or a transaction armed this key again meanwhile
         now = self.clock.now()
-        at = when if now < when else now + min(TIMER_RETRY_MAX, TIMER_RETRY_FIRST * 2 ** attempt)
+        at = when if now < when else now + TIMER_RETRY.delay(attempt + 1)
         self._timers[(chat, key)] = self.clock.call_at(
             at, self._deadline_callback(chat, game_id, key, when, attempt + 1))
 
@@ -718,7 +723,7 @@ class Coordinator:
         if self._closed or key in self._timers:
             return
         attempt = self._ai_failures[chat] = self._ai_failures.get(chat, 0) + 1
-        delay = min(TIMER_RETRY_MAX, TIMER_RETRY_FIRST * 2 ** (attempt - 1))
+        delay = TIMER_RETRY.delay(attempt)
         self._timers[key] = self.clock.call_at(self.clock.now() + delay,
                                                self._ai_wakeup(chat, retry=True))
 
@@ -731,16 +736,15 @@ class Coordinator:
         return (await self._personal(chat, user))[0]
 
     async def _personal(self, chat: ChatKey, user: User) -> tuple[str, str | None]:
-        """(language, card theme) of a person taking a seat, from one read of their profile.
-        The language: the profile's override, else the chat's language when it was changed
-        from English, else the platform's hint for the user, else English. The theme: the
-        profile's (None: the default)."""
+        """(language, card theme) of a person, from one read of their profile. The language
+        is the one rule for what only they see: the language they chose, else their client's
+        (the platform's hint), else the chat's; the chat's language is for what everyone
+        sees. The theme: the profile's (None: the default)."""
         profile = await self.store.user_profile(chat.platform, user.id)
         language = profile.language
         if not language:
-            settings = await self.store.chat_settings(chat)
-            hinted = settings.language == "en" and user.locale
-            language = locale_hint(user.locale) if hinted else settings.language
+            language = (locale_hint(user.locale) if user.locale
+                        else (await self.store.chat_settings(chat)).language)
         return language, profile.card_theme
 
     async def _safe_locale(self, cmd: cmds.Command) -> str:
@@ -820,7 +824,7 @@ class Coordinator:
             missed: list[tuple[str, str]] = []
             for user_id, name, locale in waiting:
                 notice = Notice(locale, Text(N_("{player} opened a new game of UNO where you asked to "
-                                                "be told. Join in!"), {"player": opener.name}),
+                                                "be told. Join in!"), {"player": display_name(opener.name)}),
                                 (), game_id)
                 try:
                     if notify is None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
+from .backoff import Backoff
 from .ports import ChatKey
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,11 @@ class Courier:
     def busy(self, chat: ChatKey) -> bool:
         return bool(self._queues.get(chat))
 
+    def later_queued(self, job: Job) -> bool:
+        """Whether a later job of the same game waits behind ``job`` (being delivered)."""
+        queue = self._queues.get(job.chat, ())
+        return any(later is not job and later.game_id == job.game_id for later in queue)
+
     @property
     def chats(self) -> int:
         """Chats with a queue (the courier forgets a chat once its queue is empty)."""
@@ -153,7 +159,7 @@ class Courier:
             job.cursor += 1  # give up this one message, not the rest of the job
             job.failures = 0
             return True
-        delay = min(self.max_retry, self.first_retry * 2 ** (job.failures - 1))
+        delay = Backoff(self.first_retry, self.max_retry).delay(job.failures)
         wake = self._wake[chat] = asyncio.Event()
         try:
             await asyncio.wait_for(wake.wait(), delay)  # a newer table cuts the wait short

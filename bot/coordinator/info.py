@@ -10,6 +10,7 @@ from bot.engine.rules import RuleSet
 from bot.i18n import language_name
 
 from . import commands as cmds
+from . import tables
 from .ports import ChatSettings, VersionConflict
 from .refusals import Refusal
 from .rules_text import rules_texts
@@ -85,13 +86,7 @@ async def change_settings(coord: Coordinator, cmd: cmds.ChangeSettings) -> Reply
             return
         if record.status == "running" and rule_changes(cmd.changes):
             raise Refusal("game_running")
-        record.meta.update(language=new.language, turn_timer=new.turn_timer, afk_policy=new.afk_policy,
-                           reaction_window=new.reaction_window)
-        if record.status == "running" and "turn_timer" in cmd.changes:
-            # The running turn gets the new timer at once (or none).
-            record.deadlines.pop("turn", None)
-            if new.turn_timer > 0 and tx.match is not None and tx.match.game.current is not None:
-                record.deadlines["turn"] = tx.now + new.turn_timer
+        _play_settings(tx, new, cmd.changes)
         if record.status == "lobby":
             refuse_deal(rules_of(new), len(record.seats))  # seats taken stay: say what fits
             record.rules = rules_of(new).to_dict()
@@ -99,9 +94,31 @@ async def change_settings(coord: Coordinator, cmd: cmds.ChangeSettings) -> Reply
             tx.lobby_update(Text(N_("The settings were changed.")))
         tx.dirty = True
 
-    await coord._transact(cmd.chat, work, prepare=store_settings)
+    _, tx = await coord._transact(cmd.chat, work, prepare=store_settings)
+    hub = tx.record
+    if tables.is_hub(hub) and hub is not None and hub.status == "running":
+        # A two-table match is played in its tables' records: each takes the change under
+        # its own lock (rule changes were refused above, as in any running game).
+        for table in await coord._linked(hub):
+            if tables.is_table(table) and table.active:
+                await coord._transact(table.chat, lambda t: _play_settings(t, new, cmd.changes))
     return Reply(ok=True, text=Text(N_("Settings saved.")), lines=setting_lines(new),
                  locale=await coord._safe_locale(cmd))
+
+
+def _play_settings(tx: Tx, new: ChatSettings, changes: dict) -> None:
+    """The chat settings a game keeps in its record (language, timers), the running turn
+    getting a new turn timer at once (or none)."""
+    record = tx.record
+    if record is None:
+        return
+    record.meta.update(language=new.language, turn_timer=new.turn_timer, afk_policy=new.afk_policy,
+                       reaction_window=new.reaction_window)
+    if record.status == "running" and "turn_timer" in changes:
+        record.deadlines.pop("turn", None)
+        if new.turn_timer > 0 and tx.match is not None and tx.match.game.current is not None:
+            record.deadlines["turn"] = tx.now + new.turn_timer
+    tx.dirty = True
 
 
 async def set_language(coord: Coordinator, cmd: cmds.SetLanguage) -> Reply:

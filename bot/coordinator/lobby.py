@@ -10,6 +10,7 @@ from bot.engine.errors import UnoError
 from bot.engine.rules import RuleSet
 
 from .commands import Command
+from .names import display_name
 from .ports import ChatSettings, GameRecord, Seat
 from .presenter import (
     MAX_PLAYERS,
@@ -58,7 +59,7 @@ def open_lobby(tx: Tx, cmd: Command, *, game_id: str, seed: int, settings: ChatS
               "turn_timer": settings.turn_timer, "afk_policy": settings.afk_policy,
               "reaction_window": settings.reaction_window},
         created_at=tx.now)
-    tx.lobby_update(Text(N_("{player} opened a game of UNO. Join in!"), {"player": cmd.user.name}))
+    tx.lobby_update(Text(N_("{player} opened a game of UNO. Join in!"), {"player": display_name(cmd.user.name)}))
     return Text(N_("Game created. Others can join now."))
 
 
@@ -78,7 +79,7 @@ def join(tx: Tx, cmd: Command, *, language: str, theme: str | None = None) -> Te
     if len(record.seats) == seats_for(rules) and rules.tables == 1:
         start_match(tx)
         return Text(N_("You joined. The table is full: the game starts."))
-    tx.lobby_update(Text(N_("{player} joined."), {"player": cmd.user.name}))
+    tx.lobby_update(Text(N_("{player} joined."), {"player": display_name(cmd.user.name)}))
     return Text(N_("You joined the game."))
 
 
@@ -169,7 +170,7 @@ def start_match(tx: Tx) -> None:
 
 def leave(tx: Tx, cmd: Command) -> Text:
     tx.seated(cmd.user.id)
-    remove(tx, cmd.user.id, Text(N_("{player} left the game."), {"player": cmd.user.name}))
+    remove(tx, cmd.user.id, Text(N_("{player} left the game."), {"player": display_name(cmd.user.name)}))
     return Text(N_("You left the game."))
 
 
@@ -177,8 +178,8 @@ def kick(tx: Tx, cmd: Command, target: str) -> Text:
     require_manager(tx, cmd)
     seat = tx.find_player(target)
     remove(tx, seat.user_id, Text(N_("{player} was removed from the game by {by}."),
-                                  {"player": seat.name, "by": cmd.user.name}))
-    return Text(N_("{player} was removed from the game."), {"player": seat.name})
+                                  {"player": display_name(seat.name), "by": display_name(cmd.user.name)}))
+    return Text(N_("{player} was removed from the game."), {"player": display_name(seat.name)})
 
 
 def remove(tx: Tx, user_id: str, told: Text) -> None:
@@ -225,7 +226,7 @@ def remove(tx: Tx, user_id: str, told: Text) -> None:
 
 def stop(tx: Tx, cmd: Command) -> Text:
     require_manager(tx, cmd)
-    tx.notice(Text(N_("{player} stopped the game."), {"player": cmd.user.name}))
+    tx.notice(Text(N_("{player} stopped the game."), {"player": display_name(cmd.user.name)}))
     tx.finish("stopped")
     return Text(N_("The game was stopped."))
 

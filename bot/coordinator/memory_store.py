@@ -139,11 +139,6 @@ class MemoryStore:
     async def owing_delivery(self) -> list[GameRecord]:
         return [stored.record() for stored in self._games.values() if stored.owed]
 
-    def forget_finished(self) -> None:
-        """Drop finished and stopped games (keeps memory flat in long benchmarks)."""
-        for game_id in [g for g, stored in self._games.items() if not stored.active]:
-            del self._games[game_id]
-
     # ---- settings and profiles -----------------------------------------------------------
     async def chat_settings(self, chat: ChatKey) -> ChatSettings:
         return _copy(self._settings.get(chat) or ChatSettings(new=True))

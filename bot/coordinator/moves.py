@@ -74,7 +74,11 @@ class PlayOption:
     plain: bool = True  # a variant without declaring exists
     jump_in: bool = False
     stack: bool = False
-    refs: frozenset[str] = field(default=frozenset(), repr=False)
+    choices: tuple[Move, ...] = field(default=(), repr=False)  # the complete moves, in order
+
+    @property
+    def refs(self) -> frozenset[str]:
+        return frozenset(m.ref for m in self.choices)
 
     @property
     def key(self) -> str:
@@ -150,7 +154,7 @@ def play_options(moves: Iterable[Move]) -> tuple[PlayOption, ...]:
         out.append(PlayOption(
             cards=cards, colors=colors, targets=targets, uno=any(m.uno for m in group),
             plain=any(not m.uno for m in group), jump_in=group[0].jump_in, stack=group[0].stack,
-            refs=frozenset(m.ref for m in group)))
+            choices=tuple(group)))
     return tuple(out)
 
 

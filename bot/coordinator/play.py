@@ -26,6 +26,7 @@ from bot.engine.errors import BadAction, NothingToCatch, UnoError
 from . import commands as cmds
 from . import fairness, presses, uno_calls
 from .lobby import remove
+from .names import display_name
 from .refusals import Refusal, from_engine
 from .transaction import Tx
 from .views import N_, Text
@@ -70,7 +71,7 @@ def reclaim(tx: Tx, user_id: str) -> None:
     seat.ai = None
     tx.dirty = True
     tx.want_hand(user_id)
-    tx.last.append(Text(N_("{player} is back and plays again."), {"player": seat.name}))
+    tx.last.append(Text(N_("{player} is back and plays again."), {"player": display_name(seat.name)}))
     tx.table_due = True
 
 
@@ -137,7 +138,7 @@ def challenge(tx: Tx, cmd: cmds.Command) -> Text:
 def name_color(tx: Tx, cmd: cmds.NameColor) -> Text:
     """The dealer names the colour of the first card, a Wild (first_wild: dealer_names)."""
     user = cmd.user.id
-    _in_hand(tx, user)
+    _in_hand(tx, user, cmd.press)
     try:
         color = Color.parse(cmd.color)
     except BadAction:
@@ -188,7 +189,7 @@ def call_uno(tx: Tx, cmd: cmds.CallUno, *, cooling: float = 0.0) -> tuple[Text, 
         caller = user if seated else _stand_in(state, target)
         _engine(tx, CatchUno(caller, target))
         if not seated:  # the engine needed a seated caller; the credit is the bystander's
-            _rename_caller(tx, caller, user, cmd.user.name)
+            _rename_caller(tx, caller, user, display_name(cmd.user.name))
         return Text(N_("Caught! {target} draws the penalty."), {"target": _name(tx, target)}), True
     settled = uno_calls.already_called(tx.meta, user, target)
     if settled is not None:  # a second press for a call already made: never a wrong call
@@ -200,7 +201,7 @@ def call_uno(tx: Tx, cmd: cmds.CallUno, *, cooling: float = 0.0) -> tuple[Text, 
 
 def _name(tx: Tx, user_id: str) -> str:
     seat = tx.seat(user_id)
-    return seat.name if seat is not None else user_id
+    return display_name(seat.name) if seat is not None else user_id
 
 
 def _stand_in(state, target: str) -> str:
@@ -268,11 +269,11 @@ def turn_timeout(tx: Tx, deadline: float) -> bool:
         return True
     timeouts = tx.meta.setdefault("timeouts", {})
     timeouts[player] = timeouts.get(player, 0) + 1
-    tx.last.append(Text(N_("{player} ran out of time."), {"player": seat.name}))
+    tx.last.append(Text(N_("{player} ran out of time."), {"player": display_name(seat.name)}))
     if timeouts[player] >= AFK_LIMIT and tx.meta.get("afk_policy", "ai") == "leave":
         timeouts.pop(player, None)
         remove(tx, player, Text(N_("{player} was away too long and left the game."),
-                                {"player": seat.name}))
+                                {"player": display_name(seat.name)}))
         return True
     auto_move(tx, player)
     if timeouts[player] >= AFK_LIMIT:
@@ -280,7 +281,7 @@ def turn_timeout(tx: Tx, deadline: float) -> bool:
         seat.ai = TAKEOVER_STRATEGY
         tx.meta.setdefault("taken_over", []).append(player)
         tx.notice(Text(N_("{player} was away too long: a bot plays for them now."),
-                       {"player": seat.name}), mentions=(player,))
+                       {"player": display_name(seat.name)}), mentions=(player,))
     return True
 
 

@@ -20,6 +20,7 @@ from bot.engine.scoring import cards_value
 
 from . import presses
 from .moves import moves_of, play_options
+from .names import display_names
 from .ports import GameRecord, Seat
 from .table_size import seats_for
 from .views import (
@@ -45,9 +46,10 @@ def level_label(strategy: str) -> Text | str:
 
 
 def names_of(record: GameRecord) -> dict[str, str]:
+    """user id -> the name the narrator uses (cut by ``display_name``)."""
     names = dict(record.meta.get("names", {}))  # players who left still have a name
     names.update({seat.user_id: seat.name for seat in record.seats})
-    return names
+    return display_names(names)
 
 
 def unreachable(record: GameRecord) -> set[str]:

@@ -1,14 +1,16 @@
 """Stale presses: a button of a player's hand carries a short token of the hand it was made
-for, and a press whose token no longer matches is refused (issue 10, item 9).
+for, and a press whose token no longer matches is refused.
 
 The token is a digest of the hand number and the player's cards in the order they entered
 the hand: it changes exactly when the hand changes (a card played or drawn, a penalty, a
 swap, a new deal). So a double tap (the second press of "play R5" while the player holds
 another R5) is refused instead of playing both copies, while a button whose hand is
 unchanged keeps working after any amount of other players' moves or a restart: the token
-is derived from the stored game, nothing is kept in memory. Typed commands carry no token
-and are judged as usual; the table's shared UNO! button carries none either (its repeats
-are settled by ``uno_calls``)."""
+is derived from the stored game, nothing is kept in memory. A web page's move carries the
+token of the hand the page was showing: two taps racing in are judged one after the other
+under the game's lock, and the second meets a changed hand. Typed commands carry no token
+and are judged as usual; the UNO! buttons carry none either (their repeats are settled by
+``uno_calls``)."""
 
 from __future__ import annotations
 

@@ -28,6 +28,7 @@ from bot.engine.match import champion
 from bot.engine.rules import RuleSet
 
 from . import presenter
+from .names import display_names
 from .ports import ChatKey, GameRecord, GameResult, PlayerResult, Seat
 from .refusals import Refusal, from_engine
 from .transaction import COUNTERS, Tx
@@ -40,10 +41,6 @@ HUB_ONLY = ("two_tables", "names", "counters", "match_counters", "unreachable", 
 
 def key_json(chat: ChatKey) -> list[str]:
     return [chat.platform, chat.chat_id]
-
-
-def key_of(data: Any) -> ChatKey:
-    return ChatKey(str(data[0]), str(data[1]))
 
 
 def virtual_table_chat(chat: ChatKey, number: int, topic: str | None = None) -> ChatKey:
@@ -126,8 +123,8 @@ def open_table(tx: Tx, hub: GameRecord, number: int, game_id: str, games: list[s
     tx.table_due = True
     tx.last = [Text(N_("Table {table}, round {round} of {rounds}: the game starts!"),
                     {"table": number, "round": 1, "rounds": len(match.seatings)}),
-               presenter.new_round(match, meta["names"]),
-               *presenter.describe_all(events, meta["names"], match.game.rules)]
+               presenter.new_round(match, display_names(meta["names"])),
+               *presenter.describe_all(events, display_names(meta["names"]), match.game.rules)]
     timer = int(meta.get("turn_timer", 0))
     if timer > 0:
         tx.record.deadlines["turn"] = tx.now + timer
@@ -157,10 +154,6 @@ def _copy_seat(seat: Seat) -> Seat:
 
 
 # ---- playing on ----------------------------------------------------------------------------
-
-def table_number(record: GameRecord) -> int:
-    return int(record.meta["series"]["table"])
-
 
 def _finished_round(record: GameRecord, round_number: int) -> bool:
     if record.status != "running" or record.match is None:

@@ -13,12 +13,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from bot.coordinator.names import NAME_LIMIT, display_name
 from bot.coordinator.views import Nn_, Text
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, Mention, format_text, isolate, ngettext, normalize_locale
 from bot.i18n import card_label as card_label
 from bot.i18n import color_label as color_label
-from bot.i18n.formatting import FSI, PDI, Escape, MentionFn
+from bot.i18n.formatting import Escape, MentionFn
 
 from .rules import preset_label, rule_changes, rules_texts
 
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 
 MomentFn = Callable[[float], str]  # absolute time -> markup showing that moment
 MESSAGE_LIMIT = 4096  # Telegram's cap; Discord embed descriptions allow the same
-NAME_LIMIT = 24  # display names are cut to this, so ten seats always fit
 LAST_LIMIT = 6  # "what just happened" lines kept on the table
 HISTORY_LINE = 200  # characters of one such line, before escaping
 
@@ -60,8 +60,7 @@ def _color_param(color: Color | None, pending: bool = False) -> Color | Text:
 def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     """One line, at most ``limit`` characters: newlines and runs of spaces collapse; isolated
     for right-to-left text (U+2068 ... U+2069) so it cannot reorder the line around it."""
-    clean = " ".join(str(name).replace(FSI, "").replace(PDI, "").split()) or "?"
-    return isolate(clean if len(clean) <= limit else clean[: limit - 1] + "…")
+    return isolate(display_name(name, limit))
 
 
 def fit(lines: Iterable[str], limit: int = MESSAGE_LIMIT, keep_last: int = 0) -> str:
@@ -128,14 +127,16 @@ def _table_title(t: _Writer, view: TableView) -> str:
 
 def render_table(view: TableView, *, now: float | None = None, escape: Escape = str,
                  mention: MentionFn | None = None, moment: MomentFn | None = None,
-                 limit: int = MESSAGE_LIMIT) -> str:
+                 limit: int = MESSAGE_LIMIT, reader: str | None = None) -> str:
     """The one public table message of a turn. Counts only: no hand's cards appear here.
 
     The turn's deadline is shown with ``moment(when)`` (markup naming that moment, e.g. a time
     the reader's client shows in their own zone) where the message stays up and is not redrawn
     every second; else as the seconds left at ``now`` (a console prints a table once).
     A closed table (``view.result``) tells how the hand or game ended, with nobody to act.
-    ``limit`` caps its length (e.g. a photo's caption): "what just happened" goes first."""
+    ``limit`` caps its length (e.g. a photo's caption): "what just happened" goes first.
+    ``reader``: the one person who reads this table (a console), who is not told "your move"
+    when someone else is to move."""
     t = _Writer(view.locale, escape, mention)
     names = {seat.user_id: short_name(seat.name) for seat in view.seats}
     lines = [_table_title(t, view),
@@ -176,7 +177,10 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
         lines.append(t(N_("❗ Did not say UNO!: {players}. Anyone can call them out."),
                        players=[names.get(uid, "?") for uid in view.catchable]))
     if view.current:
-        turn = t(N_("👉 Your move, {player}!"), player=Mention(view.current, current_name))
+        if reader is not None and view.current != reader:
+            turn = t(N_("⏳ {player} is to move."), player=current_name)
+        else:
+            turn = t(N_("👉 Your move, {player}!"), player=Mention(view.current, current_name))
         if view.deadline is not None and moment is not None:
             turn += escape(" · ") + _with_markup(t(N_("⏱ until {time}"), time=_SLOT), moment(view.deadline))
         elif view.deadline is not None and now is not None:

@@ -1,5 +1,6 @@
 """Alembic environment: async drivers (aiosqlite/asyncpg), the URL from the config attributes
-(``storage.migrate``) or ``sqlalchemy.url`` / $DATABASE_URL when run by the alembic CLI."""
+(``storage.migrate``) or ``sqlalchemy.url`` / $DATABASE_URL when run by the alembic CLI (storage reads no other
+configuration: the composition root hands it its URL)."""
 
 from __future__ import annotations
 
@@ -20,10 +21,12 @@ _PG_MIGRATION_LOCK = 7_204_511_093
 
 def _url() -> str:
     url = config.attributes.get("url") or config.get_main_option("sqlalchemy.url")
-    if not url:
-        from bot.config import database_url
+    if not url:  # the alembic CLI: the URL from the environment, as alembic users expect
+        import os
 
-        url = database_url()
+        url = os.environ.get("DATABASE_URL", "")
+        if not url:
+            raise SystemExit("set sqlalchemy.url or DATABASE_URL")
     return normalise_url(url)
 
 

@@ -52,12 +52,17 @@ async def test_real_clock_fires_and_cancels() -> None:
     async def miss():
         skipped.append(1)
 
-    clock.call_at(clock.now() + 0.01, hit)
     handle = clock.call_at(clock.now() + 0.01, miss)
+    later = asyncio.Event()
+
+    async def after():
+        later.set()
+
+    clock.call_at(clock.now() + 0.02, after)  # set after the cancelled one, due after it
     handle.cancel()
     clock.call_at(clock.now() - 5, hit)  # a passed deadline fires at once
     await asyncio.wait_for(fired.wait(), timeout=2)
-    await asyncio.sleep(0.05)
+    await asyncio.wait_for(later.wait(), timeout=2)  # the loop is past the cancelled deadline
     await clock.drain()
     assert skipped == []
 

@@ -44,3 +44,46 @@ async def test_each_chat_decides_for_itself(h: Harness) -> None:
     assert (await h.coordinator.handle(cmds.NewGame(other, EN))).ok
     assert (await h.store.chat_settings(other)).language == "en"
     assert (await h.store.chat_settings(h.key)).language == "zh_CN"
+
+
+# What only one person sees follows their chosen language, else their client's; the chat's
+# language is for what everyone sees, in either direction.
+
+async def test_a_chinese_chat_answers_an_english_client_in_english(h: Harness) -> None:
+    assert (await h.do(cmds.NewGame, ZH)).ok
+    joined = await h.do(cmds.Join, EN)
+    assert joined.ok and joined.locale == "en"
+    assert (await h.do(cmds.Join, EN)).locale == "en"  # a refusal (already seated) too
+    assert (await h.do(cmds.StartGame, ZH)).ok
+    assert h.chat.last_hand("e1").locale == "en"
+    assert h.chat.last_hand("z1").locale == "zh_CN"
+    assert h.chat.last_table().locale == "zh_CN"  # the table is the chat's
+
+
+async def test_an_english_chat_answers_a_chinese_client_in_chinese(h: Harness) -> None:
+    assert (await h.do(cmds.NewGame, EN)).ok
+    joined = await h.do(cmds.Join, ZH)
+    assert joined.ok and joined.locale == "zh_CN"
+    assert (await h.do(cmds.StartGame, EN)).ok
+    assert h.chat.last_hand("z1").locale == "zh_CN"
+    assert h.chat.last_hand("e1").locale == "en"
+    assert h.chat.last_table().locale == "en"
+
+
+async def test_a_chosen_language_wins_over_the_client(h: Harness) -> None:
+    assert (await h.do(cmds.NewGame, ZH)).ok
+    assert (await h.do(cmds.SetLanguage, EN, language="zh_CN")).ok
+    joined = await h.do(cmds.Join, EN)
+    assert joined.ok and joined.locale == "zh_CN"
+    zh_picks_english = await h.do(cmds.SetLanguage, ZH, language="en")
+    assert zh_picks_english.ok and zh_picks_english.locale == "en"
+    assert (await h.do(cmds.StartGame, ZH)).ok
+    assert h.chat.last_hand("e1").locale == "zh_CN"
+    assert h.chat.last_hand("z1").locale == "en"
+    assert h.chat.last_table().locale == "zh_CN"
+
+
+async def test_without_a_client_hint_the_chat_language_is_used(h: Harness) -> None:
+    assert (await h.do(cmds.NewGame, ZH)).ok
+    hintless = User("n1", "Nobody")
+    assert (await h.do(cmds.Join, hintless)).locale == "zh_CN"

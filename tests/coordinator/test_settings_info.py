@@ -71,7 +71,10 @@ async def test_languages_chat_user_and_hint(h: Harness) -> None:
     assert (await h.do(cmds.SetLanguage, user(8), language="zh", scope="chat")).error == "not_allowed"
     assert (await h.do(cmds.SetLanguage, ADMIN, language="zh", scope="chat")).ok
     assert (await h.store.chat_settings(h.key)).language == "zh_CN"
-    assert (await h.do(cmds.ShowSettings, User("u9", "En", locale="en"))).locale == "zh_CN"
+    # What one person is told follows their client, not the chat; the chat's language is for
+    # a person whose client gives no hint.
+    assert (await h.do(cmds.ShowSettings, User("u9", "En", locale="en"))).locale == "en"
+    assert (await h.do(cmds.ShowSettings, User("u10", "Hintless"))).locale == "zh_CN"
 
 
 async def test_hands_follow_each_players_language(h: Harness) -> None:

@@ -191,3 +191,43 @@ async def test_bad_tables_setting_is_refused(value):
     people = await h.lobby(1)
     reply = await h.do(cmds.ChangeSettings, people[0], changes={"tables": value})
     assert not reply.ok and reply.error == "bad_setting"
+
+
+async def test_a_setting_sent_in_the_group_applies_at_both_tables():
+    h = Harness(seed=3)
+    people = await h.lobby(2, 6, settings={**SETTINGS, "turn_timer": "30"})
+    assert (await h.do(cmds.StartGame, people[0])).ok
+    games = (await h.record()).meta["two_tables"]["games"]
+    records = [await h.store.get(g) for g in games]
+    assert [r.meta["turn_timer"] for r in records] == [30, 30]
+    assert any("turn" in r.deadlines for r in records)
+    reply = await h.do(cmds.ChangeSettings, people[0],
+                       changes={"turn_timer": "0", "reaction_window": "5", "language": "zh_CN"})
+    assert reply.ok and reply.text.msgid == "Settings saved."
+    records = [await h.store.get(g) for g in games]
+    for record in records:  # both tables changed at once, the running turn included
+        assert record.meta["turn_timer"] == 0 and "turn" not in record.deadlines
+        assert record.meta["reaction_window"] == 5 and record.meta["language"] == "zh_CN"
+    versions = [r.version for r in records]
+    await h.clock.advance(600)  # no timer left to fire: nobody is moved on
+    assert [(await h.store.get(g)).version for g in games] == versions
+    # And back on: the turn being played at each table gets the new timer.
+    assert (await h.do(cmds.ChangeSettings, people[0], changes={"turn_timer": "20"})).ok
+    records = [await h.store.get(g) for g in games]
+    assert [r.meta["turn_timer"] for r in records] == [20, 20]
+    assert all(r.deadlines.get("turn") == h.clock.now() + 20 for r in records
+               if Match.from_json(r.match).game.current is not None)
+    waiting = [r for r in records if "turn" in r.deadlines]
+    assert waiting
+    await h.clock.advance(21)  # the new timer is armed: the waiting turns time out
+    for record in waiting:
+        assert (await h.store.get(record.game_id)).version > record.version
+    records = [await h.store.get(g) for g in games]
+    # What cannot change mid-match is refused, with the reason, and changes no table.
+    refused = await h.do(cmds.ChangeSettings, people[0], changes={"stacking": "off"})
+    assert not refused.ok and refused.error == "game_running" and refused.text.msgid
+    assert [(await h.store.get(g)).rules for g in games] == [r.rules for r in records]
+    # Only who may manage the group changes its settings.
+    refused = await h.do(cmds.ChangeSettings, people[1], changes={"turn_timer": "0"})
+    assert not refused.ok and refused.error == "not_allowed"
+    assert [(await h.store.get(g)).meta["turn_timer"] for g in games] == [20, 20]

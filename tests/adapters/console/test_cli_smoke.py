@@ -30,7 +30,7 @@ def test_piped_commands_then_eof_exit_zero(tmp_path):
     done = subprocess.run(play_command(tmp_path), input="hand\nhelp\nfly away\n",
                           capture_output=True, text=True, timeout=60, cwd=ROOT, env=clean_env())
     assert done.returncode == 0, done.stderr
-    out = done.stdout
+    out = done.stdout.replace("\u2068", "").replace("\u2069", "")  # isolates around names draw nothing
     assert "Top card" in out and "1. Player" in out  # the public table (a proper default name)
     assert "Your hand (only you can see this)" in out  # the private block
     assert "play W red" in out  # help
@@ -58,6 +58,39 @@ def test_a_pseudo_terminal_session_ends_on_ctrl_d(tmp_path):
         os.close(leader)
     text = seen.decode("utf-8", "replace")
     assert any("\u4e00" <= ch <= "\u9fff" for ch in text)  # Chinese on screen
+    assert "目前排名" in text and "1. \u2068" in text  # Ctrl-D mid-match: the standings so far
+
+
+def test_a_killed_run_is_resumed_on_the_next_start(tmp_path):
+    proc = subprocess.Popen(play_command(tmp_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=ROOT, env=clean_env())
+    try:
+        read_until(proc.stdout.fileno(), b"Type \"help\"", timeout=30)  # dealt and shown
+        proc.kill()  # kill -9: nothing is cleaned up
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdout.close()
+        proc.stderr.close()
+        proc.stdin.close()
+    done = subprocess.run(play_command(tmp_path), input="hand\n", capture_output=True, text=True,
+                          timeout=60, cwd=ROOT, env=clean_env())
+    assert done.returncode == 0, done.stderr
+    start = done.stdout.split('Type "help"')[0]
+    assert start.startswith('Your unfinished match goes on (type "quit" to stop it).\n')
+    assert "Top card" in start and "Your hand (only you can see this)" in start
+    assert "stopped the game" not in start and "The hand is over." not in start
+    assert "New UNO game" not in done.stdout  # the same match, not a new one
+
+
+def test_a_seat_count_the_deck_cannot_deal_exits_2_before_the_lobby(tmp_path):
+    done = subprocess.run(play_command(tmp_path, "--hand-size", "20", "--ai", "9"), input="",
+                          capture_output=True, text=True, timeout=60, cwd=ROOT, env=clean_env())
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "at most 5 players can play with 20 cards" in done.stdout
+    assert "Players (" not in done.stdout and "already started" not in done.stdout
+    assert "Traceback" not in done.stderr
 
 
 def read_until(fd: int, marker: bytes, timeout: float) -> bytes:

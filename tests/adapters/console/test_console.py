@@ -11,12 +11,15 @@ import pytest
 from adapters.console.app import CHAT, HUMAN_ID, ConsoleSession
 from adapters.console.port import ConsoleChat
 from bot.coordinator import Coordinator
+from bot.coordinator import commands as cmd
 from bot.coordinator.clock import RealClock
 from bot.coordinator.memory_store import MemoryStore
+from bot.coordinator.ports import User
 from bot.coordinator.views import CardOption, HandView
 from bot.engine import Match
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import card_label
+from bot.i18n.formatting import FSI, PDI
 from bot.render.text import card_emoji
 
 HAND_BLOCK = re.compile(r"┌─+ (.+?) ─+\n(.*?)\n└─+", re.S)
@@ -26,6 +29,11 @@ def console_args(**overrides) -> argparse.Namespace:
     values = dict(rules="official", lang="en", seed=5, ai=2, level="normal", name="you", target=None)
     values.update(overrides)
     return argparse.Namespace(**values)
+
+
+def visible(text: str) -> str:
+    """What a person reads: the bidi isolates around names draw nothing."""
+    return text.replace(FSI, "").replace(PDI, "")
 
 
 class Terminal:
@@ -38,8 +46,12 @@ class Terminal:
         self.chunks.append(text)
 
     @property
-    def text(self) -> str:
+    def raw(self) -> str:
         return "".join(self.chunks)
+
+    @property
+    def text(self) -> str:
+        return visible(self.raw)
 
 
 def make_session(args, store, reader_factory, terminal):
@@ -223,19 +235,45 @@ async def test_a_target_score_out_of_range_is_refused(target):
     assert await store.load(CHAT) is None
 
 
-async def test_a_game_left_open_by_an_earlier_run_is_replaced():
+async def test_a_match_left_running_by_a_killed_run_is_resumed():
     store = MemoryStore()
 
     async def eof(session):
         return None
 
     first = make_session(console_args(), store, eof, Terminal())
-    first.stop_quietly = _noop  # simulate a crash: the game stays open
+    first.stop_quietly = _noop  # simulate kill -9: the game stays open
     await first.run()
     assert (await store.load(CHAT)) is not None
-    second = make_session(console_args(), store, eof, Terminal())
+    terminal = Terminal()
+    second = make_session(console_args(), store, eof, terminal)
     assert await second.run() == 0
-    assert second.game_id != first.game_id
+    assert second.game_id == first.game_id  # the same match goes on
+    out = terminal.text
+    assert out.startswith('Your unfinished match goes on (type "quit" to stop it).\n')
+    first_lines = out.split("Type \"help\"")[0]
+    assert "Top card" in first_lines and "Your hand (only you can see this)" in first_lines
+    assert first_lines.count("Your hand (only you can see this)") == 1
+    assert "stopped the game" not in first_lines and "The hand is over." not in first_lines
+
+
+async def test_a_lobby_left_by_a_killed_run_is_closed_without_a_word():
+    store, terminal = MemoryStore(), Terminal()
+    port = ConsoleChat(HUMAN_ID, "zh_CN", lambda text: None)
+    coordinator = Coordinator(port, store, RealClock(), ai_delay=0)
+    await coordinator.handle(cmd.NewGame(chat=CHAT, user=User(id=HUMAN_ID, name="玩家", locale="zh_CN")))
+    await coordinator.close()
+    old = (await store.load(CHAT)).game_id
+
+    async def eof(session):
+        return None
+
+    session = make_session(console_args(), store, eof, terminal)
+    assert await session.run() == 0
+    assert session.game_id != old and (await store.get(old)).status == "stopped"
+    out = terminal.text
+    assert out.startswith("🎴 New UNO game by you")
+    assert "玩家" not in out and out.count("stopped the game.") == 1  # only this run's own stop
 
 
 async def _noop():
@@ -315,12 +353,17 @@ async def test_settings_from_flags_and_the_settings_command():
     session = make_session(args, store, typist, terminal)
     assert await session.run() == 0
     text = terminal.text
-    assert "When a Wild Draw Four is honest: no card that could be played" in text
-    assert "A Wild turned first: the first player plays any card" in text
+    # The keys one types, with their values here and what they accept.
+    assert "wd4_rule = no_match (one of no_color, no_match)" in text
+    assert "first_wild = any_card (one of dealer_names, any_card)" in text
+    assert "stacking = off (one of off, same, progressive, by_value)" in text
     assert "team_size cannot be 9: it must be a whole number from 2 to 5." in text
     assert "The game has already started." in text  # rules stay fixed while the game runs
+    assert "Saved: the new rules apply from your next match." in text
+    record = await store.get(session.game_id)
+    assert Match.from_json(record.match).rules.stacking == "off"
     settings = await store.chat_settings(CHAT)
-    assert settings.overrides == {"wd4_rule": "no_match", "first_wild": "any_card"}
+    assert settings.overrides == {"wd4_rule": "no_match", "first_wild": "any_card", "stacking": "by_value"}
 
 
 async def test_a_bad_flag_is_refused_before_the_game(tmp_path):

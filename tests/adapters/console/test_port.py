@@ -27,7 +27,7 @@ async def test_the_lobby_is_printed_once_with_every_seat():
     assert out == []  # held back while the console fills the seats
     port.flush_lobby()
     text = "".join(out)
-    assert text.count("New UNO game") == 1 and "3. Player 2" in text
+    assert text.count("New UNO game") == 1 and "3. \u2068Player 2\u2069" in text  # the name isolated
     port.flush_lobby()
     assert "".join(out) == text
 

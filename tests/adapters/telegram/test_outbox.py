@@ -139,3 +139,23 @@ async def test_idle_group_outboxes_are_dropped_past_the_limit(monkeypatch):
     for chat_id in range(-2, -10, -1):
         port.outbox(chat_id)
     assert len(port._outboxes) <= 5 and port._outboxes[(-1, None)] is busy
+
+
+async def test_an_edit_queued_while_its_message_is_replaced_goes_to_the_replacement():
+    """The edit in flight finds its message cannot be edited and sends a new one; an edit
+    queued meanwhile (with the old id) must go to the new message, not post a second one."""
+    chat = SlowChat(delay=0.02)
+
+    async def deliver(chat_id, text, markup, edit):
+        if edit == "7":  # this message cannot take the edit: a new one replaces it
+            chat.gone.add("7")
+            return await chat.deliver(chat_id, text, markup, None)
+        return await chat.deliver(chat_id, text, markup, edit)
+
+    outbox = GroupOutbox(-1, deliver)
+    outbox.edit("7", "table 1", None)
+    await asyncio.sleep(0.005)  # table 1 is on its way
+    assert outbox.edit("7", "table 2", None) == "7"  # not known yet where it will be
+    await outbox.drain()
+    assert chat.shown == [("table 1", None), ("table 2", "101")]
+    assert outbox.current_id("7") == "101"

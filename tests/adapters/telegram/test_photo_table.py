@@ -255,3 +255,35 @@ async def test_a_table_owed_at_a_crash_is_shown_after_the_restart_by_file_id(har
     ana = next(line for line in harness.table().text.splitlines() if "\u2068Ana\u2069 ·" in line)
     assert "· 2 cards" in ana, ana
     assert not (await harness.store.load(CHAT)).meta.get("outbox")  # delivered: owed no more
+
+
+async def test_a_quick_first_move_after_a_refused_lobby_photo_leaves_one_table(harness: Harness):
+    """The server cannot add the photo to the lobby: the deal's table is sent anew while the
+    first move's table edit already waits (queued with the lobby's id). That edit, and every
+    later one, goes to the new table: one table message, the one that shows how the hand ended."""
+    harness.api.failures.append(_refusal("editMessageMedia"))
+    harness.api.slow_chat(GROUP, 0.3)  # the deal's table is still on its way when the move comes
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    lobby = harness.lobby().message_id
+    await harness.start_game(ANA, PLAYERS)
+    state = (await match_of(harness)).game
+    first = BY_ID[state.players[state.turn]]
+    message = harness.hand_message(first)
+    draw = next(d for d in data_of(message) if callbacks.parse(d).verb == "d")
+    assert not harness.api.deleted  # the lobby is not replaced yet: the move is quick
+    await harness.press(first, message, draw)
+    harness.api.delays.pop(GROUP)
+    await harness.settle()
+    await end_turn(harness, first)
+    mover = await position(harness, ["R5"], top="R9")
+    await press_and_count(harness, mover, "p", "R5")
+    assert (await match_of(harness)).hand_number == 2  # hand 1 won, hand 2 dealt
+    photos = [m for m in harness.api.chat_messages(GROUP) if m.photo is not None]
+    assert len(photos) == 2, [m.message_id for m in photos]  # hand 1's table, hand 2's
+    ended, dealt = photos
+    assert ended.message_id != lobby
+    assert [m.message_id for m in harness.api.deleted if m.chat_id == GROUP] == [lobby]
+    assert "won hand 1" in ended.text and not [d for d in data_of(ended) if d.startswith("t:")]  # how hand 1 ended: no buttons
+    assert "⏱" not in ended.text
+    assert [d for d in data_of(dealt) if d.startswith("t:")]

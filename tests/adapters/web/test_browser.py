@@ -6,6 +6,7 @@ kept in test-artifacts/."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from urllib.parse import quote
 
@@ -103,3 +104,79 @@ async def test_forged_and_expired_credentials_show_nothing(browser, served):
         await page.wait_for_selector("body[data-error='unauthorized']", timeout=10_000)
         assert await page.locator("[data-testid=hand] button").count() == 0
         assert "401" in await page.text_content("[data-testid=status]")
+
+
+async def test_the_dealer_names_a_first_wilds_colour_from_the_page(browser, served):
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    await web.rig({ana.id: ["R5", "B4"], bo.id: ["G1", "B6"]}, ["Y1", "Y2", "Y3"], ["W"],
+                  current=ana.id)
+    page = await open_page(browser, f"{web.base}/#token={web.link_token(ana.id, game)}")
+    await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    # The page asks for the colour at once; cancelled, the button asks again.
+    await page.wait_for_selector("[data-testid=color-picker][open]", timeout=5_000)
+    await page.click("#color-cancel")
+    assert await page.text_content("[data-testid=name-color]") == "Name the colour of the first card"
+    await page.click("[data-testid=name-color]")
+    await page.wait_for_selector("[data-testid=color-picker][open]")
+    await page.click("[data-testid=color-picker] button[data-color='B']")
+    await page.wait_for_selector("#color[data-color='B']", timeout=5_000)
+    assert await page.is_hidden("[data-testid=name-color]")
+    state = await web.state()
+    assert state.color.value == "B" and state.current == bo.id
+
+
+async def test_the_page_sends_no_second_tap_while_one_is_on_its_way(browser, served):
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    await web.rig({ana.id: ["R5", "R5", "G7"], bo.id: ["Y9", "Y2", "Y3"]}, ["B3", "B4", "B5"],
+                  ["R1"], current=ana.id)
+    page = await open_page(browser, f"{web.base}/#token={web.link_token(ana.id, game)}")
+    await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    sent, answer = [], asyncio.Event()
+    handle = web.web._handle
+
+    async def slow_handle(command):  # the answer to the first tap is held back
+        sent.append(command)
+        await answer.wait()
+        return await handle(command)
+
+    web.web.serve_commands(slow_handle)
+    await page.locator("[data-testid=card-R5]").first.click()
+    await page.wait_for_selector("body[data-pending='1']", timeout=5_000)
+    assert await page.locator("[data-testid=hand] button:enabled").count() == 0
+    assert await page.is_disabled("[data-testid=draw]")
+    # Taps that reach the page anyway (a script, a fast double tap) send nothing.
+    await page.evaluate("""() => {
+        for (const button of document.querySelectorAll('[data-testid=hand] button')) button.click();
+        act({ action: "draw" });
+    }""")
+    await page.wait_for_function("() => true")  # one round trip to the page: its handlers ran
+    assert len(sent) == 1
+    answer.set()
+    await page.wait_for_selector("body:not([data-pending])", timeout=5_000)
+    await page.wait_for_selector("#top[data-card='R5']", timeout=5_000)
+    assert len(sent) == 1
+    assert sorted(str(card) for card in (await web.state()).hand(ana.id)) == ["G7", "R5"]
+
+
+async def test_a_page_replaced_by_a_newer_one_says_so_and_stays_closed(browser, served):
+    from adapters.web.server import MAX_PAGES_PER_PLAYER
+
+    web = served
+    ana, _ = await web.two_players()
+    game = await web.game_id()
+    pages = []
+    for _ in range(MAX_PAGES_PER_PLAYER + 1):
+        page = await open_page(browser, f"{web.base}/#token={web.link_token(ana.id, game)}")
+        await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+        await page.wait_for_function("() => socket && socket.readyState === 1", timeout=5_000)
+        pages.append(page)
+    await pages[0].wait_for_selector("body[data-replaced='1']", timeout=5_000)
+    assert "open in another page" in await pages[0].text_content("[data-testid=status]")
+    assert await pages[0].locator("[data-testid=hand] button:enabled").count() == 0
+    assert web.web.hub.open_pages() == MAX_PAGES_PER_PLAYER  # the old page did not come back
+    for page in pages[1:]:
+        assert await page.get_attribute("body", "data-replaced") is None

@@ -12,7 +12,14 @@ from bot.engine.rules import RuleSet
 from .commands import Command
 from .names import display_name
 from .ports import ChatSettings, GameRecord, Seat
-from .presenter import MAX_PLAYERS, MIN_PLAYERS, can_join_late, describe_all, names_of
+from .presenter import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    can_join_late,
+    describe_all,
+    level_label,
+    names_of,
+)
 from .refusals import Refusal, from_engine
 from .settings import rules_of
 from .table_size import refuse_deal, refuse_seat, seats_for
@@ -115,7 +122,7 @@ def add_ai(tx: Tx, cmd: Command, strategy: str) -> Text:
     if len(record.seats) == seats_for(rules) and rules.tables == 1:
         start_match(tx)
     else:
-        tx.lobby_update(Text(N_("{player} ({level}) takes a seat."), {"player": name, "level": strategy}))
+        tx.lobby_update(Text(N_("{player} ({level}) takes a seat."), {"player": name, "level": level_label(strategy)}))
     return Text(N_("{player} joined the game."), {"player": name})
 
 
@@ -152,7 +159,7 @@ def start_match(tx: Tx) -> None:
     tx.match = match
     tx.dirty = True
     tx.table_due = True
-    tx.last = [Text(N_("The game starts!")), *describe_all(events, names_of(record))]
+    tx.last = [Text(N_("The game starts!")), *describe_all(events, names_of(record), match.game.rules)]
     timer = int(record.meta.get("turn_timer", 0))
     if timer > 0:
         record.deadlines["turn"] = tx.now + timer

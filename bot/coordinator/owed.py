@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.cards import Card, Color
+from bot.i18n import Lines
 
 from .views import Notice, Text
 
@@ -24,7 +25,12 @@ KEY = "outbox"
 def encode(value: Any) -> Any:
     """A Text's params as JSON (nested Texts, cards, colours, tuples)."""
     if isinstance(value, Text):
-        return {"t": value.msgid, "p": {k: encode(v) for k, v in value.params.items()}}
+        out = {"t": value.msgid, "p": {k: encode(v) for k, v in value.params.items()}}
+        if value.plural is not None:
+            out["n"] = value.plural
+        return out
+    if isinstance(value, Lines):
+        return {"ln": [encode(v) for v in value.items]}
     if isinstance(value, Card):
         return {"c": str(value)}
     if isinstance(value, Color):
@@ -40,7 +46,9 @@ def decode(value: Any) -> Any:
     if not isinstance(value, dict):
         return value
     if "t" in value:
-        return Text(value["t"], {k: decode(v) for k, v in value["p"].items()})
+        return Text(value["t"], {k: decode(v) for k, v in value["p"].items()}, value.get("n"))
+    if "ln" in value:
+        return Lines(tuple(decode(v) for v in value["ln"]))
     if "c" in value:
         return Card.parse(value["c"])
     if "k" in value:

@@ -12,10 +12,11 @@ from dataclasses import replace
 
 from bot.engine import events as ev
 from bot.engine import legal_actions
-from bot.engine.cards import display_order
-from bot.engine.core import awaiting_color
+from bot.engine.cards import Card, Rank, display_order
+from bot.engine.core import awaiting_color, can_stack
 from bot.engine.match import ranking
 from bot.engine.rules import PRESETS, RuleSet
+from bot.engine.scoring import cards_value
 
 from . import presses
 from .moves import moves_of, play_options
@@ -28,6 +29,7 @@ from .views import (
     CardOption,
     HandView,
     LobbyView,
+    Nn_,
     SeatView,
     TableView,
     Text,
@@ -35,6 +37,12 @@ from .views import (
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
+# The AI seats' levels as players read them.
+AI_LEVELS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+
+
+def level_label(strategy: str) -> Text | str:
+    return Text(AI_LEVELS[strategy]) if strategy in AI_LEVELS else strategy
 
 
 def names_of(record: GameRecord) -> dict[str, str]:
@@ -86,7 +94,8 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
         draw_pile=state.draw_pile_count, target_score=state.rules.target_score,
         last_hand=match.last_hand, round_number=match.round_number, rounds=len(match.seatings),
         scoring=match.rules.scoring, table=match.table,
-        can_join=can_join_late(record), color_pending=awaiting_color(state))
+        can_join=can_join_late(record), color_pending=awaiting_color(state),
+        can_stack=bool(state.pending_draw) and stack_possible(state.rules, state.top))
 
 
 def can_join_late(record: GameRecord) -> bool:
@@ -152,16 +161,61 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
         moves=moves, plays=plays)
 
 
-def describe(event: ev.Event, names: Mapping[str, str]) -> Text | None:
-    """A public one-line description of an engine event (None for events shown elsewhere)."""
+def stack_possible(rules: RuleSet | None, top: Card | None) -> bool:
+    """Whether the rules in force let a waiting +2/+4 whose top card is ``top`` be stacked on."""
+    if rules is None or rules.stacking == "off" or top is None:
+        return False
+    return any(can_stack(rules, top, probe) for probe in _STACK_PROBES)
+
+
+_STACK_PROBES = (Card.parse("R+2"), Card.parse("W+4"))
+
+
+def _penalty_line(player: str, amount: int, rules: RuleSet | None, top: Card | None) -> Text:
+    """Who must take a waiting penalty, and only the answers the rules in force allow."""
+    stack = stack_possible(rules, top)
+    challenge = (top is not None and top.rank is Rank.WILD_DRAW_FOUR
+                 and (rules is None or rules.wd4_challenge))
+    params = {"player": player}
+    if stack and challenge:
+        return Nn_("{player} must take {count} card, stack or challenge.",
+                   "{player} must take {count} cards, stack or challenge.", amount, params)
+    if stack:
+        return Nn_("{player} must take {count} card or stack on it.",
+                   "{player} must take {count} cards or stack on it.", amount, params)
+    if challenge:
+        return Nn_("{player} must take {count} card or challenge it.",
+                   "{player} must take {count} cards or challenge it.", amount, params)
+    return Nn_("{player} must take {count} card.", "{player} must take {count} cards.", amount, params)
+
+
+def _direction_line(direction: int) -> Text:
+    if direction >= 0:
+        return Text(N_("Direction reversed: play now goes in seat order."))
+    return Text(N_("Direction reversed: play now goes in reversed seat order."))
+
+
+def describe(event: ev.Event, names: Mapping[str, str], rules: RuleSet | None = None,
+             top: Card | None = None) -> Text | None:
+    """A public one-line description of an engine event (None for events shown elsewhere).
+    ``rules`` and ``top`` (the card on the pile) choose the wording of a waiting penalty."""
 
     def n(player: str) -> str:
         return names.get(player, player)
 
     match event:
-        case ev.DealerChosen(dealer=dealer):
+        case ev.DealerChosen(dealer=dealer, draws=draws):
+            if draws:
+                return Text(N_("Each player turns a card to choose the dealer: {draws}. {player} "
+                               "deals (highest number)."),
+                            {"player": n(dealer),
+                             "draws": tuple(Text(N_("{name} {card}"), {"name": n(who), "card": card})
+                                            for who, card in draws)})
             return Text(N_("{player} deals."), {"player": n(dealer)})
-        case ev.FirstCardTurned(card=card):
+        case ev.FirstCardTurned(card=card, reshuffled=reshuffled):
+            if reshuffled:
+                return Text(N_("A Wild Draw Four was turned first: it goes back into the stock. "
+                               "The first card is {card}."), {"card": card})
             return Text(N_("The first card is {card}."), {"card": card})
         case ev.CardPlayed(player=player, cards=cards, color=color, jump_in=jump_in):
             if jump_in:
@@ -174,23 +228,30 @@ def describe(event: ev.Event, names: Mapping[str, str]) -> Text | None:
             if after is None:
                 return Text(N_("{player} joined the game and is dealt in from the next hand."),
                             {"player": n(player)})
-            return Text(N_("{player} joined the game with {count} cards and plays after {other}."),
-                        {"player": n(player), "count": cards, "other": n(after)})
+            return Nn_("{player} joined the game with {count} card and plays after {other}.",
+                       "{player} joined the game with {count} cards and plays after {other}.",
+                       cards, {"player": n(player), "other": n(after)})
         case ev.CardsDrawn(player=player, count=count, reason=reason):
-            if reason in ("uno_penalty", "false_uno", "challenge", "first_card", "deal"):
+            if reason in ("uno_penalty", "false_uno", "challenge", "deal"):
                 return None  # told by UnoCaught / FalseUnoCall / Challenge* events
-            if reason == "penalty":
-                return Text(N_("{player} takes {count} penalty cards."), {"player": n(player), "count": count})
-            return Text(N_("{player} drew {count} card(s)."), {"player": n(player), "count": count})
+            if reason == "first_card":
+                return Nn_("{player} draws {count} card for the first card and is skipped.",
+                           "{player} draws {count} cards for the first card and is skipped.",
+                           count, {"player": n(player)})
+            if reason == "penalty":  # the turn passes on: the victim is skipped
+                return Nn_("{player} takes {count} penalty card and is skipped.",
+                           "{player} takes {count} penalty cards and is skipped.",
+                           count, {"player": n(player)})
+            return Nn_("{player} drew {count} card.", "{player} drew {count} cards.", count,
+                       {"player": n(player)})
         case ev.TurnPassed(player=player):
             return Text(N_("{player} passed."), {"player": n(player)})
         case ev.PlayerSkipped(player=player):
             return Text(N_("{player} is skipped."), {"player": n(player)})
-        case ev.DirectionReversed():
-            return Text(N_("Direction reversed."))
+        case ev.DirectionReversed(direction=direction):
+            return _direction_line(direction)
         case ev.PenaltyPending(player=player, amount=amount):
-            return Text(N_("{player} must take {amount} cards, stack or challenge."),
-                        {"player": n(player), "amount": amount})
+            return _penalty_line(n(player), amount, rules, top)
         case ev.UnoDeclared(player=player):
             return Text(N_("{player} says UNO!"), {"player": n(player)})
         case ev.UnoCaught(caller=caller, target=target, penalty=penalty):
@@ -214,21 +275,58 @@ def describe(event: ev.Event, names: Mapping[str, str]) -> Text | None:
     return None
 
 
-def describe_all(events: Iterable[ev.Event], names: Mapping[str, str]) -> list[Text]:
-    out = []
+def describe_all(events: Iterable[ev.Event], names: Mapping[str, str],
+                 rules: RuleSet | None = None) -> list[Text]:
+    """The public lines for a batch of events, in order. Some lines need their neighbours:
+    a penalty drawn then skipped is one line, Reverses that cancel out say so, a waiting
+    penalty is worded by the card that caused it and the ``rules`` in force."""
+    events = list(events)
+    out: list[Text] = []
+    top: Card | None = None
+    told_skip: set[str] = set()  # players whose "is skipped" is already in a drawing line
     previous: ev.Event | None = None
-    for event in events:
+    for index, event in enumerate(events):
+        if isinstance(event, ev.FirstCardTurned):
+            top = event.card
+        elif isinstance(event, ev.CardPlayed):
+            top = event.cards[-1]
+        if isinstance(event, ev.PlayerSkipped) and event.player in told_skip:
+            told_skip.discard(event.player)
+            previous = event
+            continue
         if isinstance(event, ev.ColorChosen) and not isinstance(previous, ev.CardPlayed):
             # Not a wild just played (that line names the colour): the dealer named the colour
             # of a Wild turned first.
             out.append(Text(N_("{player} names the colour of the first card: {color}."),
                             {"player": names.get(event.player, event.player), "color": event.color}))
-        else:
-            text = describe(event, names)
-            if text is not None:
-                out.append(text)
+            previous = event
+            continue
+        text = describe(event, names, rules, top)
+        if text is not None:
+            out.append(text)
+        if isinstance(event, ev.CardsDrawn) and event.reason in ("penalty", "first_card"):
+            later = events[index + 1:index + 3]
+            if any(isinstance(e, ev.PlayerSkipped) and e.player == event.player for e in later):
+                told_skip.add(event.player)
+        if isinstance(event, ev.CardPlayed) and _reverses_cancel(event, events[index + 1:]):
+            out.append(Text(N_("The Reverses cancel out: the direction is unchanged.")))
         previous = event
     return out
+
+
+def _reverses_cancel(played: ev.CardPlayed, after: list[ev.Event]) -> bool:
+    """An even number of Reverses played at once with more than two players: no
+    DirectionReversed follows (with two, each Reverse is a skip, told by its own line)."""
+    reverses = sum(1 for card in played.cards if card.rank is Rank.REVERSE)
+    if reverses < 2 or reverses % 2:
+        return False
+    following = []
+    for event in after:
+        if isinstance(event, ev.CardPlayed):
+            break
+        following.append(event)
+    return not any(isinstance(e, ev.DirectionReversed | ev.PlayerSkipped | ev.HandWon)
+                   for e in following)
 
 
 def private_note(events: Iterable[ev.Event], user_id: str,
@@ -252,14 +350,82 @@ def private_note(events: Iterable[ev.Event], user_id: str,
     return Text(N_("You drew {cards}."), {"cards": tuple(drawn)})
 
 
+def amount(scoring: str, value: int) -> Text:
+    """A score in the units of the scoring mode: chips under ``chips``, else points."""
+    if scoring == "chips":
+        return Nn_("{count} chip", "{count} chips", value)
+    return Nn_("{count} point", "{count} points", value)
+
+
+def side_name(state, player: str, names: Mapping[str, str]) -> str | Text:
+    """The player, or under teams every partner and the team's number."""
+    team = state.team_of(player) if player in state.players else None
+    if team is None:
+        return names.get(player, player)
+    return Text(N_("{players} (team {team})"),
+                {"players": tuple(names.get(p, p) for p in state.teammates(player)), "team": team + 1})
+
+
 def standings(match, names: Mapping[str, str], scores: Mapping[str, int] | None = None
               ) -> tuple[Text, ...]:
-    """Best first for the scoring mode (fewest points first under losers_accumulate).
-    ``scores`` replaces the match's own (two tables: the standings across both)."""
+    """Best first for the scoring mode (fewest points first under losers_accumulate), in its
+    units. Fixed teams are listed once per team (partners share the score); with rotating
+    partners each player. ``scores`` replaces the match's own (two tables: both together)."""
     state = match.game
+    scoring = match.rules.scoring
     totals = {p: score_of(match.scores if scores is None else scores, state, p) for p in match.players}
-    rows = [(names.get(p, p), totals[p]) for p in ranking(match.rules.scoring, totals, match.players)]
-    return tuple(Text(N_("{name}: {points}"), {"name": name, "points": points}) for name, points in rows)
+    by_team = bool(state.team_ids) and not match.seatings and scores is None
+    rows, seen = [], set()
+    for player in ranking(scoring, totals, match.players):
+        if by_team and player in state.players:
+            team = state.team_of(player)
+            if team in seen:
+                continue
+            seen.add(team)
+            name: str | Text = side_name(state, player, names)
+        else:
+            name = names.get(player, player)
+        rows.append((name, totals[player]))
+    if scoring == "chips":
+        return tuple(Nn_("{name}: {points} chip", "{name}: {points} chips", points,
+                         {"name": name, "points": points}) for name, points in rows)
+    return tuple(Nn_("{name}: {points} point", "{name}: {points} points", points,
+                     {"name": name, "points": points}) for name, points in rows)
+
+
+def cards_left_points(match, won) -> int:
+    """What the hand's cards left count for in all: the winner's opponents' under
+    winner_takes and chips (``won.points``), everyone's but the winner's under
+    losers_accumulate (a winner's partners are charged too)."""
+    if match.rules.scoring != "losers_accumulate":
+        return won.points
+    state = match.game
+    return sum(cards_value(state.hand(p)) for p in state.players if p != won.winner)
+
+
+def hand_breakdown(match, won, names: Mapping[str, str]) -> tuple[Text, ...]:
+    """One line per player but the winner: cards left and what they count for in the
+    scoring mode (a winner's partner's cards count for nothing)."""
+    state = match.game
+    scoring = match.rules.scoring
+    partners = set(state.teammates(won.winner))
+    lines = []
+    for player in state.players:
+        if player == won.winner:
+            continue
+        hand = state.hand(player)
+        params = {"player": names.get(player, player),
+                  "cards": Nn_("{count} card", "{count} cards", len(hand)),
+                  "points": amount(scoring, cards_value(hand))}
+        if player in partners and scoring != "losers_accumulate":  # charged there as a team
+            lines.append(Text(N_("• {player} (partner): {cards} left, not counted"), params))
+        elif scoring == "winner_takes":
+            lines.append(Text(N_("• {player}: {cards} left, worth {points}"), params))
+        elif scoring == "chips":
+            lines.append(Text(N_("• {player}: {cards} left, pays {points}"), params))
+        else:
+            lines.append(Text(N_("• {player}: {cards} left, adds {points}"), params))
+    return tuple(lines)
 
 
 def new_round(match, names: Mapping[str, str]) -> Text:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.engine.actions import Draw, Play
 from bot.engine.errors import UnoError
 from bot.i18n import CommandRef
 
@@ -31,6 +32,16 @@ MESSAGES: dict[str, str] = {
     "not_your_turn": N_("It is not your turn."),
     "not_in_hand": N_("You do not have that card."),
     "illegal_play": N_("You cannot play that now."),
+    "must_play": N_("You have a card you can play: under forced play you must play it."),
+    "already_drew": N_("You have already drawn: play the card you drew or pass."),
+    "only_drawn_card": N_("After drawing you may play only the card you drew, or pass."),
+    "cannot_answer_penalty": N_("That card cannot answer the waiting penalty: take the cards."),
+    "stack_too_small": N_("Your stack must add at least as many cards as the play it answers."),
+    "one_card_at_a_time": N_("These rules allow one card at a time."),
+    "same_rank": N_("Cards played together must share a rank."),
+    "no_match": N_("{card} matches neither the top card nor the colour in force."),
+    "swap_target_required": N_("A 7 swaps hands: say with whom (the player's name or seat number)."),
+    "not_enough_copies": N_("You do not hold {card} that many times."),
     "color_required": N_("Choose a colour for the wild card."),
     "nothing_to_catch": N_("Nobody can be called out for UNO right now."),
     "uno_cooldown": N_("That was a wrong UNO! call: you can call out players again in {seconds} s."),
@@ -72,10 +83,47 @@ class Refusal(Exception):
                                  {**DEFAULT_PARAMS.get(code, {}), **(params or {})})
 
 
+# The engine's reason for an illegal play or a bad action (the start of its message) ->
+# the refusal that names what was wrong.
+_PLAY_REASONS = (
+    ("one card at a time", "one_card_at_a_time"),
+    ("cards played together", "same_rank"),
+    ("a stack must add", "stack_too_small"),
+    ("only the card just drawn", "only_drawn_card"),
+    ("a penalty is waiting", "cannot_answer_penalty"),
+    ("a 7 needs", "swap_target_required"),
+)
+
+
 def from_engine(error: UnoError) -> Refusal:
     """The engine's error codes are spec codes; the turn-over one reads better as hand_over.
-    The engine's message is not shown: it may describe a hand."""
+    Where the action and the error tell more (a draw under forced play, a 7 without a target,
+    a card named twice), the reason says so; the code stays the engine's. The engine's message
+    itself is not shown: it may describe a hand."""
     code = "hand_over" if error.code == "game_over" else error.code
     if code not in MESSAGES:
         code = "bad_action"
-    return Refusal(code)
+    reason = _specific_reason(code, error.subject, str(error))
+    if reason is None:
+        return Refusal(code)
+    key, params = reason
+    return Refusal(code, text=Text(MESSAGES[key], params))
+
+
+def _specific_reason(code: str, action: Any, message: str) -> tuple[str, dict[str, Any]] | None:
+    if isinstance(action, Draw):
+        if code == "illegal_play":
+            return "must_play", {}
+        if message.startswith("already drew"):
+            return "already_drew", {}
+    if isinstance(action, Play) and action.cards:
+        if code == "not_in_hand" and len(set(action.cards)) < len(action.cards):
+            twice = next(c for c in action.cards if action.cards.count(c) > 1)
+            return "not_enough_copies", {"card": twice}
+        if code in ("illegal_play", "bad_action"):
+            for start, key in _PLAY_REASONS:
+                if message.startswith(start):
+                    return key, {}
+        if code == "illegal_play" and message.endswith("does not match"):
+            return "no_match", {"card": action.cards[0]}
+    return None

@@ -124,7 +124,7 @@ def open_table(tx: Tx, hub: GameRecord, number: int, game_id: str, games: list[s
     tx.last = [Text(N_("Table {table}, round {round} of {rounds}: the game starts!"),
                     {"table": number, "round": 1, "rounds": len(match.seatings)}),
                presenter.new_round(match, display_names(meta["names"])),
-               *presenter.describe_all(events, display_names(meta["names"]))]
+               *presenter.describe_all(events, display_names(meta["names"]), match.game.rules)]
     timer = int(meta.get("turn_timer", 0))
     if timer > 0:
         tx.record.deadlines["turn"] = tx.now + timer

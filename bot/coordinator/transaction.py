@@ -12,6 +12,7 @@ from typing import Any
 from bot.engine import Match
 from bot.engine import events as ev
 from bot.engine.actions import Action
+from bot.i18n import Lines
 
 from . import presenter, uno_calls
 from .ports import ChatKey, GameRecord, GameResult, PlayerResult, Seat
@@ -19,22 +20,23 @@ from .refusals import Refusal
 from .views import N_, Notice, Public, TableView, Text
 
 COUNTERS = ("uno_calls", "caught", "challenges_won")
-# What a hand's end means in each scoring mode (得分制, 输分制, 筹码制).
+# What a hand's end means in each scoring mode (得分制, 输分制, 筹码制): the last play's lines
+# ({last}, each ending its line), who won, each other player's cards and points
+# ({breakdown}, one per line), the standings.
 HAND_WON = {
-    "winner_takes": N_("{winner} won hand {hand} and scores {points} points. {last} "
+    "winner_takes": N_("{last}🏁 {winner} won hand {hand}: +{points}.\n{breakdown}"
                        "Standings: {standings}"),
-    "losers_accumulate": N_("{winner} won hand {hand} and adds nothing; everyone else adds the "
-                            "points left in their hand ({points} in all). {last} "
-                            "Standings, fewest first: {standings}"),
-    "chips": N_("{winner} won hand {hand}: the others pay {points} chips for the cards left in "
-                "their hands. {last} Chip balances: {standings}"),
+    "losers_accumulate": N_("{last}🏁 {winner} won hand {hand}: the cards left add {points} in "
+                            "all.\n{breakdown}Standings, fewest first: {standings}"),
+    "chips": N_("{last}🏁 {winner} won hand {hand}: the others pay {points}.\n{breakdown}"
+                "Chip balances: {standings}"),
 }
 # The same, briefly, on the finished hand's table message.
 HAND_CLOSED = {
-    "winner_takes": N_("🏁 {winner} won hand {hand} (+{points} points). Standings: {standings}"),
-    "losers_accumulate": N_("🏁 {winner} won hand {hand}; the others add {points} points in all. "
+    "winner_takes": N_("🏁 {winner} won hand {hand} (+{points}). Standings: {standings}"),
+    "losers_accumulate": N_("🏁 {winner} won hand {hand}; the cards left add {points} in all. "
                             "Standings, fewest first: {standings}"),
-    "chips": N_("🏁 {winner} won hand {hand} (+{points} chips from the others). "
+    "chips": N_("🏁 {winner} won hand {hand} (the others pay {points}). "
                 "Chip balances: {standings}"),
 }
 
@@ -165,7 +167,7 @@ class Tx:
         self.events.extend(events)
         after = new_match.game
         names = presenter.names_of(record)
-        self.last.extend(presenter.describe_all(events, names))
+        self.last.extend(presenter.describe_all(events, names, after.rules))
         self._count(events)
         uno_calls.note(record.meta, events)
         self._note_exposed(before, after)
@@ -252,14 +254,19 @@ class Tx:
         # table shows how it ended.
         self.table_due = False
         standings = presenter.standings(match, names, self._standings_scores())
-        self.close_table(Text(HAND_CLOSED[match.rules.scoring],
-                              {"winner": names.get(won.winner, won.winner), "hand": match.hand_number,
-                               "points": won.points, "standings": standings}))
+        scoring = match.rules.scoring
+        winner = presenter.side_name(state, won.winner, names)
+        points = presenter.amount(scoring, presenter.cards_left_points(match, won))
+        self.close_table(Text(HAND_CLOSED[scoring],
+                              {"winner": winner, "hand": match.hand_number, "points": points,
+                               "standings": standings}))
         last, self.last = self.last, []
-        self.notice(Text(HAND_WON[match.rules.scoring],
-                         {"winner": names.get(won.winner, won.winner), "hand": match.hand_number,
-                          "points": won.points, "last": tuple(last), "standings": standings}),
-                    mentions=(won.winner,))
+        self.notice(Text(HAND_WON[scoring],
+                         {"winner": winner, "hand": match.hand_number, "points": points,
+                          "last": Lines(tuple(last)),
+                          "breakdown": Lines(presenter.hand_breakdown(match, won, names)),
+                          "standings": standings}),
+                    mentions=tuple(sorted(winners)) if len(winners) > 1 else (won.winner,))
         for player in state.players:  # everyone's buttons go stale
             self.want_hand(player)
         match_won = next((e for e in events if isinstance(e, ev.MatchWon)), None)
@@ -326,7 +333,7 @@ class Tx:
         self.results.append(GameResult(record.game_id, record.chat, "match", match.hand_number,
                                        rows, finished_at=self.now))
         self.notice(Text(N_("{winner} wins the match! Final standings: {standings}"),
-                         {"winner": names.get(winner, winner),
+                         {"winner": presenter.side_name(state, winner, names),
                           "standings": presenter.standings(match, names)}), mentions=(winner,))
         self.finish("finished")
 

@@ -21,11 +21,19 @@ class Text:
 
     msgid: str
     params: dict[str, Any] = field(default_factory=dict)
+    # The plural msgid of a message with a count: gettext's ngettext picks the form for
+    # ``params["count"]`` in each language (English two forms, Chinese one).
+    plural: str | None = None
 
 
 def N_(msgid: str) -> str:
     """Marks a msgid for Babel extraction without translating it now."""
     return msgid
+
+
+def Nn_(singular: str, plural: str, count: int, params: dict[str, Any] | None = None) -> Text:
+    """A Text whose wording follows ``count`` (ngettext), marked for extraction as a plural."""
+    return Text(singular, {**(params or {}), "count": count}, plural)
 
 
 @dataclass(frozen=True)
@@ -84,6 +92,7 @@ class TableView:
     # A Wild turned first under first_wild "dealer_names": the player to act names its colour
     # now (else a missing colour means any card may follow it).
     color_pending: bool = False
+    can_stack: bool = False  # the rules let the waiting penalty be stacked on
     # Set on the last table of a hand or game: how it ended (who won, standings, stopped).
     # Such a table has no player to act, no countdown and no buttons.
     result: Text | None = None

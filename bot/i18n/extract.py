@@ -3,7 +3,7 @@
     python -m bot.i18n.extract            # write the .pot and update the .po files
     python -m bot.i18n.extract --check    # exit 1 listing msgids without a Chinese translation
 
-Keywords: ``_``, ``N_``, ``gettext``, ``ngettext`` (singular, plural) and ``Text`` (its first
+Keywords: ``_``, ``N_``, ``gettext``, ``ngettext`` and ``Nn_`` (singular, plural) and ``Text`` (its first
 argument), so a ``Text("...")`` written without ``N_`` is still caught. Mapping: ``babel.cfg``
 at the repo root.
 """
@@ -26,7 +26,8 @@ from .locale import LOCALES
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIRS = ("bot", "adapters")
-KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "Text": None}
+KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "Nn_": (1, 2),
+            "Text": None}
 PROJECT = "unobot"
 _FIXED_DATE = datetime(2026, 1, 1)  # stable headers: re-extracting must not churn the files
 

@@ -15,7 +15,7 @@ from bot.engine.cards import Card, Color, Rank
 
 from .labels import card_label, color_label, rank_label
 from .locale import normalize_locale
-from .lookup import N_, gettext
+from .lookup import N_, gettext, ngettext
 
 Escape = Callable[[str], str]
 MentionFn = Callable[[str, str], str]  # (user_id, display name) -> markup that pings the user
@@ -59,6 +59,14 @@ def _isolated(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class Lines:
+    """A param value shown as one line per item, each ending the line (sentences that a list
+    separator would run together: "played X., Y takes 2"). Empty: nothing at all."""
+
+    items: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
 class CommandRef:
     """A param value naming one of the bot's commands ("new", "hand"): each platform writes it
     its own way (Telegram ``/new``, Discord ``/uno new``), so shared texts never name another
@@ -99,6 +107,9 @@ def _localise(value: Any, locale: str, escape: Escape, mention: MentionFn | None
         return mention(value.user_id, name) if mention else escape(name)
     if isinstance(value, CommandRef):
         return command(value.name) if command else escape("/" + value.name)
+    if isinstance(value, Lines):
+        return "".join(_localise(v, locale, escape, mention, command, names) + escape("\n")
+                       for v in value.items)
     if isinstance(value, Card):
         return escape(card_label(value, locale))
     if isinstance(value, Color):
@@ -148,16 +159,24 @@ def format_text(text: Any, locale: str | None, *, escape: Escape = str,
     ``isolate_names`` is False."""
     loc = normalize_locale(locale)
     params = text.params or {}
-    translated = gettext(text.msgid, loc)
+    plural = getattr(text, "plural", None)
+    if plural:  # ngettext: the form for params["count"] in this language
+        count = params.get("count", 0)
+        count = count if isinstance(count, int) else 0
+        translated = ngettext(text.msgid, plural, count, loc)
+        english = text.msgid if count == 1 else plural
+    else:
+        translated = gettext(text.msgid, loc)
+        english = text.msgid
     try:
         return _fill(translated, params, loc, escape, mention, command, isolate_names)
     except (ValueError, TypeError):
-        if translated == text.msgid:
-            return escape(text.msgid)
+        if translated == english:
+            return escape(english)
     try:
-        return _fill(text.msgid, params, loc, escape, mention, command, isolate_names)
+        return _fill(english, params, loc, escape, mention, command, isolate_names)
     except (ValueError, TypeError):
-        return escape(text.msgid)
+        return escape(english)
 
 
 def translate(text: Any, locale: str | None) -> str:

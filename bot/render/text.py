@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.coordinator.names import NAME_LIMIT, display_name
-from bot.coordinator.views import Text
+from bot.coordinator.views import Nn_, Text
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, Mention, format_text, isolate, ngettext, normalize_locale
 from bot.i18n import card_label as card_label
@@ -163,12 +164,11 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
         marker = "▶" if seat.is_current else "•"
         lines.append(escape(f"{marker} {number}. {names[seat.user_id]}") + badges
                      + escape(" · ") + t.cards(seat.cards)
-                     + escape(" · ") + t(N_("{points} pts"), points=seat.score) + flags)
+                     + escape(" · ") + _seat_score(t, view.scoring, seat.score) + flags)
     lines.append("")
     current_name = names.get(view.current or "", "?")
     if view.current and view.pending_draw:
-        lines.append(t(N_("⚠️ Penalty waiting: {player} draws {count} unless they can answer it."),
-                       player=current_name, count=view.pending_draw))
+        lines.append(t.text(_penalty_waiting(view, current_name)))
     if view.current and view.color_pending:
         lines.append(t(N_("🎨 {player} names the colour of the first card now."), player=current_name))
     if view.current and view.challenge_possible:
@@ -193,6 +193,33 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
         lines.append(t(N_("The hand is over.")))
     history = _history(view.last, t, limit - len("\n".join(lines)) - 1)
     return fit([*lines[:3], *history, *lines[3:]], limit, keep_last=1)
+
+
+def _seat_score(t: _Writer, scoring: str, score: int) -> str:
+    """A seat's match score in the scoring mode's units (a chip balance may be negative)."""
+    if scoring == "chips":
+        return t.text(Nn_("{count} chip", "{count} chips", score))
+    return t(N_("{points} pts"), points=score)
+
+
+def _penalty_waiting(view: TableView, player: str) -> Text:
+    """The waiting penalty and only the answers the rules allow (stack, challenge)."""
+    params = {"player": player}
+    count = view.pending_draw
+    if view.can_stack and view.challenge_possible:
+        return Nn_("⚠️ Penalty waiting: {player} draws {count} card unless they stack or challenge.",
+                   "⚠️ Penalty waiting: {player} draws {count} cards unless they stack or challenge.",
+                   count, params)
+    if view.can_stack:
+        return Nn_("⚠️ Penalty waiting: {player} draws {count} card unless they stack on it.",
+                   "⚠️ Penalty waiting: {player} draws {count} cards unless they stack on it.",
+                   count, params)
+    if view.challenge_possible:
+        return Nn_("⚠️ Penalty waiting: {player} draws {count} card unless they challenge.",
+                   "⚠️ Penalty waiting: {player} draws {count} cards unless they challenge.",
+                   count, params)
+    return Nn_("⚠️ Penalty waiting: {player} draws {count} card.",
+               "⚠️ Penalty waiting: {player} draws {count} cards.", count, params)
 
 
 _SLOT = "\x00"  # stands for adapter markup inside a translated line (no escape touches it)
@@ -290,7 +317,7 @@ def _mention_inline(text: Any, user_id: str) -> tuple[Any, bool]:
     if len(keys) != 1:
         return text, False
     params[keys[0]] = Mention(user_id, params[keys[0]])
-    return Text(text.msgid, params), True
+    return replace(text, params=params), True
 
 
 def _bilingual(text: Any, escape: Escape) -> list[str]:
@@ -407,8 +434,13 @@ def _hand_options(view: HandView, t: _Writer) -> list[str]:
         return [t(N_("🌈 You deal and the first card is a Wild: name its colour (red, green, blue "
                      "or yellow) before play begins."))]
     if view.is_turn and view.pending_draw:
-        lines.append(t(N_("⚠️ You must draw {count} unless you can answer the penalty."),
-                       count=view.pending_draw))
+        if any(option.playable for option in view.cards):  # a card that may be stacked on it
+            lines.append(t.text(Nn_("⚠️ You must draw {count} card unless you stack a ✅ card on it.",
+                                    "⚠️ You must draw {count} cards unless you stack a ✅ card on it.",
+                                    view.pending_draw)))
+        else:
+            lines.append(t.text(Nn_("⚠️ You must draw {count} card.", "⚠️ You must draw {count} cards.",
+                                    view.pending_draw)))
     if view.can_challenge:
         lines.append(t(N_("⚔️ You may challenge the Wild Draw Four: if it was a bluff the player "
                           "draws 4, otherwise you draw 6.")))

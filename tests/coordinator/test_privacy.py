@@ -11,6 +11,7 @@ import pytest
 from bot.coordinator.memory_store import MemoryStore
 from bot.coordinator.views import LobbyView, Notice, TableView, Text
 from bot.engine import Card, Match
+from bot.i18n import Lines
 from tests.fakes import FakeChat
 
 from .conftest import Harness
@@ -19,8 +20,12 @@ from .conftest import Harness
 def cards_in(value) -> list[Card]:
     if isinstance(value, Card):
         return [value]
+    if isinstance(value, Text) and value.msgid.startswith("Each player turns a card to choose the dealer"):
+        return []  # turned face up for everyone, and back in the deck before the shuffle
     if isinstance(value, Text):
         return [c for v in value.params.values() for c in cards_in(v)]
+    if isinstance(value, Lines):
+        return cards_in(value.items)
     if isinstance(value, list | tuple):
         return [c for v in value for c in cards_in(v)]
     return []

@@ -48,7 +48,8 @@ async def test_the_table_of_a_won_hand_shows_who_won_and_no_turn(h: Harness):
     assert edited == table_id  # the hand's own table message, edited in place
     assert final.current is None and final.deadline is None and final.catchable == ()
     assert not any(seat.is_current for seat in final.seats)
-    assert final.result.params["winner"] == "P1" and final.result.params["points"] > 0
+    assert final.result.params["winner"] == "P1"
+    assert final.result.params["points"].params["count"] > 0  # points, in the scoring's units
     assert final.hand_number == 1
     # The next hand gets a table message of its own, below the hand's notice.
     record = await h.record()

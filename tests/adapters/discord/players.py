@@ -18,8 +18,10 @@ from .harness import BotHarness
 
 CHAT = ChatKey("discord", "1000")
 # lines of a public message allowed to name a card: the card(s) just played or turned over,
-# and the rule line about challenging the Wild Draw Four just played
-PLAYED_LINE = re.compile(r"played|first card|jumped in|chose|Top card|challenged", re.IGNORECASE)
+# the rule line about challenging the Wild Draw Four just played, and the cards turned face up
+# to choose the dealer (back in the deck before the shuffle)
+PLAYED_LINE = re.compile(r"played|first card|jumped in|chose|Top card|challenged|choose the dealer",
+                         re.IGNORECASE)
 
 
 @dataclass

@@ -32,6 +32,7 @@ def patterns(card: Card) -> list[re.Pattern[str]]:
 PATTERNS = {card: patterns(card) for card in DISTINCT}
 TOP = re.compile(r"Top card: [^·\n]*")
 PLAYED = re.compile(r"\bplayed [^.\n]*")
+DEALER_DRAW = re.compile(r"choose the dealer: [^.\n]*")  # turned face up, back in the deck
 
 
 class PrivacyWatch:
@@ -53,7 +54,7 @@ class PrivacyWatch:
         # The card just played is named as the top card and in "X played <card>": the hand's
         # last play may be announced after the next hand was dealt (from the same deck), so
         # those two phrases are the only places a card may be named; the rest is scanned.
-        text = PLAYED.sub(" ", TOP.sub(" ", shown))
+        text = DEALER_DRAW.sub(" ", PLAYED.sub(" ", TOP.sub(" ", shown)))
         self.checked += 1
         for card in held:
             if any(p.search(text) for p in PATTERNS[card]):

@@ -17,11 +17,15 @@ from adapters.telegram.inline import RESULT_ID_LIMIT, parse_result_id, result_en
 from adapters.telegram.keyboards import hand_keyboard, sub_keyboard
 from bot.coordinator.views import HandView
 from bot.engine import apply, legal_actions, new_hand
-from bot.engine.rules import PRESETS
-from tests.adapters.telegram.move_views import view_of
+from bot.engine.rules import HOUSE, PRESETS
+from tests.adapters.telegram.move_views import position_view, view_of
 from tests.engine.test_properties import choose, games
 
+from .conftest import ANA, BO, Harness, data_of
+from .helpers import match_of, refresh_hands, rig
+
 MENUS = ("w", "s", "q", "m")
+IDS = {u: str(u.id) for u in (ANA, BO)}
 
 
 def fits(view: HandView, ref: str) -> bool:
@@ -137,3 +141,70 @@ def test_every_preset_and_option_offers_exactly_the_moves():
         for seed in range(3):
             players = [f"{seed}{i}" for i in range(2 + seed)]
             check_game(players, rules, f"{name}{changes}{seed}", 80)
+
+
+def test_a_play_too_long_for_a_button_is_the_one_move_left_out():
+    """Eight +2s at once spell more than 64 bytes of button data: that play alone has no
+    button (nor result); playing fewer of them, or one at a time, is still offered."""
+    rules = HOUSE.with_(multi_play=True, stacking="off", jump_in=False)
+    twos = ["R+2", "G+2", "B+2", "Y+2"] * 2
+    view = position_view({"9" * 13: [*twos, "G1"], "8" * 13: ["B1", "B2"]}, "9" * 13,
+                         top="R+2", rules=rules, game_id="f" * 10)
+    moves = {m.ref for m in view.moves}
+    unfit = {ref for ref in moves if not fits(view, ref)}
+    assert unfit and all(ref.count(".") == 7 for ref in unfit)
+    assert keyboard_refs(view) == moves - unfit
+    assert any(ref.count(".") == 6 for ref in keyboard_refs(view))  # seven of them still fit
+    check_offers(view)
+
+
+async def test_a_card_leaving_identical_cards_may_declare_uno_on_the_real_keyboard(harness: Harness):
+    """Under uno_identical with multi-play, Y3 leaving R5 R5 (one move from out) is offered
+    with "UNO!" too; pressing it plays and declares."""
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    await harness.ask(ANA, "/settings multi_play=on uno_identical=on")
+    await harness.start_game(ANA, [ANA, BO])
+    await rig(harness, hands={IDS[ANA]: ["Y3", "R5", "R5"]}, top="Y1", color="Y", current=IDS[ANA])
+    await refresh_hands(harness, [ANA])
+    hand = harness.hand_message(ANA)
+    with_uno = [d for d in data_of(hand) if callbacks.parse(d).ref == "pY3!"]
+    assert with_uno and any(callbacks.parse(d).ref == "pY3" for d in data_of(hand))
+    answer = await harness.press(ANA, hand, with_uno[0])
+    assert answer.get("show_alert") is not True, answer
+    state = (await match_of(harness)).game
+    assert sorted(str(c) for c in state.hand(IDS[ANA])) == ["R5", "R5"] and IDS[ANA] in state.declared
+
+
+async def test_a_greyed_card_plays_nothing_and_says_so(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    await rig(harness, hands={IDS[ANA]: ["G5", "R7"]}, top="R1", color="R", current=IDS[ANA])
+    await refresh_hands(harness, [ANA])
+    hand = harness.hand_message(ANA)
+    greyed = next(d for d in data_of(hand) if callbacks.parse(d).verb == "x")
+    assert callbacks.parse(greyed).card == "G5"
+    before = (await match_of(harness)).game
+    answer = await harness.press(ANA, hand, greyed)
+    assert answer.get("text") == "Not playable now"
+    assert (await match_of(harness)).game == before
+
+
+async def test_a_forged_move_button_is_refused(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    await rig(harness, hands={IDS[ANA]: ["G5", "R7"]}, top="R1", color="R", current=IDS[ANA])
+    await refresh_hands(harness, [ANA])
+    hand = harness.hand_message(ANA)
+    own = callbacks.parse(data_of(hand)[0])
+    press, game_id = own.press, own.game_id
+    before = (await match_of(harness)).game
+    # a card Ana does not hold, well-formed: the coordinator refuses it, nothing changes
+    forged = callbacks.hand(game_id, IDS[ANA], "p", card="B9", press=press)
+    answer = await harness.press(ANA, hand, forged)
+    assert answer.get("text") and (await match_of(harness)).game == before
+    # malformed data never reaches the coordinator
+    answer = await harness.press(ANA, hand, f"h:{game_id}:{IDS[ANA]}:p:R5~G")
+    assert answer.get("show_alert") is True and "not valid" in answer.get("text", "")

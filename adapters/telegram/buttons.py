@@ -12,19 +12,20 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from telegram import CallbackQuery, InlineKeyboardMarkup, Update
+from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.coordinator import commands as cmd
 from bot.coordinator.ports import ChatKey, DeliveryFailed, GameRecord, User
+from bot.coordinator.presenter import hand_view
 from bot.coordinator.tables import split_table_chat
 from bot.coordinator.views import N_, HandView
-from bot.engine.cards import Card
+from bot.engine import Match
 from bot.render.text import render_reply
 
 from . import callbacks
-from .keyboards import HandIds, color_keyboard, hand_keyboard, multi_keyboard, swap_keyboard
+from .keyboards import hand_keyboard, sub_keyboard
 from .texts import POPUP_LIMIT, clip, tr, user_locale
 
 if TYPE_CHECKING:
@@ -78,8 +79,11 @@ class Buttons:
         if action.scope == "h" and action.verb == "v":
             await answer(await self._hand_picture(query, action, record.chat))
             return
-        if action.scope == "h" and action.verb in ("w", "s", "m", "g"):
-            await self._hand_menu(query, action, record.chat, await self.h.locale_of(query.from_user))
+        if action.scope == "h" and action.verb == "x":  # a greyed card: plays nothing
+            await answer(tr(N_("Not playable now"), await self.h.locale_of(query.from_user)))
+            return
+        if action.scope == "h" and action.verb in ("w", "s", "q", "m", "g"):
+            await self._hand_menu(query, action, record, await self.h.locale_of(query.from_user))
             await answer()
             return
         message_chat = query.message.chat.id if query.message else None
@@ -124,16 +128,10 @@ class Buttons:
                     "notify": cmd.NotifyMe}[action.verb](chat, user)
         if action.scope == "t":
             return cmd.CallUno(chat, user)
-        verb = action.verb
-        if verb == "p":
-            return cmd.PlayCards(chat, user, cards=tuple((action.card or "").split(".")), color=action.color,
-                                 declare_uno=action.uno, swap_with=action.target, press=action.press)
-        if verb == "k":  # a call-out is about another player's state: settled, not stale-checked
-            return cmd.CallUno(chat, user, target=action.target)
-        if verb == "o":
-            return cmd.NameColor(chat, user, color=action.color or "")
-        return {"d": cmd.Draw, "n": cmd.Pass, "y": cmd.DeclareUno, "c": cmd.Challenge}[verb](
-            chat, user, press=action.press)
+        # A move of the hand view: its reference, judged (stale, forged, illegal) by the
+        # coordinator. A call-out is about another player's state: settled, not stale-checked.
+        return cmd.ChooseMove(chat, user, ref=action.ref or "",
+                              press=None if action.verb == "k" else action.press)
 
     async def _hand_picture(self, query: CallbackQuery, action: callbacks.ButtonAction,
                             chat: ChatKey) -> str:
@@ -162,7 +160,7 @@ class Buttons:
             return tr(N_("The picture could not be sent. Try again in a moment."), loc)
         return ""
 
-    async def _hand_menu(self, query: CallbackQuery, action: callbacks.ButtonAction, chat: ChatKey,
+    async def _hand_menu(self, query: CallbackQuery, action: callbacks.ButtonAction, record: GameRecord,
                          loc: str) -> None:
         """Sub-menus and pages of a hand keyboard: drawn from the button and the last hand view."""
         if query.message is None:
@@ -170,20 +168,15 @@ class Buttons:
         chat_id, message_id = query.message.chat.id, query.message.message_id
         known = self.h.port.known_hand(action.owner or "")
         view = known.view if known and known.view.game_id == action.game_id else None
-        ids = HandIds(action.game_id, action.owner or "", action.hand, action.press)
-        markup: InlineKeyboardMarkup | None
-        if action.verb == "w":
-            markup = color_keyboard(ids, action.card or "", action.uno, view.locale if view else loc,
-                                    offer_uno=view is not None and len(view.cards) == 2)
-        elif action.verb == "s" and view is not None:
-            markup = swap_keyboard(ids, action.card or "", action.uno, view.locale, view.swap_targets)
-        elif action.verb == "m" and view is not None:
-            markup = multi_keyboard(view, ids, Card.parse(action.card or ""))
-        elif view is not None:
+        if view is None and record.match is not None and record.status == "running":
+            # After a restart the last view is unknown: the coordinator's view of the stored game.
+            view = hand_view(record, Match.from_json(record.match), action.owner or "", loc)
+        if view is None:
+            await self.h.run(cmd.ShowHand(record.chat, await self.h.user(query.from_user)))
+            return
+        markup = sub_keyboard(view, action)
+        if markup is None:  # a page, or cards the hand no longer offers: the hand keyboard
             markup = hand_keyboard(view, action.page, self.h.port.seat_names(view.game_id), action.hand,
                                    web_app_url=self.h.port.web_app_url(view.game_id),
                                    web_link=self.h.port.web_link(view.user_id, view.game_id))
-        else:  # after a restart the last view is unknown: ask the coordinator to resend it
-            await self.h.run(cmd.ShowHand(chat, await self.h.user(query.from_user)))
-            return
         await self.h.port.show_keyboard(chat_id, message_id, markup)

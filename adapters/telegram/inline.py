@@ -2,7 +2,9 @@
 
 Decision: a choice is played from the ``chosen_inline_result`` update (needs inline feedback
 switched on with @BotFather's /setinlinefeedback). Its ``result_id`` carries the move, as ids:
-``<n>[.<hand>[.<press>]]:<game>:<verb>[:<card>[:<colour>]]`` (``n`` keeps ids unique when a hand
+``<n>[.<hand>[.<press>]]:<game>:<verb>[:<cards>[:<colour>[:<target>]]]``, one of the hand
+view's moves spelled as a button spells it (callbacks.py), so the results offer exactly
+``HandView.moves`` bar the call-outs, which are on the hand keyboard (``n`` keeps ids unique when a hand
 holds two equal cards; a choice made for an earlier hand is not played; ``press`` is the token
 of the hand the results showed, so choosing twice, or from results older than the hand, is
 refused as stale). Results are cached 0 s, personal, 50 per page with ``next_offset``.
@@ -37,13 +39,14 @@ from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.coordinator import commands as cmd
+from bot.coordinator.moves import PlayOption, play_ref
 from bot.coordinator.views import N_, HandView, Reply, Text
 from bot.engine.cards import Card, Color
 from bot.render.images import Theme
 from bot.render.text import card_emoji, card_label, color_label, color_mark, render_reply
 
-from .callbacks import CARD_RE, GAME_ID_RE, USER_ID_RE
-from .keyboards import ordered_options
+from .callbacks import CARDS_RE, GAME_ID_RE, USER_ID_RE, ButtonAction, move_fields
+from .keyboards import multi_plays, ordered_options, single_play
 from .texts import clip_html, html, tr, user_locale
 
 if TYPE_CHECKING:
@@ -53,13 +56,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAGE = 50  # Telegram's cap on results per answer
+RESULT_ID_LIMIT = 64  # bytes
 RESULT_PREFIX = re.compile(r"^\d{1,4}(?:\.\d{1,4}(?:\.[0-9A-Za-z_-]{6})?)?$")  # <n>[.<hand>[.<press>]]
 
 
 class Entry(NamedTuple):
-    """One choice: ``move`` is ``<verb>[:<card>[:<colour>]]`` (verb ``pu`` plays and declares
-    UNO); ``card`` (and ``color`` for a wild) is set for a card's own choice, which a sticker
-    can show."""
+    """One choice: ``move`` is ``<verb>[:<card>[:<colour>[:<target>]]]`` (verb ``pu`` plays and
+    declares UNO; ``x`` is a card that cannot be played now and plays nothing); ``card`` (and
+    ``color`` for a wild) is set for a card's own choice, which a sticker can show."""
     move: str
     title: str
     description: str
@@ -68,38 +72,79 @@ class Entry(NamedTuple):
     playable: bool = False
 
 
-def result_entries(view: HandView) -> list[Entry]:
-    """Every choice the hand offers, playable cards first."""
+def entry_move(ref: str) -> str:
+    """A move reference (``HandView.moves``) as the move part of a result id."""
+    verb, card, color, target, uno = move_fields(ref)
+    if verb != "p":
+        return ":".join([verb, *(f for f in (color,) if f)])
+    fields = [card or "", color or "", target or ""]
+    while fields and not fields[-1]:
+        fields.pop()
+    return ":".join(["pu" if uno else "p", *fields])
+
+
+def _play_entries(view: HandView, option: PlayOption, title: str, note: str, own: bool) -> list[Entry]:
+    """Every complete choice of one play option (a colour, a swap target, UNO! or not)."""
     loc = view.locale
-    entries: list[Entry] = []
-    if view.name_color:  # the dealer names the colour of a Wild turned first: nothing else yet
-        return [Entry(f"o:{color.value}", f"{color_mark(color)} {color_label(color, loc)}",
-                      tr(N_("Name the colour of the first card"), loc)) for color in Color]
-    if view.can_declare_uno:
-        entries.append(Entry("y", tr(N_("UNO!"), loc), tr(N_("Declare UNO"), loc)))
-    if view.can_challenge:
-        entries.append(Entry("c", tr(N_("Challenge"), loc), tr(N_("Challenge the Wild Draw Four"), loc)))
+    names = dict(view.swap_targets)
+    out = []
+    for uno in (False, True):
+        for color in option.colors or (None,):
+            for target in option.targets or (None,):
+                ref = play_ref(option.cards, color, target, uno)
+                if ref not in option.refs:
+                    continue
+                label = title
+                if color is not None:
+                    label += f" → {color_label(color, loc)}"
+                if target is not None:
+                    label += f" ⇄ {names.get(target, target)}"
+                if uno:
+                    label += " + " + tr(N_("UNO!"), loc)
+                # the card's own choice (a sticker can show it), not "+ UNO!" nor a swap
+                mine = own and not uno and target is None
+                out.append(Entry(entry_move(ref), label, note, option.card if mine else None,
+                                 color, True))
+    return out
+
+
+def result_entries(view: HandView) -> list[Entry]:
+    """Every move the hand view offers, playable cards first; cards that cannot be played now
+    are listed too (greyed), playing nothing."""
+    loc = view.locale
+    entries = [Entry(entry_move(m.ref), f"{color_mark(m.color)} {color_label(m.color, loc)}",
+                     tr(N_("Name the colour of the first card"), loc))
+               for m in view.color_names() if m.color is not None]
+    if entries and all(m.kind == "name_color" for m in view.moves):
+        return entries  # the dealer names the colour of a Wild turned first: nothing else yet
+    for move in view.moves:
+        if move.kind == "uno":
+            entries.append(Entry(entry_move(move.ref), tr(N_("UNO!"), loc), tr(N_("Declare UNO"), loc)))
+        elif move.kind == "challenge":
+            entries.append(Entry(entry_move(move.ref), tr(N_("Challenge"), loc),
+                                 tr(N_("Challenge the Wild Draw Four"), loc)))
     for option in ordered_options(view):
         card = option.card
-        note = tr(N_("Playable"), loc) if option.playable else tr(N_("Not playable now"), loc)
-        # Two cards left: each playable card also as "play it and declare UNO" (verb pu).
-        verbs = ("p", "pu") if option.playable and len(view.cards) == 2 else ("p",)
-        for verb in verbs:
-            suffix = " + " + tr(N_("UNO!"), loc) if verb == "pu" else ""
-            own = verb == "p"  # the card's own choice (a sticker can show it), not "+ UNO!"
-            if card.is_wild and option.playable:
-                for color in Color:
-                    entries.append(Entry(f"{verb}:{card}:{color.value}", f"{card_emoji(card)} "
-                                         f"{card_label(card, loc)} → {color_label(color, loc)}{suffix}",
-                                         note, card if own else None, color, True))
-            else:
-                entries.append(Entry(f"{verb}:{card}", f"{card_emoji(card)} {card_label(card, loc)}{suffix}",
-                                     note, card if own else None, None, option.playable))
-    if view.can_draw:
-        label = tr(N_("Take +{count}"), loc, count=view.pending_draw) if view.pending_draw else tr(N_("Draw"), loc)
-        entries.append(Entry("d", label, ""))
-    if view.can_pass:
-        entries.append(Entry("n", tr(N_("Pass"), loc), ""))
+        play = single_play(view, card) if option.playable else None
+        if play is None:
+            if not any(o.cards[0] == card for o in multi_plays(view)):
+                entries.append(Entry(f"x:{card}", f"{card_emoji(card)} {card_label(card, loc)}",
+                                     tr(N_("Not playable now"), loc), card))
+            continue
+        mark = "⚡ " if option.jump_in else ""
+        entries += _play_entries(view, play, f"{mark}{card_emoji(card)} {card_label(card, loc)}",
+                                 tr(N_("Playable"), loc), own=True)
+    for option in multi_plays(view):
+        title = tr(N_("{cards} · {top} on top"), loc, cards="+".join(card_emoji(c) for c in option.cards),
+                   top=card_emoji(option.card))
+        entries += _play_entries(view, option, title, tr(N_("Playable"), loc), own=False)
+    for move in view.moves:
+        if move.kind == "draw":
+            entries.append(Entry(entry_move(move.ref), tr(N_("Draw"), loc), ""))
+        elif move.kind == "take":
+            entries.append(Entry(entry_move(move.ref), tr(N_("Take +{count}"), loc, count=move.amount), ""))
+        elif move.kind == "pass":
+            entries.append(Entry(entry_move(move.ref), tr(N_("Pass"), loc), ""))
     return entries
 
 
@@ -110,11 +155,20 @@ class InlineMove(NamedTuple):
     color: str | None
     hand: int  # the hand number the results were made for (0: unknown)
     press: str | None = None  # token of the hand the results showed (None: unchecked)
+    target: str | None = None  # whom a 7 swaps with
+
+    @property
+    def ref(self) -> str | None:
+        """The move reference the chosen result stands for (``HandView.moves``)."""
+        verb = "p" if self.verb == "pu" else self.verb
+        return ButtonAction("h", self.game_id, verb, None, self.card, self.color, self.target,
+                            self.verb == "pu").ref
 
 
 def parse_result_id(result_id: str) -> InlineMove | None:
-    """The move a chosen result id names (``<n>[.<hand>]:<game>:<verb>[:<card>[:<colour>]]``),
-    or None if it is not ours."""
+    """The move a chosen result id names
+    (``<n>[.<hand>[.<press>]]:<game>:<verb>[:<cards>[:<colour>[:<target>]]]``), or None if it
+    is not ours."""
     parts = result_id.split(":")
     if len(parts) < 3 or not RESULT_PREFIX.match(parts[0]) or not GAME_ID_RE.match(parts[1]):
         return None
@@ -126,11 +180,14 @@ def parse_result_id(result_id: str) -> InlineMove | None:
         return InlineMove(game_id, verb, None, None, hand, press)
     if verb == "o" and len(rest) == 1 and len(rest[0]) == 1 and rest[0] in "RGBY":
         return InlineMove(game_id, verb, None, rest[0], hand)
-    if verb in ("p", "pu") and 1 <= len(rest) <= 2 and CARD_RE.match(rest[0]):
-        color = rest[1] if len(rest) == 2 else None
-        if color is not None and color not in "RGBY":
+    if verb in ("p", "pu") and 1 <= len(rest) <= 3 and CARDS_RE.match(rest[0]):
+        color = rest[1] or None if len(rest) >= 2 else None
+        target = rest[2] if len(rest) == 3 else None
+        if color is not None and (len(color) != 1 or color not in "RGBY"):
             return None
-        return InlineMove(game_id, verb, rest[0], color, hand, press)
+        if target is not None and not USER_ID_RE.match(target):
+            return None
+        return InlineMove(game_id, verb, rest[0], color, hand, press, target)
     return None
 
 
@@ -192,8 +249,12 @@ class InlineMode:
         """The page as results: cards as stickers of ``theme`` (None: everything as text)."""
         neutral = InputTextMessageContent(html(tr(N_("🎴 I make my move."), view.locale)),
                                           parse_mode=ParseMode.HTML)
+        unplayable = InputTextMessageContent(html(tr(N_("🎴 I cannot play that card now."), view.locale)),
+                                             parse_mode=ParseMode.HTML)
         results: list[InlineQueryResult] = []
         for prefix, entry in zip(prefixes, page, strict=True):
+            if len(f"{prefix}:{entry.move}".encode()) > RESULT_ID_LIMIT:
+                continue  # eight +2s at once do not fit in a result id: played in two goes
             sticker = None
             if theme is not None and self.stickers is not None and entry.card is not None:
                 sticker = self.stickers.file_id(theme, entry.card, color=entry.color,
@@ -202,13 +263,12 @@ class InlineMode:
                 results.append(InlineQueryResultCachedSticker(f"{prefix}:{entry.move}", sticker))
             elif sticker is not None:  # greyed: plays nothing, posts a line, not the card
                 results.append(InlineQueryResultCachedSticker(
-                    f"{prefix}:x:{entry.card}", sticker, input_message_content=InputTextMessageContent(
-                        html(tr(N_("🎴 I cannot play that card now."), view.locale)),
-                        parse_mode=ParseMode.HTML)))
+                    f"{prefix}:x:{entry.card}", sticker, input_message_content=unplayable))
             else:
                 results.append(InlineQueryResultArticle(
                     id=f"{prefix}:{entry.move}", title=entry.title,
-                    description=entry.description or None, input_message_content=neutral))
+                    description=entry.description or None,
+                    input_message_content=neutral if entry.playable else unplayable))
         return results
 
     async def on_chosen(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -218,7 +278,7 @@ class InlineMode:
         parsed = parse_result_id(chosen.result_id)
         if parsed is None:
             return
-        game_id, verb, card, color, hand, press = parsed
+        game_id, hand, press = parsed.game_id, parsed.hand, parsed.press
         record = await self.h.game_record(game_id)
         if record is None:
             return
@@ -227,15 +287,8 @@ class InlineMode:
         if hand and record.match and record.match.get("hand_number") != hand:
             await self._tell(user.id, Reply(ok=False, text=Text(N_("That hand is over: open your cards again."))))
             return
-        if verb in ("p", "pu"):
-            command: cmd.Command = cmd.PlayCards(chat, user, cards=(card or "",), color=color,
-                                                 declare_uno=verb == "pu", press=press)
-        elif verb == "o":
-            command = cmd.NameColor(chat, user, color=color or "")
-        else:
-            command = {"y": cmd.DeclareUno, "c": cmd.Challenge, "d": cmd.Draw, "n": cmd.Pass}[verb](
-                chat, user, press=press)
-        reply = await self.h.run(command)
+        # The hand view's move by its reference: the coordinator judges it (stale, illegal).
+        reply = await self.h.run(cmd.ChooseMove(chat, user, ref=parsed.ref or "", press=press))
         if not reply.ok:
             await self._tell(user.id, reply)
 

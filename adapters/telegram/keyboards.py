@@ -1,6 +1,8 @@
 """Inline keyboards: the lobby, the table's UNO! button, and a player's private hand.
 
-Buttons carry ids only (see callbacks.py). Sub-menus (the colour of a wild, the player to
+Buttons carry ids only (see callbacks.py): a move's button carries the reference of one of
+the hand view's moves, so the keyboard offers exactly ``view.moves`` and decides no rule.
+Sub-menus (the colour of a wild, the player to
 swap with for a 7) are keyboards of their own, shown by editing the hand message's markup:
 UI state lives in the keyboard, so nothing is kept in memory and a restart loses nothing.
 """
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.helpers import create_deep_linked_url
 
+from bot.coordinator.moves import PlayOption, play_ref
 from bot.coordinator.views import N_, CardOption, HandView, LobbyView, TableView
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import color_label
@@ -74,68 +77,130 @@ class HandIds:
     def button(self, label: str, verb: str, **fields) -> InlineKeyboardButton:
         return InlineKeyboardButton(label, callback_data=self.data(verb, **fields))
 
+    def move(self, label: str, ref: str) -> InlineKeyboardButton | None:
+        """The button of one move of the hand view, by its reference; None where the
+        reference does not fit in 64 bytes (eight +2s at once: played in two goes)."""
+        try:
+            data = callbacks.move(self.game_id, self.owner, ref, hand_number=self.hand_number,
+                                  press=self.press)
+        except callbacks.BadCallback:
+            return None
+        return InlineKeyboardButton(label, callback_data=data)
+
+
+def _present(buttons) -> list[InlineKeyboardButton]:
+    return [b for b in buttons if b is not None]
+
 
 def ordered_options(view: HandView) -> list[CardOption]:
     """Playable cards first, each group in the hand's own (sorted) order."""
     return [o for o in view.cards if o.playable] + [o for o in view.cards if not o.playable]
 
 
-def _card_button(view: HandView, ids: HandIds, option: CardOption, *, uno: bool = False) -> InlineKeyboardButton:
+def single_play(view: HandView, card: Card) -> PlayOption | None:
+    """The option of playing ``card`` alone, if the hand view offers it."""
+    return next((o for o in view.plays if o.cards == (card,)), None)
+
+
+def multi_plays(view: HandView) -> list[PlayOption]:
+    return [o for o in view.plays if len(o.cards) > 1]
+
+
+def plain_ref(option: PlayOption) -> str:
+    """The reference pressed by the option's own button: without UNO where that exists."""
+    return option.ref(uno=not option.plain)
+
+
+def _uno_label(label: str, locale: str) -> str:
+    return f"{label} {tr(N_('UNO!'), locale)}"
+
+
+def _card_label(option: CardOption) -> str:
+    label = card_emoji(option.card)
+    if not option.playable:
+        return f"· {label}"
+    return f"⚡ {label}" if option.jump_in else label
+
+
+def _card_buttons(view: HandView, ids: HandIds, option: CardOption) -> list[InlineKeyboardButton]:
+    """One hand card: the button playing it (or opening its choices), then "· UNO!" where the
+    play may declare UNO; a card the view offers no play of is greyed and plays nothing."""
     card = option.card
-    label = card_emoji(card) if option.playable else f"· {card_emoji(card)}"
-    if uno:
-        label += " " + tr(N_("UNO!"), view.locale)
-    if card.is_wild:
-        verb = "w"  # the colour comes next
-    elif card.rank is Rank.SEVEN and view.swap_targets:
-        verb = "s"  # whom to swap with comes next
-    else:
-        verb = "p"
-    return ids.button(label, verb, card=str(card), uno=uno)
+    play = single_play(view, card) if option.playable else None
+    label = _card_label(option)
+    if play is None:
+        if option.playable and any(o.cards[0] == card for o in multi_plays(view)):
+            return [ids.button(label, "m", card=str(card))]  # only with others of its rank
+        return [ids.button(f"· {card_emoji(card)}", "x", card=str(card))]
+    if play.colors:
+        return [ids.button(label, "w", card=str(card))]  # the colour comes next
+    if play.targets:
+        return [ids.button(label, "s", card=str(card))]  # whom to swap with comes next
+    buttons = [ids.move(label if play.plain else _uno_label(label, view.locale), plain_ref(play))]
+    if play.uno and play.plain:
+        buttons.append(ids.move(_uno_label(label, view.locale), play.ref(uno=True)))
+    return _present(buttons)
+
+
+def multi_groups(view: HandView) -> list[list[PlayOption]]:
+    """The hand view's plays of several cards, grouped by the rank they start with: one button
+    each, opening the choice of which of them (which card ends on top)."""
+    groups: dict[Rank, list[PlayOption]] = {}
+    for option in multi_plays(view):
+        groups.setdefault(option.cards[0].rank, []).append(option)
+    return list(groups.values())
 
 
 def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = None,
                   hand_number: int = 0, web_app_url: str | None = None,
                   web_link: str | None = None) -> InlineKeyboardMarkup | None:
+    """The hand's moves (``view.moves``, plays grouped as ``view.plays``) as buttons. A move
+    whose reference does not fit in Telegram's 64 bytes (eight +2s at once) has no button: it
+    is played in two goes."""
     if view.hand_over:
         return None
     loc = view.locale
     ids = HandIds(view.game_id, view.user_id, hand_number, view.press or None)
-    if view.name_color:  # the dealer names the colour of a Wild turned first: nothing else yet
-        return InlineKeyboardMarkup([[ids.button(f"{color_mark(c)} {color_label(c, loc)}", "o",
-                                                 color=c.value) for c in Color]])
+    name_rows = [_present(ids.move(f"{color_mark(m.color)} {color_label(m.color, loc)}", m.ref)
+                          for m in view.color_names() if m.color is not None)]
+    if name_rows[0] and all(m.kind == "name_color" for m in view.moves):
+        return InlineKeyboardMarkup(name_rows)  # the dealer names a first Wild's colour: nothing else yet
     options = ordered_options(view)
     pages = max(1, -(-len(options) // CARDS_PER_PAGE))
     page = min(max(page, 0), pages - 1)
     shown = options[page * CARDS_PER_PAGE:(page + 1) * CARDS_PER_PAGE]
-    buttons = [_card_button(view, ids, o) for o in shown]
-    # Two cards left: offer each playable card also as "play it and declare UNO".
-    if len(view.cards) == 2:
-        buttons += [_card_button(view, ids, o, uno=True) for o in shown if o.playable]
-    # Multi-play (house rule): one button per rank held several times, opening a choice of
-    # which of those cards ends on top.
-    buttons += [ids.button("+".join(card_emoji(c) for c in cards), "m", card=str(cards[0]))
-                for cards in multi_groups(view)]
+    buttons = [b for o in shown for b in _card_buttons(view, ids, o)]
+    # UNO! variants after the cards, as a row of their own where there is room
+    buttons.sort(key=lambda b: b.text.endswith(tr(N_("UNO!"), loc)))
+    for group in multi_groups(view):
+        longest = max(group, key=lambda o: len(o.cards))
+        buttons.append(ids.button("+".join(card_emoji(c) for c in longest.cards), "m",
+                                  card=str(group[0].cards[0])))
     rows = [buttons[i:i + CARDS_PER_ROW] for i in range(0, len(buttons), CARDS_PER_ROW)]
     if pages > 1:
         rows.append([ids.button("◀", "g", page=(page - 1) % pages),
                      ids.button(f"{page + 1}/{pages}", "g", page=page),
                      ids.button("▶", "g", page=(page + 1) % pages)])
+    if name_rows[0]:
+        rows += name_rows
     actions = []
-    if view.can_draw:
-        label = tr(N_("Take +{count}"), loc, count=view.pending_draw) if view.pending_draw else tr(N_("Draw"), loc)
-        actions.append(ids.button(label, "d"))
-    if view.can_pass:
-        actions.append(ids.button(tr(N_("Pass"), loc), "n"))
-    if view.can_declare_uno:
-        actions.append(ids.button(tr(N_("UNO!"), loc), "y"))
-    if view.can_challenge:
-        actions.append(ids.button(tr(N_("Challenge"), loc), "c"))
+    for move in view.moves:
+        if move.kind == "draw":
+            actions.append(ids.move(tr(N_("Draw"), loc), move.ref))
+        elif move.kind == "take":
+            actions.append(ids.move(tr(N_("Take +{count}"), loc, count=move.amount), move.ref))
+        elif move.kind == "pass":
+            actions.append(ids.move(tr(N_("Pass"), loc), move.ref))
+        elif move.kind == "uno":
+            actions.append(ids.move(tr(N_("UNO!"), loc), move.ref))
+        elif move.kind == "challenge":
+            actions.append(ids.move(tr(N_("Challenge"), loc), move.ref))
+    actions = _present(actions)
     if actions:
         rows.append(actions)
     names = names or {}
-    catch = [ids.button(tr(N_("UNO! on {name}"), loc, name=names.get(uid, "?")), "k", target=uid)
-             for uid in view.catchable]
+    catch = _present(ids.move(tr(N_("UNO! on {name}"), loc, name=names.get(m.target or "", "?")), m.ref)
+                     for m in view.catches())
     rows += [catch[i:i + 2] for i in range(0, len(catch), 2)]
     if view.cards:  # the same hand as a picture, sent to this private chat
         rows.append([ids.button("🖼 " + tr(N_("Show my hand"), loc), "v")])
@@ -150,82 +215,67 @@ def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = 
     return InlineKeyboardMarkup(rows)
 
 
-def color_keyboard(ids: HandIds, card: str, uno: bool, locale: str,
-                   offer_uno: bool = False) -> InlineKeyboardMarkup:
-    """After pressing a wild: which colour to name. ``offer_uno`` (the wild is the
-    second-to-last card): a second row names the colour and declares UNO! with it."""
-    rows = [[ids.button(color_mark(c), "p", card=card, color=c.value, uno=uno) for c in Color]]
-    if offer_uno and not uno:
-        label = tr(N_("UNO!"), locale)
-        rows.append([ids.button(f"{color_mark(c)} {label}", "p", card=card, color=c.value, uno=True)
-                     for c in Color])
-    rows.append([ids.button(tr(N_("Back"), locale), "g")])
+def choice_keyboard(view: HandView, ids: HandIds, option: PlayOption) -> InlineKeyboardMarkup:
+    """After pressing cards whose play leaves a choice: every way the hand view offers to
+    play them (the colour of a wild, whom a 7 swaps with), then the same declaring UNO!."""
+    loc = view.locale
+    names = dict(view.swap_targets)
+    colors: tuple[Color | None, ...] = option.colors or (None,)
+    targets: tuple[str | None, ...] = option.targets or (None,)
+    rows = []
+    for uno in (False, True):
+        row = []
+        for color in colors:
+            for target in targets:
+                ref = play_ref(option.cards, color, target, uno)
+                if ref not in option.refs:
+                    continue
+                parts = [color_mark(color)] if color is not None else []
+                if target is not None:
+                    parts.append(names.get(target, target))
+                label = " ".join(parts) or "+".join(card_emoji(c) for c in option.cards)
+                row.append(ids.move(_uno_label(label, loc) if uno else label, ref))
+        row = _present(row)
+        per_row = 4 if option.colors and not option.targets else 2
+        rows += [row[i:i + per_row] for i in range(0, len(row), per_row)]
+    rows.append([ids.button(tr(N_("Back"), loc), "g")])
     return InlineKeyboardMarkup(rows)
-
-
-def swap_keyboard(ids: HandIds, card: str, uno: bool, locale: str,
-                  targets: tuple[tuple[str, str], ...]) -> InlineKeyboardMarkup:
-    """After pressing a 7 under the 7-0 rule: whom to swap hands with."""
-    buttons = [ids.button(name, "p", card=card, target=uid, uno=uno) for uid, name in targets]
-    rows = [buttons[i:i + 2] for i in range(0, len(buttons), 2)]
-    rows.append([ids.button(tr(N_("Back"), locale), "g")])
-    return InlineKeyboardMarkup(rows)
-
-
-def multi_groups(view: HandView) -> list[list[Card]]:
-    """Under multi-play: the cards of each rank held more than once where one of them may be
-    played now (a playable one first). Wilds and swap-sevens keep their own choices."""
-    if not view.multi_play:
-        return []
-    groups: dict[Rank, list[CardOption]] = {}
-    for option in view.cards:
-        rank = option.card.rank
-        if rank.is_wild or (rank is Rank.SEVEN and view.swap_targets):
-            continue
-        groups.setdefault(rank, []).append(option)
-    out = []
-    for options in groups.values():
-        if len(options) >= 2 and any(o.playable for o in options):
-            options = sorted(options, key=lambda o: not o.playable)
-            out.append([o.card for o in options])
-    return out
-
-
-def multi_sequences(view: HandView, anchor: Card) -> list[tuple[Card, list[Card]]]:
-    """Every way to play all cards of ``anchor``'s rank: (top card, cards in play order). The
-    first card must be playable on its own; the chosen top card goes last."""
-    group = next((g for g in multi_groups(view) if anchor in g), None)
-    if group is None:
-        return []
-    playable = {o.card for o in view.cards if o.playable}
-    out = []
-    for top in dict.fromkeys(group):  # distinct cards, in group order
-        rest = list(group)
-        rest.remove(top)
-        first = next((c for c in rest if c in playable), None)
-        if first is None:
-            continue
-        rest.remove(first)
-        out.append((top, [first, *rest, top]))
-    return out
 
 
 def multi_keyboard(view: HandView, ids: HandIds, anchor: Card) -> InlineKeyboardMarkup:
-    """After pressing a multi-play button: which card ends on top (and with UNO! when that
-    leaves one card)."""
+    """After pressing a multi-play button: the plays of several cards starting with
+    ``anchor``'s rank, as the hand view offers them (which card ends on top, with UNO! where
+    it may be declared; a wild or a 7 among them opens its own choice)."""
     loc = view.locale
-    buttons = []
-    for top, cards in multi_sequences(view, anchor):
-        code = ".".join(str(c) for c in cards)
-        variants = (False, True) if len(view.cards) - len(cards) == 1 else (False,)
-        for uno in variants:
-            label = tr(N_("{cards} · {top} on top"), loc, cards="+".join(card_emoji(c) for c in cards),
-                       top=card_emoji(top))
-            if uno:
-                label += " " + tr(N_("UNO!"), loc)
+    rows = []
+    group = next((g for g in multi_groups(view) if g[0].cards[0].rank is anchor.rank), [])
+    for option in group:
+        label = tr(N_("{cards} · {top} on top"), loc, cards="+".join(card_emoji(c) for c in option.cards),
+                   top=card_emoji(option.card))
+        if option.colors or option.targets:
             try:
-                buttons.append([ids.button(label, "p", card=code, uno=uno)])
-            except callbacks.BadCallback:  # eight +2s do not fit in 64 bytes: play them in two goes
-                continue
-    buttons.append([ids.button(tr(N_("Back"), loc), "g")])
-    return InlineKeyboardMarkup(buttons)
+                rows.append([ids.button(label, "q", card=".".join(str(c) for c in option.cards))])
+            except callbacks.BadCallback:  # more cards than a button carries: play them in two goes
+                pass
+            continue
+        if option.plain:
+            rows.append(_present([ids.move(label, option.ref())]))
+        if option.uno:
+            rows.append(_present([ids.move(_uno_label(label, loc), option.ref(uno=True))]))
+    rows = [row for row in rows if row]
+    rows.append([ids.button(tr(N_("Back"), loc), "g")])
+    return InlineKeyboardMarkup(rows)
+
+
+def sub_keyboard(view: HandView, action: callbacks.ButtonAction) -> InlineKeyboardMarkup | None:
+    """The sub-menu a hand button opens (w, s, q: the choices of its cards; m: the plays of
+    several cards of its rank), drawn from the hand view; None where the button opens none or
+    the view no longer offers its cards (then the hand keyboard is drawn again)."""
+    ids = HandIds(action.game_id, action.owner or "", action.hand, action.press)
+    cards = tuple(Card.parse(c) for c in action.card.split(".")) if action.card else ()
+    if action.verb in ("w", "s", "q"):
+        option = next((o for o in view.plays if o.cards == cards), None)
+        return choice_keyboard(view, ids, option) if option is not None else None
+    if action.verb == "m" and cards:
+        return multi_keyboard(view, ids, cards[0])
+    return None

@@ -418,6 +418,8 @@ def render_hand(view: HandView, *, escape: Escape = str) -> str:
                mark=color_mark(view.color), color=_color_param(view.color, view.color_pending))]
     for number, option in enumerate(view.cards, 1):
         mark = "✅" if option.playable and view.is_turn and not view.hand_over else "▫️"
+        if option.jump_in and not view.is_turn and not view.hand_over:
+            mark = "⚡"  # playable out of turn: an identical card
         lines.append(escape(f"{mark} {number}. ") + t.card(option.card))
     if view.hand_over:
         lines.append(t(N_("The hand is over.")))
@@ -459,9 +461,12 @@ def _hand_options(view: HandView, t: _Writer) -> list[str]:
         options.append(Text(N_("challenge")))
     if view.catchable:
         options.append(Text(N_("call UNO! on a player who forgot")))
+    jump_ins = tuple(dict.fromkeys(o.card for o in view.cards if o.jump_in))
+    if jump_ins and not view.is_turn:
+        lines.append(t(N_("⚡ You may jump in with {cards}."), cards=jump_ins))
     if options:
         lines.append(t(N_("You can: {options}"), options=options))
-    elif not view.is_turn:
+    elif not view.is_turn and not jump_ins:
         lines.append(t(N_("Waiting for your turn.")))
     if view.swap_targets:
         lines.append(t(N_("A 7 swaps hands with one of: {players}"),

@@ -202,6 +202,16 @@ def test_hand_options_in_chinese_and_when_waiting():
     assert "The hand is over." in over and "You can" not in over
 
 
+def test_cards_that_may_jump_in_are_marked_instead_of_waiting():
+    base = hand(is_turn=False, can_draw=False)
+    cards = tuple(replace(o, jump_in=o.card == Card.parse("R2")) for o in base.cards)
+    out = render_hand(replace(base, cards=cards))
+    assert "⚡ 1. 🟥2 Red 2" in out and "⚡ You may jump in with Red 2." in out
+    assert "Waiting for your turn." not in out
+    zh = render_hand(replace(base, cards=cards, locale="zh_CN"))
+    assert "你可以用" in zh and "抢出" in zh
+
+
 def test_a_108_card_hand_fits():
     view = hand(cards=tuple(CardOption(c, True) for c in full_deck()))
     for locale in ("en", "zh_CN"):

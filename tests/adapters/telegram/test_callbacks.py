@@ -59,14 +59,22 @@ def test_forged_or_malformed_data_is_refused(data):
 
 
 def test_inline_result_ids():
-    assert parse_result_id("0:ab12:p:R5") == ("ab12", "p", "R5", None, 0, None)
-    assert parse_result_id("3.2:ab12:pu:W:G") == ("ab12", "pu", "W", "G", 2, None)
-    assert parse_result_id("7.1:ab12:d") == ("ab12", "d", None, None, 1, None)
-    assert parse_result_id("4.1:ab12:o:Y") == ("ab12", "o", None, "Y", 1, None)  # the dealer names a colour
-    assert parse_result_id("7.1.Ab3_-x:ab12:d") == ("ab12", "d", None, None, 1, "Ab3_-x")
-    assert parse_result_id("7.0.Ab3_-x:ab12:p:R5") == ("ab12", "p", "R5", None, 0, "Ab3_-x")
+    assert parse_result_id("0:ab12:p:R5")[:6] == ("ab12", "p", "R5", None, 0, None)
+    assert parse_result_id("3.2:ab12:pu:W:G")[:6] == ("ab12", "pu", "W", "G", 2, None)
+    assert parse_result_id("7.1:ab12:d")[:6] == ("ab12", "d", None, None, 1, None)
+    assert parse_result_id("4.1:ab12:o:Y")[:6] == ("ab12", "o", None, "Y", 1, None)  # the dealer names a colour
+    assert parse_result_id("7.1.Ab3_-x:ab12:d")[:6] == ("ab12", "d", None, None, 1, "Ab3_-x")
+    assert parse_result_id("7.0.Ab3_-x:ab12:p:R5")[:6] == ("ab12", "p", "R5", None, 0, "Ab3_-x")
+    # a 7's swap target, several cards at once, and each as the move reference it spells
+    assert parse_result_id("2.1:ab12:pu:R7::42").target == "42"
+    assert parse_result_id("2.1:ab12:pu:R7::42").ref == "pR7@42!"
+    assert parse_result_id("2.1:ab12:p:R5.B5").ref == "pR5.B5"
+    assert parse_result_id("3.2:ab12:pu:W:G").ref == "pW~G!"
+    assert [parse_result_id(f"0:ab12:{v}").ref for v in "ycdn"] == ["u", "c", "d", "n"]
+    assert parse_result_id("4.1:ab12:o:Y").ref == "o~Y"
     for bad in ("0:ab12:o", "0:ab12:o:X", "0:ab12:o:RG", "", "x:ab12:d", "1.:ab12:d", "1.2.3:ab12:d", "0:ab12:p",
-                "0:ab12:p:Q5", "0:ab12:p:W:X", "0:ab12:d:R5", "0:ab12:zz", "1.2.abc:ab12:d", "1.2.Ab3_-x.9:ab12:d"):
+                "0:ab12:p:Q5", "0:ab12:p:W:X", "0:ab12:d:R5", "0:ab12:zz", "1.2.abc:ab12:d", "1.2.Ab3_-x.9:ab12:d",
+                "0:ab12:p:R7::a b", "0:ab12:p:R7:G:1:2", "0:ab12:x:R5"):
         assert parse_result_id(bad) is None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from adapters.telegram import buttons, callbacks
 from adapters.telegram.inline import PAGE
 from adapters.telegram.port import KnownHand
+from bot.coordinator.moves import Move, play_options
 from bot.coordinator.views import CardOption, HandView
 from bot.engine.cards import Card, Color, Rank
 
@@ -38,12 +39,12 @@ async def test_unreachable_player_is_told_in_the_group_and_gets_the_hand_after_s
     # Without a private chat, inline mode shows Cy the hand right in the group.
     query = harness.api.inline_query(CY)
     results = (await _inline_answer(harness, query))["results"]
-    assert {r["id"].split(":")[3] for r in results if r["id"].split(":")[2] == "p"} == cy_cards
+    assert {r["id"].split(":")[3] for r in results if r["id"].split(":")[2] in ("p", "x")} == cy_cards
     # Cy opens the private chat: the hand arrives at once.
     harness.api.allow_chat(CY.id)
     harness.say(CY, "/start", chat=CY.id)
     hand = await harness.api.wait_for(lambda: harness.hand_message(CY), what="Cy's hand")
-    shown = {callbacks.parse(d).card for d in data_of(hand) if callbacks.parse(d).verb in ("p", "w", "s")}
+    shown = {callbacks.parse(d).card for d in data_of(hand) if callbacks.parse(d).verb in ("p", "w", "s", "x")}
     assert shown == cy_cards
     # And Cy plays on with it, like everyone else.
     for _ in range(12):
@@ -95,7 +96,7 @@ async def test_inline_mode_shows_the_hand_personally_and_plays_the_chosen_card(h
     assert answer["is_personal"] is True and answer["cache_time"] == 0
     results = answer["results"]
     hand = (await match_of(harness)).game.hand(str(mover.id))
-    assert len([r for r in results if ":p:" in r["id"]]) >= len(hand)
+    assert len([r for r in results if ":p:" in r["id"] or ":x:" in r["id"]]) >= len(hand)
     for result in results:
         text = result["input_message_content"]["message_text"]
         assert not any(str(card) in text for card in hand)  # the posted line names no card
@@ -130,9 +131,11 @@ async def test_inline_results_are_paged_past_fifty(harness: Harness):
     game_id = await harness.open_game(ANA, BO)
     await harness.start_game(ANA, [ANA, BO])
     reds = tuple(CardOption(Card(Color.RED, rank), True) for rank in Rank if not rank.is_wild)
+    moves = tuple(Move("play", f"p{o.card}", cards=(o.card,)) for o in reds) + (Move("draw", "d"),)
     big = HandView(game_id, "en", str(ANA.id), reds * 5, Card.parse("R1"), Color.RED,
                    is_turn=True, pending_draw=0, can_draw=True, can_pass=False,
-                   can_declare_uno=False, can_challenge=False, catchable=())
+                   can_declare_uno=False, can_challenge=False, catchable=(),
+                   moves=moves, plays=play_options(moves))
     bot.port._hands[str(ANA.id)] = KnownHand(CHAT, big)  # a 65-card hand, as the port saw it
     first = harness.api.inline_query(ANA)
     page1 = await _inline_answer(harness, first)

@@ -1,22 +1,25 @@
-"""Keyboards from views (pure): playable first, UNO! variants at two cards, pages, limits."""
+"""Keyboards from views (pure): the hand view's moves, playable first, UNO! variants, pages, limits."""
+
+from dataclasses import replace
 
 from adapters.telegram import callbacks
 from adapters.telegram.keyboards import CARDS_PER_PAGE, hand_keyboard, lobby_keyboard
 from adapters.telegram.port import Recent
 from adapters.telegram.texts import clip_html
-from bot.coordinator.views import CardOption, HandView, LobbyView
+from bot.coordinator.views import HandView, LobbyView
+from bot.engine import GameState, apply
+from bot.engine.actions import Play
 from bot.engine.cards import Card, Color
+from bot.engine.rules import HOUSE, OFFICIAL
+from tests.adapters.telegram.move_views import position_view, view_of
 
 OWNER = "9" * 13  # the longest Telegram user ids
+OTHER = "8" * 13
 
 
-def view(cards: list[tuple[str, bool]], **kw) -> HandView:
-    base = dict(game_id="f" * 12, locale="en", user_id=OWNER,
-                cards=tuple(CardOption(Card.parse(c), p) for c, p in cards), top=Card.parse("R1"),
-                color=Color.RED, is_turn=True, pending_draw=0, can_draw=True, can_pass=False,
-                can_declare_uno=False, can_challenge=False, catchable=())
-    base.update(kw)
-    return HandView(**base)
+def view(cards: list[str], **kw) -> HandView:
+    """OWNER's hand view on a red 1, OWNER to play, against a player with two cards."""
+    return position_view({OWNER: cards, OTHER: ["B2", "B3"]}, OWNER, **kw)
 
 
 def datas(markup) -> list[str]:
@@ -24,30 +27,48 @@ def datas(markup) -> list[str]:
 
 
 def test_playable_cards_come_first_and_every_button_fits_64_bytes():
-    markup = hand_keyboard(view([("G5", False), ("R7", True), ("W+4", True)],
-                                catchable=("8" * 13,), can_challenge=True))
-    cards = [callbacks.parse(d) for d in datas(markup) if callbacks.parse(d).verb in ("p", "w")]
+    markup = hand_keyboard(view(["G5", "R7", "W+4"]))
+    cards = [callbacks.parse(d) for d in datas(markup) if callbacks.parse(d).verb in ("p", "w", "x")]
     assert [a.card for a in cards] == ["R7", "W+4", "G5"]
     assert cards[1].verb == "w"  # a wild opens the colour choice first
-    verbs = {callbacks.parse(d).verb for d in datas(markup)}
-    assert {"d", "c", "k"} <= verbs
+    assert cards[2].verb == "x"  # greyed: plays nothing
     assert all(len(d.encode()) <= 64 for d in datas(markup))
 
 
+def test_a_wild_draw_four_victim_may_take_challenge_or_call_out():
+    state, _ = GameState.from_position([OTHER, OWNER], {OTHER: ["W+4", "G2"], OWNER: ["G1", "B3"]},
+                                       ["Y1", "Y2", "Y3", "Y4"], rules=OFFICIAL, discard=["R3"],
+                                       color="R", current=OTHER)
+    state, _ = apply(state, Play(OTHER, (Card.parse("W+4"),), Color.BLUE))  # without UNO!
+    markup = hand_keyboard(view_of(state, OWNER))
+    verbs = {callbacks.parse(d).verb for d in datas(markup)}
+    assert {"d", "c", "k"} <= verbs
+    assert all(len(d.encode()) <= 64 for d in datas(markup))
+    labels = [b.text for row in markup.inline_keyboard for b in row]
+    assert "Take +4" in labels and "Challenge" in labels
+
+
 def test_two_cards_offer_play_and_declare():
-    markup = hand_keyboard(view([("R5", True), ("G9", False)]))
+    markup = hand_keyboard(view(["R5", "G9"]))
     plays = [callbacks.parse(d) for d in datas(markup) if callbacks.parse(d).card]
     assert [(a.card, a.uno) for a in plays] == [("R5", False), ("G9", False), ("R5", True)]
 
 
+def test_identical_cards_may_play_and_declare_uno():
+    rules = HOUSE.with_(multi_play=True, uno_identical=True, jump_in=False, seven_zero=False)
+    markup = hand_keyboard(view(["R5", "R5", "R5"], rules=rules))
+    refs = {callbacks.parse(d).ref for d in datas(markup)}
+    assert {"pR5", "pR5!"} <= refs  # two identical R5 left after one: UNO may be declared
+
+
 def test_big_hands_are_paged_and_an_ended_hand_has_no_buttons():
-    hand = [(f"{c}{n}", True) for c in "RGBY" for n in range(10)]  # 40 cards
+    hand = [f"{c}{n}" for c in "RGBY" for n in range(10)]  # 40 cards
     first = hand_keyboard(view(hand))
     last = hand_keyboard(view(hand), page=1)
-    count = lambda m: sum(1 for d in datas(m) if callbacks.parse(d).verb == "p")  # noqa: E731
+    count = lambda m: sum(1 for d in datas(m) if callbacks.parse(d).verb in ("p", "x"))  # noqa: E731
     assert count(first) == CARDS_PER_PAGE and count(last) == 40 - CARDS_PER_PAGE
     assert len([b for row in first.inline_keyboard for b in row]) <= 100  # Telegram's cap
-    assert hand_keyboard(view(hand, hand_over=True)) is None
+    assert hand_keyboard(replace(view(hand), hand_over=True)) is None
 
 
 def test_lobby_join_is_a_deep_link():

@@ -16,9 +16,10 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.coordinator import commands as cmd
+from bot.coordinator import notation
 from bot.coordinator.refusals import Refusal
 from bot.coordinator.setting_schema import all_settings, format_value, label, setting
-from bot.coordinator.views import Text
+from bot.coordinator.views import Reply, Text
 from bot.i18n import LANGUAGE_NAMES, N_, format_text, gettext, normalize_locale
 from bot.render.images import Theme
 
@@ -124,9 +125,15 @@ def build_group(frontend: Frontend) -> app_commands.Group:
     @app_commands.choices(color=COLOR_CHOICES)
     async def play(interaction: discord.Interaction, card: str, color: Choice[str] | None = None,
                    uno: bool = False, swap_with: discord.Member | None = None) -> None:
-        cards = tuple(part for part in re.split(r"[\s,]+", card.strip()) if part)[:10]
+        # The notation of bot/coordinator/notation.py: "R5", "Red Five", "黄2", "W 红", "G3 G3".
+        typed = notation.parse_play(card[:200])
+        if isinstance(typed, notation.NotationError):
+            refusal = Reply(ok=False, text=typed.text, error="bad_card", locale=_locale_of(interaction))
+            await frontend.answer(interaction, refusal, deferred=False, show_hand=False)
+            return
         await run(interaction, lambda chat, user: cmd.PlayCards(
-            chat, user, cards=cards, color=color.value if color else None, declare_uno=uno,
+            chat, user, cards=typed.cards[:10], color=color.value if color else typed.color,
+            declare_uno=uno or typed.declare_uno,
             swap_with=str(swap_with.id) if swap_with else None, names=named(swap_with)))
 
     @play.autocomplete("card")
@@ -141,12 +148,15 @@ def build_group(frontend: Frontend) -> app_commands.Group:
             return []
         if hand is None:
             return []
-        typed = current.strip().lower()
+        typed = notation.normalize(current)
+        named_card = notation.card_named(typed) if typed else None  # "red five", "黄 2", "wd4"
         seen, choices = set(), []
         for option in sorted(hand.cards, key=lambda o: not o.playable):
             value = str(option.card)
             label = card_choice_label(option, hand.locale)
-            if value in seen or (typed and typed not in value.lower() and typed not in label.lower()):
+            matches = (option.card == named_card or typed in value.casefold()
+                       or typed in notation.normalize(label))
+            if value in seen or (typed and not matches):
                 continue
             seen.add(value)
             choices.append(Choice(name=label, value=value))

@@ -8,6 +8,7 @@ because Discord constrains names (lower case, no spaces) in ways a free translat
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,7 @@ from .embeds import help_text
 if TYPE_CHECKING:
     from .frontend import Frontend
 
+AWAITING_COLOR_SIZE = 10_000
 NAME_RE = re.compile(r"^[-_\w]{1,32}$")  # Discord's rule, for the Unicode letters we use
 
 ZH_NAMES = {
@@ -95,6 +97,7 @@ def build_group(frontend: Frontend) -> app_commands.Group:
     uno = app_commands.Group(name=name("uno"), description=locale_str(N_("Play UNO in this channel")),
                              guild_only=True)
     run = frontend.slash
+    awaiting_color: dict[tuple[int | None, int], notation.TypedPlay] = {}  # (channel, user)
 
     @uno.command(name=name("new"), description=locale_str(N_("Open a new game in this channel")))
     async def new(interaction: discord.Interaction) -> None:
@@ -131,10 +134,19 @@ def build_group(frontend: Frontend) -> app_commands.Group:
             refusal = Reply(ok=False, text=typed.text, error="bad_card", locale=_locale_of(interaction))
             await frontend.answer(interaction, refusal, deferred=False, show_hand=False)
             return
-        await run(interaction, lambda chat, user: cmd.PlayCards(
-            chat, user, cards=typed.cards[:10], color=color.value if color else typed.color,
-            declare_uno=uno or typed.declare_uno,
-            swap_with=str(swap_with.id) if swap_with else None, names=named(swap_with)))
+        if color is not None:
+            typed = dataclasses.replace(typed, color=color.value)
+        # A wild refused for want of a colour: "/uno play card:blue" next completes it.
+        key = (interaction.channel_id, interaction.user.id)
+        pending = awaiting_color.pop(key, None)
+        play = (pending.with_color(typed) if pending is not None else None) or typed
+        reply = await run(interaction, lambda chat, user: cmd.PlayCards(
+            chat, user, cards=play.cards[:10], color=play.color, declare_uno=uno or play.declare_uno,
+            swap_with=str(swap_with.id) if swap_with else play.swap_with, names=named(swap_with)))
+        if reply is not None and reply.error == "color_required":
+            if len(awaiting_color) >= AWAITING_COLOR_SIZE:
+                awaiting_color.pop(next(iter(awaiting_color)))
+            awaiting_color[key] = play
 
     @play.autocomplete("card")
     async def play_card(interaction: discord.Interaction, current: str) -> list[Choice[str]]:

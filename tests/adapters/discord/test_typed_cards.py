@@ -45,3 +45,13 @@ async def test_autocomplete_finds_a_card_by_its_name(bot, fake):
         record = await fake.wait(await fake.autocomplete(ANA, "play", "card", typed))
         values = [c["value"] for c in record.callback["data"]["choices"]]
         assert values and values[0] == card, (typed, values)
+
+
+async def test_a_colour_sent_next_completes_a_wild_played_without_one(bot, fake):
+    await _position(bot)
+    record = await bot.slash(ANA, "play", card="W")
+    assert "Choose a colour" in record.callback["data"]["content"]
+    assert str((await Table(bot, USERS).match()).game.top) == "R3"
+    await bot.slash(ANA, "play", card="蓝")
+    game = (await Table(bot, USERS).match()).game
+    assert str(game.top) == "W" and game.color.value == "B"

@@ -1,6 +1,10 @@
 """Typed console lines -> coordinator commands. Parsing only: no rule is decided here.
+Cards are read by the one notation of ``bot/coordinator/notation.py`` (codes, English and
+Chinese names, hand numbers, full-width input); a colour typed alone right after a wild was
+refused for want of one completes that play.
 
     play R5 | p r5 | r5 | 1         play a card (by name, or its number in the shown hand)
+    出 黄2 | p red reverse | 万能牌 红   names as shown, in either language
     play W red | p 3 g              a wild and the colour to name
     play r7 2 | play r7 bob         a 7 under 7-0 and whom to swap with (seat number or name)
     play g3 g3 | p 2 3              several cards of one rank

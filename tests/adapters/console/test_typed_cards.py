@@ -100,3 +100,25 @@ async def test_an_unknown_card_is_named():
     out, game = await _played(["W", "G5", "Y2", "R9"], lambda s: ["p xyz"])
     assert 'I do not know the card "xyz".' in out
     assert sorted(str(c) for c in game.hand(HUMAN_ID)) == sorted(["W", "G5", "Y2", "R9"])
+
+
+async def _help_text(lang: str) -> str:
+    store, terminal = MemoryStore(), Terminal()
+    lines = iter(["help"])
+
+    async def typist(session):
+        return next(lines, None)
+
+    session = make_session(console_args(lang=lang), store, typist, terminal)
+    await asyncio.wait_for(session.run(), 30)
+    return terminal.text
+
+
+async def test_help_shows_the_notation_in_both_languages():
+    english = await _help_text("en")
+    for example in ("R5", "RS (Red Skip)", "RR (Red Reverse)", "R+2", "W+4", '"red 5"', "黄2",
+                    "number in your hand"):
+        assert example in english, example
+    chinese = await _help_text("zh")
+    for example in ("RS（红色跳过）", "RR（红色反转）", "W+4（王牌+4）", "黄2", "序号"):
+        assert example in chinese, example

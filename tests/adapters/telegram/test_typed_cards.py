@@ -67,3 +67,10 @@ async def test_an_unknown_card_is_named_and_changes_nothing(harness: Harness):
 
 async def _is_top(harness: Harness, card: str) -> bool:
     return (await _top(harness))[0] == card
+
+
+async def test_help_shows_the_notation(harness: Harness):
+    await harness.start()
+    text = html.unescape(await harness.ask(ANA, "/help", chat=ANA.id))
+    for example in ("R5", "RS (Red Skip)", "RR (Red Reverse)", "R+2", "W+4", '"red 5"', "黄2"):
+        assert example in text, example

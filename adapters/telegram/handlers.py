@@ -314,11 +314,12 @@ class UnoHandlers:
         args = context.args or []
         typed = notation.parse_play(args) if args else notation.TypedPlay()
         chat = await self.command_chat(tg_chat, tg_user)
-        if chat is None or isinstance(typed, notation.NotationError):
+        if chat is None:
             loc = await self.locale_of(tg_user)
-            if chat is None:
-                await message.reply_text(html(tr(N_("You are not in a game."), loc)), parse_mode=ParseMode.HTML)
-                return
+            await message.reply_text(html(tr(N_("You are not in a game."), loc)), parse_mode=ParseMode.HTML)
+            return
+        if isinstance(typed, notation.NotationError):
+            loc = await self.locale_of(tg_user)
             user = await self.user(tg_user)
             await self.reply_in_chat(message, cmd.PlayCards(chat, user),
                                      Reply(ok=False, text=typed.text, error="bad_card", locale=loc))

@@ -16,8 +16,8 @@ Several cards may be typed at once (``5 5``, ``2 6``, ``G3 G3``).
 
 How bare numbers are read (they may be hand positions, card numbers or seat numbers):
 
-1. A number right after a card typed by name or code is a seat (``R7 2``: swap with seat 2),
-   as it can only be meant that way; so are the numbers after a seat name would be.
+1. A number right after a card typed by name or code is a seat (``R7 2``: swap with seat 2):
+   whoever names cards by name does not also count positions in the hand.
 2. Otherwise the bare numbers of a play are read together, one way for all of them:
    as hand positions when every one is a distinct position of the shown hand; else as the
    number on the card (``5 5``: two fives) when the hand holds that many; else the play is

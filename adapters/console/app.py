@@ -23,6 +23,7 @@ from typing import Any
 from bot.coordinator import commands as cmd
 from bot.coordinator import presenter
 from bot.coordinator.lobby import TWO_TABLE_PLAYERS
+from bot.coordinator.notation import HAND_NUMBER_HELP, NOTATION_HELP, TypedPlay
 from bot.coordinator.ports import ChatKey, GameRecord, GameStore, User
 from bot.coordinator.refusals import Refusal as Refused
 from bot.coordinator.setting_schema import all_settings, current_values
@@ -69,6 +70,7 @@ class ConsoleSession:
         self.read_line = read_line or StdinReader().read
         self.game_id: str | None = None
         self.over = asyncio.Event()  # the match finished (or was stopped)
+        self.awaiting_color: TypedPlay | None = None  # a play refused for want of a colour
 
     def use_locale(self, locale: str) -> None:
         """The person's language, for their own lines, hand and name."""
@@ -261,8 +263,9 @@ class ConsoleSession:
 
     async def handle_line(self, line: str) -> bool:
         """Act on one line; False means the player asked to quit."""
-        ctx = Context(CHAT, self.user, self.port.shown_hand, self.port.seats)
+        ctx = Context(CHAT, self.user, self.port.shown_hand, self.port.seats, pending=self.awaiting_color)
         parsed = parse_line(line, ctx)
+        self.awaiting_color = None  # only the very next line may answer "which colour?"
         if parsed is None:
             return True
         if isinstance(parsed, Refusal):
@@ -271,7 +274,7 @@ class ConsoleSession:
         if isinstance(parsed, Local):
             if parsed.name == "quit":
                 return False
-            for msgid in HELP_LINES:
+            for msgid in (*HELP_LINES, NOTATION_HELP, HAND_NUMBER_HELP):
                 self.port.line(Text(msgid))
             return True
         if isinstance(parsed, cmd.ShowSettings):
@@ -282,6 +285,9 @@ class ConsoleSession:
             return True
         shown_before = self.port.hands_shown
         reply = await self.coordinator.handle(parsed)
+        if isinstance(parsed, cmd.PlayCards) and reply.error == "color_required":
+            self.awaiting_color = TypedPlay(cards=parsed.cards, swap_with=parsed.swap_with,
+                                            declare_uno=parsed.declare_uno)
         if not (reply.ok and isinstance(parsed, ECHOED) and not reply.lines):
             self.show_reply(reply)  # a move that worked shows on the table and in the hand
         if isinstance(parsed, cmd.ShowHand) and reply.hand is not None and self.port.hands_shown == shown_before:

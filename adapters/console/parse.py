@@ -1,6 +1,10 @@
 """Typed console lines -> coordinator commands. Parsing only: no rule is decided here.
+Cards are read by the one notation of ``bot/coordinator/notation.py`` (codes, English and
+Chinese names, hand numbers, full-width input); a colour typed alone right after a wild was
+refused for want of one completes that play.
 
     play R5 | p r5 | r5 | 1         play a card (by name, or its number in the shown hand)
+    出 黄2 | p red reverse | 万能牌 红   names as shown, in either language
     play W red | p 3 g              a wild and the colour to name
     play r7 2 | play r7 bob         a 7 under 7-0 and whom to swap with (seat number or name)
     play g3 g3 | p 2 3              several cards of one rank
@@ -13,14 +17,15 @@ Every command has its Chinese word too (出 摸 过 抓 质疑 颜色 设置 手
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.coordinator import commands as cmd
+from bot.coordinator import notation
 from bot.coordinator.ports import ChatKey, User
 from bot.coordinator.views import N_, Text
-from bot.engine.cards import Card, Color, Rank
-from bot.engine.errors import BadAction
+from bot.engine.cards import Card, Color
 
 COLOR_WORDS = {
     "r": Color.RED, "red": Color.RED, "红": Color.RED, "红色": Color.RED,
@@ -52,6 +57,8 @@ class Context:
     user: User
     hand: tuple[Card, ...] = ()  # in the order shown (numbers 1..n)
     seats: tuple[tuple[str, str], ...] = ()  # (user_id, name) in seat order (numbers 1..n)
+    # A play refused for want of a colour: a colour typed on its own next completes it.
+    pending: notation.TypedPlay | None = None
 
 
 @dataclass(frozen=True)
@@ -73,7 +80,7 @@ Parsed = cmd.Command | Local | Refusal
 
 def parse_line(line: str, ctx: Context) -> Parsed | None:
     """One typed line -> a command, a local request, a refusal, or None for a blank line."""
-    words = line.strip().split()
+    words = unicodedata.normalize("NFKC", line).split()
     if not words:
         return None
     head, rest = words[0].lower(), words[1:]
@@ -94,6 +101,8 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return Local("help")
     if head in ("quit", "exit", "q", "退出"):
         return Local("quit")
+    if ctx.pending is not None and not rest and notation.color_named(head) is not None:
+        return parse_play(words, ctx)  # the colour asked for the play just refused
     if head in NAME_COLOR_WORDS or (head in COLOR_WORDS and not rest and not is_card(head)):
         # The dealer names the colour of a Wild turned first: "color red", or just "red".
         word = (rest[0].lower() if rest else "") if head in NAME_COLOR_WORDS else head
@@ -106,49 +115,31 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return parse_play(rest, ctx)
     if is_number(head) or is_card(head):
         return parse_play(words, ctx)
+    typed = notation.parse_play(words, ctx.hand, ctx.seats)
+    if isinstance(typed, notation.TypedPlay) and typed.cards:  # "red reverse", "黄 2" alone
+        return play_command(typed, ctx)
     return Refusal(Text(N_("Unknown command \"{command}\". Type \"help\" for the list."),
                         {"command": words[0]}))
 
 
 def parse_play(words: Sequence[str], ctx: Context) -> cmd.PlayCards | Refusal:
-    """Cards (names or hand numbers), then optionally a colour, a swap target and "uno"."""
-    cards: list[Card] = []
-    used: set[int] = set()  # hand positions taken by numbers, so "2 3" means two cards
-    color: Color | None = None
-    swap: str | None = None
-    declare = False
-    for position, word in enumerate(words):
-        low = word.lower()
-        if low in UNO_WORDS:
-            declare = True
-        elif is_card(low):
-            cards.append(Card.parse(low))
-        elif low in COLOR_WORDS and cards:
-            color = COLOR_WORDS[low]
-        elif is_number(low) and cards and cards[-1].rank is Rank.SEVEN and swap is None:
-            target = find_seat(low, ctx)
-            if isinstance(target, Refusal):
-                return target
-            swap = target
-        elif is_number(low):
-            index = int(low) - 1
-            if not 0 <= index < len(ctx.hand) or index in used:
-                return Refusal(Text(N_("There is no card {number} in your hand."), {"number": word}))
-            used.add(index)
-            cards.append(ctx.hand[index])
-        elif cards and cards[-1].rank is Rank.SEVEN and swap is None:
-            # A name may hold spaces ("Bot Ana"): it takes the rest of the line.
-            target = find_seat(" ".join(words[position:]), ctx)
-            if isinstance(target, Refusal):
-                return target
-            swap = target
-            break
-        else:
-            return Refusal(Text(N_("I don't understand \"{word}\" in that play."), {"word": word}))
-    if not cards:
+    """Cards (names or hand numbers), then optionally a colour, a swap target and "uno"
+    (the notation in ``bot/coordinator/notation.py``)."""
+    typed = notation.parse_play(words, ctx.hand, ctx.seats)
+    if isinstance(typed, notation.NotationError):
+        return Refusal(typed.text)
+    if not typed.cards:
+        if ctx.pending is not None:
+            completed = ctx.pending.with_color(typed)
+            if completed is not None:
+                return play_command(completed, ctx)
         return Refusal(Text(N_("Say which card to play, e.g. \"play R5\" or \"play 1\".")))
-    return cmd.PlayCards(chat=ctx.chat, user=ctx.user, cards=tuple(str(c) for c in cards),
-                         color=color.value if color else None, declare_uno=declare, swap_with=swap)
+    return play_command(typed, ctx)
+
+
+def play_command(typed: notation.TypedPlay, ctx: Context) -> cmd.PlayCards:
+    return cmd.PlayCards(chat=ctx.chat, user=ctx.user, cards=typed.cards, color=typed.color,
+                         declare_uno=typed.declare_uno, swap_with=typed.swap_with)
 
 
 def parse_settings(words: Sequence[str], ctx: Context) -> cmd.Command | Refusal:
@@ -169,34 +160,19 @@ def parse_settings(words: Sequence[str], ctx: Context) -> cmd.Command | Refusal:
 
 
 def is_number(word: str) -> bool:
-    """Plain ASCII digits only ("²" and other Unicode digits are not a card or seat number)."""
+    """Digits, full-width ones too ("１"); not "²" and other Unicode digits."""
+    word = unicodedata.normalize("NFKC", word)
     return word.isascii() and word.isdigit()
 
 
 def is_card(word: str) -> bool:
-    try:
-        Card.parse(word)
-    except BadAction:
-        return False
-    return True
+    return notation.card_named(word) is not None
 
 
 def find_seat(word: str, ctx: Context) -> str | Refusal:
     """A seat by number (as listed at the table) or by name (case-insensitive, unique prefix)."""
-    if is_number(word):
-        index = int(word) - 1
-        if 0 <= index < len(ctx.seats):
-            return ctx.seats[index][0]
-        return Refusal(Text(N_("There is no seat {number} at the table."), {"number": word}))
-    low = word.lower()
-    exact = [uid for uid, name in ctx.seats if low in (name.lower(), uid.lower())]
-    by_word = [uid for uid, name in ctx.seats if low in name.lower().split()]
-    by_prefix = [uid for uid, name in ctx.seats
-                 if any(part.startswith(low) for part in (name.lower(), *name.lower().split()))]
-    for found in (exact, by_word, by_prefix):
-        if len(found) == 1:
-            return found[0]
-    return Refusal(Text(N_("There is no player called \"{name}\" at the table."), {"name": word}))
+    found = notation.find_seat(word, ctx.seats)
+    return Refusal(found.text) if isinstance(found, notation.NotationError) else found
 
 
 HELP_LINES = (

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.coordinator.notation import NOTATION_HELP
 from bot.coordinator.views import HandView, LobbyView, Notice, Reply, TableView, Text
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, ngettext
@@ -265,4 +266,5 @@ def help_text(locale: str) -> str:
         (N_("/uno cards"), N_("classic or high-contrast colours for the pictures of your cards")),
         (N_("/uno kick, /uno stop"), N_("remove a player, end the game (creator or admins)")),
     ]
-    return "\n".join(f"**{gettext(cmd, locale)}**: {gettext(what, locale)}" for cmd, what in rows)
+    lines = [f"**{gettext(cmd, locale)}**: {gettext(what, locale)}" for cmd, what in rows]
+    return "\n".join([*lines, "", gettext(NOTATION_HELP, locale)])

@@ -241,16 +241,19 @@ class Frontend:
     # ---- slash commands --------------------------------------------------------------------
 
     async def slash(self, interaction: discord.Interaction, make: Callable[[ChatKey, User], cmd.Command], *,
-                    show_hand: bool = True) -> None:
+                    show_hand: bool = True) -> Reply | None:
+        """Run the command and answer it; returns the reply (None when it failed)."""
         try:
             with self._handler():
                 with self.hands.answering(*_keys(interaction)):
                     reply, deferred = await self.run(interaction, make(chat_of(interaction), user_of(interaction)))
                     await self.answer(interaction, reply, deferred=deferred, show_hand=show_hand)
                 await self._refresh_leftover(interaction)
+                return reply
         except Exception as error:
             self.report(error, interaction)
             await self.apologise(interaction)
+        return None
 
     async def _refresh_leftover(self, interaction: discord.Interaction) -> None:
         """A hand that arrived while answering and that the answer did not show (a table

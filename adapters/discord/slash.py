@@ -8,6 +8,7 @@ because Discord constrains names (lower case, no spaces) in ways a free translat
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from typing import TYPE_CHECKING
 
@@ -16,9 +17,10 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.coordinator import commands as cmd
+from bot.coordinator import notation
 from bot.coordinator.refusals import Refusal
 from bot.coordinator.setting_schema import all_settings, format_value, label, setting
-from bot.coordinator.views import Text
+from bot.coordinator.views import Reply, Text
 from bot.i18n import LANGUAGE_NAMES, N_, format_text, gettext, normalize_locale
 from bot.render.images import Theme
 
@@ -28,6 +30,7 @@ from .embeds import help_text
 if TYPE_CHECKING:
     from .frontend import Frontend
 
+AWAITING_COLOR_SIZE = 10_000
 NAME_RE = re.compile(r"^[-_\w]{1,32}$")  # Discord's rule, for the Unicode letters we use
 
 ZH_NAMES = {
@@ -94,6 +97,7 @@ def build_group(frontend: Frontend) -> app_commands.Group:
     uno = app_commands.Group(name=name("uno"), description=locale_str(N_("Play UNO in this channel")),
                              guild_only=True)
     run = frontend.slash
+    awaiting_color: dict[tuple[int | None, int], notation.TypedPlay] = {}  # (channel, user)
 
     @uno.command(name=name("new"), description=locale_str(N_("Open a new game in this channel")))
     async def new(interaction: discord.Interaction) -> None:
@@ -124,10 +128,25 @@ def build_group(frontend: Frontend) -> app_commands.Group:
     @app_commands.choices(color=COLOR_CHOICES)
     async def play(interaction: discord.Interaction, card: str, color: Choice[str] | None = None,
                    uno: bool = False, swap_with: discord.Member | None = None) -> None:
-        cards = tuple(part for part in re.split(r"[\s,]+", card.strip()) if part)[:10]
-        await run(interaction, lambda chat, user: cmd.PlayCards(
-            chat, user, cards=cards, color=color.value if color else None, declare_uno=uno,
-            swap_with=str(swap_with.id) if swap_with else None, names=named(swap_with)))
+        # The notation of bot/coordinator/notation.py: "R5", "Red Five", "黄2", "W 红", "G3 G3".
+        typed = notation.parse_play(card[:200])
+        if isinstance(typed, notation.NotationError):
+            refusal = Reply(ok=False, text=typed.text, error="bad_card", locale=_locale_of(interaction))
+            await frontend.answer(interaction, refusal, deferred=False, show_hand=False)
+            return
+        if color is not None:
+            typed = dataclasses.replace(typed, color=color.value)
+        # A wild refused for want of a colour: "/uno play card:blue" next completes it.
+        key = (interaction.channel_id, interaction.user.id)
+        pending = awaiting_color.pop(key, None)
+        play = (pending.with_color(typed) if pending is not None else None) or typed
+        reply = await run(interaction, lambda chat, user: cmd.PlayCards(
+            chat, user, cards=play.cards[:10], color=play.color, declare_uno=uno or play.declare_uno,
+            swap_with=str(swap_with.id) if swap_with else play.swap_with, names=named(swap_with)))
+        if reply is not None and reply.error == "color_required":
+            if len(awaiting_color) >= AWAITING_COLOR_SIZE:
+                awaiting_color.pop(next(iter(awaiting_color)))
+            awaiting_color[key] = play
 
     @play.autocomplete("card")
     async def play_card(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -141,12 +160,15 @@ def build_group(frontend: Frontend) -> app_commands.Group:
             return []
         if hand is None:
             return []
-        typed = current.strip().lower()
+        typed = notation.normalize(current)
+        named_card = notation.card_named(typed) if typed else None  # "red five", "黄 2", "wd4"
         seen, choices = set(), []
         for option in sorted(hand.cards, key=lambda o: not o.playable):
             value = str(option.card)
             label = card_choice_label(option, hand.locale)
-            if value in seen or (typed and typed not in value.lower() and typed not in label.lower()):
+            matches = (option.card == named_card or typed in value.casefold()
+                       or typed in notation.normalize(label))
+            if value in seen or (typed and not matches):
                 continue
             seen.add(value)
             choices.append(Choice(name=label, value=value))

@@ -8,6 +8,7 @@ import logging
 from telegram import Bot, BotCommand
 from telegram.error import TelegramError
 
+from bot.coordinator.notation import NOTATION_HELP
 from bot.coordinator.views import N_
 
 from .texts import tr
@@ -62,4 +63,5 @@ def help_text(locale: str) -> str:
                    "Your cards come to this private chat with buttons; in the group you can also "
                    "type @ and the bot's name to see and play them."), locale), ""]
     lines += [f"/{name} — {tr(description, locale)}" for name, description in COMMANDS]
+    lines += ["", tr(NOTATION_HELP, locale)]
     return "\n".join(lines)

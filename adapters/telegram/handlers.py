@@ -29,6 +29,7 @@ from telegram.ext import (
 )
 
 from bot.coordinator import commands as cmd
+from bot.coordinator import notation
 from bot.coordinator.ports import ChatKey, GameRecord, GameStore, User
 from bot.coordinator.views import N_, Reply
 from bot.render.text import render_reply, render_reply_pages
@@ -48,6 +49,7 @@ log = logging.getLogger(__name__)
 PLATFORM = "telegram"
 ADMIN_TTL = 60.0  # seconds a getChatMember answer is trusted
 ADMIN_CACHE_SIZE = 10_000
+AWAITING_COLOR_SIZE = 10_000
 ADMIN_STATUSES = ("creator", "administrator")
 
 # Game moves and lobby actions answered in a group: an accepted one shows in the table or
@@ -61,8 +63,6 @@ QUIET_WHEN_OK = (cmd.NewGame, cmd.Join, cmd.Leave, cmd.StartGame, cmd.AddAiSeat,
 # Answers sent to the sender's private chat, never to the group: a wrong UNO! call again
 # during its cool-down (it would only repeat), a bare /play (it lists the sender's cards).
 PRIVATE_REFUSALS = ("uno_cooldown", "which_card")
-
-COLOR_WORDS = ("r", "g", "b", "y", "red", "green", "blue", "yellow")
 
 
 def chat_key(chat: Chat | int) -> ChatKey:
@@ -97,6 +97,8 @@ class UnoHandlers:
         self.settings_menu = SettingsMenu(self)
         self.card_theme = CardThemeMenu(self)
         self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
+        # Per (game chat, user): a /play refused for want of a colour, completed by "/play red".
+        self._awaiting_color: dict[tuple[ChatKey, str], notation.TypedPlay] = {}
 
     # ---- registration ------------------------------------------------------------------------
 
@@ -302,12 +304,37 @@ class UnoHandlers:
         await self._command(update, lambda chat, user: cmd.AddAiSeat(chat, user, strategy=level))
 
     async def on_play(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """``/play R5``, ``/play W+4 red``, ``/play R5 B5`` (several where the rules allow)."""
+        """``/play R5``, ``/play W+4 red``, ``/play 黄2``, ``/play red reverse``, ``/play R5 B5``
+        (several where the rules allow); after a wild refused for want of a colour,
+        ``/play red`` completes it. The notation: bot/coordinator/notation.py."""
+        incoming = parts(update)
+        if incoming is None:
+            return
+        message, tg_user, tg_chat = incoming
         args = context.args or []
-        colors = [a for a in args if a.lower() in COLOR_WORDS]
-        cards = tuple(a for a in args if a not in colors)
-        await self._command(update, lambda chat, user: cmd.PlayCards(
-            chat, user, cards=cards, color=colors[-1] if colors else None))
+        typed = notation.parse_play(args) if args else notation.TypedPlay()
+        chat = await self.command_chat(tg_chat, tg_user)
+        if chat is None:
+            loc = await self.locale_of(tg_user)
+            await message.reply_text(html(tr(N_("You are not in a game."), loc)), parse_mode=ParseMode.HTML)
+            return
+        if isinstance(typed, notation.NotationError):
+            loc = await self.locale_of(tg_user)
+            user = await self.user(tg_user)
+            await self.reply_in_chat(message, cmd.PlayCards(chat, user),
+                                     Reply(ok=False, text=typed.text, error="bad_card", locale=loc))
+            return
+        key = (chat, str(tg_user.id))
+        pending = self._awaiting_color.pop(key, None)
+        play = (pending.with_color(typed) if pending is not None else None) or typed
+        command, reply = await self._run_as(tg_user, tg_chat, chat, lambda chat, user: cmd.PlayCards(
+            chat, user, cards=play.cards, color=play.color, declare_uno=play.declare_uno,
+            swap_with=play.swap_with), False)
+        if reply.error == "color_required":
+            if len(self._awaiting_color) >= AWAITING_COLOR_SIZE:
+                self._awaiting_color.pop(next(iter(self._awaiting_color)))
+            self._awaiting_color[key] = play
+        await self.reply_in_chat(message, command, reply)
 
     async def on_uno(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/uno``: declare, or call out whoever can be caught; as a reply: call out that player."""

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from adapters.console.parse import Context, Local, Refusal, parse_line
 from bot.coordinator import commands as cmd
+from bot.coordinator.notation import TypedPlay
 from bot.coordinator.ports import ChatKey, User
 from bot.engine.cards import Card
 
@@ -125,3 +126,25 @@ def test_the_dealer_names_a_colour(line, color):
 
 def test_a_colour_that_is_none_is_refused():
     assert isinstance(parse_line("color purple", CTX), Refusal)
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("出 黄2", None), ("p red reverse", None), ("出　１", play(cards=("R5",))),
+    ("red 5", play(cards=("R5",))), ("p 绿3 绿 3", play(cards=("G3", "G3"))),
+    ("p wild draw four 蓝", play(cards=("W+4",), color="B")), ("p +4 red", play(cards=("W+4",), color="R")),
+    ("p wd4 g", play(cards=("W+4",), color="G")), ("p 1 4", play(cards=("R5", "R7"))),  # no 7 before the 4: both are cards
+])
+def test_cards_as_players_see_them(line, expected):
+    parsed = parse_line(line, CTX)
+    if expected is None:  # a card not in this hand: parsed all the same, the coordinator judges
+        assert isinstance(parsed, cmd.PlayCards), parsed
+    else:
+        assert parsed == expected
+
+
+def test_a_colour_on_its_own_completes_the_play_that_asked_for_one():
+    asked = Context(CHAT, ME, HAND, SEATS, pending=TypedPlay(cards=("W",)))
+    for answer, color in (("blue", "B"), ("蓝", "B"), ("b", "B"), ("红色", "R"), ("ＧＲＥＥＮ", "G")):
+        assert parse_line(answer, asked) == play(cards=("W",), color=color)
+    assert parse_line("blue", CTX) == cmd.NameColor(chat=CHAT, user=ME, color="B")  # nothing asked
+    assert parse_line("draw", asked) == cmd.Draw(chat=CHAT, user=ME)

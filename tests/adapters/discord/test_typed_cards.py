@@ -1,0 +1,57 @@
+"""/uno play with the notation players see: "Red Five", 黄2, "W 红"; the autocomplete finds a
+card by its name too; an unknown card is named and changes nothing."""
+
+from __future__ import annotations
+
+from .players import Table
+from .test_game import ANA, BO, CY, USERS, open_game
+from .test_resilience import set_position
+
+
+async def _position(bot) -> None:
+    await open_game(bot)
+    a, b, c = (str(u.id) for u in (ANA, BO, CY))
+    await set_position(bot, {a: ["R5", "W", "Y2", "G7"], b: ["B5", "R9", "Y1"], c: ["G3", "B9", "R7"]},
+                       ["R3"], a)
+
+
+async def test_play_a_card_by_its_english_name(bot, fake):
+    await _position(bot)
+    record = await bot.slash(ANA, "play", card="Red Five")
+    assert "I do not know" not in (record.callback["data"].get("content") or "")
+    game = (await Table(bot, USERS).match()).game
+    assert str(game.top) == "R5"
+
+
+async def test_play_a_wild_with_a_chinese_colour_in_the_card_text(bot, fake):
+    await _position(bot)
+    await bot.slash(ANA, "play", card="万能牌 红")
+    game = (await Table(bot, USERS).match()).game
+    assert str(game.top) == "W" and game.color.value == "R"
+
+
+async def test_an_unknown_card_is_named_and_nothing_changes(bot, fake):
+    await _position(bot)
+    before = (await Table(bot, USERS).match()).game
+    record = await bot.slash(ANA, "play", card="xyz")
+    assert 'I do not know the card "xyz".' in record.callback["data"]["content"]
+    after = (await Table(bot, USERS).match()).game
+    assert after == before
+
+
+async def test_autocomplete_finds_a_card_by_its_name(bot, fake):
+    await _position(bot)
+    for typed, card in (("red five", "R5"), ("黄 2", "Y2"), ("wild", "W")):
+        record = await fake.wait(await fake.autocomplete(ANA, "play", "card", typed))
+        values = [c["value"] for c in record.callback["data"]["choices"]]
+        assert values and values[0] == card, (typed, values)
+
+
+async def test_a_colour_sent_next_completes_a_wild_played_without_one(bot, fake):
+    await _position(bot)
+    record = await bot.slash(ANA, "play", card="W")
+    assert "Choose a colour" in record.callback["data"]["content"]
+    assert str((await Table(bot, USERS).match()).game.top) == "R3"
+    await bot.slash(ANA, "play", card="蓝")
+    game = (await Table(bot, USERS).match()).game
+    assert str(game.top) == "W" and game.color.value == "B"

@@ -25,14 +25,8 @@ from bot.coordinator import commands as cmd
 from bot.coordinator import notation
 from bot.coordinator.ports import ChatKey, User
 from bot.coordinator.views import N_, Text
-from bot.engine.cards import Card, Color
+from bot.engine.cards import Card
 
-COLOR_WORDS = {
-    "r": Color.RED, "red": Color.RED, "红": Color.RED, "红色": Color.RED,
-    "g": Color.GREEN, "green": Color.GREEN, "绿": Color.GREEN, "绿色": Color.GREEN,
-    "b": Color.BLUE, "blue": Color.BLUE, "蓝": Color.BLUE, "蓝色": Color.BLUE,
-    "y": Color.YELLOW, "yellow": Color.YELLOW, "黄": Color.YELLOW, "黄色": Color.YELLOW,
-}
 # English commands, with the Chinese a player may type with --lang zh.
 PLAY_WORDS = {"play", "p", "出", "出牌"}
 NAME_COLOR_WORDS = {"color", "colour", "颜色", "选色"}
@@ -103,12 +97,13 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return Local("quit")
     if ctx.pending is not None and not rest and notation.color_named(head) is not None:
         return parse_play(words, ctx)  # the colour asked for the play just refused
-    if head in NAME_COLOR_WORDS or (head in COLOR_WORDS and not rest and not is_card(head)):
+    alone = notation.color_named(head) if not rest and not is_card(head) else None
+    if head in NAME_COLOR_WORDS or alone is not None:
         # The dealer names the colour of a Wild turned first: "color red", or just "red".
-        word = (rest[0].lower() if rest else "") if head in NAME_COLOR_WORDS else head
-        if word not in COLOR_WORDS:
+        color = alone if alone is not None else notation.color_named(rest[0]) if rest else None
+        if color is None:
             return Refusal(Text(N_("Name a colour: red, green, blue or yellow.")))
-        return cmd.NameColor(chat=ctx.chat, user=ctx.user, color=COLOR_WORDS[word].value)
+        return cmd.NameColor(chat=ctx.chat, user=ctx.user, color=color.value)
     if head in PLAY_WORDS:
         if not rest:
             return Refusal(Text(N_("Say which card to play, e.g. \"play R5\" or \"play 1\".")))

@@ -148,11 +148,14 @@ class Tx:
 
     def freeze(self) -> GameState:
         s = self.s  # rules, players, dealer, team_ids and seed stay
-        return GameState(s.rules, s.players, tuple(self.hands), self.pile, self.discard,
-                         self.color, self.direction, self.turn, s.dealer, self.pending, self.drawn,
-                         self.declared, self.catchable, self.caught, self.wd4_by, self.wd4_bluff,
-                         self.winner, self.points, s.team_ids, s.seed, self.counter,
-                         self.penalty_play if self.pending else 0)
+        return GameState(
+            rules=s.rules, players=s.players, hands=tuple(self.hands), draw_pile=self.pile,
+            discard=self.discard, color=self.color, direction=self.direction, turn=self.turn,
+            dealer=s.dealer, pending_draw=self.pending, drawn_card=self.drawn,
+            declared=self.declared, catchable=self.catchable, caught=self.caught,
+            wd4_by=self.wd4_by, wd4_bluff=self.wd4_bluff, winner=self.winner,
+            hand_points=self.points, team_ids=s.team_ids, seed=s.seed, rng_counter=self.counter,
+            penalty_play=self.penalty_play if self.pending else 0)
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         return (seat + self.direction * steps) % self.n

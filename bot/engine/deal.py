@@ -132,11 +132,9 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
         if rank is Rank.WILD and state.rules.first_wild == "dealer_names":
             first = d  # ... unless the dealer names the Wild's colour first
         s = state
-        return GameState(s.rules, s.players, s.hands, pile[1:], (card,), card.color, 1, first,
-                         s.dealer, s.pending_draw, None, s.declared, s.catchable, s.caught,
-                         s.wd4_by, s.wd4_bluff, s.winner, s.hand_points, s.team_ids, s.seed,
-                         s.rng_counter, s.penalty_play), [ev.FirstCardTurned(card, reshuffled),
-                                          seat_cache(s.players[first]).started]
+        return s.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1,
+                        turn=first), [ev.FirstCardTurned(card, reshuffled),
+                                      seat_cache(s.players[first]).started]
     tx = Tx(state.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1))
     events = tx.events
     events.append(ev.FirstCardTurned(card, reshuffled))

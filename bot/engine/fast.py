@@ -170,9 +170,12 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
             events.append(_cache(victim_id).skipped)
             nxt = (victim + direction) % n
             events.append(_cache(players[nxt]).started)
-    return GameState(rules, players, tuple(hands), pile, s.discard + cards, color, direction, nxt,
-                     s.dealer, pending, None, declared, catchable, caught, wd4_by, wd4_bluff, None,
-                     (), s.team_ids, s.seed, s.rng_counter, pending), events
+    return GameState(
+        rules=rules, players=players, hands=tuple(hands), draw_pile=pile,
+        discard=s.discard + cards, color=color, direction=direction, turn=nxt, dealer=s.dealer,
+        pending_draw=pending, drawn_card=None, declared=declared, catchable=catchable,
+        caught=caught, wd4_by=wd4_by, wd4_bluff=wd4_bluff, winner=None, hand_points=(),
+        team_ids=s.team_ids, seed=s.seed, rng_counter=s.rng_counter, penalty_play=pending), events
 
 
 def _win(s: GameState, events: list[ev.Event], player: str, turn: int, hand: tuple[Card, ...],
@@ -183,10 +186,13 @@ def _win(s: GameState, events: list[ev.Event], player: str, turn: int, hand: tup
     points = hand_winner_points(s.players, hands, s.team_ids, player)
     changes = score_changes(s.players, hands, s.team_ids, player, s.rules.scoring)
     events.append(ev.HandWon(player, points, tuple(changes.items())))
-    return GameState(s.rules, s.players, tuple(hands), s.draw_pile, s.discard + cards, color,
-                     s.direction, None, s.dealer, 0, None, s.declared - {player}, (),
-                     s.caught - {player}, None, False, player, ((player, points),), s.team_ids,
-                     s.seed, s.rng_counter, 0)
+    return GameState(
+        rules=s.rules, players=s.players, hands=tuple(hands), draw_pile=s.draw_pile,
+        discard=s.discard + cards, color=color, direction=s.direction, turn=None, dealer=s.dealer,
+        pending_draw=0, drawn_card=None, declared=s.declared - {player}, catchable=(),
+        caught=s.caught - {player}, wd4_by=None, wd4_bluff=False, winner=player,
+        hand_points=((player, points),), team_ids=s.team_ids, seed=s.seed,
+        rng_counter=s.rng_counter, penalty_play=0)
 
 
 def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
@@ -251,6 +257,9 @@ def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
         players = s.players
         nxt = (turn + s.direction) % len(players)
         events.append(_cache(players[nxt]).started)
-    return GameState(rules, s.players, tuple(hands), pile[len(got):], s.discard, s.color,
-                     s.direction, nxt, s.dealer, 0, drawn_card, declared, catchable, caught,
-                     wd4_by, wd4_bluff, None, (), s.team_ids, s.seed, s.rng_counter, 0), events
+    return GameState(
+        rules=rules, players=s.players, hands=tuple(hands), draw_pile=pile[len(got):],
+        discard=s.discard, color=s.color, direction=s.direction, turn=nxt, dealer=s.dealer,
+        pending_draw=0, drawn_card=drawn_card, declared=declared, catchable=catchable,
+        caught=caught, wd4_by=wd4_by, wd4_bluff=wd4_bluff, winner=None, hand_points=(),
+        team_ids=s.team_ids, seed=s.seed, rng_counter=s.rng_counter, penalty_play=0), events

@@ -437,7 +437,8 @@ def remove_player(state: GameState, player: str) -> tuple[GameState, list[ev.Eve
     if turn is not None:
         if turn == seat:
             turn = seat % len(players) if s.direction == 1 else (seat - 1) % len(players)
-            changes.update(pending_draw=0, drawn_card=None, wd4_by=None, wd4_bluff=False)
+            changes.update(pending_draw=0, penalty_play=0, drawn_card=None, wd4_by=None,
+                           wd4_bluff=False)
             events.append(ev.TurnStarted(players[turn]))
         elif turn > seat:
             turn -= 1
@@ -468,9 +469,7 @@ def add_player(state: GameState, player: str) -> tuple[GameState, list[ev.Event]
     players = s.players[:seat] + (player,) + s.players[seat:]
     hands = s.hands[:seat] + ((),) + s.hands[seat:]
     new_turn = turn if s.direction == 1 else turn + 1
-    seated = GameState(s.rules, players, hands, s.draw_pile, s.discard, s.color, s.direction, new_turn,
-                       s.dealer, s.pending_draw, s.drawn_card, s.declared, s.catchable, s.caught,
-                       s.wd4_by, s.wd4_bluff, s.winner, s.hand_points, s.team_ids, s.seed, s.rng_counter)
+    seated = s.evolve(players=players, hands=hands, turn=new_turn)
     tx = Tx(seated)
     tx.events.append(ev.PlayerJoined(player, s.players[turn], s.rules.hand_size))
     tx.draw(seat, s.rules.hand_size, "deal")

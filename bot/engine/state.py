@@ -40,7 +40,8 @@ def cards_from_names(names: Any) -> tuple[Card, ...]:
 class GameState:
     """One hand. ``turn`` is the seat index to act (None once the hand is over).
 
-    The hot paths build states positionally, in this field order (a test pins it).
+    Every construction names its fields (by keyword, or ``evolve`` for a copy), so a new
+    field cannot be dropped by a transition (tests/engine/test_state_fields.py checks each).
 
     ``color`` is the colour in force; it is None only after a Wild turned as the first card,
     when the first player may play any card (and so sets the colour).

@@ -13,8 +13,8 @@ from dataclasses import replace
 from bot.engine import events as ev
 from bot.engine import legal_actions
 from bot.engine.cards import display_order
-from bot.engine.core import awaiting_color
 from bot.engine.match import ranking
+from bot.engine.predicates import awaiting_color
 from bot.engine.rules import PRESETS, RuleSet
 
 from . import presses

@@ -9,21 +9,13 @@ from typing import Any, Final
 
 from . import events as ev
 from .cards import Card, Color, Rank, full_deck
-from .core import (
-    D2,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    W4,
-    Tx,
-    randbelow,
-    seat_cache,
-    seeded_rng,
-    shuffle,
-)
+from .core import Tx, seat_cache
 from .errors import BadAction
-from .rules import OFFICIAL, RuleSet
+from .predicates import D2, W4
+from .rng import randbelow, seeded_rng, shuffle
+from .rules import MAX_PLAYERS, MIN_PLAYERS, OFFICIAL, RuleSet
 from .scoring import team_ids_for
-from .state import GameState, cards_from_names
+from .state import GameState, cards_from_names, use_position_builder
 
 
 def _check_players(players: Sequence[str], rules: RuleSet) -> tuple[str, ...]:
@@ -218,3 +210,6 @@ def position(players: Any, hands: Any, draw_pile: Any, *, rules: RuleSet | None 
                       pending_draw=pending_draw, team_ids=team_ids, seed=seed,
                       penalty_play=top.rank.draw_amount if pending_draw else 0)
     return state, []
+
+
+use_position_builder(position)  # GameState.from_position builds through this module

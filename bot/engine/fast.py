@@ -13,8 +13,9 @@ from typing import Final
 from . import events as ev
 from .actions import Draw, Play
 from .cards import Card, Color, Rank
-from .core import _SEAT_CACHES, W4, SeatCache, seat_cache, wd4_dishonest
-from .legal import _MATCH_TOP
+from .core import SEAT_CACHES, SeatCache, seat_cache
+from .legal import MATCH_TOP
+from .predicates import W4, wd4_dishonest
 from .scoring import hand_winner_points, score_changes
 from .state import GameState
 
@@ -40,7 +41,7 @@ _REVERSED: Final = {d: ev.DirectionReversed(d) for d in (1, -1)}
 
 
 def _cache(player: str) -> SeatCache:
-    return _SEAT_CACHES.get(player) or seat_cache(player)
+    return SEAT_CACHES.get(player) or seat_cache(player)
 
 
 def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
@@ -214,7 +215,7 @@ def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
     else:
         if rules.force_play:  # refused while a card is playable: the general path says so
             top = s.discard[-1]
-            if top.color is None or s.color is not top.color or not _MATCH_TOP[top].isdisjoint(
+            if top.color is None or s.color is not top.color or not MATCH_TOP[top].isdisjoint(
                     s.hands[turn]):
                 return None
         got = pile[:1]

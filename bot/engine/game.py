@@ -38,18 +38,7 @@ from collections.abc import Callable
 from . import events as ev
 from .actions import Action, CatchUno, Challenge, ChooseColor, DeclareUno, Draw, Pass, Play
 from .cards import Card, Color, Rank
-from .core import (
-    D2,
-    W4,
-    Tx,
-    awaiting_color,
-    can_stack,
-    matches,
-    playable,
-    stack_adds_enough,
-    uno_hand,
-    wd4_dishonest,
-)
+from .core import Tx
 from .deal import choose_dealer, new_hand, position, turn_first_card
 from .errors import (
     BadAction,
@@ -65,6 +54,17 @@ from .errors import (
 )
 from .fast import fast_draw, fast_play
 from .legal import legal_actions, legal_plays
+from .predicates import (
+    D2,
+    W4,
+    awaiting_color,
+    can_stack,
+    matches,
+    playable,
+    stack_adds_enough,
+    uno_hand,
+    wd4_dishonest,
+)
 from .scoring import hand_winner_points, score_changes
 from .state import GameState
 

@@ -16,6 +16,8 @@ MATCH_ENDS = ("target", "hands")
 MAX_MATCH_HANDS = 1000
 MAX_ROTATION_HANDS = 50
 MAX_TABLES = 2
+MIN_PLAYERS = 2  # seats at one table
+MAX_PLAYERS = 10
 
 
 @dataclass(frozen=True)

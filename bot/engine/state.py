@@ -10,6 +10,7 @@ field through ``object.__setattr__``: ~2 us a state); nothing outside the engine
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any, Final
 
@@ -28,6 +29,15 @@ def card_from_name(name: Any) -> Card:
             return card
         return CARD_BY_NAME[str(Card.parse(name))]
     return Card.parse(name)  # raises BadAction with the offending input
+
+
+# How GameState.from_position builds a position: ``deal.position``, which registers itself
+# (it turns the first card with the working copy of a move, which itself builds on this module).
+POSITION_BUILDERS: Final[list[Callable[..., tuple[GameState, list]]]] = []
+
+
+def use_position_builder(build: Callable[..., tuple[GameState, list]]) -> None:
+    POSITION_BUILDERS[:] = [build]
 
 
 def cards_from_names(names: Any) -> tuple[Card, ...]:
@@ -208,8 +218,6 @@ class GameState:
                       seed: int | str = 0) -> tuple[GameState, list]:
         """A state from the scenario format (see ``scenario.py``). Without ``discard`` the top of
         ``draw_pile`` is turned as the first card with its official effects (``dealer`` deals)."""
-        from .deal import position  # the deal module owns the first-card rules
-
-        return position(players, hands, draw_pile, rules=rules, discard=discard, color=color,
+        return POSITION_BUILDERS[0](players, hands, draw_pile, rules=rules, discard=discard, color=color,
                         current=current, direction=direction, dealer=dealer,
                         pending_draw=pending_draw, seed=seed)

@@ -50,6 +50,8 @@ RULE_LABELS: dict[str, str] = {
     "rotation_hands": N_("Hands before partners change"),
     "tables": N_("Tables playing at once"),
     "late_join": N_("Join a running game"),
+    "rotation_cycles": N_("Times the partner rotation goes round"),
+    "by_value_same_color": N_("Draw Twos on a +4 must share a colour (stacking by value)"),
 }
 CHAT_LABELS: dict[str, str] = {
     "preset": N_("Rules preset"),

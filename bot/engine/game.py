@@ -152,7 +152,9 @@ def _check_play(s: GameState, a: Play, seat: int) -> tuple[tuple[Card, ...], boo
         if s.pending_draw:
             if not can_stack(rules, top, first):
                 raise IllegalPlay("a penalty is waiting: stack it or draw", a)
-            if not stack_adds_enough(rules, cards, s.penalty_play):
+            if not stack_adds_enough(rules, cards, s.penalty_play, top):
+                if rules.by_value_same_color and top.rank is W4 and len(cards) > 1:
+                    raise IllegalPlay("Draw Twos on a Wild Draw Four must share a colour", a)
                 raise IllegalPlay(f"a stack must add at least {s.penalty_play} cards", a)
         elif not playable(rules, first, hand, top, s.color):
             raise IllegalPlay(f"{first} does not match", a)

@@ -172,7 +172,7 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
                 _groups(s, player, hand, firsts, stacks)
             if rules.stacking == "by_value":
                 answered = s.penalty_play
-                stacks = [p for p in stacks if stack_adds_enough(rules, p.cards, answered)]  # type: ignore[union-attr]
+                stacks = [p for p in stacks if stack_adds_enough(rules, p.cards, answered, top)]  # type: ignore[union-attr]
             out += stacks
             out.append(Draw(player))
             if s.challengeable:

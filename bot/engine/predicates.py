@@ -33,10 +33,16 @@ def can_stack(rules: RuleSet, top: Card, card: Card) -> bool:
     return top.rank is W4 and card.rank is W4
 
 
-def stack_adds_enough(rules: RuleSet, cards: Sequence[Card], answered: int) -> bool:
-    """``by_value``: the cards played add at least as many as the play they answer."""
+def stack_adds_enough(rules: RuleSet, cards: Sequence[Card], answered: int,
+                      top: Card | None = None) -> bool:
+    """``by_value``: the cards played add at least as many as the play they answer (whose top
+    card is ``top``); with ``by_value_same_color`` Draw Twos answering a Wild Draw Four
+    together are all of one colour."""
     if rules.stacking != "by_value":
         return True
+    if rules.by_value_same_color and top is not None and top.rank is W4 and len(cards) > 1 \
+            and any(c.color is not cards[0].color for c in cards):
+        return False
     return sum(2 if c.rank is D2 else 4 if c.rank is W4 else 0 for c in cards) >= answered
 
 

@@ -53,6 +53,10 @@ FIELD_SPECS: dict[str, FieldSpec] = {
     "rotation_hands": FieldSpec("hands before partners change", low=1, high=50),
     "tables": FieldSpec("tables playing at once (2: partners rotate between them)", low=1, high=2),
     "late_join": FieldSpec("people may join a running game (dealt hand_size, seated next)"),
+    "rotation_cycles": FieldSpec("times the partner rotation goes round every pairing",
+                                 low=1, high=5),
+    "by_value_same_color": FieldSpec("under by_value, Draw Twos played together on a Wild "
+                                     "Draw Four must share a colour"),
 }
 
 # The choices of each text field and the range of each number field, from FIELD_SPECS.
@@ -90,6 +94,8 @@ class RuleSet:
     rotation_hands: int = 4
     tables: int = 1  # 2: two tables play at once, partners rotating (whatever ``rotation`` says)
     late_join: bool = False  # people may join a running game (dealt hand_size, seated next)
+    rotation_cycles: int = 1  # the rotation's (and two tables') round of pairings, played this often
+    by_value_same_color: bool = False  # seed 002: only a same-colour pair of +2 covers a W+4
 
     def __post_init__(self) -> None:
         problems = []

@@ -12,7 +12,7 @@ from .cards import Card, Color
 from .predicates import COLORS
 from .rng import seeded_rng, shuffle
 from .rules import MAX_PLAYERS as MAX_PLAYERS  # noqa: F401  (read by the coordinator)
-from .state import GameState
+from .state import GameState, build_state
 
 
 class Tx:
@@ -46,7 +46,7 @@ class Tx:
 
     def freeze(self) -> GameState:
         s = self.s  # rules, players, dealer, team_ids and seed stay
-        return GameState(
+        return build_state(
             rules=s.rules, players=s.players, hands=tuple(self.hands), draw_pile=self.pile,
             discard=self.discard, color=self.color, direction=self.direction, turn=self.turn,
             dealer=s.dealer, pending_draw=self.pending, drawn_card=self.drawn,

@@ -17,7 +17,7 @@ from .core import SEAT_CACHES, SeatCache, seat_cache
 from .legal import MATCH_TOP
 from .predicates import W4, wd4_dishonest
 from .scoring import hand_winner_points, score_changes
-from .state import GameState
+from .state import GameState, build_state
 
 # What a card does when played, as a small int (cheaper to test than enum members).
 # Module constants are Final: compiled, they are read from C statics, not the module's dict.
@@ -171,7 +171,7 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
             events.append(_cache(victim_id).skipped)
             nxt = (victim + direction) % n
             events.append(_cache(players[nxt]).started)
-    return GameState(
+    return build_state(
         rules=rules, players=players, hands=tuple(hands), draw_pile=pile,
         discard=s.discard + cards, color=color, direction=direction, turn=nxt, dealer=s.dealer,
         pending_draw=pending, drawn_card=None, declared=declared, catchable=catchable,
@@ -187,7 +187,7 @@ def _win(s: GameState, events: list[ev.Event], player: str, turn: int, hand: tup
     points = hand_winner_points(s.players, hands, s.team_ids, player)
     changes = score_changes(s.players, hands, s.team_ids, player, s.rules.scoring)
     events.append(ev.HandWon(player, points, tuple(changes.items())))
-    return GameState(
+    return build_state(
         rules=s.rules, players=s.players, hands=tuple(hands), draw_pile=s.draw_pile,
         discard=s.discard + cards, color=color, direction=s.direction, turn=None, dealer=s.dealer,
         pending_draw=0, drawn_card=None, declared=s.declared - {player}, catchable=(),
@@ -258,7 +258,7 @@ def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
         players = s.players
         nxt = (turn + s.direction) % len(players)
         events.append(_cache(players[nxt]).started)
-    return GameState(
+    return build_state(
         rules=rules, players=s.players, hands=tuple(hands), draw_pile=pile[len(got):],
         discard=s.discard, color=s.color, direction=s.direction, turn=nxt, dealer=s.dealer,
         pending_draw=0, drawn_card=drawn_card, declared=declared, catchable=catchable,

@@ -6,6 +6,7 @@ check that the kept ones really are kept (a late join once dropped ``penalty_pla
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections import Counter
 from dataclasses import fields
@@ -14,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine import GameState, add_player, apply, new_hand, remove_player
+from bot.engine.state import build_state
 from tests.engine.test_properties import choose, games
 
 FIELDS = {f.name for f in fields(GameState)}
@@ -43,6 +45,13 @@ def test_every_field_is_classified_for_every_transition():
                           (KEPT_BY_LEAVE, CHANGED_BY_LEAVE)):
         assert not kept & changed
         assert kept | changed == FIELDS
+
+
+def test_the_hot_paths_builder_takes_every_field_by_name():
+    """``build_state`` (fast.py, Tx.freeze) has no default: a new field must be passed there."""
+    params = inspect.signature(build_state).parameters.values()
+    assert [p.name for p in params] == [f.name for f in fields(GameState)]
+    assert all(p.kind is p.KEYWORD_ONLY and p.default is p.empty for p in params)
 
 
 def walk(game, steps: int, walk_seed: int) -> list[GameState]:

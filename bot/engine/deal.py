@@ -15,7 +15,7 @@ from .predicates import D2, W4
 from .rng import randbelow, seeded_rng, shuffle
 from .rules import MAX_PLAYERS, MIN_PLAYERS, OFFICIAL, RuleSet
 from .scoring import team_ids_for
-from .state import GameState, cards_from_names, use_position_builder
+from .state import GameState, build_state, cards_from_names, use_position_builder
 
 
 def _check_players(players: Sequence[str], rules: RuleSet) -> tuple[str, ...]:
@@ -124,9 +124,14 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
         if rank is Rank.WILD and state.rules.first_wild == "dealer_names":
             first = d  # ... unless the dealer names the Wild's colour first
         s = state
-        return s.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1,
-                        turn=first), [ev.FirstCardTurned(card, reshuffled),
-                                      seat_cache(s.players[first]).started]
+        return build_state(
+            rules=s.rules, players=s.players, hands=s.hands, draw_pile=pile[1:], discard=(card,),
+            color=card.color, direction=1, turn=first, dealer=s.dealer,
+            pending_draw=s.pending_draw, drawn_card=None, declared=s.declared,
+            catchable=s.catchable, caught=s.caught, wd4_by=s.wd4_by, wd4_bluff=s.wd4_bluff,
+            winner=s.winner, hand_points=s.hand_points, team_ids=s.team_ids, seed=s.seed,
+            rng_counter=s.rng_counter, penalty_play=s.penalty_play), [
+                ev.FirstCardTurned(card, reshuffled), seat_cache(s.players[first]).started]
     tx = Tx(state.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1))
     events = tx.events
     events.append(ev.FirstCardTurned(card, reshuffled))

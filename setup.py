@@ -14,7 +14,7 @@ from setuptools import setup
 # settings and reports every bad field at once; errors.py holds plain exception classes;
 # match, scenario and replay run once per hand or per file.
 COMPILED_ENGINE = ["actions", "cards", "core", "deal", "events", "fast", "game", "legal",
-                   "scoring", "state"]
+                   "predicates", "rng", "scoring", "state"]
 
 
 def engine_extensions() -> list:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from bot.engine import GameState, legal_actions
 from bot.engine.actions import Action, CatchUno, Challenge, ChooseColor, Draw, Pass, Play
 from bot.engine.cards import Card, Color
-from bot.engine.core import uno_hand
+from bot.engine.predicates import uno_hand
 from bot.engine.rules import RuleSet
 
 from .knowledge import PublicView

@@ -2,7 +2,7 @@
 
 The settings UIs (console, Discord, Telegram) list these rather than their own copies, so a
 field added to ``RuleSet`` shows up everywhere: its kind comes from its type, its allowed
-values from ``FIELD_CHOICES`` / ``FIELD_RANGES`` (engine), its label from ``RULE_LABELS``
+values from its ``FIELD_SPECS`` entry (engine, where RuleSet validates by them), its label from ``RULE_LABELS``
 (the field's own name where no label was written yet). ``parse`` checks one value and
 refuses with a localised message naming what is allowed.
 """
@@ -13,8 +13,7 @@ from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
-from bot.engine.errors import UnoError
-from bot.engine.rules import FIELD_CHOICES, FIELD_RANGES, OFFICIAL, PRESETS, RuleSet
+from bot.engine.rules import FIELD_RANGES, FIELD_SPECS, PRESETS, RuleSet
 
 from .fairness import REACTION_WINDOW_RANGE
 from .ports import ChatSettings
@@ -51,6 +50,8 @@ RULE_LABELS: dict[str, str] = {
     "rotation_hands": N_("Hands before partners change"),
     "tables": N_("Tables playing at once"),
     "late_join": N_("Join a running game"),
+    "rotation_cycles": N_("Times the partner rotation goes round"),
+    "by_value_same_color": N_("Draw Twos on a +4 must share a colour (stacking by value)"),
 }
 CHAT_LABELS: dict[str, str] = {
     "preset": N_("Rules preset"),
@@ -132,58 +133,15 @@ class Setting:
         return tuple(str(v) for v in sorted(picks))
 
 
-def _accepts(name: str, value: Any) -> bool:
-    try:
-        OFFICIAL.with_(**{name: value})
-    except UnoError:
-        return False
-    return True
-
-
-def _probed_range(name: str, default: int) -> tuple[int | None, int | None]:
-    """A number field nobody declared a range for: find the RuleSet's own bounds around its
-    default (a field added by someone else still gets a picker and a message with numbers)."""
-    if not _accepts(name, default):
-        return None, None
-    bounds: list[int | None] = []
-    for step in (-1, 1):
-        good, far = default, default + step * 1_000_000
-        if _accepts(name, far):
-            bounds.append(None)
-            continue
-        while abs(far - good) > 1:
-            middle = (good + far) // 2
-            if _accepts(name, middle):
-                good = middle
-            else:
-                far = middle
-        bounds.append(good)
-    return bounds[0], bounds[1]
-
-
-def _probed_choices(name: str, default: str) -> tuple[str, ...]:
-    """A text field nobody declared choices for: the engine's tuple of modes holding its default
-    (``SCORING_MODES`` and the like), if the RuleSet accepts every one of them."""
-    from bot.engine import rules as engine_rules
-
-    for value in vars(engine_rules).values():
-        if isinstance(value, tuple) and default in value and all(isinstance(v, str) for v in value) \
-                and all(_accepts(name, v) for v in value):
-            return value
-    return ()
-
-
 @cache
 def _rule_setting(name: str, kind: str) -> Setting:
     label = RULE_LABELS.get(name, name)
-    default = getattr(OFFICIAL, name)
+    spec = FIELD_SPECS[name]
     if kind == "bool":
         return Setting(name, "bool", label)
     if kind == "int":
-        low, high = FIELD_RANGES.get(name) or _probed_range(name, default)
-        return Setting(name, "int", label, low=low, high=high)
-    return Setting(name, "choice", label,
-                   choices=tuple(FIELD_CHOICES.get(name) or _probed_choices(name, default)))
+        return Setting(name, "int", label, low=spec.low, high=spec.high)
+    return Setting(name, "choice", label, choices=spec.choices)
 
 
 def all_settings() -> tuple[Setting, ...]:

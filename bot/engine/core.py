@@ -1,120 +1,18 @@
-"""Internals shared by the rule modules: seeded shuffles, card predicates and the working copy
-that one ``apply`` mutates before freezing it into the next GameState."""
+"""The working copy that one ``apply`` mutates before freezing it into the next GameState, and
+the per-player values the hot paths hand out again and again."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from . import events as ev
 from .actions import Draw, Play
-from .cards import Card, Color, Rank
-from .rules import RuleSet
-from .state import GameState
-
-W4: Final = Rank.WILD_DRAW_FOUR
-D2: Final = Rank.DRAW_TWO
-COLORS: Final = tuple(Color)
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 10
-
-
-def seeded_rng(seed: int | str, counter: int) -> random.Random:
-    # A fresh generator per shuffle, keyed by seed and counter: replay needs no hidden state.
-    return random.Random(f"{seed}:{counter}")
-
-
-# random.Random.shuffle and .randrange(n), drawing exactly the same numbers (so a seed deals the
-# same cards as ever) without a method call per card: ~2x faster, and every hand starts with one.
-def randbelow(getrandbits: Callable[[int], int], n: int) -> int:
-    """``rng.randrange(n)`` for ``n > 0``, given ``rng.getrandbits``."""
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
-
-
-_SHUFFLE_STEPS: Final = [(i, (i + 1).bit_length()) for i in range(200, 0, -1)]
-
-
-def shuffle(rng: random.Random, items: list) -> None:
-    """``rng.shuffle(items)``, the same permutation."""
-    getrandbits = rng.getrandbits
-    size = len(items)
-    steps = _SHUFFLE_STEPS[len(_SHUFFLE_STEPS) - size + 1:] if size <= len(_SHUFFLE_STEPS) + 1 \
-        else [(i, (i + 1).bit_length()) for i in range(size - 1, 0, -1)]
-    for i, k in steps:
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        items[i], items[j] = items[j], items[i]
-
-
-# --- card predicates ------------------------------------------------------------------------
-
-def matches(card: Card, top: Card, color: Color | None) -> bool:
-    """Colour, number/symbol or wild match. ``color`` None (first card Wild): anything goes."""
-    return card.color is None or color is None or card.color is color or card.rank is top.rank
-
-
-def can_stack(rules: RuleSet, top: Card, card: Card) -> bool:
-    """May ``card`` be put on a waiting +2/+4 penalty whose top card is ``top``? (Under
-    ``by_value`` any +2/+4 may start a stack; ``stack_adds_enough`` checks the whole play.)"""
-    stacking = rules.stacking
-    if stacking == "off":
-        return False
-    if stacking == "by_value":
-        return card.rank is D2 or card.rank is W4
-    if top.rank is D2:
-        return card.rank is D2 or (rules.stacking == "progressive" and card.rank is W4)
-    return top.rank is W4 and card.rank is W4
-
-
-def stack_adds_enough(rules: RuleSet, cards: Sequence[Card], answered: int) -> bool:
-    """``by_value``: the cards played add at least as many as the play they answer."""
-    if rules.stacking != "by_value":
-        return True
-    return sum(2 if c.rank is D2 else 4 if c.rank is W4 else 0 for c in cards) >= answered
-
-
-def holds_color(hand: Iterable[Card], color: Color | None) -> bool:
-    return color is not None and any(c.color is color for c in hand)
-
-
-def wd4_dishonest(rules: RuleSet, hand: Iterable[Card], top: Card, color: Color | None) -> bool:
-    """Would a W+4 from ``hand`` be a bluff? ``no_color``: the hand holds a card of the colour
-    in force; ``no_match``: it holds a non-wild card that could be played (colour, number or
-    symbol)."""
-    if rules.wd4_rule == "no_color":
-        return holds_color(hand, color)
-    return any(c.color is not None and (color is None or c.color is color or c.rank is top.rank)
-               for c in hand)
-
-
-def uno_hand(rules: RuleSet, hand: Sequence[Card]) -> bool:
-    """A hand that must declare UNO: one card, or (``uno_identical`` where ``multi_play`` lets
-    them go down together) two or more identical cards."""
-    if len(hand) == 1:
-        return True
-    if len(hand) < 2 or not (rules.uno_identical and rules.multi_play):
-        return False
-    first = hand[0]
-    return all(c is first for c in hand)
-
-
-def awaiting_color(state: GameState) -> bool:
-    """A Wild was turned as the first card under ``first_wild: dealer_names``: the player to
-    act (the dealer) names the colour before anything else happens."""
-    return state.color is None and state.turn is not None and state.rules.first_wild == "dealer_names"
-
-
-def playable(rules: RuleSet, card: Card, hand: Sequence[Card], top: Card, color: Color | None) -> bool:
-    """Playable as a normal turn's (first) card, W+4 restriction included when unchallengeable."""
-    if not matches(card, top, color):
-        return False
-    return not (card.rank is W4 and not rules.wd4_challenge and wd4_dishonest(rules, hand, top, color))
+from .cards import Card, Color
+from .predicates import COLORS
+from .rng import seeded_rng, shuffle
+from .rules import MAX_PLAYERS as MAX_PLAYERS  # noqa: F401  (read by the coordinator)
+from .state import GameState, build_state
 
 
 class Tx:
@@ -148,11 +46,14 @@ class Tx:
 
     def freeze(self) -> GameState:
         s = self.s  # rules, players, dealer, team_ids and seed stay
-        return GameState(s.rules, s.players, tuple(self.hands), self.pile, self.discard,
-                         self.color, self.direction, self.turn, s.dealer, self.pending, self.drawn,
-                         self.declared, self.catchable, self.caught, self.wd4_by, self.wd4_bluff,
-                         self.winner, self.points, s.team_ids, s.seed, self.counter,
-                         self.penalty_play if self.pending else 0)
+        return build_state(
+            rules=s.rules, players=s.players, hands=tuple(self.hands), draw_pile=self.pile,
+            discard=self.discard, color=self.color, direction=self.direction, turn=self.turn,
+            dealer=s.dealer, pending_draw=self.pending, drawn_card=self.drawn,
+            declared=self.declared, catchable=self.catchable, caught=self.caught,
+            wd4_by=self.wd4_by, wd4_bluff=self.wd4_bluff, winner=self.winner,
+            hand_points=self.points, team_ids=s.team_ids, seed=s.seed, rng_counter=self.counter,
+            penalty_play=self.penalty_play if self.pending else 0)
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         return (seat + self.direction * steps) % self.n
@@ -247,14 +148,14 @@ class SeatCache:
         return played
 
 
-_SEAT_CACHES: Final[dict[str, SeatCache]] = {}
-_SEAT_CACHE_LIMIT: Final = 4096  # player ids seen; past it the cache starts again (memory stays bounded)
+SEAT_CACHES: Final[dict[str, SeatCache]] = {}
+SEAT_CACHE_LIMIT: Final = 4096  # player ids seen; past it the cache starts again (memory stays bounded)
 
 
 def seat_cache(player: str) -> SeatCache:
-    cache = _SEAT_CACHES.get(player)
+    cache = SEAT_CACHES.get(player)
     if cache is None:
-        if len(_SEAT_CACHES) >= _SEAT_CACHE_LIMIT:
-            _SEAT_CACHES.clear()
-        cache = _SEAT_CACHES[player] = SeatCache(player)
+        if len(SEAT_CACHES) >= SEAT_CACHE_LIMIT:
+            SEAT_CACHES.clear()
+        cache = SEAT_CACHES[player] = SeatCache(player)
     return cache

@@ -9,21 +9,13 @@ from typing import Any, Final
 
 from . import events as ev
 from .cards import Card, Color, Rank, full_deck
-from .core import (
-    D2,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    W4,
-    Tx,
-    randbelow,
-    seat_cache,
-    seeded_rng,
-    shuffle,
-)
+from .core import Tx, seat_cache
 from .errors import BadAction
-from .rules import OFFICIAL, RuleSet
+from .predicates import D2, W4
+from .rng import randbelow, seeded_rng, shuffle
+from .rules import MAX_PLAYERS, MIN_PLAYERS, OFFICIAL, RuleSet
 from .scoring import team_ids_for
-from .state import GameState, cards_from_names
+from .state import GameState, build_state, cards_from_names, use_position_builder
 
 
 def _check_players(players: Sequence[str], rules: RuleSet) -> tuple[str, ...]:
@@ -132,11 +124,14 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
         if rank is Rank.WILD and state.rules.first_wild == "dealer_names":
             first = d  # ... unless the dealer names the Wild's colour first
         s = state
-        return GameState(s.rules, s.players, s.hands, pile[1:], (card,), card.color, 1, first,
-                         s.dealer, s.pending_draw, None, s.declared, s.catchable, s.caught,
-                         s.wd4_by, s.wd4_bluff, s.winner, s.hand_points, s.team_ids, s.seed,
-                         s.rng_counter, s.penalty_play), [ev.FirstCardTurned(card, reshuffled),
-                                          seat_cache(s.players[first]).started]
+        return build_state(
+            rules=s.rules, players=s.players, hands=s.hands, draw_pile=pile[1:], discard=(card,),
+            color=card.color, direction=1, turn=first, dealer=s.dealer,
+            pending_draw=s.pending_draw, drawn_card=None, declared=s.declared,
+            catchable=s.catchable, caught=s.caught, wd4_by=s.wd4_by, wd4_bluff=s.wd4_bluff,
+            winner=s.winner, hand_points=s.hand_points, team_ids=s.team_ids, seed=s.seed,
+            rng_counter=s.rng_counter, penalty_play=s.penalty_play), [
+                ev.FirstCardTurned(card, reshuffled), seat_cache(s.players[first]).started]
     tx = Tx(state.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1))
     events = tx.events
     events.append(ev.FirstCardTurned(card, reshuffled))
@@ -220,3 +215,6 @@ def position(players: Any, hands: Any, draw_pile: Any, *, rules: RuleSet | None 
                       pending_draw=pending_draw, team_ids=team_ids, seed=seed,
                       penalty_play=top.rank.draw_amount if pending_draw else 0)
     return state, []
+
+
+use_position_builder(position)  # GameState.from_position builds through this module

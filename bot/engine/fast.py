@@ -13,10 +13,11 @@ from typing import Final
 from . import events as ev
 from .actions import Draw, Play
 from .cards import Card, Color, Rank
-from .core import _SEAT_CACHES, W4, SeatCache, seat_cache, wd4_dishonest
-from .legal import _MATCH_TOP
+from .core import SEAT_CACHES, SeatCache, seat_cache
+from .legal import MATCH_TOP
+from .predicates import W4, wd4_dishonest
 from .scoring import hand_winner_points, score_changes
-from .state import GameState
+from .state import GameState, build_state
 
 # What a card does when played, as a small int (cheaper to test than enum members).
 # Module constants are Final: compiled, they are read from C statics, not the module's dict.
@@ -40,7 +41,7 @@ _REVERSED: Final = {d: ev.DirectionReversed(d) for d in (1, -1)}
 
 
 def _cache(player: str) -> SeatCache:
-    return _SEAT_CACHES.get(player) or seat_cache(player)
+    return SEAT_CACHES.get(player) or seat_cache(player)
 
 
 def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
@@ -170,9 +171,12 @@ def fast_play(s: GameState, a: Play) -> tuple[GameState, list[ev.Event]] | None:
             events.append(_cache(victim_id).skipped)
             nxt = (victim + direction) % n
             events.append(_cache(players[nxt]).started)
-    return GameState(rules, players, tuple(hands), pile, s.discard + cards, color, direction, nxt,
-                     s.dealer, pending, None, declared, catchable, caught, wd4_by, wd4_bluff, None,
-                     (), s.team_ids, s.seed, s.rng_counter, pending), events
+    return build_state(
+        rules=rules, players=players, hands=tuple(hands), draw_pile=pile,
+        discard=s.discard + cards, color=color, direction=direction, turn=nxt, dealer=s.dealer,
+        pending_draw=pending, drawn_card=None, declared=declared, catchable=catchable,
+        caught=caught, wd4_by=wd4_by, wd4_bluff=wd4_bluff, winner=None, hand_points=(),
+        team_ids=s.team_ids, seed=s.seed, rng_counter=s.rng_counter, penalty_play=pending), events
 
 
 def _win(s: GameState, events: list[ev.Event], player: str, turn: int, hand: tuple[Card, ...],
@@ -183,10 +187,13 @@ def _win(s: GameState, events: list[ev.Event], player: str, turn: int, hand: tup
     points = hand_winner_points(s.players, hands, s.team_ids, player)
     changes = score_changes(s.players, hands, s.team_ids, player, s.rules.scoring)
     events.append(ev.HandWon(player, points, tuple(changes.items())))
-    return GameState(s.rules, s.players, tuple(hands), s.draw_pile, s.discard + cards, color,
-                     s.direction, None, s.dealer, 0, None, s.declared - {player}, (),
-                     s.caught - {player}, None, False, player, ((player, points),), s.team_ids,
-                     s.seed, s.rng_counter, 0)
+    return build_state(
+        rules=s.rules, players=s.players, hands=tuple(hands), draw_pile=s.draw_pile,
+        discard=s.discard + cards, color=color, direction=s.direction, turn=None, dealer=s.dealer,
+        pending_draw=0, drawn_card=None, declared=s.declared - {player}, catchable=(),
+        caught=s.caught - {player}, wd4_by=None, wd4_bluff=False, winner=player,
+        hand_points=((player, points),), team_ids=s.team_ids, seed=s.seed,
+        rng_counter=s.rng_counter, penalty_play=0)
 
 
 def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
@@ -208,7 +215,7 @@ def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
     else:
         if rules.force_play:  # refused while a card is playable: the general path says so
             top = s.discard[-1]
-            if top.color is None or s.color is not top.color or not _MATCH_TOP[top].isdisjoint(
+            if top.color is None or s.color is not top.color or not MATCH_TOP[top].isdisjoint(
                     s.hands[turn]):
                 return None
         got = pile[:1]
@@ -251,6 +258,9 @@ def fast_draw(s: GameState, a: Draw) -> tuple[GameState, list[ev.Event]] | None:
         players = s.players
         nxt = (turn + s.direction) % len(players)
         events.append(_cache(players[nxt]).started)
-    return GameState(rules, s.players, tuple(hands), pile[len(got):], s.discard, s.color,
-                     s.direction, nxt, s.dealer, 0, drawn_card, declared, catchable, caught,
-                     wd4_by, wd4_bluff, None, (), s.team_ids, s.seed, s.rng_counter, 0), events
+    return build_state(
+        rules=rules, players=s.players, hands=tuple(hands), draw_pile=pile[len(got):],
+        discard=s.discard, color=s.color, direction=s.direction, turn=nxt, dealer=s.dealer,
+        pending_draw=0, drawn_card=drawn_card, declared=declared, catchable=catchable,
+        caught=caught, wd4_by=wd4_by, wd4_bluff=wd4_bluff, winner=None, hand_points=(),
+        team_ids=s.team_ids, seed=s.seed, rng_counter=s.rng_counter, penalty_play=0), events

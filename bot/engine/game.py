@@ -38,18 +38,7 @@ from collections.abc import Callable
 from . import events as ev
 from .actions import Action, CatchUno, Challenge, ChooseColor, DeclareUno, Draw, Pass, Play
 from .cards import Card, Color, Rank
-from .core import (
-    D2,
-    W4,
-    Tx,
-    awaiting_color,
-    can_stack,
-    matches,
-    playable,
-    stack_adds_enough,
-    uno_hand,
-    wd4_dishonest,
-)
+from .core import Tx
 from .deal import choose_dealer, new_hand, position, turn_first_card
 from .errors import (
     BadAction,
@@ -65,6 +54,17 @@ from .errors import (
 )
 from .fast import fast_draw, fast_play
 from .legal import legal_actions, legal_plays
+from .predicates import (
+    D2,
+    W4,
+    awaiting_color,
+    can_stack,
+    matches,
+    playable,
+    stack_adds_enough,
+    uno_hand,
+    wd4_dishonest,
+)
 from .scoring import hand_winner_points, score_changes
 from .state import GameState
 
@@ -152,7 +152,9 @@ def _check_play(s: GameState, a: Play, seat: int) -> tuple[tuple[Card, ...], boo
         if s.pending_draw:
             if not can_stack(rules, top, first):
                 raise IllegalPlay("a penalty is waiting: stack it or draw", a)
-            if not stack_adds_enough(rules, cards, s.penalty_play):
+            if not stack_adds_enough(rules, cards, s.penalty_play, top):
+                if rules.by_value_same_color and top.rank is W4 and len(cards) > 1:
+                    raise IllegalPlay("Draw Twos on a Wild Draw Four must share a colour", a)
                 raise IllegalPlay(f"a stack must add at least {s.penalty_play} cards", a)
         elif not playable(rules, first, hand, top, s.color):
             raise IllegalPlay(f"{first} does not match", a)
@@ -437,7 +439,8 @@ def remove_player(state: GameState, player: str) -> tuple[GameState, list[ev.Eve
     if turn is not None:
         if turn == seat:
             turn = seat % len(players) if s.direction == 1 else (seat - 1) % len(players)
-            changes.update(pending_draw=0, drawn_card=None, wd4_by=None, wd4_bluff=False)
+            changes.update(pending_draw=0, penalty_play=0, drawn_card=None, wd4_by=None,
+                           wd4_bluff=False)
             events.append(ev.TurnStarted(players[turn]))
         elif turn > seat:
             turn -= 1
@@ -468,9 +471,7 @@ def add_player(state: GameState, player: str) -> tuple[GameState, list[ev.Event]
     players = s.players[:seat] + (player,) + s.players[seat:]
     hands = s.hands[:seat] + ((),) + s.hands[seat:]
     new_turn = turn if s.direction == 1 else turn + 1
-    seated = GameState(s.rules, players, hands, s.draw_pile, s.discard, s.color, s.direction, new_turn,
-                       s.dealer, s.pending_draw, s.drawn_card, s.declared, s.catchable, s.caught,
-                       s.wd4_by, s.wd4_bluff, s.winner, s.hand_points, s.team_ids, s.seed, s.rng_counter)
+    seated = s.evolve(players=players, hands=hands, turn=new_turn)
     tx = Tx(seated)
     tx.events.append(ev.PlayerJoined(player, s.players[turn], s.rules.hand_size))
     tx.draw(seat, s.rules.hand_size, "deal")

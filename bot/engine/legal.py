@@ -10,13 +10,12 @@ from typing import Final
 
 from .actions import Action, CatchUno, Challenge, ChooseColor, DeclareUno, Draw, Pass, Play
 from .cards import Card, Color, Rank, full_deck
-from .core import (
-    _SEAT_CACHES,
+from .core import SEAT_CACHES, seat_cache
+from .predicates import (
     COLORS,
     W4,
     awaiting_color,
     can_stack,
-    seat_cache,
     stack_adds_enough,
     uno_hand,
     wd4_dishonest,
@@ -90,7 +89,7 @@ def _matching(card: Card, top: Card, color: Color | None) -> bool:
 # The cards a normal turn may start with (W+4 restrictions aside), by what is in force: for a
 # coloured top card in its own colour, and for a wild top card by the colour named.
 _DECK = list(dict.fromkeys(full_deck()))
-_MATCH_TOP: Final = {top: frozenset(c for c in _DECK if _matching(c, top, top.color))
+MATCH_TOP: Final = {top: frozenset(c for c in _DECK if _matching(c, top, top.color))
               for top in _DECK if top.color is not None}
 _MATCH_WILD: Final = {color: frozenset(c for c in _DECK if _matching(c, Card.of(None, Rank.WILD), color))
                for color in Color}
@@ -103,7 +102,7 @@ def _turn_firsts(s: GameState, hand: tuple[Card, ...]) -> list[Card]:
     color = s.color
     top = s.discard[-1]
     if FAST_PATHS and color is not None and (color is top.color or top.color is None):
-        ok = _MATCH_TOP[top] if top.color is not None else _MATCH_WILD[color]
+        ok = MATCH_TOP[top] if top.color is not None else _MATCH_WILD[color]
         firsts = [c for c in dict.fromkeys(hand) if c in ok]  # identical cards are one choice
     else:
         firsts = [c for c in dict.fromkeys(hand) if _matching(c, top, color)]
@@ -124,7 +123,7 @@ def _turn_plays(s: GameState, player: str, hand: tuple[Card, ...], out: list[Act
         for c in firsts:
             _variants(s, player, (c,), left, out)
     else:
-        cache = _SEAT_CACHES.get(player) or seat_cache(player)
+        cache = SEAT_CACHES.get(player) or seat_cache(player)
         table = cache.plays[left if left < 2 else 2]
         seven_zero = rules.seven_zero
         for c in firsts:
@@ -173,7 +172,7 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
                 _groups(s, player, hand, firsts, stacks)
             if rules.stacking == "by_value":
                 answered = s.penalty_play
-                stacks = [p for p in stacks if stack_adds_enough(rules, p.cards, answered)]  # type: ignore[union-attr]
+                stacks = [p for p in stacks if stack_adds_enough(rules, p.cards, answered, top)]  # type: ignore[union-attr]
             out += stacks
             out.append(Draw(player))
             if s.challengeable:
@@ -209,9 +208,9 @@ def _common_turn_plays(s: GameState, player: str, hand: tuple[Card, ...]) -> lis
             and not s.pending_draw and rules.wd4_challenge and not rules.seven_zero
             and not rules.multi_play):
         return None
-    ok = _MATCH_TOP[top]
+    ok = MATCH_TOP[top]
     left = len(hand) - 1
-    cache = _SEAT_CACHES.get(player) or seat_cache(player)
+    cache = SEAT_CACHES.get(player) or seat_cache(player)
     table = cache.plays[left if left < 2 else 2]
     plays: list[Play] = []
     for c in dict.fromkeys(hand):  # identical cards are one choice

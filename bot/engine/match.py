@@ -112,6 +112,7 @@ class Match:
         elif rules.rotation:
             seatings = rotation_seatings(players)
         if seatings:
+            seatings *= rules.rotation_cycles  # every pairing again, as many times
             last_hand = len(seatings) * rules.rotation_hands
         seating = seatings[0] if seatings else players
         game, events = new_hand(seating, cls._hand_rules(rules, seatings), cls._hand_seed(seed, 1, table))

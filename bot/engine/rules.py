@@ -7,15 +7,64 @@ from typing import Any
 
 from .errors import BadAction
 
-STACKING_MODES = ("off", "same", "progressive", "by_value")
-SCORING_MODES = ("winner_takes", "losers_accumulate", "chips")
-FIRST_WILD_MODES = ("dealer_names", "any_card")
-WD4_RULES = ("no_color", "no_match")
-TEAM_SIZES = (2, 5)  # players per team, inclusive range
-MATCH_ENDS = ("target", "hands")
-MAX_MATCH_HANDS = 1000
-MAX_ROTATION_HANDS = 50
-MAX_TABLES = 2
+MIN_PLAYERS = 2  # seats at one table
+MAX_PLAYERS = 10
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """What one RuleSet field accepts and means: the choices of a text field, the inclusive
+    range of a number field (booleans are on/off). RuleSet validates by these, and the
+    settings UIs show them."""
+
+    description: str
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+
+
+# Every RuleSet field, in its declared order (a test checks that none is missing).
+FIELD_SPECS: dict[str, FieldSpec] = {
+    "hand_size": FieldSpec("cards dealt to each player", low=1, high=20),
+    "stacking": FieldSpec("how a +2/+4 may be answered with another",
+                          choices=("off", "same", "progressive", "by_value")),
+    "jump_in": FieldSpec("a card identical to the top may be played out of turn"),
+    "multi_play": FieldSpec("several cards of one rank go down at once"),
+    "seven_zero": FieldSpec("a 7 swaps hands with a chosen player, a 0 passes every hand on"),
+    "draw_until_playable": FieldSpec("a player who draws keeps drawing until a card can be played"),
+    "play_after_draw": FieldSpec("the card just drawn may be played at once"),
+    "force_play": FieldSpec("a player who can play must play"),
+    "uno_penalty": FieldSpec("cards drawn for being caught without saying UNO", low=0, high=20),
+    "false_uno_penalty": FieldSpec("cards drawn for calling out a player wrongly", low=0, high=20),
+    "wd4_challenge": FieldSpec("a Wild Draw Four may be challenged"),
+    "scoring": FieldSpec("who scores what when a hand ends",
+                         choices=("winner_takes", "losers_accumulate", "chips")),
+    "target_score": FieldSpec("the score that ends a match", low=1, high=100_000),
+    "teams": FieldSpec("partners sit apart and score together"),
+    "team_size": FieldSpec("players per team", low=2, high=5),
+    "first_wild": FieldSpec("what a Wild turned as the first card does",
+                            choices=("dealer_names", "any_card")),
+    "wd4_rule": FieldSpec("when a Wild Draw Four is honest", choices=("no_color", "no_match")),
+    "uno_identical": FieldSpec("a hand of identical cards must declare UNO (with multi_play)"),
+    "match_end": FieldSpec("a match ends at target_score (target) or after match_hands (hands)",
+                           choices=("target", "hands")),
+    "match_hands": FieldSpec("hands in a match that ends after a number of hands", low=1, high=1000),
+    "rotation": FieldSpec("teams of two whose partners change every rotation_hands hands"),
+    "rotation_hands": FieldSpec("hands before partners change", low=1, high=50),
+    "tables": FieldSpec("tables playing at once (2: partners rotate between them)", low=1, high=2),
+    "late_join": FieldSpec("people may join a running game (dealt hand_size, seated next)"),
+    "rotation_cycles": FieldSpec("times the partner rotation goes round every pairing",
+                                 low=1, high=5),
+    "by_value_same_color": FieldSpec("under by_value, Draw Twos played together on a Wild "
+                                     "Draw Four must share a colour"),
+}
+
+# The choices of each text field and the range of each number field, from FIELD_SPECS.
+FIELD_CHOICES: dict[str, tuple[str, ...]] = {
+    name: spec.choices for name, spec in FIELD_SPECS.items() if spec.choices}
+FIELD_RANGES: dict[str, tuple[int, int]] = {
+    name: (spec.low, spec.high) for name, spec in FIELD_SPECS.items()
+    if spec.low is not None and spec.high is not None}
 
 
 @dataclass(frozen=True)
@@ -45,40 +94,24 @@ class RuleSet:
     rotation_hands: int = 4
     tables: int = 1  # 2: two tables play at once, partners rotating (whatever ``rotation`` says)
     late_join: bool = False  # people may join a running game (dealt hand_size, seated next)
+    rotation_cycles: int = 1  # the rotation's (and two tables') round of pairings, played this often
+    by_value_same_color: bool = False  # seed 002: only a same-colour pair of +2 covers a W+4
 
     def __post_init__(self) -> None:
         problems = []
-        if not (isinstance(self.hand_size, int) and 1 <= self.hand_size <= 20):
-            problems.append("hand_size must be 1..20")
-        if self.stacking not in STACKING_MODES:
-            problems.append(f"stacking must be one of {STACKING_MODES}")
-        if self.scoring not in SCORING_MODES:
-            problems.append(f"scoring must be one of {SCORING_MODES}")
-        if self.first_wild not in FIRST_WILD_MODES:
-            problems.append(f"first_wild must be one of {FIRST_WILD_MODES}")
-        if self.wd4_rule not in WD4_RULES:
-            problems.append(f"wd4_rule must be one of {WD4_RULES}")
-        low, high = TEAM_SIZES
-        if not (isinstance(self.team_size, int) and not isinstance(self.team_size, bool)
-                and low <= self.team_size <= high):
-            problems.append(f"team_size must be {low}..{high}")
-        for name in ("uno_penalty", "false_uno_penalty"):
-            value = getattr(self, name)
-            if not (isinstance(value, int) and 0 <= value <= 20):
-                problems.append(f"{name} must be 0..20")
-        if not (isinstance(self.target_score, int) and 1 <= self.target_score <= 100_000):
-            problems.append("target_score must be 1..100000")
-        if self.match_end not in MATCH_ENDS:
-            problems.append(f"match_end must be one of {MATCH_ENDS}")
-        if not (isinstance(self.match_hands, int) and 1 <= self.match_hands <= MAX_MATCH_HANDS):
-            problems.append(f"match_hands must be 1..{MAX_MATCH_HANDS}")
-        if not (isinstance(self.rotation_hands, int) and 1 <= self.rotation_hands <= MAX_ROTATION_HANDS):
-            problems.append(f"rotation_hands must be 1..{MAX_ROTATION_HANDS}")
-        if not (isinstance(self.tables, int) and 1 <= self.tables <= MAX_TABLES):
-            problems.append(f"tables must be 1..{MAX_TABLES}")
         for f in fields(self):
-            if f.type in (bool, "bool") and not isinstance(getattr(self, f.name), bool):
-                problems.append(f"{f.name} must be true or false")
+            value = getattr(self, f.name)
+            spec = FIELD_SPECS[f.name]
+            if spec.choices:
+                if value not in spec.choices:
+                    problems.append(f"{f.name} must be one of {spec.choices}")
+            elif f.type in (bool, "bool"):
+                if not isinstance(value, bool):
+                    problems.append(f"{f.name} must be true or false")
+            elif spec.low is not None and spec.high is not None:
+                if not (isinstance(value, int) and not isinstance(value, bool)
+                        and spec.low <= value <= spec.high):
+                    problems.append(f"{f.name} must be {spec.low}..{spec.high}")
         if problems:
             raise BadAction("; ".join(problems), asdict(self))
 
@@ -116,15 +149,3 @@ HOUSE = RuleSet(stacking="progressive", jump_in=True, multi_play=True, force_pla
 
 PRESETS: dict[str, RuleSet] = {"official": OFFICIAL, "house": HOUSE}
 RULE_FIELDS = tuple(f.name for f in fields(RuleSet))
-
-# What a field accepts, for the settings UIs and their messages (validation is __post_init__'s):
-# the choices of a text field, the inclusive range of a number field. Booleans are on/off.
-FIELD_CHOICES: dict[str, tuple[str, ...]] = {
-    "stacking": STACKING_MODES, "scoring": SCORING_MODES, "first_wild": FIRST_WILD_MODES,
-    "wd4_rule": WD4_RULES, "match_end": MATCH_ENDS,
-}
-FIELD_RANGES: dict[str, tuple[int, int]] = {
-    "hand_size": (1, 20), "uno_penalty": (0, 20), "false_uno_penalty": (0, 20),
-    "target_score": (1, 100_000), "team_size": TEAM_SIZES, "match_hands": (1, MAX_MATCH_HANDS),
-    "rotation_hands": (1, MAX_ROTATION_HANDS), "tables": (1, MAX_TABLES),
-}

@@ -10,6 +10,7 @@ field through ``object.__setattr__``: ~2 us a state); nothing outside the engine
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any, Final
 
@@ -30,6 +31,15 @@ def card_from_name(name: Any) -> Card:
     return Card.parse(name)  # raises BadAction with the offending input
 
 
+# How GameState.from_position builds a position: ``deal.position``, which registers itself
+# (it turns the first card with the working copy of a move, which itself builds on this module).
+POSITION_BUILDERS: Final[list[Callable[..., tuple[GameState, list]]]] = []
+
+
+def use_position_builder(build: Callable[..., tuple[GameState, list]]) -> None:
+    POSITION_BUILDERS[:] = [build]
+
+
 def cards_from_names(names: Any) -> tuple[Card, ...]:
     if not isinstance(names, list | tuple):
         raise BadAction("a list of cards is required", names)
@@ -40,7 +50,9 @@ def cards_from_names(names: Any) -> tuple[Card, ...]:
 class GameState:
     """One hand. ``turn`` is the seat index to act (None once the hand is over).
 
-    The hot paths build states positionally, in this field order (a test pins it).
+    Every construction names its fields (by keyword, ``build_state`` on the hot paths, or
+    ``evolve`` for a copy), so a new
+    field cannot be dropped by a transition (tests/engine/test_state_fields.py checks each).
 
     ``color`` is the colour in force; it is None only after a Wild turned as the first card,
     when the first player may play any card (and so sets the colour).
@@ -207,8 +219,21 @@ class GameState:
                       seed: int | str = 0) -> tuple[GameState, list]:
         """A state from the scenario format (see ``scenario.py``). Without ``discard`` the top of
         ``draw_pile`` is turned as the first card with its official effects (``dealer`` deals)."""
-        from .deal import position  # the deal module owns the first-card rules
-
-        return position(players, hands, draw_pile, rules=rules, discard=discard, color=color,
+        return POSITION_BUILDERS[0](players, hands, draw_pile, rules=rules, discard=discard, color=color,
                         current=current, direction=direction, dealer=dealer,
                         pending_draw=pending_draw, seed=seed)
+
+
+def build_state(*, rules: RuleSet, players: tuple[str, ...], hands: tuple[tuple[Card, ...], ...],
+                draw_pile: tuple[Card, ...], discard: tuple[Card, ...], color: Color | None,
+                direction: int, turn: int | None, dealer: str, pending_draw: int,
+                drawn_card: Card | None, declared: frozenset[str], catchable: tuple[str, ...],
+                caught: frozenset[str], wd4_by: str | None, wd4_bluff: bool, winner: str | None,
+                hand_points: tuple[tuple[str, int], ...], team_ids: tuple[int, ...],
+                seed: int | str, rng_counter: int, penalty_play: int) -> GameState:
+    """A GameState from every field, each by name and none defaulted: how the hot paths build
+    the next state. (Compiled, this native keyword-only call costs what a positional one
+    does, while a keyword call of the dataclass itself is about three times slower.)"""
+    return GameState(rules, players, hands, draw_pile, discard, color, direction, turn, dealer,
+                     pending_draw, drawn_card, declared, catchable, caught, wd4_by, wd4_bluff,
+                     winner, hand_points, team_ids, seed, rng_counter, penalty_play)

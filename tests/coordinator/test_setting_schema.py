@@ -71,11 +71,9 @@ def test_names_are_forgiving():
     assert setting(" first wild ").name == "first_wild"
 
 
-def test_fields_without_declared_limits_are_probed_from_the_ruleset():
-    """Other helpers add RuleSet fields: their range or modes are found from the RuleSet."""
-    from bot.coordinator.setting_schema import _probed_choices, _probed_range
-
-    assert _probed_range("hand_size", 7) == (1, 20)
-    assert _probed_range("team_size", 2) == (2, 5)
-    assert _probed_choices("stacking", "off") == ("off", "same", "progressive", "by_value")
-    assert _probed_choices("first_wild", "dealer_names") == ("dealer_names", "any_card")
+def test_ranges_and_choices_come_from_the_engines_field_specs():
+    """Each rule field declares what it accepts once, beside RuleSet: the schema reads it."""
+    assert (setting("hand_size").low, setting("hand_size").high) == (1, 20)
+    assert (setting("team_size").low, setting("team_size").high) == (2, 5)
+    assert setting("stacking").choices == ("off", "same", "progressive", "by_value")
+    assert setting("first_wild").choices == ("dealer_names", "any_card")

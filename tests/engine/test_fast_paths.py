@@ -27,7 +27,7 @@ from bot.engine import (
     legal_plays,
     new_hand,
 )
-from bot.engine.core import randbelow, shuffle
+from bot.engine.rng import randbelow, shuffle
 
 from .test_properties import choose, games, junk_action
 

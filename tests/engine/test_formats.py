@@ -213,3 +213,30 @@ def test_two_tables_28_hands_each_every_pair_once_standings_add_up():
 def test_table_out_of_range_is_refused():
     with pytest.raises(BadAction):
         Match.start([f"p{i}" for i in range(8)], RuleSet(rotation=True, tables=2), table=0)
+
+
+def test_rotation_over_two_cycles_partners_every_pair_twice_in_the_same_order():
+    players = ["ana", "bo", "cy", "dee"]
+    rules = RuleSet(rotation=True, rotation_hands=1, rotation_cycles=2, target_score=1)
+    match, _ = Match.start(players, rules, seed=5)
+    assert match.last_hand == 6
+    assert match.seatings == rotation_seatings(players) * 2
+    rnd = random.Random(5)
+    per_hand = []
+    while True:
+        per_hand.append(frozenset(partners(match.game)))
+        match, _ = play_hand(match, rnd)
+        if match.winner:
+            break
+        match, _ = match.next_hand()
+    assert match.hand_number == 6
+    assert per_hand[:3] == per_hand[3:] and len(set(per_hand)) == 3
+    assert Match.from_json(match.to_json()) == match
+
+
+def test_rotation_cycles_are_one_to_five():
+    assert RuleSet().rotation_cycles == 1
+    RuleSet(rotation_cycles=5)
+    for bad in (0, 6):
+        with pytest.raises(BadAction):
+            RuleSet(rotation_cycles=bad)

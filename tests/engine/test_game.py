@@ -171,8 +171,9 @@ def test_jump_ins_are_listed_for_players_out_of_turn():
 
 
 def test_game_state_field_order_is_what_the_hot_paths_build():
-    """fast.py, core.Tx.freeze and deal.turn_first_card build states positionally (compiled, a
-    keyword call costs a fifth of the engine's speed): a moved or added field must show here."""
+    """state.build_state passes the fields positionally (compiled, a keyword call of the
+    dataclass costs a fifth of the engine's speed): a moved or added field must show here
+    (and find its place in tests/engine/test_state_fields.py)."""
     from dataclasses import fields
 
     from bot.engine.state import GameState

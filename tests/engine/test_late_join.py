@@ -94,3 +94,26 @@ def test_a_match_takes_the_joiner_now_or_at_the_next_deal():
 def test_the_state_round_trips_after_a_join():
     after, _ = add_player(position(), "d")
     assert GameState.from_json(after.to_json()) == after
+
+
+def test_a_late_join_keeps_what_a_by_value_stack_must_answer():
+    """Under ``stacking: by_value`` a waiting W+4 is answered by +4 or more; someone joining
+    meanwhile changes nothing of that: one +2 is still refused, a pair still covers it."""
+    from bot.engine import apply
+    from bot.engine.actions import Play
+    from bot.engine.cards import Card, Color
+    from bot.engine.errors import IllegalPlay
+
+    rules = RuleSet(late_join=True, stacking="by_value", multi_play=True)
+    state, _ = GameState.from_position(
+        ["ana", "bo", "cy"], {"ana": ["W+4", "R1"], "bo": ["B+2", "Y+2", "G5"], "cy": ["G4", "G6"]},
+        PILE, discard=["R3"], color="R", current="ana", rules=rules)
+    state, _ = apply(state, Play("ana", (Card.parse("W+4"),), Color.GREEN))
+    assert (state.current, state.pending_draw) == ("bo", 4)
+    joined, _ = add_player(state, "dee")
+    assert joined.players == ("ana", "bo", "dee", "cy")
+    assert (joined.current, joined.pending_draw, joined.penalty_play) == ("bo", 4, 4)
+    with pytest.raises(IllegalPlay):
+        apply(joined, Play("bo", (Card.parse("B+2"),)))
+    stacked, _ = apply(joined, Play("bo", (Card.parse("B+2"), Card.parse("Y+2"))))
+    assert (stacked.current, stacked.pending_draw, stacked.penalty_play) == ("dee", 8, 4)

@@ -23,7 +23,7 @@ from bot.engine import (
     new_hand,
 )
 from bot.engine.cards import Color, Rank
-from bot.engine.core import uno_hand
+from bot.engine.predicates import uno_hand
 from bot.engine.rules import HOUSE, OFFICIAL
 
 STEP_CAP = 2000

@@ -128,3 +128,33 @@ def test_teams_alternate_seats():
 def test_a_seat_count_that_does_not_divide_into_teams_is_refused(count, size):
     with pytest.raises(BadAction, match=f"teams of {size}"):
         new_hand([f"p{i}" for i in range(count)], OFFICIAL.with_(teams=True, team_size=size), 1)
+
+
+def test_every_rule_field_declares_what_it_accepts_once():
+    """FIELD_SPECS lists every RuleSet field, and RuleSet validates by it: each end of a range
+    is accepted and one past it refused; every choice is accepted and another refused."""
+    from dataclasses import fields as dataclass_fields
+
+    from bot.engine.rules import FIELD_SPECS
+
+    assert list(FIELD_SPECS) == [f.name for f in dataclass_fields(RuleSet)]
+    for name, spec in FIELD_SPECS.items():
+        assert spec.description, name
+        kind = type(getattr(OFFICIAL, name))
+        if kind is bool:
+            assert not spec.choices and spec.low is None and spec.high is None, name
+            with pytest.raises(BadAction):
+                OFFICIAL.with_(**{name: 1})
+        elif kind is int:
+            assert spec.low is not None and spec.high is not None, name
+            OFFICIAL.with_(**{name: spec.low})
+            OFFICIAL.with_(**{name: spec.high})
+            for outside in (spec.low - 1, spec.high + 1, True):
+                with pytest.raises(BadAction):
+                    OFFICIAL.with_(**{name: outside})
+        else:
+            assert getattr(OFFICIAL, name) in spec.choices, name
+            for choice in spec.choices:
+                OFFICIAL.with_(**{name: choice})
+            with pytest.raises(BadAction):
+                OFFICIAL.with_(**{name: "none of these"})

@@ -12,14 +12,9 @@ from dataclasses import replace
 
 from bot.engine import events as ev
 from bot.engine import legal_actions
-<<<<<<< HEAD
 from bot.engine.cards import Card, Rank, display_order
-from bot.engine.core import awaiting_color, can_stack
-=======
-from bot.engine.cards import display_order
->>>>>>> engine
 from bot.engine.match import ranking
-from bot.engine.predicates import awaiting_color
+from bot.engine.predicates import awaiting_color, can_stack
 from bot.engine.rules import PRESETS, RuleSet
 from bot.engine.scoring import cards_value
 

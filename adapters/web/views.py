@@ -19,6 +19,7 @@ from bot.i18n import card_label, color_label, gettext, translate
 LABELS = {
     "title": N_("UNO: your hand"),
     "draw": N_("Draw"),
+    "take": N_("Take +{count}"),
     "pass": N_("Pass"),
     "uno": N_("UNO!"),
     "challenge": N_("Challenge"),

@@ -224,3 +224,47 @@ async def test_a_seven_with_cards_left_asks_for_whom_to_swap_with(browser, serve
     state = await web.state()
     assert sorted(str(card) for card in state.hand(ana.id)) == ["B1", "B2", "B3"]
     assert [str(card) for card in state.hand(bo.id)] == ["G9"]
+
+
+async def test_a_card_that_may_jump_in_is_marked_and_plays_out_of_turn(browser, served):
+    from bot.engine.rules import HOUSE
+
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    rules = HOUSE.with_(jump_in=True, multi_play=False, seven_zero=False)
+    await web.rig({ana.id: ["G1", "G2", "G3"], bo.id: ["R5", "Y2", "Y3"]}, ["B1", "B2", "B3"],
+                  ["R5"], current=ana.id, color="R", rules=rules)
+    page = await open_page(browser, f"{web.base}/#token={web.link_token(bo.id, game)}")
+    await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    assert await page.text_content("[data-testid=status]") == "Waiting for Ana"
+    # Not his turn, yet his identical R5 is raised and may be played; the others wait.
+    assert "jump-in" in await page.get_attribute("[data-testid=card-R5]", "class")
+    assert await page.is_disabled("[data-testid=card-Y2]")
+    await page.click("[data-testid=card-R5]")
+    await page.wait_for_function(
+        "document.querySelector('[data-testid=status]').textContent === 'Waiting for Ana'"
+        " && !document.querySelector('[data-testid=card-R5]')", timeout=5_000)
+    state = await web.state()
+    assert sorted(str(card) for card in state.hand(bo.id)) == ["Y2", "Y3"]
+
+
+async def test_a_waiting_penalty_is_taken_with_the_button_the_page_is_given(browser, served):
+    from bot.engine.rules import HOUSE
+
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    await web.rig({ana.id: ["G1", "G2"], bo.id: ["R+2", "Y3"]}, ["B1", "B2", "B3", "B4"],
+                  ["R5"], current=bo.id, color="R", rules=HOUSE.with_(jump_in=False))
+    bo_page = await open_page(browser, f"{web.base}/#token={web.link_token(bo.id, game)}")
+    await bo_page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    await bo_page.click("[data-testid='card-R+2']")
+    page = await open_page(browser, f"{web.base}/#token={web.link_token(ana.id, game)}")
+    await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    await page.wait_for_selector("#top[data-card='R+2']", timeout=5_000)
+    assert await page.text_content("[data-testid=draw]") == "Take +2"
+    assert await page.is_disabled("[data-testid=pass]")
+    await page.click("[data-testid=draw]")
+    await page.wait_for_selector("[data-testid=hand] button >> nth=3", timeout=5_000)
+    assert len((await web.state()).hand(ana.id)) == 4

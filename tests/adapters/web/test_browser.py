@@ -268,3 +268,25 @@ async def test_a_waiting_penalty_is_taken_with_the_button_the_page_is_given(brow
     await page.click("[data-testid=draw]")
     await page.wait_for_selector("[data-testid=hand] button >> nth=3", timeout=5_000)
     assert len((await web.state()).hand(ana.id)) == 4
+
+
+async def test_several_cards_are_played_in_the_order_tapped(browser, served):
+    from bot.engine.rules import HOUSE
+
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    rules = HOUSE.with_(multi_play=True, jump_in=False, seven_zero=False)
+    await web.rig({ana.id: ["R5", "G5", "B9", "Y1"], bo.id: ["G1", "G2", "G3"]},
+                  ["Y2", "Y3", "Y4"], ["R3"], current=ana.id, color="R", rules=rules)
+    page = await open_page(browser, f"{web.base}/#token={web.link_token(ana.id, game)}")
+    await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    await page.click("[data-testid=card-R5]")
+    # Only a card that continues an offered group may join it.
+    assert await page.is_enabled("[data-testid=card-G5]")
+    assert await page.is_disabled("[data-testid=card-B9]")
+    await page.click("[data-testid=card-G5]")
+    await page.click("[data-testid=play-selected]")
+    await page.wait_for_selector("#top[data-card='G5']", timeout=5_000)  # the last tapped on top
+    state = await web.state()
+    assert sorted(str(card) for card in state.hand(ana.id)) == ["B9", "Y1"]

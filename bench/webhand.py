@@ -58,19 +58,13 @@ class Page:
 
 
 def choose(state: dict) -> dict:
+    """The page's way: the first offered play (saying UNO! where it may), else pass, else draw."""
     hand = state["hand"]
-    playable = [card for card in hand["cards"] if card["playable"]]
-    if playable:
-        card = playable[0]
-        move = {"action": "play", "cards": [card["code"]], "uno": len(hand["cards"]) == 2}
-        if card["wild"]:
-            move["color"] = "R"
-        if card["seven"] and hand["swap_targets"]:
-            move["swap"] = hand["swap_targets"][0][0]
-        return move
-    if hand["can_pass"]:
-        return {"action": "pass"}
-    return {"action": "draw"}
+    for option in hand["plays"]:
+        choice = max(option["choices"], key=lambda c: c["uno"])
+        return {"action": "move", "ref": choice["ref"]}
+    moves = {move["kind"]: move["ref"] for move in hand["moves"]}
+    return {"action": "move", "ref": moves.get("pass") or moves.get("draw") or moves.get("take", "d")}
 
 
 async def run_game(index: int, base: str, web: WebHand, coordinator: Coordinator,

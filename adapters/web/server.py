@@ -6,7 +6,8 @@ own hand, live, and sends their moves through the same coordinator commands as c
     POST /api/session       {"init_data": ..., "game": id} (Telegram) or {"token": link}
                             (Discord) -> {"session": token}; 401 otherwise
     GET  /api/state         Authorization: Bearer <session> -> the player's snapshot
-    POST /api/action        Authorization: Bearer <session>, {"action": "play", ...}
+    POST /api/action        Authorization: Bearer <session>, {"action": "move", "ref": ...,
+                            "version": ...}: one of the moves the snapshot offered
     GET  /api/live          WebSocket; first message {"session": token}; then the server
                             pushes the snapshot whenever the game changes
 
@@ -32,6 +33,7 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.coordinator import commands as cmds
+from bot.coordinator.moves import BadMoveRef, parse_ref
 from bot.coordinator.ports import ChatKey, ChatPort, GameStore, User
 from bot.coordinator.snapshot import MatchCache, PlayerSnapshot, player_snapshot
 from bot.coordinator.views import N_, HandView, Public, Reply, Text
@@ -52,7 +54,9 @@ MAX_BODY = 16 * 1024
 # opening another closes the oldest (with REPLACED; the page says so and does not reconnect).
 MAX_PAGES_PER_PLAYER = 3
 REPLACED = 4409
-ACTIONS = ("play", "draw", "pass", "uno", "call_out", "challenge", "name_color")
+# "move" sends one of the moves the page was given, by its reference (the move model); the
+# others are the older per-kind actions, still understood.
+ACTIONS = ("move", "play", "draw", "pass", "uno", "call_out", "challenge", "name_color")
 _BAD_ACTION = Text(N_("The page sent something I do not understand. Reload it."))
 _STALE = Text(N_("The game moved on before your tap arrived: look again and choose."))
 
@@ -304,14 +308,25 @@ class WebHand:
             return None
         action = body["action"]
         version = body.get("version")
-        # Calling "UNO!" is a race that must not be lost to a move in between: no version.
-        if action not in ("uno", "call_out") and version != seen:
+        ref = body.get("ref")
+        if action == "move":
+            try:
+                parts = parse_ref(ref)
+            except BadMoveRef:
+                return None
+            # Saying or calling "UNO!" is a race that must not be lost to a move in between.
+            racing = "catch" in parts or parts.get("simple") == "u"
+        else:
+            racing = action in ("uno", "call_out")
+        if not racing and version != seen:
             return "stale"
         chat = snapshot.chat
         user = User(claims.user_id, snapshot.name)
         # The hand the page saw (its version matched): the coordinator refuses the move under
         # its lock if that hand has changed since, so two taps racing in play one card.
         press = snapshot.hand.press if snapshot.hand is not None else None
+        if action == "move":
+            return cmds.ChooseMove(chat, user, ref=str(ref), press=None if racing else press)
         if action == "play":
             cards = body.get("cards")
             if (not isinstance(cards, list) or not 1 <= len(cards) <= 20

@@ -19,6 +19,7 @@ from bot.i18n import card_label, color_label, gettext, translate
 LABELS = {
     "title": N_("UNO: your hand"),
     "draw": N_("Draw"),
+    "take": N_("Take +{count}"),
     "pass": N_("Pass"),
     "uno": N_("UNO!"),
     "challenge": N_("Challenge"),
@@ -112,15 +113,11 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
         data["hand"] = {
             "cards": [{"code": str(option.card), "label": card_label(option.card, locale),
                        "playable": option.playable and not hand.hand_over,
-                       "jump_in": option.jump_in and not hand.hand_over,
-                       "wild": option.card.is_wild, "seven": option.card.rank.value == "7",
-                       "rank": option.card.rank.value} for option in hand.cards],
-            "is_turn": hand.is_turn, "pending_draw": hand.pending_draw,
-            "can_draw": hand.can_draw, "can_pass": hand.can_pass,
-            "can_declare_uno": hand.can_declare_uno, "can_challenge": hand.can_challenge,
-            "catchable": [[user, names.get(user, user)] for user in hand.catchable],
-            "swap_targets": [list(pair) for pair in hand.swap_targets],
-            "multi_play": hand.multi_play, "over": hand.hand_over,
+                       "jump_in": option.jump_in and not hand.hand_over}
+                      for option in hand.cards],
+            # What may be done comes only from "plays" and "moves" below: no rank, wild or
+            # "can ..." flags, so the page has nothing to work a rule out from.
+            "is_turn": hand.is_turn, "pending_draw": hand.pending_draw, "over": hand.hand_over,
             # The dealer names the colour of a Wild turned first (and may do nothing else).
             "name_color": hand.name_color and not hand.hand_over,
             "note": _text(hand.note, locale),

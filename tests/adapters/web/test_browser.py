@@ -180,3 +180,113 @@ async def test_a_page_replaced_by_a_newer_one_says_so_and_stays_closed(browser, 
     assert web.web.hub.open_pages() == MAX_PAGES_PER_PLAYER  # the old page did not come back
     for page in pages[1:]:
         assert await page.get_attribute("body", "data-replaced") is None
+
+
+async def test_three_identical_cards_play_one_and_say_uno_from_the_page(browser, served):
+    from bot.engine.rules import HOUSE
+
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    rules = HOUSE.with_(multi_play=True, uno_identical=True, jump_in=False, seven_zero=False)
+    await web.rig({ana.id: ["R5", "R5", "R5"], bo.id: ["G1", "G2", "G3"]}, ["Y1", "Y2", "Y3"],
+                  ["R3"], current=ana.id, color="R", rules=rules)
+    page = await open_page(browser, f"{web.base}/#token={web.link_token(ana.id, game)}")
+    await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    # One R5 may go alone or with its twins: a tap chooses it, "Play selected" plays it.
+    await page.locator("[data-testid=card-R5]").first.click()
+    await page.wait_for_selector("[data-testid=play-selected]:not([hidden])", timeout=5_000)
+    # Two identical R5 stay in hand: the rules let her say UNO! with this one.
+    assert await page.is_enabled("[data-testid=uno-with]")
+    await page.check("[data-testid=uno-with]")
+    await page.click("[data-testid=play-selected]")
+    await page.wait_for_selector("#top[data-card='R5']", timeout=5_000)
+    state = await web.state()
+    assert [str(card) for card in state.hand(ana.id)] == ["R5", "R5"]
+    assert ana.id in state.declared and state.current == bo.id
+
+
+async def test_a_seven_with_cards_left_asks_for_whom_to_swap_with(browser, served):
+    from bot.engine.rules import OFFICIAL
+
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    await web.rig({ana.id: ["R7", "G9"], bo.id: ["B1", "B2", "B3"]}, ["Y1", "Y2", "Y3"],
+                  ["R3"], current=ana.id, color="R", rules=OFFICIAL.with_(seven_zero=True))
+    page = await open_page(browser, f"{web.base}/#token={web.link_token(ana.id, game)}")
+    await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    await page.click("[data-testid=card-R7]")
+    await page.wait_for_selector("[data-testid=swap-picker][open]", timeout=5_000)
+    assert await page.locator("#swap-targets button").count() == 1  # only Bo is offered
+    await page.click(f"[data-testid=swap-{bo.id}]")
+    await page.wait_for_selector("#top[data-card='R7']", timeout=5_000)
+    state = await web.state()
+    assert sorted(str(card) for card in state.hand(ana.id)) == ["B1", "B2", "B3"]
+    assert [str(card) for card in state.hand(bo.id)] == ["G9"]
+
+
+async def test_a_card_that_may_jump_in_is_marked_and_plays_out_of_turn(browser, served):
+    from bot.engine.rules import HOUSE
+
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    rules = HOUSE.with_(jump_in=True, multi_play=False, seven_zero=False)
+    await web.rig({ana.id: ["G1", "G2", "G3"], bo.id: ["R5", "Y2", "Y3"]}, ["B1", "B2", "B3"],
+                  ["R5"], current=ana.id, color="R", rules=rules)
+    page = await open_page(browser, f"{web.base}/#token={web.link_token(bo.id, game)}")
+    await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    assert await page.text_content("[data-testid=status]") == "Waiting for Ana"
+    # Not his turn, yet his identical R5 is raised and may be played; the others wait.
+    assert "jump-in" in await page.get_attribute("[data-testid=card-R5]", "class")
+    assert await page.is_disabled("[data-testid=card-Y2]")
+    await page.click("[data-testid=card-R5]")
+    await page.wait_for_function(
+        "document.querySelector('[data-testid=status]').textContent === 'Waiting for Ana'"
+        " && !document.querySelector('[data-testid=card-R5]')", timeout=5_000)
+    state = await web.state()
+    assert sorted(str(card) for card in state.hand(bo.id)) == ["Y2", "Y3"]
+
+
+async def test_a_waiting_penalty_is_taken_with_the_button_the_page_is_given(browser, served):
+    from bot.engine.rules import HOUSE
+
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    await web.rig({ana.id: ["G1", "G2"], bo.id: ["R+2", "Y3"]}, ["B1", "B2", "B3", "B4"],
+                  ["R5"], current=bo.id, color="R", rules=HOUSE.with_(jump_in=False))
+    bo_page = await open_page(browser, f"{web.base}/#token={web.link_token(bo.id, game)}")
+    await bo_page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    await bo_page.click("[data-testid='card-R+2']")
+    page = await open_page(browser, f"{web.base}/#token={web.link_token(ana.id, game)}")
+    await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    await page.wait_for_selector("#top[data-card='R+2']", timeout=5_000)
+    assert await page.text_content("[data-testid=draw]") == "Take +2"
+    assert await page.is_disabled("[data-testid=pass]")
+    await page.click("[data-testid=draw]")
+    await page.wait_for_selector("[data-testid=hand] button >> nth=3", timeout=5_000)
+    assert len((await web.state()).hand(ana.id)) == 4
+
+
+async def test_several_cards_are_played_in_the_order_tapped(browser, served):
+    from bot.engine.rules import HOUSE
+
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    rules = HOUSE.with_(multi_play=True, jump_in=False, seven_zero=False)
+    await web.rig({ana.id: ["R5", "G5", "B9", "Y1"], bo.id: ["G1", "G2", "G3"]},
+                  ["Y2", "Y3", "Y4"], ["R3"], current=ana.id, color="R", rules=rules)
+    page = await open_page(browser, f"{web.base}/#token={web.link_token(ana.id, game)}")
+    await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    await page.click("[data-testid=card-R5]")
+    # Only a card that continues an offered group may join it.
+    assert await page.is_enabled("[data-testid=card-G5]")
+    assert await page.is_disabled("[data-testid=card-B9]")
+    await page.click("[data-testid=card-G5]")
+    await page.click("[data-testid=play-selected]")
+    await page.wait_for_selector("#top[data-card='G5']", timeout=5_000)  # the last tapped on top
+    state = await web.state()
+    assert sorted(str(card) for card in state.hand(ana.id)) == ["B9", "Y1"]

@@ -7,12 +7,15 @@ import json
 import logging
 
 import aiohttp
+import pytest
 
 from bot.engine.rules import HOUSE
 from tests.adapters.web.test_server import act, receive_state, session_for, state_of
 
 
-async def test_two_concurrent_taps_of_the_same_card_play_it_once(web):
+@pytest.mark.parametrize("tap", [{"action": "move", "ref": "pR5"},
+                                 {"action": "play", "cards": ["R5"]}])
+async def test_two_concurrent_taps_of_the_same_card_play_it_once(web, tap):
     ana, bo = await web.two_players()
     game = await web.game_id()
     session = await session_for(web, ana.id, game)
@@ -33,8 +36,7 @@ async def test_two_concurrent_taps_of_the_same_card_play_it_once(web):
         # Two reads at once leave two open connections, so the two taps arrive together.
         states = await asyncio.gather(state_of(web, session), state_of(web, session))
         version = states[0]["version"]
-        answers = await asyncio.gather(*(act(web, session, action="play", cards=["R5"],
-                                             version=version) for _ in range(2)))
+        answers = await asyncio.gather(*(act(web, session, **tap, version=version) for _ in range(2)))
         hand = (await web.state()).hand(ana.id)
         assert sorted(str(card) for card in hand) == ["G7", "R5"], (round_, answers)
         assert sorted(answer["ok"] for answer in answers) == [False, True], answers

@@ -14,28 +14,15 @@ from bot.coordinator.choose import command_for
 from bot.coordinator.moves import BadMoveRef, action_for, moves_of, parse_ref, play_options
 from bot.coordinator.ports import ChatKey, User
 from bot.coordinator.refusals import Refusal
-from bot.engine import GameState, apply, legal_actions, new_hand
+from bot.engine import GameState, apply, legal_actions
 from bot.engine.actions import CatchUno, Play
 from bot.engine.cards import Card, Color
 from bot.engine.rules import HOUSE, OFFICIAL
-from tests.engine.test_properties import choose, games
+from tests.engine.test_properties import games
+from tests.positions import positions as _positions
 
 CHAT = ChatKey("telegram", "-1")
 ME = User("u1", "Ana")
-
-
-def _positions(players, rules, seed, steps):
-    rnd = random.Random(seed)
-    state, _ = new_hand(players, rules, seed)
-    for _ in range(steps):
-        yield state
-        if state.winner is not None:
-            return
-        try:
-            state, _ = apply(state, choose(state, rnd))
-        except Exception:  # a refused random choice: take the first legal one of the player
-            actor = state.current
-            state, _ = apply(state, legal_actions(state, actor)[0])
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,10 +16,11 @@ from adapters.discord.custom_ids import MAX_CUSTOM_ID, PICKER_ACTIONS, decode
 from bot.coordinator.ports import ChatKey, GameRecord, Seat
 from bot.coordinator.presenter import hand_view
 from bot.coordinator.views import HandView
-from bot.engine import Match, apply, legal_actions, new_hand
+from bot.engine import Match, new_hand
 from bot.engine.rules import PRESETS
 from bot.engine.state import GameState
-from tests.engine.test_properties import choose, games
+from tests.engine.test_properties import games
+from tests.positions import positions
 
 from .players import Table
 from .test_game import ANA, BO, CY, USERS, open_game
@@ -80,19 +80,6 @@ def check_position(match: Match, state: GameState) -> list[str]:
         assert offered == {m.ref for m in view.moves}, (state.rules, player, view.cards)
         kinds += [m.kind for m in view.moves]
     return kinds
-
-
-def positions(players, rules, seed, steps):
-    rnd = random.Random(seed)
-    state, _ = new_hand(players, rules, seed)
-    for _ in range(steps):
-        yield state
-        if state.winner is not None:
-            return
-        try:
-            state, _ = apply(state, choose(state, rnd))
-        except Exception:  # a refused random choice: the first legal move of the player to act
-            state, _ = apply(state, legal_actions(state, state.current)[0])
 
 
 def snowflakes(count: int) -> list[str]:

@@ -7,7 +7,6 @@ in Telegram's 64 bytes (eight +2s at once, say) has no button and is played in t
 from __future__ import annotations
 
 import itertools
-import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,10 +15,10 @@ from adapters.telegram import callbacks
 from adapters.telegram.inline import RESULT_ID_LIMIT, parse_result_id, result_entries
 from adapters.telegram.keyboards import hand_keyboard, sub_keyboard
 from bot.coordinator.views import HandView
-from bot.engine import apply, legal_actions, new_hand
 from bot.engine.rules import HOUSE, PRESETS
 from tests.adapters.telegram.move_views import position_view, view_of
-from tests.engine.test_properties import choose, games
+from tests.engine.test_properties import games
+from tests.positions import positions
 
 from .conftest import ANA, BO, Harness, data_of
 from .helpers import match_of, refresh_hands, rig
@@ -95,19 +94,6 @@ def check_offers(view: HandView) -> None:
     long_ids = {ref for ref in moves - catches - offered_inline}
     for ref in long_ids:
         assert ref.startswith("p") and len(ref) > 20, ref  # too long for a result id only
-
-
-def positions(players, rules, seed, steps):
-    rnd = random.Random(seed)
-    state, _ = new_hand(players, rules, seed)
-    for _ in range(steps):
-        yield state
-        if state.winner is not None:
-            return
-        try:
-            state, _ = apply(state, choose(state, rnd))
-        except Exception:  # a refused random choice: the first legal one of the player to act
-            state, _ = apply(state, legal_actions(state, state.current)[0])
 
 
 def check_game(players, rules, seed, steps):

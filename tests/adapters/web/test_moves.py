@@ -15,8 +15,8 @@ from bot.coordinator.snapshot import PlayerSnapshot
 from bot.engine import Match, legal_actions
 from bot.engine.rules import HOUSE, OFFICIAL
 from tests.adapters.web.test_server import act, session_for, state_of
-from tests.coordinator.test_move_model import _positions
 from tests.engine.test_properties import games
+from tests.positions import positions as _positions
 
 CHAT = ChatKey("telegram", "-100")
 

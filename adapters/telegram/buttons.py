@@ -172,6 +172,12 @@ class Buttons:
         view = known.view if known and known.view.game_id == action.game_id else None
         ids = HandIds(action.game_id, action.owner or "", action.hand, action.press)
         markup: InlineKeyboardMarkup | None
+        if action.verb in ("w", "g"):
+            # The colour picker is part of the hand's state: kept with the game (opened by a
+            # wild, closed by Back), so the hand delivered again shows it, after a restart too.
+            await self.h.run(cmd.OpenColorPicker(chat, await self.h.user(query.from_user),
+                                                 card=(action.card or "") if action.verb == "w" else "",
+                                                 declare_uno=action.uno, press=action.press))
         if action.verb == "w":
             markup = color_keyboard(ids, action.card or "", action.uno, view.locale if view else loc,
                                     offer_uno=view is not None and len(view.cards) == 2)

@@ -39,7 +39,14 @@ from bot.coordinator.views import N_, HandView, LobbyView, Notice, Public, Table
 from bot.i18n import translate
 from bot.render.text import render_hand, render_lobby, render_notice, render_table
 
-from .keyboards import deep_link, hand_keyboard, lobby_keyboard, table_keyboard
+from .keyboards import (
+    HandIds,
+    color_keyboard,
+    deep_link,
+    hand_keyboard,
+    lobby_keyboard,
+    table_keyboard,
+)
 from .outbox import Body, GroupOutbox
 from .photos import (
     CAPTION_LIMIT,
@@ -252,10 +259,7 @@ class TelegramChatPort:
                       else tr(N_("🔔 Your turn!"), view.locale))
             text = html(header) + "\n" + text
         text = clip_html(text)
-        markup = hand_keyboard(view, names=self.seat_names(view.game_id),
-                               hand_number=self.hand_number(view.game_id),
-                               web_app_url=self.web_app_url(view.game_id),
-                               web_link=self.web_link(user_id, view.game_id))
+        markup = self._hand_markup(user_id, view)
         anew = edit is not None and (view.turn_started or view.repost)
         try:
             shown = await self._send_or_edit(int(user_id), text, markup, None if anew else edit)
@@ -269,6 +273,17 @@ class TelegramChatPort:
         if anew and edit is not None and edit != shown:
             await self._retire(int(user_id), int(edit))
         return shown
+
+    def _hand_markup(self, user_id: str, view: HandView) -> InlineKeyboardMarkup | None:
+        """The hand's keyboard, or the colour picker the player has open on it."""
+        if view.color_picker is not None and not view.hand_over:
+            card, uno = view.color_picker
+            ids = HandIds(view.game_id, user_id, self.hand_number(view.game_id), view.press)
+            return color_keyboard(ids, card, uno, view.locale, offer_uno=len(view.cards) == 2)
+        return hand_keyboard(view, names=self.seat_names(view.game_id),
+                             hand_number=self.hand_number(view.game_id),
+                             web_app_url=self.web_app_url(view.game_id),
+                             web_link=self.web_link(user_id, view.game_id))
 
     async def _retire(self, chat_id: int, message_id: int) -> None:
         """The previous hand message, once its successor is out: deleted, or where Telegram

@@ -333,6 +333,10 @@ class Coordinator:
                 # No table id known when loaded: one may still be on its way (an earlier
                 # delivery posting it). "table" edits whatever is shown by then, else posts.
                 item.slot = "table"
+        pickers = record.meta.get(presenter.COLOR_PICKERS)
+        if pickers and tx.match is not None:  # a picker ends when its hand changes, for good
+            for user_id in [u for u, p in pickers.items() if p.get("press") != presses.token(tx.match, u)]:
+                del pickers[user_id]
         if tx.match is not None:
             for user_id, note in tx.hand_updates.items():
                 seat = tx.seat(user_id)

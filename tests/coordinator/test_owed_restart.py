@@ -86,5 +86,7 @@ async def test_a_colour_picker_lasts_only_while_the_hand_is_unchanged(h: Harness
     assert (await h.do(cmds.OpenColorPicker, mover, card="W+4", press=press)).error == "bad_move"
     assert (await h.do(cmds.PlayCards, mover, cards=("W",), color="blue", press=press)).ok
     assert h.chat.last_hand(mover.id).color_picker is None  # played: the hand changed
+    # Gone for good: a hand that comes back to the same cards (a returned W+4) shows no picker.
+    assert mover.id not in (await h.record()).meta.get("color_pickers", {})
     stale = await h.do(cmds.OpenColorPicker, mover, card="W", press=press)
     assert stale.error == "stale_press"

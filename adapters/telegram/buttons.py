@@ -174,6 +174,12 @@ class Buttons:
         if view is None:
             await self.h.run(cmd.ShowHand(record.chat, await self.h.user(query.from_user)))
             return
+        if action.verb in ("w", "g"):
+            # The colour picker is part of the hand's state: kept with the game (opened by a
+            # wild, closed by Back), so the hand delivered again shows it, after a restart too.
+            await self.h.run(cmd.OpenColorPicker(record.chat, await self.h.user(query.from_user),
+                                                 card=(action.card or "") if action.verb == "w" else "",
+                                                 declare_uno=action.uno, press=action.press))
         markup = sub_keyboard(view, action)
         if markup is None:  # a page, or cards the hand no longer offers: the hand keyboard
             markup = hand_keyboard(view, action.page, self.h.port.seat_names(view.game_id), action.hand,

@@ -33,13 +33,22 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from adapters.web.links import WebLinks
+from bot.coordinator.moves import play_ref
 from bot.coordinator.ports import ChatKey, DeliveryFailed
 from bot.coordinator.tables import split_table_chat, virtual_table_chat
 from bot.coordinator.views import N_, HandView, LobbyView, Notice, Public, TableView, Text
+from bot.engine.cards import Card
 from bot.i18n import translate
 from bot.render.text import render_hand, render_lobby, render_notice, render_table
 
-from .keyboards import deep_link, hand_keyboard, lobby_keyboard, table_keyboard
+from .keyboards import (
+    HandIds,
+    choice_keyboard,
+    deep_link,
+    hand_keyboard,
+    lobby_keyboard,
+    table_keyboard,
+)
 from .outbox import Body, GroupOutbox
 from .photos import (
     CAPTION_LIMIT,
@@ -252,10 +261,7 @@ class TelegramChatPort:
                       else tr(N_("🔔 Your turn!"), view.locale))
             text = html(header) + "\n" + text
         text = clip_html(text)
-        markup = hand_keyboard(view, names=self.seat_names(view.game_id),
-                               hand_number=self.hand_number(view.game_id),
-                               web_app_url=self.web_app_url(view.game_id),
-                               web_link=self.web_link(user_id, view.game_id))
+        markup = self._hand_markup(user_id, view)
         anew = edit is not None and (view.turn_started or view.repost)
         try:
             shown = await self._send_or_edit(int(user_id), text, markup, None if anew else edit)
@@ -269,6 +275,19 @@ class TelegramChatPort:
         if anew and edit is not None and edit != shown:
             await self._retire(int(user_id), int(edit))
         return shown
+
+    def _hand_markup(self, user_id: str, view: HandView) -> InlineKeyboardMarkup | None:
+        """The hand's keyboard, or the colour picker the player has open on it."""
+        if view.color_picker is not None and not view.hand_over:
+            card, _uno = view.color_picker
+            ids = HandIds(view.game_id, user_id, self.hand_number(view.game_id), view.press)
+            option = next((o for o in view.plays if o.key == play_ref((Card.parse(card),))), None)
+            if option is not None:
+                return choice_keyboard(view, ids, option)
+        return hand_keyboard(view, names=self.seat_names(view.game_id),
+                             hand_number=self.hand_number(view.game_id),
+                             web_app_url=self.web_app_url(view.game_id),
+                             web_link=self.web_link(user_id, view.game_id))
 
     async def _retire(self, chat_id: int, message_id: int) -> None:
         """The previous hand message, once its successor is out: deleted, or where Telegram

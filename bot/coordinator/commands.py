@@ -120,6 +120,16 @@ class ChangeSettings(Command):
 
 
 @dataclass(frozen=True)
+class OpenColorPicker(Command):
+    """The player pressed a wild and now chooses its colour (a sub-menu on their hand): kept
+    with the game, so their hand delivered again (after a restart too) still shows the choice
+    while the hand is unchanged. An empty ``card`` closes it."""
+
+    card: str = ""
+    declare_uno: bool = False
+
+
+@dataclass(frozen=True)
 class ShowHand(Command):
     """Resend the caller's private hand (also used when a blocked user starts the bot)."""
 

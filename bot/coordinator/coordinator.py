@@ -19,10 +19,12 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.engine.cards import Card
+from bot.engine.errors import UnoError
 from bot.i18n import CommandRef
 
 from . import commands as cmds
-from . import fairness, info, lobby, owed, play, presenter, tables
+from . import fairness, info, lobby, owed, play, presenter, presses, tables
 from .backoff import Backoff
 from .choose import command_for
 from .courier import Courier, Job, Retry
@@ -126,6 +128,7 @@ class Coordinator:
             cmds.DeclareUno: self._declare, cmds.CallUno: self._call_uno,
             cmds.Challenge: self._challenge, cmds.NameColor: self._name_color, cmds.Kick: self._kick, cmds.StopGame: self._stop,
             cmds.ChangeSettings: self._change_settings, cmds.ShowHand: self._show_hand,
+            cmds.OpenColorPicker: self._open_color_picker,
             cmds.ShowRules: self._show_rules, cmds.ShowSettings: self._show_settings,
             cmds.ShowStats: self._show_stats, cmds.ShowLeaderboard: self._show_leaderboard,
             cmds.SetLanguage: self._set_language, cmds.NotifyMe: self._notify_me,
@@ -331,6 +334,10 @@ class Coordinator:
                 # No table id known when loaded: one may still be on its way (an earlier
                 # delivery posting it). "table" edits whatever is shown by then, else posts.
                 item.slot = "table"
+        pickers = record.meta.get(presenter.COLOR_PICKERS)
+        if pickers and tx.match is not None:  # a picker ends when its hand changes, for good
+            for user_id in [u for u, p in pickers.items() if p.get("press") != presses.token(tx.match, u)]:
+                del pickers[user_id]
         if tx.match is not None:
             for user_id, note in tx.hand_updates.items():
                 seat = tx.seat(user_id)
@@ -1029,6 +1036,29 @@ class Coordinator:
         if len(self._false_calls) > 10_000:
             self._false_calls = {k: t for k, t in self._false_calls.items() if t > now}
         self._false_calls[key] = now + fairness.FALSE_CALL_COOLDOWN
+
+    async def _open_color_picker(self, cmd: cmds.OpenColorPicker) -> Reply:
+        def work(tx: Tx) -> None:
+            record, match = tx.running()
+            tx.seated(cmd.user.id)
+            presses.check(match, cmd.user.id, cmd.press)
+            pickers = record.meta.setdefault(presenter.COLOR_PICKERS, {})
+            if not cmd.card:
+                if pickers.pop(cmd.user.id, None) is not None:
+                    tx.dirty = True
+                return
+            try:
+                card = Card.parse(cmd.card)
+            except UnoError:
+                raise Refusal("bad_card", {"card": cmd.card[:12]}) from None
+            if not card.is_wild or card not in match.game.hand(cmd.user.id):
+                raise Refusal("bad_move")
+            pickers[cmd.user.id] = {"card": str(card), "uno": cmd.declare_uno,
+                                    "press": presses.token(match, cmd.user.id)}
+            tx.dirty = True
+
+        _, tx = await self._transact(cmd.chat, work)
+        return self._reply(tx, cmd.user, None)
 
     async def _show_hand(self, cmd: cmds.ShowHand) -> Reply:
         record = await self.store.load(cmd.chat)

@@ -35,6 +35,8 @@ from .views import (
     Text,
 )
 
+# meta key: user id -> the wild whose colour they are choosing ({"card", "uno", "press"})
+COLOR_PICKERS = "color_pickers"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 # The AI seats' levels as players read them.
@@ -158,7 +160,16 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
         color_pending=not over and awaiting_color(state),
         press=presses.token(match, user_id),
         theme=(seat.theme if seat is not None and seat.theme else DEFAULT_CARD_THEME),
-        moves=moves, plays=plays)
+        moves=moves, plays=plays, color_picker=_color_picker(record, match, user_id, over))
+
+
+def _color_picker(record: GameRecord, match, user_id: str, over: bool) -> tuple[str, bool] | None:
+    """(wild, declare UNO) whose colour the player is choosing, while their hand is as it was
+    when they opened the choice."""
+    picker = record.meta.get(COLOR_PICKERS, {}).get(user_id)
+    if over or not picker or picker.get("press") != presses.token(match, user_id):
+        return None
+    return str(picker["card"]), bool(picker.get("uno"))
 
 
 def stack_possible(rules: RuleSet | None, top: Card | None) -> bool:

@@ -163,6 +163,9 @@ class HandView:
     # by their cards with the choices left open: what every frontend draws, and nothing else.
     moves: tuple[Move, ...] = ()
     plays: tuple[PlayOption, ...] = ()
+    # (wild, declare UNO) whose colour the player is choosing (OpenColorPicker): a hand
+    # delivered again shows that choice rather than the plain hand.
+    color_picker: tuple[str, bool] | None = None
 
     def move(self, kind: str) -> Move | None:
         """The first move of ``kind`` ("draw", "take", "pass", "uno", "challenge", ...)."""

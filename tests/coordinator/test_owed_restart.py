@@ -51,3 +51,42 @@ async def test_an_undelivered_move_is_still_delivered_after_a_restart(h: Harness
     assert len(h.chat.private[mover.id]) == before + 1
     assert owed.KEY not in (await h.record()).meta
     await restarted.coordinator.close()
+
+
+async def owed_again(h: Harness, *user_ids: str) -> Harness:
+    """Store an outbox as if the process died right after a save, and restart on the store."""
+    record = await h.record()
+    record.meta[owed.KEY] = {"v": record.version + 1, "hands": list(user_ids)}
+    await h.store.save(record)
+    restarted = h.restart()
+    await restarted.coordinator.resume()
+    return restarted
+
+
+async def test_a_hand_delivered_again_shows_the_colour_picker_the_player_opened(h: Harness) -> None:
+    mover = await drawn_and_kept(h)
+    press = h.chat.last_hand(mover.id).press
+    assert h.chat.last_hand(mover.id).color_picker is None
+    assert (await h.do(cmds.OpenColorPicker, mover, card="W", press=press)).ok
+    restarted = await owed_again(h, mover.id)
+    view = h.chat.last_hand(mover.id)
+    assert view.color_picker == ("W", False) and view.press == press
+    # Back closes it: the next delivery shows the plain hand.
+    assert (await restarted.do(cmds.OpenColorPicker, mover, press=press)).ok
+    again = await owed_again(restarted, mover.id)
+    assert h.chat.last_hand(mover.id).color_picker is None
+    await again.coordinator.close()
+
+
+async def test_a_colour_picker_lasts_only_while_the_hand_is_unchanged(h: Harness) -> None:
+    mover = await drawn_and_kept(h)
+    press = h.chat.last_hand(mover.id).press
+    assert (await h.do(cmds.OpenColorPicker, mover, card="W", declare_uno=True, press=press)).ok
+    assert (await h.do(cmds.OpenColorPicker, mover, card="R1", press=press)).error == "bad_move"
+    assert (await h.do(cmds.OpenColorPicker, mover, card="W+4", press=press)).error == "bad_move"
+    assert (await h.do(cmds.PlayCards, mover, cards=("W",), color="blue", press=press)).ok
+    assert h.chat.last_hand(mover.id).color_picker is None  # played: the hand changed
+    # Gone for good: a hand that comes back to the same cards (a returned W+4) shows no picker.
+    assert mover.id not in (await h.record()).meta.get("color_pickers", {})
+    stale = await h.do(cmds.OpenColorPicker, mover, card="W", press=press)
+    assert stale.error == "stale_press"

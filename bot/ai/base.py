@@ -107,7 +107,7 @@ class Strategy:
 
     def choose(self, state: GameState, player: str, rng: random.Random) -> Action:
         view = PublicView(state, player)
-        if state.color is None and state.current == player and state.rules.first_wild == "dealer_names":
+        if state.color is None and state.current == player and state.rules.first_wild != "any_card":
             return ChooseColor(player, self.name_first_color(view, rng))  # the dealer's first Wild
         options = options_for(state, player)
         if not (options.has_moves or options.can_draw or options.can_pass or options.can_challenge):

@@ -43,6 +43,8 @@ _MATCH_END = {
 _FIRST_WILD = {
     "dealer_names": N_("A Wild turned as the first card: the dealer names the colour, then play "
                        "begins."),
+    "first_player_names": N_("A Wild turned as the first card: the player after the dealer names "
+                             "the colour, then plays."),
     "any_card": N_("A Wild turned as the first card: no colour is named; the first player may "
                    "play any card."),
 }

@@ -71,6 +71,7 @@ VALUE_LABELS: dict[str, str] = {
     "target": N_("at the target score"),
     "hands": N_("after a fixed number of hands"),
     "dealer_names": N_("the dealer names the colour"),
+    "first_player_names": N_("the first player names the colour, then plays"),
     "any_card": N_("the first player plays any card"),
     "no_color": N_("no card of the colour in force"),
     "no_match": N_("no card that could be played (colour, number or symbol)"),

@@ -123,6 +123,7 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
         first = (d + 1) % len(state.players)
         if rank is Rank.WILD and state.rules.first_wild == "dealer_names":
             first = d  # ... unless the dealer names the Wild's colour first
+        # (first_player_names: the first player names it, then plays: their turn as ever)
         s = state
         return build_state(
             rules=s.rules, players=s.players, hands=s.hands, draw_pile=pile[1:], discard=(card,),

@@ -407,7 +407,10 @@ def _apply_choose_color(s: GameState, a: ChooseColor, seat: int) -> tuple[GameSt
     tx = Tx(s)
     tx.color = a.color
     tx.events.append(ev.ColorChosen(a.player, a.color))
-    tx.start_turn(tx.next_seat(seat))  # play begins after the dealer, as after any play
+    if s.rules.first_wild == "dealer_names":
+        tx.start_turn(tx.next_seat(seat))  # play begins after the dealer, as after any play
+    else:
+        tx.start_turn(seat)  # first_player_names: the first player named it and now plays
     return tx.freeze(), tx.events
 
 

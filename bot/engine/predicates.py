@@ -74,7 +74,7 @@ def uno_hand(rules: RuleSet, hand: Sequence[Card]) -> bool:
 def awaiting_color(state: GameState) -> bool:
     """A Wild was turned as the first card under ``first_wild: dealer_names``: the player to
     act (the dealer) names the colour before anything else happens."""
-    return state.color is None and state.turn is not None and state.rules.first_wild == "dealer_names"
+    return state.color is None and state.turn is not None and state.rules.first_wild != "any_card"
 
 
 def playable(rules: RuleSet, card: Card, hand: Sequence[Card], top: Card, color: Color | None) -> bool:

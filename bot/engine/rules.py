@@ -43,7 +43,7 @@ FIELD_SPECS: dict[str, FieldSpec] = {
     "teams": FieldSpec("partners sit apart and score together"),
     "team_size": FieldSpec("players per team", low=2, high=5),
     "first_wild": FieldSpec("what a Wild turned as the first card does",
-                            choices=("dealer_names", "any_card")),
+                            choices=("dealer_names", "first_player_names", "any_card")),
     "wd4_rule": FieldSpec("when a Wild Draw Four is honest", choices=("no_color", "no_match")),
     "uno_identical": FieldSpec("a hand of identical cards must declare UNO (with multi_play)"),
     "match_end": FieldSpec("a match ends at target_score (target) or after match_hands (hands)",

@@ -43,8 +43,8 @@ async def test_every_setting_can_be_changed(h: Harness, item) -> None:
 @pytest.mark.parametrize(("changes", "english", "chinese"), [
     ({"team_size": "9"}, "team_size cannot be 9: it must be a whole number from 2 to 5.",
      "team_size不能设为9：只能是2到5之间的整数。"),
-    ({"first_wild": "later"}, "first_wild cannot be later: it must be one of dealer_names, any_card.",
-     "first_wild不能设为later：只能是以下之一：dealer_names, any_card。"),
+    ({"first_wild": "later"}, "first_wild cannot be later: it must be one of dealer_names, first_player_names, any_card.",
+     "first_wild不能设为later：只能是以下之一：dealer_names, first_player_names, any_card。"),
     ({"uno_identical": "maybe"}, "uno_identical cannot be maybe: it must be on or off.",
      "uno_identical不能设为maybe：只能是开或关（on/off）。"),
     ({"turn_timer": "2"}, "turn_timer cannot be 2: it must be 0 (off) or 5 to 3600.",
@@ -76,4 +76,4 @@ def test_ranges_and_choices_come_from_the_engines_field_specs():
     assert (setting("hand_size").low, setting("hand_size").high) == (1, 20)
     assert (setting("team_size").low, setting("team_size").high) == (2, 5)
     assert setting("stacking").choices == ("off", "same", "progressive", "by_value")
-    assert setting("first_wild").choices == ("dealer_names", "any_card")
+    assert setting("first_wild").choices == ("dealer_names", "first_player_names", "any_card")

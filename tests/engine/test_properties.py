@@ -48,7 +48,7 @@ def rulesets(draw) -> RuleSet:
         "scoring": st.sampled_from(["winner_takes", "losers_accumulate"]),
         "teams": st.booleans(),
         "team_size": st.sampled_from([2, 2, 3]),
-        "first_wild": st.sampled_from(["dealer_names", "any_card"]),
+        "first_wild": st.sampled_from(["dealer_names", "first_player_names", "any_card"]),
         "wd4_rule": st.sampled_from(["no_color", "no_match"]),
         "uno_identical": st.booleans(),
     }))

@@ -83,17 +83,14 @@ def test_translate_joins_lists_with_the_locale_separator():
 
 
 def test_translate_nested_texts_recursively():
-    inner = Text(N_("{player} passed."), {"player": "Bo"})
-    outer = Text(N_("{winner} won hand {hand} and scores {points} points. {last} Standings: "
-                    "{standings}"),
-                 {"winner": "Ana", "hand": 2, "points": 35, "last": inner,
-                  "standings": [Text(N_("{name}: {points}"), {"name": "Ana", "points": 35}),
-                                Text(N_("{name}: {points}"), {"name": "Bo", "points": 0})]})
-    assert translate(outer, "en") == ("Ana won hand 2 and scores 35 points. Bo passed. "
-                                      "Standings: Ana: 35, Bo: 0")
+    outer = Text(N_("Round {round} of {rounds}: new partners. {teams}"),
+                 {"round": 2, "rounds": 3,
+                  "teams": [Text(N_("{first} & {second}"), {"first": "Ana", "second": "Cy"}),
+                            Text(N_("{first} & {second}"), {"first": "Bo", "second": "Di"})]})
+    assert translate(outer, "en") == "Round 2 of 3: new partners. Ana & Cy, Bo & Di"
     zh = translate(outer, "zh_CN")
-    assert zh.startswith("Ana赢得第2局，得35分。Bo过牌。")
-    assert zh.endswith("Ana：35、Bo：0")
+    assert zh.startswith("第 2 轮（共 3 轮）：换搭档。")
+    assert zh.endswith("Ana 与 Cy、Bo 与 Di")
 
 
 def test_missing_params_stay_visible_and_format_specs_apply():

@@ -355,7 +355,7 @@ async def test_settings_from_flags_and_the_settings_command():
     text = terminal.text
     # The keys one types, with their values here and what they accept.
     assert "wd4_rule = no_match (one of no_color, no_match)" in text
-    assert "first_wild = any_card (one of dealer_names, any_card)" in text
+    assert "first_wild = any_card (one of dealer_names, first_player_names, any_card)" in text
     assert "stacking = off (one of off, same, progressive, by_value)" in text
     assert "team_size cannot be 9: it must be a whole number from 2 to 5." in text
     assert "The game has already started." in text  # rules stay fixed while the game runs

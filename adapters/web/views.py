@@ -15,6 +15,7 @@ from bot.coordinator.snapshot import PlayerSnapshot
 from bot.coordinator.views import DEFAULT_CARD_THEME, N_, Text
 from bot.engine.cards import Color
 from bot.i18n import card_label, color_label, gettext, translate
+from bot.render.text import penalty_text
 
 LABELS = {
     "title": N_("UNO: your hand"),
@@ -36,7 +37,6 @@ LABELS = {
     "clockwise": N_("Clockwise"),
     "counterclockwise": N_("Counterclockwise"),
     "color_in_force": N_("Colour: {color}"),
-    "pending": N_("{count} cards waiting for you: stack, draw or challenge"),
     "draw_pile": N_("Draw pile: {count}"),
     "lobby": N_("The game has not started yet. Players: {players}"),
     "over": N_("This hand is over."),
@@ -117,7 +117,8 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
                       for option in hand.cards],
             # What may be done comes only from "plays" and "moves" below: no rank, wild or
             # "can ..." flags, so the page has nothing to work a rule out from.
-            "is_turn": hand.is_turn, "pending_draw": hand.pending_draw, "over": hand.hand_over,
+            "is_turn": hand.is_turn, "pending_draw": hand.pending_draw,
+            "pending_text": _text(penalty_text(hand), locale), "over": hand.hand_over,
             # The dealer names the colour of a Wild turned first (and may do nothing else).
             "name_color": hand.name_color and not hand.hand_over,
             "note": _text(hand.note, locale),

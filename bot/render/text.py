@@ -430,19 +430,26 @@ def render_hand(view: HandView, *, escape: Escape = str) -> str:
     return fit(lines)
 
 
+def penalty_text(view: HandView) -> Text | None:
+    """What a penalty waiting on this player asks of them: stacking is named only where a
+    card of theirs may be stacked on it (every frontend shows this same line)."""
+    if not (view.is_turn and view.pending_draw):
+        return None
+    if any(option.playable for option in view.cards):  # a card that may be stacked on it
+        return Nn_("⚠️ You must draw {count} card unless you stack a ✅ card on it.",
+                   "⚠️ You must draw {count} cards unless you stack a ✅ card on it.",
+                   view.pending_draw)
+    return Nn_("⚠️ You must draw {count} card.", "⚠️ You must draw {count} cards.", view.pending_draw)
+
+
 def _hand_options(view: HandView, t: _Writer) -> list[str]:
     lines = []
     if getattr(view, "name_color", False):
-        return [t(N_("🌈 You deal and the first card is a Wild: name its colour (red, green, blue "
-                     "or yellow) before play begins."))]
-    if view.is_turn and view.pending_draw:
-        if any(option.playable for option in view.cards):  # a card that may be stacked on it
-            lines.append(t.text(Nn_("⚠️ You must draw {count} card unless you stack a ✅ card on it.",
-                                    "⚠️ You must draw {count} cards unless you stack a ✅ card on it.",
-                                    view.pending_draw)))
-        else:
-            lines.append(t.text(Nn_("⚠️ You must draw {count} card.", "⚠️ You must draw {count} cards.",
-                                    view.pending_draw)))
+        return [t(N_("🌈 The first card is a Wild and you name its colour (red, green, blue or "
+                     "yellow) before play begins."))]
+    penalty = penalty_text(view)
+    if penalty is not None:
+        lines.append(t.text(penalty))
     if view.can_challenge:
         lines.append(t(N_("⚔️ You may challenge the Wild Draw Four: if it was a bluff the player "
                           "draws 4, otherwise you draw 6.")))

@@ -16,7 +16,7 @@ from bot.coordinator.notation import NOTATION_HELP
 from bot.coordinator.views import HandView, LobbyView, Notice, Reply, TableView, Text
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, ngettext
-from bot.render.text import render_reply_pages
+from bot.render.text import jump_in_text, penalty_text, render_reply_pages
 
 from .command_names import command_markup
 from .pictures import HAND_FILE, TOP_FILE, attachment_url
@@ -204,10 +204,12 @@ def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1, *,
         lines.append(tr(N_("This hand is over."), loc))
     elif view.is_turn:
         lines.append(tr(N_("It is your turn."), loc))
-        if view.pending_draw:
-            lines.append(tr(N_("Play a stacking card or draw {n}."), loc, n=view.pending_draw))
+        penalty = penalty_text(view)
+        if penalty is not None:
+            lines.append(fmt(penalty, loc))
     else:
-        lines.append(tr(N_("Wait for your turn."), loc))
+        jump_in = jump_in_text(view)
+        lines.append(fmt(jump_in, loc) if jump_in is not None else tr(N_("Wait for your turn."), loc))
     embed.description = _clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
     if pages > 1:
         embed.set_footer(text=tr(N_("Page {page} of {pages}"), loc, page=page + 1, pages=pages))

@@ -442,6 +442,14 @@ def penalty_text(view: HandView) -> Text | None:
     return Nn_("⚠️ You must draw {count} card.", "⚠️ You must draw {count} cards.", view.pending_draw)
 
 
+def jump_in_text(view: HandView) -> Text | None:
+    """Out of turn, the cards this player may jump in with now (None: none)."""
+    cards = tuple(dict.fromkeys(o.card for o in view.cards if o.jump_in))
+    if not cards or view.is_turn:
+        return None
+    return Text(N_("⚡ You may jump in with {cards}."), {"cards": cards})
+
+
 def _hand_options(view: HandView, t: _Writer) -> list[str]:
     lines = []
     if getattr(view, "name_color", False):
@@ -468,9 +476,10 @@ def _hand_options(view: HandView, t: _Writer) -> list[str]:
         options.append(Text(N_("challenge")))
     if view.catchable:
         options.append(Text(N_("call UNO! on a player who forgot")))
-    jump_ins = tuple(dict.fromkeys(o.card for o in view.cards if o.jump_in))
-    if jump_ins and not view.is_turn:
-        lines.append(t(N_("⚡ You may jump in with {cards}."), cards=jump_ins))
+    jump_in = jump_in_text(view)
+    jump_ins = jump_in is not None
+    if jump_in is not None:
+        lines.append(t.text(jump_in))
     if options:
         lines.append(t(N_("You can: {options}"), options=options))
     elif not view.is_turn and not jump_ins:

@@ -123,15 +123,15 @@ def result_entries(view: HandView) -> list[Entry]:
         elif move.kind == "challenge":
             entries.append(Entry(entry_move(move.ref), tr(N_("Challenge"), loc),
                                  tr(N_("Challenge the Wild Draw Four"), loc)))
-    for option in ordered_options(view):
-        card = option.card
-        play = single_play(view, card) if option.playable else None
+    for shown in ordered_options(view):
+        card = shown.card
+        play = single_play(view, card) if shown.playable else None
         if play is None:
             if not any(o.cards[0] == card for o in multi_plays(view)):
                 entries.append(Entry(f"x:{card}", f"{card_emoji(card)} {card_label(card, loc)}",
                                      tr(N_("Not playable now"), loc), card))
             continue
-        mark = "⚡ " if option.jump_in else ""
+        mark = "⚡ " if shown.jump_in else ""
         entries += _play_entries(view, play, f"{mark}{card_emoji(card)} {card_label(card, loc)}",
                                  tr(N_("Playable"), loc), own=True)
     for option in multi_plays(view):

@@ -9,6 +9,7 @@ UI state lives in the keyboard, so nothing is kept in memory and a restart loses
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
@@ -88,7 +89,7 @@ class HandIds:
         return InlineKeyboardButton(label, callback_data=data)
 
 
-def _present(buttons) -> list[InlineKeyboardButton]:
+def _present(buttons: Iterable[InlineKeyboardButton | None]) -> list[InlineKeyboardButton]:
     return [b for b in buttons if b is not None]
 
 
@@ -195,9 +196,9 @@ def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = 
             actions.append(ids.move(tr(N_("UNO!"), loc), move.ref))
         elif move.kind == "challenge":
             actions.append(ids.move(tr(N_("Challenge"), loc), move.ref))
-    actions = _present(actions)
-    if actions:
-        rows.append(actions)
+    controls = _present(actions)
+    if controls:
+        rows.append(controls)
     names = names or {}
     catch = _present(ids.move(tr(N_("UNO! on {name}"), loc, name=names.get(m.target or "", "?")), m.ref)
                      for m in view.catches())
@@ -235,9 +236,9 @@ def choice_keyboard(view: HandView, ids: HandIds, option: PlayOption) -> InlineK
                     parts.append(names.get(target, target))
                 label = " ".join(parts) or "+".join(card_emoji(c) for c in option.cards)
                 row.append(ids.move(_uno_label(label, loc) if uno else label, ref))
-        row = _present(row)
+        present = _present(row)
         per_row = 4 if option.colors and not option.targets else 2
-        rows += [row[i:i + per_row] for i in range(0, len(row), per_row)]
+        rows += [present[i:i + per_row] for i in range(0, len(present), per_row)]
     rows.append([ids.button(tr(N_("Back"), loc), "g")])
     return InlineKeyboardMarkup(rows)
 

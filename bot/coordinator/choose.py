@@ -26,7 +26,8 @@ def command_for(ref: object, *, chat: ChatKey, user: User, press: str | None = N
         if "cards" in parts:
             cards = tuple(str(Card.parse(c)) for c in str(parts["cards"]).split("."))
             return cmds.PlayCards(**common, cards=cards, color=parts.get("pcolor"),  # type: ignore[arg-type]
-                                  declare_uno="uno" in parts, swap_with=parts.get("swap"))
+                                  declare_uno="uno" in parts,
+                                  swap_with=str(parts["swap"]) if "swap" in parts else None)
     except BadAction:
         raise Refusal("bad_move") from None
     if "catch" in parts:

@@ -181,5 +181,6 @@ def action_for(ref: str, player: str) -> act.Action:
         return act.CatchUno(player, str(parts["catch"]))
     if "ocolor" in parts:
         return act.ChooseColor(player, Color.parse(str(parts["ocolor"])))
-    simple = {"d": act.Draw, "n": act.Pass, "u": act.DeclareUno, "c": act.Challenge}
+    simple: dict[str, type[act.Draw | act.Pass | act.DeclareUno | act.Challenge]] = {
+        "d": act.Draw, "n": act.Pass, "u": act.DeclareUno, "c": act.Challenge}
     return simple[str(parts["simple"])](player)

@@ -256,9 +256,9 @@ class Tx:
         standings = presenter.standings(match, names, self._standings_scores())
         scoring = match.rules.scoring
         winner = presenter.side_name(state, won.winner, names)
-        points = presenter.amount(scoring, presenter.cards_left_points(match, won))
+        won_amount = presenter.amount(scoring, presenter.cards_left_points(match, won))
         self.close_table(Text(HAND_CLOSED[scoring],
-                              {"winner": winner, "hand": match.hand_number, "points": points,
+                              {"winner": winner, "hand": match.hand_number, "points": won_amount,
                                "standings": standings}))
         last, self.last = self.last, []
         self.notice(Text(HAND_WON[scoring],

@@ -5,7 +5,8 @@ from __future__ import annotations
 import html
 from dataclasses import replace
 
-from bot.coordinator.views import N_, Text
+from bot.coordinator.presenter import amount
+from bot.coordinator.views import N_, Nn_, Text
 from bot.render.text import render_lobby, render_table
 
 from .test_text import seats, table
@@ -16,9 +17,10 @@ def moment(when: float) -> str:
 
 
 def closed(locale: str = "en"):
-    result = Text(N_("🏁 {winner} won hand {hand} (+{points} points). Standings: {standings}"),
-                  {"winner": "P2", "hand": 3, "points": 42,
-                   "standings": (Text(N_("{name}: {points}"), {"name": "P2", "points": 62}),)})
+    result = Text(N_("🏁 {winner} won hand {hand} (+{points}). Standings: {standings}"),
+                  {"winner": "P2", "hand": 3, "points": amount("winner_takes", 42),
+                   "standings": (Nn_("{name}: {points} point", "{name}: {points} points", 62,
+                                     {"name": "P2", "points": 62}),)})
     return table(locale, current=None, deadline=None, result=result,
                  seats=tuple(replace(s, is_current=False) for s in seats(4)))
 
@@ -26,11 +28,11 @@ def closed(locale: str = "en"):
 def test_a_closed_table_says_how_the_hand_ended_and_asks_nothing():
     out = render_table(closed(), now=900.0, moment=moment)
     assert out.splitlines()[-1].replace("\u2068", "").replace("\u2069", "") \
-        == "🏁 P2 won hand 3 (+42 points). Standings: P2: 62"  # names isolated for RTL text
+        == "🏁 P2 won hand 3 (+42 points). Standings: P2: 62 points"  # names isolated for RTL text
     assert "Your move" not in out and "⏱" not in out and "▶" not in out
     zh = render_table(closed("zh_CN"), now=900.0)
     assert zh.splitlines()[-1].replace("\u2068", "").replace("\u2069", "") \
-        == "🏁 P2赢得第3局（+42分）。当前积分：P2：62"
+        == "🏁 P2赢得第3局（+42分）。当前积分：P2：62分"
 
 
 def test_the_deadline_is_shown_as_a_moment_in_both_languages():

@@ -262,7 +262,7 @@ class Tx:
                                "standings": standings}))
         last, self.last = self.last, []
         self.notice(Text(HAND_WON[scoring],
-                         {"winner": winner, "hand": match.hand_number, "points": points,
+                         {"winner": winner, "hand": match.hand_number, "points": won_amount,
                           "last": Lines(tuple(last)),
                           "breakdown": Lines(presenter.hand_breakdown(match, won, names)),
                           "standings": standings}),

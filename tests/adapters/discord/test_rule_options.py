@@ -23,7 +23,7 @@ async def test_settings_key_and_value_autocomplete_and_change(bot, fake):
     every = await fake.wait(await fake.autocomplete(ANA, "settings", "key", ""))
     assert len(every.callback["data"]["choices"]) <= 25
     values = await fake.wait(await fake.autocomplete(ANA, "settings", "value", "", key="first_wild"))
-    assert {c["value"] for c in values.callback["data"]["choices"]} == {"dealer_names", "any_card"}
+    assert {c["value"] for c in values.callback["data"]["choices"]} == {"dealer_names", "first_player_names", "any_card"}
     record = await bot.slash(ANA, "settings", key="wd4_rule", value="no_match")
     assert record.callback["data"]["flags"] & EPHEMERAL
     assert (await bot.store.chat_settings(CHAT)).overrides == {"wd4_rule": "no_match"}

@@ -162,13 +162,20 @@ async def test_a_card_leaving_identical_cards_may_declare_uno_on_the_real_keyboa
     assert sorted(str(c) for c in state.hand(IDS[ANA])) == ["R5", "R5"] and IDS[ANA] in state.declared
 
 
-async def test_a_greyed_card_plays_nothing_and_says_so(harness: Harness):
+async def ana_holds_g5_r7_on_red(harness: Harness):
+    """A started two-player game where Ana, to play on a red 1, holds G5 (unplayable) and R7:
+    her hand message."""
     await harness.start()
     await harness.open_game(ANA, BO)
     await harness.start_game(ANA, [ANA, BO])
     await rig(harness, hands={IDS[ANA]: ["G5", "R7"]}, top="R1", color="R", current=IDS[ANA])
     await refresh_hands(harness, [ANA])
     hand = harness.hand_message(ANA)
+    return hand
+
+
+async def test_a_greyed_card_plays_nothing_and_says_so(harness: Harness):
+    hand = await ana_holds_g5_r7_on_red(harness)
     greyed = next(d for d in data_of(hand) if callbacks.parse(d).verb == "x")
     assert callbacks.parse(greyed).card == "G5"
     before = (await match_of(harness)).game
@@ -178,12 +185,7 @@ async def test_a_greyed_card_plays_nothing_and_says_so(harness: Harness):
 
 
 async def test_a_forged_move_button_is_refused(harness: Harness):
-    await harness.start()
-    await harness.open_game(ANA, BO)
-    await harness.start_game(ANA, [ANA, BO])
-    await rig(harness, hands={IDS[ANA]: ["G5", "R7"]}, top="R1", color="R", current=IDS[ANA])
-    await refresh_hands(harness, [ANA])
-    hand = harness.hand_message(ANA)
+    hand = await ana_holds_g5_r7_on_red(harness)
     own = callbacks.parse(data_of(hand)[0])
     press, game_id = own.press, own.game_id
     before = (await match_of(harness)).game

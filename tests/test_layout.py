@@ -40,3 +40,21 @@ def test_bot_imports_no_platform_library():
     for path in (ROOT / "bot").rglob("*.py"):
         bad = imported_roots(path) & PLATFORM_LIBS
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_adapters_use_only_the_coordinators_public_api():
+    """Adapters import names ``bot.coordinator`` exports, never one of its modules directly, so
+    the coordinator's inside can be rearranged without touching a frontend."""
+    import bot.coordinator
+
+    public = set(bot.coordinator.__all__)
+    for path in (ROOT / "adapters").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Import):
+                assert not any(a.name.startswith("bot.coordinator") for a in node.names), where
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                assert not node.module.startswith("bot.coordinator."), where
+                if node.module == "bot.coordinator":
+                    private = {a.name for a in node.names} - public
+                    assert not private, f"{where} imports {sorted(private)}"

@@ -20,16 +20,28 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
+from bot.coordinator import (
+    HAND_NUMBER_HELP,
+    N_,
+    NOTATION_HELP,
+    TWO_TABLE_PLAYERS,
+    ChatKey,
+    GameRecord,
+    GameStore,
+    Reply,
+    Text,
+    TypedPlay,
+    User,
+    all_settings,
+    apply_changes,
+    current_values,
+    refuse_deal,
+    rule_changes,
+    rules_of,
+    table_view,
+)
+from bot.coordinator import Refusal as Refused
 from bot.coordinator import commands as cmd
-from bot.coordinator import presenter
-from bot.coordinator.lobby import TWO_TABLE_PLAYERS
-from bot.coordinator.notation import HAND_NUMBER_HELP, NOTATION_HELP, TypedPlay
-from bot.coordinator.ports import ChatKey, GameRecord, GameStore, User
-from bot.coordinator.refusals import Refusal as Refused
-from bot.coordinator.setting_schema import all_settings, current_values
-from bot.coordinator.settings import apply_changes, rule_changes, rules_of
-from bot.coordinator.table_size import refuse_deal
-from bot.coordinator.views import N_, Reply, Text
 from bot.engine import Match
 from bot.engine.match import ranking
 from bot.i18n import gettext, isolate, normalize_locale
@@ -215,7 +227,7 @@ class ConsoleSession:
         mine = [r for r in (record, *tables) if r is not None and r.match and r.active
                 and any(seat.user_id == HUMAN_ID for seat in r.seats)]
         if mine and mine[0].match:
-            table = presenter.table_view(mine[0], Match.from_json(mine[0].match), self.locale)
+            table = table_view(mine[0], Match.from_json(mine[0].match), self.locale)
             await self.port.publish(mine[0].chat, table)
         shown_before = self.port.hands_shown
         reply = await self.coordinator.handle(cmd.ShowHand(chat=CHAT, user=self.user))

@@ -21,10 +21,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.coordinator import N_, ChatKey, Text, User, notation
 from bot.coordinator import commands as cmd
-from bot.coordinator import notation
-from bot.coordinator.ports import ChatKey, User
-from bot.coordinator.views import N_, Text
 from bot.engine.cards import Card
 
 # English commands, with the Chinese a player may type with --lang zh.

@@ -11,9 +11,17 @@ import asyncio
 import itertools
 from collections.abc import Callable
 
-from bot.coordinator.ports import ChatKey
-from bot.coordinator.tables import split_table_chat
-from bot.coordinator.views import N_, HandView, LobbyView, Notice, Public, TableView, Text
+from bot.coordinator import (
+    N_,
+    ChatKey,
+    HandView,
+    LobbyView,
+    Notice,
+    Public,
+    TableView,
+    Text,
+    split_table_chat,
+)
 from bot.i18n import translate
 from bot.render import text as render
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bot.coordinator.setting_schema import all_settings
+from bot.coordinator import all_settings
 
 # Settings with a flag of their own elsewhere (--rules, --lang, --target) or meaningless here.
 _OWN_FLAGS = {"preset", "language", "target_score", "turn_timer", "afk_policy"}

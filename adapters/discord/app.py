@@ -21,7 +21,7 @@ from discord import app_commands
 
 from adapters.web.links import WebLinks, links_from_settings
 from bot.config import ConfigError, Settings, load_settings
-from bot.coordinator.ports import ChatPort, GameStore
+from bot.coordinator import ChatPort, GameStore
 
 from . import command_names
 from .chat_port import DiscordChatPort

@@ -30,9 +30,17 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.coordinator.ports import ChatKey, DeliveryFailed
-from bot.coordinator.tables import split_table_chat, virtual_table_chat
-from bot.coordinator.views import HandView, LobbyView, Notice, Public, TableView
+from bot.coordinator import (
+    ChatKey,
+    DeliveryFailed,
+    HandView,
+    LobbyView,
+    Notice,
+    Public,
+    TableView,
+    split_table_chat,
+    virtual_table_chat,
+)
 from bot.i18n import N_
 
 from .components import lobby_components, ping_components, table_components

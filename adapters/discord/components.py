@@ -21,8 +21,16 @@ from typing import Any
 
 import discord
 
-from bot.coordinator.moves import Move, PlayOption, play_ref
-from bot.coordinator.views import CardOption, HandView, LobbyView, TableView, Text
+from bot.coordinator import (
+    CardOption,
+    HandView,
+    LobbyView,
+    Move,
+    PlayOption,
+    TableView,
+    Text,
+    play_ref,
+)
 from bot.engine.cards import Card, Color
 from bot.i18n import N_, card_label, color_label, format_text, gettext
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.coordinator.moves import BadMoveRef, parse_ref
+from bot.coordinator import BadMoveRef, parse_ref
 
 MAX_CUSTOM_ID = 100
 PATTERN = r"uno:(?P<kind>[th]):(?P<rest>[^\s]{1,94})"

@@ -12,8 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.coordinator.notation import NOTATION_HELP
-from bot.coordinator.views import HandView, LobbyView, Notice, Reply, TableView, Text
+from bot.coordinator import NOTATION_HELP, HandView, LobbyView, Notice, Reply, TableView, Text
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, ngettext
 from bot.render.text import jump_in_text, penalty_text, render_reply_pages

@@ -16,9 +16,8 @@ from typing import Any
 
 import discord
 
+from bot.coordinator import ChatKey, GameStore, HandView, Reply, Text, User
 from bot.coordinator import commands as cmd
-from bot.coordinator.ports import ChatKey, GameStore, User
-from bot.coordinator.views import HandView, Reply, Text
 from bot.i18n import N_, CommandRef, normalize_locale
 
 from . import components as ui

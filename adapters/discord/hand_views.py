@@ -30,7 +30,7 @@ from typing import Any
 import discord
 
 from adapters.web.links import WebLinks
-from bot.coordinator.views import HandView
+from bot.coordinator import HandView
 from bot.i18n import N_, normalize_locale
 
 from . import components as ui

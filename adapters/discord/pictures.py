@@ -23,7 +23,7 @@ import io
 
 import discord
 
-from bot.coordinator.views import HandView
+from bot.coordinator import HandView
 from bot.engine.cards import Card, Color
 from bot.render.images import ByteBoundCache, Theme, hand_image, top_card_image
 

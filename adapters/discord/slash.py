@@ -16,11 +16,17 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
+from bot.coordinator import (
+    Refusal,
+    Reply,
+    Text,
+    all_settings,
+    format_value,
+    label,
+    notation,
+    setting,
+)
 from bot.coordinator import commands as cmd
-from bot.coordinator import notation
-from bot.coordinator.refusals import Refusal
-from bot.coordinator.setting_schema import all_settings, format_value, label, setting
-from bot.coordinator.views import Reply, Text
 from bot.i18n import LANGUAGE_NAMES, N_, format_text, gettext, normalize_locale
 from bot.render.images import Theme
 

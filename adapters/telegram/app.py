@@ -30,7 +30,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 from adapters.web.links import WebLinks, links_from_settings
 from bot.config import OFFICIAL_TELEGRAM_API, ConfigError, Settings, load_settings
-from bot.coordinator.ports import ChatPort, GameStore
+from bot.coordinator import ChatPort, GameStore
 from bot.logs import redact
 from bot.render.images import Theme
 

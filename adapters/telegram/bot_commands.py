@@ -8,8 +8,7 @@ import logging
 from telegram import Bot, BotCommand
 from telegram.error import TelegramError
 
-from bot.coordinator.notation import NOTATION_HELP
-from bot.coordinator.views import N_
+from bot.coordinator import N_, NOTATION_HELP
 
 from .texts import tr
 

@@ -16,11 +16,17 @@ from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot.coordinator import (
+    N_,
+    ChatKey,
+    DeliveryFailed,
+    GameRecord,
+    HandView,
+    User,
+    hand_view,
+    split_table_chat,
+)
 from bot.coordinator import commands as cmd
-from bot.coordinator.ports import ChatKey, DeliveryFailed, GameRecord, User
-from bot.coordinator.presenter import hand_view
-from bot.coordinator.tables import split_table_chat
-from bot.coordinator.views import N_, HandView
 from bot.engine import Match
 from bot.render.text import render_reply
 

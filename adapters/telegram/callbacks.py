@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from bot.coordinator.moves import BadMoveRef, parse_ref, play_ref
+from bot.coordinator import BadMoveRef, parse_ref, play_ref
 from bot.engine.cards import Card, Color
 
 MAX_BYTES = 64  # Telegram's limit for callback_data

@@ -18,8 +18,8 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
+from bot.coordinator import N_
 from bot.coordinator import commands as cmd
-from bot.coordinator.views import N_
 from bot.render.text import render_reply
 
 from .texts import POPUP_LIMIT, clip, html, tr

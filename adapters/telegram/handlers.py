@@ -28,10 +28,8 @@ from telegram.ext import (
     filters,
 )
 
+from bot.coordinator import N_, ChatKey, GameRecord, GameStore, Reply, User, notation
 from bot.coordinator import commands as cmd
-from bot.coordinator import notation
-from bot.coordinator.ports import ChatKey, GameRecord, GameStore, User
-from bot.coordinator.views import N_, Reply
 from bot.render.text import render_reply, render_reply_pages
 
 from .bot_commands import help_text

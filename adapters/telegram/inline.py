@@ -38,9 +38,8 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
+from bot.coordinator import N_, HandView, PlayOption, Reply, Text, play_ref
 from bot.coordinator import commands as cmd
-from bot.coordinator.moves import PlayOption, play_ref
-from bot.coordinator.views import N_, HandView, Reply, Text
 from bot.engine.cards import Card, Color
 from bot.render.images import Theme
 from bot.render.text import card_emoji, card_label, color_label, color_mark, render_reply

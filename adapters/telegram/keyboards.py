@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.helpers import create_deep_linked_url
 
-from bot.coordinator.moves import PlayOption, play_ref
-from bot.coordinator.views import N_, CardOption, HandView, LobbyView, TableView
+from bot.coordinator import N_, CardOption, HandView, LobbyView, PlayOption, TableView, play_ref
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import color_label
 from bot.render.text import card_emoji, color_mark

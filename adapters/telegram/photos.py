@@ -27,7 +27,7 @@ from typing import Any
 
 from telegram import Message
 
-from bot.coordinator.views import HandView, TableView
+from bot.coordinator import HandView, TableView
 from bot.engine.cards import Card, Color
 from bot.render.images import Theme, hand_image, top_card_image
 

@@ -33,10 +33,20 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from adapters.web.links import WebLinks
-from bot.coordinator.moves import play_ref
-from bot.coordinator.ports import ChatKey, DeliveryFailed
-from bot.coordinator.tables import split_table_chat, virtual_table_chat
-from bot.coordinator.views import N_, HandView, LobbyView, Notice, Public, TableView, Text
+from bot.coordinator import (
+    N_,
+    ChatKey,
+    DeliveryFailed,
+    HandView,
+    LobbyView,
+    Notice,
+    Public,
+    TableView,
+    Text,
+    play_ref,
+    split_table_chat,
+    virtual_table_chat,
+)
 from bot.engine.cards import Card
 from bot.i18n import translate
 from bot.render.text import render_hand, render_lobby, render_notice, render_table

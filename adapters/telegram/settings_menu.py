@@ -17,15 +17,8 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
+from bot.coordinator import N_, Reply, all_settings, current_values, format_value, label, setting
 from bot.coordinator import commands as cmd
-from bot.coordinator.setting_schema import (
-    all_settings,
-    current_values,
-    format_value,
-    label,
-    setting,
-)
-from bot.coordinator.views import N_, Reply
 from bot.i18n import format_text
 from bot.render.text import render_reply
 

@@ -31,8 +31,7 @@ from telegram import Bot, InputSticker, Sticker
 from telegram.constants import StickerFormat
 from telegram.error import BadRequest, RetryAfter, TelegramError
 
-from bot.coordinator import Backoff
-from bot.coordinator.ports import GameStore
+from bot.coordinator import Backoff, GameStore
 from bot.engine.cards import Card, Color, Rank
 from bot.render.images import Theme, sticker_image, wild_sticker_image
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from telegram.helpers import escape, mention_html
 
-from bot.coordinator.views import Text
+from bot.coordinator import Text
 from bot.i18n import normalize_locale, translate
 
 POPUP_LIMIT = 200  # answerCallbackQuery text

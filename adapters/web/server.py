@@ -32,11 +32,23 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from bot.coordinator import (
+    N_,
+    BadMoveRef,
+    ChatKey,
+    ChatPort,
+    GameStore,
+    HandView,
+    MatchCache,
+    PlayerSnapshot,
+    Public,
+    Reply,
+    Text,
+    User,
+    parse_ref,
+    player_snapshot,
+)
 from bot.coordinator import commands as cmds
-from bot.coordinator.moves import BadMoveRef, parse_ref
-from bot.coordinator.ports import ChatKey, ChatPort, GameStore, User
-from bot.coordinator.snapshot import MatchCache, PlayerSnapshot, player_snapshot
-from bot.coordinator.views import N_, HandView, Public, Reply, Text
 from bot.engine.cards import Card
 from bot.engine.errors import UnoError
 from bot.i18n import translate

@@ -10,9 +10,7 @@ import hashlib
 import json
 from typing import Any
 
-from bot.coordinator.moves import Move, PlayOption
-from bot.coordinator.snapshot import PlayerSnapshot
-from bot.coordinator.views import DEFAULT_CARD_THEME, N_, Text
+from bot.coordinator import DEFAULT_CARD_THEME, N_, Move, PlayerSnapshot, PlayOption, Text
 from bot.engine.cards import Color
 from bot.i18n import card_label, color_label, gettext, translate
 from bot.render.text import penalty_text

@@ -9,6 +9,7 @@
     MemoryStore                                                      (memory_store.py)
 """
 
+from . import commands, notation
 from .backoff import Backoff
 from .clock import FakeClock, RealClock
 from .commands import (
@@ -38,8 +39,10 @@ from .commands import (
     StopGame,
 )
 from .coordinator import Coordinator
+from .lobby import TWO_TABLE_PLAYERS
 from .memory_store import MemoryStore
-from .moves import Move, PlayOption
+from .moves import BadMoveRef, Move, PlayOption, parse_ref, play_ref
+from .notation import HAND_NUMBER_HELP, NOTATION_HELP, TypedPlay
 from .ports import (
     ChatKey,
     ChatPort,
@@ -56,7 +59,15 @@ from .ports import (
     UserProfile,
     VersionConflict,
 )
+from .presenter import hand_view, table_view
+from .refusals import Refusal
+from .setting_schema import all_settings, current_values, format_value, label, setting
+from .settings import apply_changes, rule_changes, rules_of
+from .snapshot import MatchCache, PlayerSnapshot, player_snapshot
+from .table_size import refuse_deal
+from .tables import split_table_chat, virtual_table_chat
 from .views import (
+    DEFAULT_CARD_THEME,
     N_,
     CardOption,
     HandView,
@@ -70,11 +81,86 @@ from .views import (
 )
 
 __all__ = [
-    "AddAiSeat", "Backoff", "CallUno", "CardOption", "Challenge", "ChangeSettings", "ChatKey", "ChatPort",
-    "ChatSettings", "ChooseMove", "Clock", "Command", "Coordinator", "DeclareUno", "DeliveryFailed", "Draw",
-    "FakeClock", "GameRecord", "GameResult", "GameStore", "HandView", "Join", "Kick", "Leave",
-    "LobbyView", "MemoryStore", "Move", "N_", "NameColor", "NewGame", "Notice", "Pass", "PlayCards", "PlayerResult",
-    "PlayerStats", "PlayOption", "Public", "RealClock", "Reply", "Seat", "SeatView", "SetCardTheme", "SetLanguage", "ShowHand",
-    "ShowLeaderboard", "ShowRules", "ShowSettings", "ShowStats", "StartGame", "StopGame",
-    "TableView", "Text", "User", "UserProfile", "VersionConflict",
+    "AddAiSeat",
+    "all_settings",
+    "apply_changes",
+    "Backoff",
+    "BadMoveRef",
+    "CallUno",
+    "CardOption",
+    "Challenge",
+    "ChangeSettings",
+    "ChatKey",
+    "ChatPort",
+    "ChatSettings",
+    "ChooseMove",
+    "Clock",
+    "Command",
+    "commands",
+    "Coordinator",
+    "current_values",
+    "DeclareUno",
+    "DEFAULT_CARD_THEME",
+    "DeliveryFailed",
+    "Draw",
+    "FakeClock",
+    "format_value",
+    "GameRecord",
+    "GameResult",
+    "GameStore",
+    "HAND_NUMBER_HELP",
+    "hand_view",
+    "HandView",
+    "Join",
+    "Kick",
+    "label",
+    "Leave",
+    "LobbyView",
+    "MatchCache",
+    "MemoryStore",
+    "Move",
+    "N_",
+    "NameColor",
+    "NewGame",
+    "notation",
+    "NOTATION_HELP",
+    "Notice",
+    "parse_ref",
+    "Pass",
+    "play_ref",
+    "PlayCards",
+    "player_snapshot",
+    "PlayerResult",
+    "PlayerSnapshot",
+    "PlayerStats",
+    "PlayOption",
+    "Public",
+    "RealClock",
+    "Refusal",
+    "refuse_deal",
+    "Reply",
+    "rule_changes",
+    "rules_of",
+    "Seat",
+    "SeatView",
+    "SetCardTheme",
+    "SetLanguage",
+    "setting",
+    "ShowHand",
+    "ShowLeaderboard",
+    "ShowRules",
+    "ShowSettings",
+    "ShowStats",
+    "split_table_chat",
+    "StartGame",
+    "StopGame",
+    "table_view",
+    "TableView",
+    "Text",
+    "TWO_TABLE_PLAYERS",
+    "TypedPlay",
+    "User",
+    "UserProfile",
+    "VersionConflict",
+    "virtual_table_chat",
 ]

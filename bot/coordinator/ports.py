@@ -273,3 +273,21 @@ class GameStore(Protocol):
         """The (user id, name, language) of everyone waiting for the chat's next game, forgetting them
         (each request is answered once, even with two processes)."""
         ...
+
+
+class Commands(Protocol):
+    """What a frontend holds of the coordinator: commands in, a reply out (inbound port)."""
+
+    async def handle(self, cmd: Any) -> Any:
+        """Run one command (``commands.Command``) and answer with a ``views.Reply``."""
+        ...
+
+    async def resume(self) -> None:
+        """After a restart: re-arm timers and deliver what was owed."""
+        ...
+
+    async def close(self, delivery_timeout: float = 5.0) -> None: ...
+
+    async def user_reachable(self, platform: str, user_id: str) -> int:
+        """A user who could not be reached can now be: resend their hands (how many games)."""
+        ...

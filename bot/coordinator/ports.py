@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from .views import HandView, Public
+from .views import HandView, Public, Reply
+
+if TYPE_CHECKING:
+    from .commands import Command
 
 
 @dataclass(frozen=True)
@@ -278,8 +281,8 @@ class GameStore(Protocol):
 class Commands(Protocol):
     """What a frontend holds of the coordinator: commands in, a reply out (inbound port)."""
 
-    async def handle(self, cmd: Any) -> Any:
-        """Run one command (``commands.Command``) and answer with a ``views.Reply``."""
+    async def handle(self, cmd: Command) -> Reply:
+        """Run one command and answer the person who sent it."""
         ...
 
     async def resume(self) -> None:

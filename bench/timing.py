@@ -9,7 +9,7 @@ from bot.coordinator.coordinator import Coordinator
 
 def time_actions(coordinator: Coordinator, latencies: list[float]) -> None:
     """Record the duration of every transaction that saved something (= one action)."""
-    inner = coordinator._transact
+    inner = coordinator.uow.transact
 
     async def transact(chat, work, *args, **kwargs):
         started = time.perf_counter()
@@ -18,4 +18,4 @@ def time_actions(coordinator: Coordinator, latencies: list[float]) -> None:
             latencies.append(time.perf_counter() - started)
         return outcome, tx
 
-    coordinator._transact = transact  # type: ignore[method-assign]
+    coordinator.uow.transact = transact  # type: ignore[method-assign]

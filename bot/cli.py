@@ -105,8 +105,10 @@ async def _serve(platform: str, settings: Settings) -> None:
     coordinators: list[Coordinator] = []
 
     def make_coordinator(chat_port):
+        # The platform's port also notifies people privately and opens a chat per table.
         coordinator = Coordinator(web.tee(chat_port) if web else chat_port, store, clock,
-                                  retention=settings.unobot_retention_days * 86400)
+                                  retention=settings.unobot_retention_days * 86400,
+                                  notifier=chat_port, table_opener=chat_port)
         coordinators.append(coordinator)
         if web is not None:
             web.serve_commands(coordinator.handle)

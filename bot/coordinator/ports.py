@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .views import HandView, Public, Reply
+from .views import HandView, Notice, Public, Reply
 
 if TYPE_CHECKING:
     from .commands import Command
@@ -294,3 +294,18 @@ class Commands(Protocol):
     async def user_reachable(self, platform: str, user_id: str) -> int:
         """A user who could not be reached can now be: resend their hands (how many games)."""
         ...
+
+
+class Notifier(Protocol):
+    """A platform that can message a person privately outside a game (optional ability)."""
+
+    async def notify_user(self, chat: ChatKey, user_id: str, message: Notice) -> None:
+        """DeliveryFailed("blocked") when the person cannot be messaged."""
+        ...
+
+
+class TableOpener(Protocol):
+    """A platform that can open a chat for each table of a two-table match (a thread, a
+    forum topic); None from ``open_table``: play in a virtual chat of ``chat`` instead."""
+
+    async def open_table(self, chat: ChatKey, number: int, locale: str) -> ChatKey | None: ...

@@ -30,7 +30,8 @@ class Harness:
         self.store = store or MemoryStore(now=self.clock.now)
         self.seed = seed
         self.coordinator = Coordinator(self.chat, self.store, self.clock, ai_delay=0,
-                                       hand_pause=hand_pause, lobby_timeout=lobby_timeout, seed=seed)
+                                       hand_pause=hand_pause, lobby_timeout=lobby_timeout, seed=seed,
+                                       notifier=self.chat)
         self.key = CHAT
 
     def restart(self) -> Harness:

@@ -38,8 +38,8 @@ class FlakyChat(FakeChat):
 
 def flaky_harness() -> Harness:
     h = Harness(chat=FlakyChat())
-    h.coordinator.delivery_wait = 0.05
-    h.coordinator._courier.first_retry = 0.01
+    h.coordinator.delivery.delivery_wait = 0.05
+    h.coordinator.delivery.courier.first_retry = 0.01
     return h
 
 
@@ -64,13 +64,13 @@ async def test_a_refused_table_is_repainted_when_delivery_works_again() -> None:
     await wait_until(lambda: chat.last_table().current == after.current)
     assert chat.last_table().top == after.top
     refused = chat.refused
-    await wait_until(lambda: not h.coordinator._courier.busy(h.key))  # nothing left to deliver
+    await wait_until(lambda: not h.coordinator.delivery.courier.busy(h.key))  # nothing left to deliver
     assert chat.refused == refused  # and so it stops trying
 
 
 async def test_a_newer_table_replaces_a_failed_one() -> None:
     h = flaky_harness()
-    h.coordinator._courier.first_retry = 30.0  # a retry would come far too late for this test
+    h.coordinator.delivery.courier.first_retry = 30.0  # a retry would come far too late for this test
     people = await h.start(2, settings={"turn_timer": 0})
     chat: FlakyChat = h.chat  # type: ignore[assignment]
     by_id = {p.id: p for p in people}
@@ -81,7 +81,7 @@ async def test_a_newer_table_replaces_a_failed_one() -> None:
     assert (await h.human_move(by_id[(await h.state()).current])).ok
     state = await h.state()
     await wait_until(lambda: chat.last_table().current == state.current)
-    assert not h.coordinator._courier.busy(h.key)  # nothing left waiting for the old table
+    assert not h.coordinator.delivery.courier.busy(h.key)  # nothing left waiting for the old table
 
 
 async def test_a_held_delivery_does_not_hold_the_chat() -> None:
@@ -129,7 +129,7 @@ async def test_tables_keep_the_order_of_their_moves(held: bool) -> None:
         state = await h.state()
         positions.append((state.current, state.top, state.draw_pile_count))
     chat.gate.set()
-    await wait_until(lambda: not h.coordinator._courier.busy(h.key))
+    await wait_until(lambda: not h.coordinator.delivery.courier.busy(h.key))
     shown = [(t.current, t.top, t.draw_pile) for t in chat.tables()[shown_before:]]
     assert shown[-1] == positions[-1]  # the last table shows the position reached
     # ... and the tables shown are the positions in the order they were reached (some

@@ -1,4 +1,4 @@
-"""Issue 10 item 12: per-chat memory follows the chats in play. Chats with nothing going on
+"""Per-chat memory follows the chats in play. Chats with nothing going on
 (no lock held, no timer, no delivery queued) are forgotten, automatically as chats pile up,
 and work as before when they come back."""
 
@@ -16,8 +16,7 @@ async def open_and_stop(h: Harness, chat: ChatKey) -> None:
 
 
 def remembered(h: Harness) -> int:
-    c = h.coordinator
-    return len(set(c._locks) | set(c._game_ids) | set(c._ai_due) | set(c._known) | set(c._delivered))
+    return len(h.coordinator.remembered_chats())
 
 
 async def test_idle_chats_are_forgotten_and_live_ones_kept() -> None:
@@ -27,7 +26,7 @@ async def test_idle_chats_are_forgotten_and_live_ones_kept() -> None:
         await open_and_stop(h, ChatKey("telegram", f"-{n}"))
     assert remembered(h) == 21
     assert h.coordinator.forget_idle_chats() == 20
-    assert remembered(h) == 1 and h.key in h.coordinator._locks
+    assert remembered(h) == 1 and h.key in h.coordinator.locks.chats()
     await open_and_stop(h, ChatKey("telegram", "-3"))  # a forgotten chat works as before
     assert (await h.do(cmds.StartGame, user(1))).ok  # and so does the live one
 

@@ -5,7 +5,7 @@ looking at (with a sub-menu open on it) is not replaced by an older delivery."""
 from __future__ import annotations
 
 from bot.coordinator import commands as cmds
-from bot.coordinator import owed
+from bot.coordinator.delivery import owed
 
 from .conftest import Harness
 

@@ -53,7 +53,7 @@ async def test_an_ai_dealer_names_the_colour_by_itself(h: Harness) -> None:
     (human,) = await h.start(1, 1)
     bot = next(s.user_id for s in (await h.record()).seats if s.ai)
     await h.rig({human.id: ["R5", "B4"], bot: ["G1", "G6", "G7"]}, ["Y1", "Y2"], ["W"], current=bot)
-    h.coordinator._ai_due.pop(h.key, None)  # the rigged position was not a transaction: look again
+    h.coordinator.scheduler.look_again(h.key)  # the rigged position was not a transaction: look again
     await h.do(cmds.ShowHand, human)  # any command lets the AI seats act
     state = await h.state()
     assert state.color is Color.GREEN  # the colour it holds most

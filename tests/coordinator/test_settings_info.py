@@ -6,6 +6,7 @@ import logging
 
 import pytest
 
+from bot.coordinator import MemoryStore
 from bot.coordinator import commands as cmds
 from bot.coordinator.ports import ChatSettings, User
 
@@ -119,31 +120,35 @@ async def test_stats_and_leaderboard_from_results(h: Harness) -> None:
 
 
 class ExplodingStore:
-    """A store that fails unexpectedly on load, to check the error boundary."""
+    """A store that fails unexpectedly on load once armed, to check the error boundary."""
 
     def __init__(self, inner) -> None:
         self.inner = inner
+        self.armed = False
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
 
     async def load(self, chat):
         record = await self.inner.load(chat)
-        if record is not None and record.status == "running":
+        if self.armed and record is not None and record.status == "running":
             raise RuntimeError(f"disk on fire; hand {record.match['game']['hands'][0]}")
         return record
 
 
 @pytest.mark.allow_errors
-async def test_unexpected_errors_become_a_generic_reply(h: Harness, caplog) -> None:
+async def test_unexpected_errors_become_a_generic_reply(caplog) -> None:
+    exploding = ExplodingStore(MemoryStore())
+    h = Harness(store=exploding)
     await h.start(2)
     game_id = (await h.record()).game_id
-    h.coordinator.store = ExplodingStore(h.store)
+    exploding.armed = True
     with caplog.at_level(logging.ERROR):
         reply = await h.do(cmds.Draw, user(1))
     assert (reply.ok, reply.error) == (False, "internal")
     assert "went wrong" in reply.text.msgid
     assert any(game_id in r.getMessage() for r in caplog.records)
+    exploding.armed = False
     secret = str((await h.record()).match["game"]["hands"][0])
     assert not any(secret in r.getMessage() for r in caplog.records)
     assert all(r.exc_info is None for r in caplog.records)

@@ -43,7 +43,8 @@ class BotHarness:
         self.app: DiscordApp | None = None
 
     def make_coordinator(self, port):
-        coordinator = Coordinator(port, self.store, self.clock, ai_delay=self.ai_delay, seed=self.seed)
+        coordinator = Coordinator(port, self.store, self.clock, ai_delay=self.ai_delay, seed=self.seed,
+                                  notifier=port, table_opener=port)
         return self.coordinator_wrapper(coordinator) if self.coordinator_wrapper else coordinator
 
     async def start(self) -> None:

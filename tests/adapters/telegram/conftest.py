@@ -44,7 +44,8 @@ class Harness:
 
     async def start(self) -> TelegramBot:
         def make(port):
-            return Coordinator(port, self.store, self.clock, ai_delay=0, seed=self.seed)
+            return Coordinator(port, self.store, self.clock, ai_delay=0, seed=self.seed,
+                               notifier=port, table_opener=port)
 
         self.bot = TelegramBot(dataclasses.replace(make_config(self.api), **self.config_changes),
                                make, self.store)

@@ -11,6 +11,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from adapters.web import auth
 from adapters.web.links import WebLinks
 from adapters.web.server import WebHand
+from bot.coordinator import Coordinator
 from tests.coordinator.conftest import Harness
 
 SECRET = b"test-web-secret"
@@ -21,9 +22,11 @@ class WebHarness(Harness):
     def __init__(self) -> None:
         super().__init__()
         self.web = WebHand(links=WebLinks("https://uno.example", SECRET, self.clock.now),
-                           store=self.store, handle=self.coordinator.handle,
-                           telegram_token=BOT_TOKEN)
-        self.coordinator.chat = self.web.tee(self.chat)
+                           store=self.store, telegram_token=BOT_TOKEN)
+        # The coordinator publishes through the web hand's tee, as the bot is assembled.
+        self.coordinator = Coordinator(self.web.tee(self.chat), self.store, self.clock, ai_delay=0,
+                                       seed=self.seed, notifier=self.chat)
+        self.web.serve_commands(self.coordinator.handle)
 
     async def two_players(self, **kw) -> list:
         """Ana (1001) and Bo (1002) in a started game, with Telegram-like numeric ids."""

@@ -4,24 +4,24 @@ and answer the sender (only settings touching an open game go through a transact
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.engine.rules import RuleSet
 from bot.i18n import language_name
 
-from . import commands as cmds
-from . import tables
-from .ports import ChatSettings, VersionConflict
-from .refusals import Refusal
-from .rules_text import rules_texts
-from .setting_schema import RULE_LABELS, VALUE_LABELS, label, value_label
-from .settings import apply_changes, normalize_language, rule_changes, rules_of
-from .table_size import refuse_deal
-from .transaction import Tx
-from .views import DEFAULT_CARD_THEME, N_, Reply, Text
+from .. import commands as cmds
+from .. import tables
+from ..context import Context
+from ..locales import safe_locale
+from ..ports import ChatSettings, VersionConflict
+from ..refusals import Refusal
+from ..rules_text import rules_texts
+from ..setting_schema import RULE_LABELS, VALUE_LABELS, label, value_label
+from ..settings import apply_changes, normalize_language, rule_changes, rules_of
+from ..table_size import refuse_deal
+from ..transaction import Tx
+from ..views import DEFAULT_CARD_THEME, N_, Reply, Text
 
-if TYPE_CHECKING:
-    from .coordinator import Coordinator
 
 def _may_manage(record, cmd: cmds.Command) -> bool:
     if record is None:
@@ -52,9 +52,9 @@ def setting_lines(settings: ChatSettings) -> tuple[Text, ...]:
 SETTINGS_ATTEMPTS = 5  # another process changing the chat's settings at the same moment
 
 
-async def change_settings(coord: Coordinator, cmd: cmds.ChangeSettings) -> Reply:
+async def change_settings(ctx: Context, cmd: cmds.ChangeSettings) -> Reply:
     # Validated as a whole, before anything.
-    new = apply_changes(await coord.store.chat_settings(cmd.chat), cmd.changes)
+    new = apply_changes(await ctx.store.chat_settings(cmd.chat), cmd.changes)
 
     async def store_settings() -> None:
         """Under the chat's lock (two changes in this chat apply one after the other): read,
@@ -62,17 +62,17 @@ async def change_settings(coord: Coordinator, cmd: cmds.ChangeSettings) -> Reply
         between (then read again and re-apply). Permission first: nothing is stored for a
         refused change."""
         nonlocal new
-        record = await coord.store.load(cmd.chat)
+        record = await ctx.store.load(cmd.chat)
         if not _may_manage(record, cmd):
             raise Refusal("not_allowed")
         if record is not None and record.status == "running" and rule_changes(cmd.changes):
             raise Refusal("game_running")
         for _ in range(SETTINGS_ATTEMPTS):
-            new = apply_changes(await coord.store.chat_settings(cmd.chat), cmd.changes)
+            new = apply_changes(await ctx.store.chat_settings(cmd.chat), cmd.changes)
             if record is not None and record.status == "lobby":
                 refuse_deal(rules_of(new), len(record.seats))
             try:
-                new = await coord.store.update_chat_settings(cmd.chat, new)
+                new = await ctx.store.update_chat_settings(cmd.chat, new)
                 return
             except VersionConflict:
                 continue
@@ -94,16 +94,16 @@ async def change_settings(coord: Coordinator, cmd: cmds.ChangeSettings) -> Reply
             tx.lobby_update(Text(N_("The settings were changed.")))
         tx.dirty = True
 
-    _, tx = await coord._transact(cmd.chat, work, prepare=store_settings)
+    _, tx = await ctx.transact(cmd.chat, work, prepare=store_settings)
     hub = tx.record
     if tables.is_hub(hub) and hub is not None and hub.status == "running":
         # A two-table match is played in its tables' records: each takes the change under
         # its own lock (rule changes were refused above, as in any running game).
-        for table in await coord._linked(hub):
+        for table in await ctx.uow.linked(hub):
             if tables.is_table(table) and table.active:
-                await coord._transact(table.chat, lambda t: _play_settings(t, new, cmd.changes))
+                await ctx.transact(table.chat, lambda t: _play_settings(t, new, cmd.changes))
     return Reply(ok=True, text=Text(N_("Settings saved.")), lines=setting_lines(new),
-                 locale=await coord._safe_locale(cmd))
+                 locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 
 
 def _play_settings(tx: Tx, new: ChatSettings, changes: dict) -> None:
@@ -121,17 +121,17 @@ def _play_settings(tx: Tx, new: ChatSettings, changes: dict) -> None:
     tx.dirty = True
 
 
-async def set_language(coord: Coordinator, cmd: cmds.SetLanguage) -> Reply:
+async def set_language(ctx: Context, cmd: cmds.SetLanguage) -> Reply:
     language = normalize_language(cmd.language)
     if language is None:
         raise Refusal("bad_setting", {"detail": f"language = {cmd.language}"})
     if cmd.scope == "chat":
-        return await change_settings(coord, cmds.ChangeSettings(cmd.chat, cmd.user, {"language": language}))
+        return await change_settings(ctx, cmds.ChangeSettings(cmd.chat, cmd.user, {"language": language}))
     if cmd.scope != "user":
         raise Refusal("bad_setting", {"detail": f"scope = {cmd.scope}"})
-    profile = await coord.store.user_profile(cmd.chat.platform, cmd.user.id)
+    profile = await ctx.store.user_profile(cmd.chat.platform, cmd.user.id)
     profile.language = language
-    await coord.store.save_user_profile(cmd.chat.platform, cmd.user.id, profile)
+    await ctx.store.save_user_profile(cmd.chat.platform, cmd.user.id, profile)
 
     def work(tx: Tx) -> None:
         seat = tx.seat(cmd.user.id)
@@ -141,7 +141,7 @@ async def set_language(coord: Coordinator, cmd: cmds.SetLanguage) -> Reply:
             if tx.match is not None and tx.record is not None and tx.record.status == "running":
                 tx.want_hand(cmd.user.id)
 
-    await coord._transact(cmd.chat, work)
+    await ctx.transact(cmd.chat, work)
     return Reply(ok=True, text=Text(N_("Your language is now {language}."), {"language": language_name(language)}),
                  locale=language)
 
@@ -159,16 +159,16 @@ def normalize_theme(value: object) -> str | None:
     return THEME_NAMES.get(" ".join(value.strip().lower().split()))
 
 
-async def set_card_theme(coord: Coordinator, cmd: cmds.SetCardTheme) -> Reply:
+async def set_card_theme(ctx: Context, cmd: cmds.SetCardTheme) -> Reply:
     """The caller's card pictures, from now on and in every game they sit in: their hands are
     sent again at once, drawn in the new palette (public pictures stay classic: all see them)."""
     theme = normalize_theme(cmd.theme)
     if theme is None:
         raise Refusal("bad_setting", {"detail": f"theme = {cmd.theme} (classic, high_contrast)"})
     platform = cmd.chat.platform
-    profile = await coord.store.user_profile(platform, cmd.user.id)
+    profile = await ctx.store.user_profile(platform, cmd.user.id)
     profile.card_theme = theme
-    await coord.store.save_user_profile(platform, cmd.user.id, profile)
+    await ctx.store.save_user_profile(platform, cmd.user.id, profile)
 
     def work(tx: Tx) -> None:
         seat = tx.seat(cmd.user.id)
@@ -178,29 +178,29 @@ async def set_card_theme(coord: Coordinator, cmd: cmds.SetCardTheme) -> Reply:
             if tx.match is not None and tx.record is not None and tx.record.status == "running":
                 tx.want_hand(cmd.user.id)
 
-    chats = {record.chat for record in await coord.store.active_games_of(platform, cmd.user.id)}
+    chats = {record.chat for record in await ctx.store.active_games_of(platform, cmd.user.id)}
     for chat in sorted(chats | {cmd.chat}, key=str):
-        await coord._transact(chat, work)
+        await ctx.transact(chat, work)
     return Reply(ok=True, text=Text(N_("Your cards are now drawn in {theme}."),
                                     {"theme": Text(THEME_LABELS[theme])}),
-                 locale=await coord._safe_locale(cmd))
+                 locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 
 
-async def show_rules(coord: Coordinator, cmd: cmds.ShowRules) -> Reply:
-    record = await coord.store.load(cmd.chat)
+async def show_rules(ctx: Context, cmd: cmds.ShowRules) -> Reply:
+    record = await ctx.store.load(cmd.chat)
     if record is not None:
         rules, preset = RuleSet(**record.rules), record.meta.get("preset", "official")
     else:
-        settings = await coord.store.chat_settings(cmd.chat)
+        settings = await ctx.store.chat_settings(cmd.chat)
         rules, preset = rules_of(settings), settings.preset
     return Reply(ok=True, text=Text(N_("UNO rules")), lines=rules_texts(rules, preset),
-                 locale=await coord._safe_locale(cmd), bilingual=True)
+                 locale=await safe_locale(ctx.store, cmd.chat, cmd.user), bilingual=True)
 
 
-async def show_settings(coord: Coordinator, cmd: cmds.ShowSettings) -> Reply:
-    settings = await coord.store.chat_settings(cmd.chat)
+async def show_settings(ctx: Context, cmd: cmds.ShowSettings) -> Reply:
+    settings = await ctx.store.chat_settings(cmd.chat)
     return Reply(ok=True, text=Text(N_("Settings of this chat")), lines=setting_lines(settings),
-                 locale=await coord._safe_locale(cmd))
+                 locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 
 
 def _stats_lines(stats) -> list[Text]:
@@ -212,28 +212,28 @@ def _stats_lines(stats) -> list[Text]:
                  {"calls": stats.uno_calls, "caught": stats.caught, "challenges": stats.challenges_won})]
 
 
-async def show_stats(coord: Coordinator, cmd: cmds.ShowStats) -> Reply:
+async def show_stats(ctx: Context, cmd: cmds.ShowStats) -> Reply:
     user_id = cmd.target or cmd.user.id
-    here = await coord.store.stats(cmd.chat.platform, user_id, cmd.chat)
-    everywhere = await coord.store.stats(cmd.chat.platform, user_id, None)
+    here = await ctx.store.stats(cmd.chat.platform, user_id, cmd.chat)
+    everywhere = await ctx.store.stats(cmd.chat.platform, user_id, None)
     name = here.name or everywhere.name or (cmd.user.name if user_id == cmd.user.id else user_id)
     lines = [Text(N_("In this chat:")), *_stats_lines(here),
              Text(N_("Everywhere:")), *_stats_lines(everywhere)]
     return Reply(ok=True, text=Text(N_("Stats of {player}"), {"player": name}), lines=tuple(lines),
-                 locale=await coord._safe_locale(cmd))
+                 locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 
 
-async def show_leaderboard(coord: Coordinator, cmd: cmds.ShowLeaderboard) -> Reply:
+async def show_leaderboard(ctx: Context, cmd: cmds.ShowLeaderboard) -> Reply:
     if cmd.scope not in ("chat", "global"):
         raise Refusal("bad_setting", {"detail": f"scope = {cmd.scope}"})
-    rows = await coord.store.leaderboard(cmd.chat.platform, cmd.chat if cmd.scope == "chat" else None)
+    rows = await ctx.store.leaderboard(cmd.chat.platform, cmd.chat if cmd.scope == "chat" else None)
     lines = tuple(Text(N_("{rank}. {player}: {wins} wins, {points} points"),
                        {"rank": rank, "player": row.name, "wins": row.wins, "points": row.points})
                   for rank, row in enumerate(rows, 1))
     if not lines:
         lines = (Text(N_("No finished games yet.")),)
     title = Text(N_("Leaderboard of this chat")) if cmd.scope == "chat" else Text(N_("Leaderboard"))
-    return Reply(ok=True, text=title, lines=lines, locale=await coord._safe_locale(cmd))
+    return Reply(ok=True, text=title, lines=lines, locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 
 
 __all__ = ["RULE_LABELS", "THEME_LABELS", "VALUE_LABELS", "change_settings", "normalize_theme",

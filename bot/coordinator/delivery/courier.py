@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from .backoff import Backoff
-from .ports import ChatKey
+from ..backoff import Backoff
+from ..ports import ChatKey
 
 log = logging.getLogger(__name__)
 

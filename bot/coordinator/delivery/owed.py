@@ -17,7 +17,7 @@ from typing import Any
 from bot.engine.cards import Card, Color
 from bot.i18n import Lines
 
-from .views import Notice, Text
+from ..views import Notice, Text
 
 KEY = "outbox"
 

@@ -1,0 +1,387 @@
+"""What a saved transaction sends, and how it gets there.
+
+A transaction renders its messages before the save and stores what it owes with the move
+(the outbox, see ``owed``); the courier delivers them after the save, in commit order per
+chat, outside the chat's lock; what deliveries learn (message ids, players the bot cannot
+reach) is stored afterwards in a second, small save. After a crash, ``resume`` rebuilds what
+a stored outbox still owes."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from bot.engine import Match
+
+from .. import presenter, presses
+from ..failures import FailureLog
+from ..locales import chat_locale, seat_locale
+from ..locks import ChatLocks
+from ..names import display_name
+from ..ports import ChatKey, ChatPort, DeliveryFailed, GameRecord, GameStore, Seat, VersionConflict
+from ..transaction import Outgoing, Tx
+from ..views import N_, HandView, Notice, Text
+from . import owed
+from .courier import Courier, Job, Retry
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Delivery:
+    """One saved transaction's messages, rendered at commit time (the courier's payload)."""
+
+    record: GameRecord
+    outgoing: list[Outgoing]
+    hands: dict[str, HandView]
+    resumed: bool = False  # rebuilt from a stored outbox by resume()
+    table_before: str | None = None
+    unreachable_before: list[str] = field(default_factory=list)
+    hands_before: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.table_before = self.record.table_message_id
+        self.hands_before = dict(self.record.hand_message_ids)
+        self.unreachable_before = list(self.record.meta.get("unreachable", []))
+
+
+@dataclass
+class Known:
+    """Message ids this process's deliveries learnt for the chat's current game: a delivery
+    queued behind another uses them before the store has them."""
+
+    game_id: str
+    table_set: bool = False
+    table_message_id: str | None = None
+    hand_message_ids: dict[str, str] = field(default_factory=dict)
+    unreachable: list[str] | None = None
+
+
+class Deliverer:
+    def __init__(self, chat: ChatPort, store: GameStore, locks: ChatLocks, log_failure: FailureLog,
+                 *, delivery_wait: float = 1.0, retry_delay: float = 1.0) -> None:
+        self.chat = chat
+        self.store = store
+        self.locks = locks
+        self.log_failure = log_failure
+        # A command waits up to ``delivery_wait`` seconds for its own messages (so its answer
+        # follows its table), never longer: a platform in trouble must not hold the answer.
+        self.delivery_wait = delivery_wait
+        self.courier = Courier(self._deliver, first_retry=retry_delay)
+        self._known: dict[ChatKey, Known] = {}
+        self._delivered: dict[ChatKey, tuple[str, int]] = {}  # last (game, version) delivered
+
+    # ---- around the transaction -------------------------------------------------------------
+    def loaded(self, record: GameRecord) -> None:
+        """Message ids learnt by deliveries of this process that the store may not hold yet."""
+        known = self._known.get(record.chat)
+        if known is None or known.game_id != record.game_id:
+            return
+        if known.table_set:
+            record.table_message_id = known.table_message_id
+        record.hand_message_ids.update(known.hand_message_ids)
+        if known.unreachable is not None:
+            record.meta["unreachable"] = list(known.unreachable)
+
+    def prepare(self, tx: Tx, loaded_table: str | None) -> None:
+        """Before the save: render the hands to send, and store what is owed with the move."""
+        record = tx.record
+        assert record is not None
+        for item in tx.outgoing:
+            if item.slot == "new" and loaded_table is None:
+                # No table id known when loaded: one may still be on its way (an earlier
+                # delivery posting it). "table" edits whatever is shown by then, else posts.
+                item.slot = "table"
+        pickers = record.meta.get(presenter.COLOR_PICKERS)
+        if pickers and tx.match is not None:  # a picker ends when its hand changes, for good
+            for user_id in [u for u, p in pickers.items() if p.get("press") != presses.token(tx.match, u)]:
+                del pickers[user_id]
+        if tx.match is not None:
+            for user_id, note in tx.hand_updates.items():
+                seat = tx.seat(user_id)
+                if seat is not None and seat.ai is None:
+                    tx.views[user_id] = presenter.hand_view(
+                        record, tx.match, user_id, seat_locale(record, seat), note=note,
+                        turn_started=user_id == tx.turn_started)
+        earlier = record.meta.get(owed.KEY)
+        done = self._delivered.get(tx.chat)
+        if earlier and done is not None and done[0] == record.game_id and earlier.get("v", 0) <= done[1]:
+            earlier = None  # delivered already: dropped with this save
+        outbox = owed.merged(earlier,
+                             [owed.encode_notice(i.view) for i in tx.outgoing if i.slot == "notice"
+                              and isinstance(i.view, Notice)],
+                             any(i.slot != "notice" for i in tx.outgoing), list(tx.views),
+                             record.version + 1)
+        if outbox is None:
+            record.meta.pop(owed.KEY, None)
+        else:
+            record.meta[owed.KEY] = outbox
+
+    def submit(self, tx: Tx) -> Job | None:
+        """After the save: queue the transaction's messages (None: nothing to send)."""
+        record = tx.record
+        assert record is not None
+        if not tx.outgoing and not tx.views:
+            if owed.KEY not in record.meta:
+                self._delivered[tx.chat] = (record.game_id, record.version)
+            return None
+        delivery = Delivery(record, list(tx.outgoing), dict(tx.views))
+        job = Job(tx.chat, record.game_id, record.version, delivery,
+                  has_table=any(i.slot == "table" for i in tx.outgoing))
+        self.courier.submit(job)
+        return job
+
+    async def wait(self, job: Job | None) -> None:
+        if job is not None:
+            await self.courier.wait(job, self.delivery_wait)
+
+    # ---- the courier's work ---------------------------------------------------------------
+    async def _deliver(self, job: Job) -> None:
+        """Public items from ``job.cursor`` in order, then the hands; then store what was
+        learnt (message ids) and that nothing is owed any more."""
+        delivery: Delivery = job.payload
+        record = delivery.record
+        chat = record.chat
+        known = self._known.get(chat)
+        if known is None or known.game_id != record.game_id:
+            known = self._known[chat] = Known(record.game_id)
+        failed_table = failed_other = False
+        while job.cursor < len(delivery.outgoing):
+            item = delivery.outgoing[job.cursor]
+            if item.slot == "table" and job.skip_table:
+                job.cursor += 1  # a newer table of this game is queued behind
+                continue
+            if item.slot == "final":
+                edit = item.message_id  # a finished hand's table, turned into how it ended
+            elif item.slot in ("notice", "new"):
+                edit = None
+            else:
+                edit = known.table_message_id if known.table_set else record.table_message_id
+            try:
+                message_id = await self.chat.publish(chat, item.view, edit=edit)
+            except DeliveryFailed as failure:
+                log.warning("game %s: a public message could not be delivered (%s); retrying",
+                            record.game_id, failure.reason)
+                if item.slot == "table":
+                    failed_table = True
+                else:
+                    failed_other = True
+                break
+            except Exception as error:
+                self.log_failure(error, f"publishing a {item.slot}", chat)
+                message_id = None
+            if item.slot in ("new", "table") and (message_id is not None or item.slot == "new"):
+                known.table_set = True
+                known.table_message_id = message_id if message_id is not None else edit
+            job.cursor += 1
+        if not job.hands_done:
+            job.hands_done = True
+            record.hand_message_ids.update(known.hand_message_ids)
+            if known.unreachable is not None:
+                record.meta["unreachable"] = list(known.unreachable)
+            for user_id, view in delivery.hands.items():
+                await self._push_hand(record, user_id, view)
+            known.hand_message_ids.update(record.hand_message_ids)
+            known.unreachable = list(record.meta.get("unreachable", []))
+        if failed_table or failed_other:
+            raise Retry(table_only=not failed_other)
+        self._delivered[chat] = (record.game_id, record.version)
+        learnt = (known.table_set and known.table_message_id != record.table_message_id) \
+            or record.hand_message_ids != delivery.hands_before \
+            or delivery.unreachable_before != list(record.meta.get("unreachable", []))
+        # What is delivered is owed no more: a stored outbox left behind would be delivered
+        # again by the next start after a kill, and its hands would undo what the players
+        # did meanwhile (a colour picker opened). A later job of the game settles it as well.
+        owing = owed.KEY in record.meta and not self.courier.later_queued(job)
+        if learnt or delivery.resumed or not record.active or owing:
+            await self._settle(chat, delivery)
+
+    async def _settle(self, chat: ChatKey, delivery: Delivery) -> None:
+        """Store message ids learnt and drop the delivered outbox (a second, small save). Only
+        what no later transaction changed is written."""
+        record = delivery.record
+        known = self._known.get(chat)
+        try:
+            async with self.locks.hold(chat):
+                fresh = await self.store.get(record.game_id)
+                if fresh is None:
+                    return
+                changed = False
+                outbox = fresh.meta.get(owed.KEY)
+                if outbox and outbox.get("v", 0) <= record.version:
+                    fresh.meta.pop(owed.KEY)
+                    changed = True
+                if known is not None and known.game_id == fresh.game_id:
+                    if known.table_set and fresh.table_message_id == delivery.table_before \
+                            and fresh.table_message_id != known.table_message_id:
+                        fresh.table_message_id = known.table_message_id
+                        changed = True
+                    for user_id, message_id in known.hand_message_ids.items():
+                        if fresh.hand_message_ids.get(user_id) != message_id and \
+                                any(s.user_id == user_id for s in fresh.seats):
+                            fresh.hand_message_ids[user_id] = message_id
+                            changed = True
+                    if known.unreachable is not None and \
+                            fresh.meta.get("unreachable", []) != known.unreachable:
+                        fresh.meta["unreachable"] = list(known.unreachable)
+                        changed = True
+                if changed:
+                    await self.store.save(fresh)
+        except VersionConflict:
+            log.warning("game %s: message ids not stored (busy)", record.game_id)
+        except Exception as error:  # the move itself is stored and announced: only ids are lost
+            self.log_failure(error, "storing message ids", chat)
+
+    # ---- private hands -------------------------------------------------------------------
+    async def _push_hand(self, record: GameRecord, user_id: str, view: HandView) -> bool:
+        """Send one rendered hand, editing the player's hand message when there is one."""
+        seat = next((s for s in record.seats if s.user_id == user_id), None)
+        if seat is None or seat.ai is not None:
+            return False
+        away = record.meta.setdefault("unreachable", [])
+        try:
+            message_id = await self.chat.send_hand(record.chat, user_id, view,
+                                                   edit=record.hand_message_ids.get(user_id))
+        except DeliveryFailed as failure:
+            if failure.reason == "blocked" and user_id not in away:
+                away.append(user_id)
+                await self._announce_unreachable(record, seat)
+            elif failure.reason == "blocked" and view.turn_started:
+                await self._ping_in_chat(record, seat)  # told how to fix it already: just ping
+            elif failure.reason != "blocked":
+                log.warning("game %s: a private hand could not be delivered (%s)",
+                            record.game_id, failure.reason)
+            return False
+        except Exception as error:
+            self.log_failure(error, "sending a private hand", record.chat)
+            return False
+        if user_id in away:
+            away.remove(user_id)
+        if message_id is not None:
+            record.hand_message_ids[user_id] = message_id
+        return True
+
+    async def _announce_unreachable(self, record: GameRecord, seat: Seat) -> None:
+        text = Text(N_("{player}, I cannot send you your cards. Open a private chat with me and "
+                       "press Start, then your hand will arrive. Your seat is kept."),
+                    {"player": display_name(seat.name)})
+        try:
+            await self.chat.publish(record.chat, Notice(chat_locale(record), text,
+                                                        (seat.user_id,), record.game_id))
+        except Exception as error:
+            self.log_failure(error, "announcing an unreachable player", record.chat)
+
+    async def _ping_in_chat(self, record: GameRecord, seat: Seat) -> None:
+        """The turn passed to a player the bot cannot message privately: mention them in the
+        chat instead (a transient notice: a newer ping replaces one still waiting to go out)."""
+        text = Text(N_("🔔 {player}, it is your turn!"), {"player": display_name(seat.name)})
+        try:
+            await self.chat.publish(record.chat, Notice(chat_locale(record), text,
+                                                        (seat.user_id,), record.game_id, transient=True))
+        except Exception as error:
+            self.log_failure(error, "pinging a player in the chat", record.chat)
+
+    async def refresh_hand(self, chat: ChatKey, user_id: str) -> None:
+        """Send one player's hand again, posted anew (clearing the unreachable mark when it
+        arrives). Sent outside the chat's lock; what was learnt is stored under it."""
+        record = await self.store.load(chat)
+        if record is None or record.match is None or record.status != "running":
+            return
+        seat = next((s for s in record.seats if s.user_id == user_id), None)
+        if seat is None or seat.ai is not None:
+            return
+        self.loaded(record)
+        before = (record.hand_message_ids.get(user_id), user_id in record.meta.get("unreachable", []))
+        view = presenter.hand_view(record, Match.from_json(record.match), user_id,
+                                   seat_locale(record, seat), repost=True)
+        await self._push_hand(record, user_id, view)
+        after = (record.hand_message_ids.get(user_id), user_id in record.meta.get("unreachable", []))
+        known = self._known.get(chat)
+        if known is not None and known.game_id == record.game_id:
+            if after[0] is not None:
+                known.hand_message_ids[user_id] = after[0]
+            known.unreachable = list(record.meta.get("unreachable", []))
+        if after == before:
+            return
+        try:
+            async with self.locks.hold(chat):
+                fresh = await self.store.get(record.game_id)
+                if fresh is None:
+                    return
+                if after[0] is not None:
+                    fresh.hand_message_ids[user_id] = after[0]
+                away = fresh.meta.setdefault("unreachable", [])
+                if after[1] and user_id not in away:
+                    away.append(user_id)
+                elif not after[1] and user_id in away:
+                    away.remove(user_id)
+                await self.store.save(fresh)
+        except VersionConflict:
+            log.warning("game %s: a hand message id was not stored (busy)", record.game_id)
+        except Exception as error:
+            self.log_failure(error, "storing a hand message id", chat)
+
+    # ---- restart and shutdown ------------------------------------------------------------
+    async def resume(self) -> None:
+        """Deliver what each game still owed when the last process stopped (a stored outbox,
+        after a crash between save and delivery)."""
+        jobs = []
+        for record in await self.store.owing_delivery():
+            job = self._resumed_job(record)
+            self.courier.submit(job)
+            jobs.append(job)
+        for job in jobs:
+            await self.courier.wait(job, self.delivery_wait)
+
+    def _resumed_job(self, record: GameRecord) -> Job:
+        outbox = record.meta.get(owed.KEY) or {}
+        locale = chat_locale(record)
+        outgoing = [Outgoing(owed.decode_notice(n, record.game_id), "notice")
+                    for n in outbox.get("notices", ())]
+        match = Match.from_json(record.match) if record.match is not None else None
+        if outbox.get("table"):
+            if record.status == "lobby":
+                outgoing.append(Outgoing(presenter.lobby_view(record, locale), "table"))
+            elif record.status == "running" and match is not None:
+                outgoing.append(Outgoing(presenter.table_view(record, match, locale), "table"))
+        hands: dict[str, HandView] = {}
+        if match is not None:
+            for user_id in outbox.get("hands", ()):
+                seat = next((s for s in record.seats if s.user_id == user_id), None)
+                if seat is not None and seat.ai is None:
+                    hands[user_id] = presenter.hand_view(record, match, user_id,
+                                                         seat_locale(record, seat))
+        delivery = Delivery(record, outgoing, hands, resumed=True)
+        return Job(record.chat, record.game_id, record.version, delivery,
+                   has_table=any(i.slot == "table" for i in outgoing))
+
+    async def close(self, timeout: float) -> None:
+        """Let queued deliveries finish (``timeout`` seconds at most) and store that they were
+        delivered, so the next start does not announce them again."""
+        await self.courier.close(timeout)
+        for chat, (game_id, version) in list(self._delivered.items()):
+            record = await self._safe_get(game_id)
+            if record is None:
+                continue
+            outbox = record.meta.get(owed.KEY)
+            if outbox and outbox.get("v", 0) <= version:
+                await self._settle(chat, Delivery(record, [], {}))
+
+    async def _safe_get(self, game_id: str) -> GameRecord | None:
+        try:
+            return await self.store.get(game_id)
+        except Exception as error:
+            log.warning("game %s could not be read at shutdown (%s)", game_id, type(error).__name__)
+            return None
+
+    # ---- memory --------------------------------------------------------------------------
+    def remembered(self) -> set[ChatKey]:
+        return set(self._known) | set(self._delivered)
+
+    def busy(self, chat: ChatKey) -> bool:
+        return self.courier.busy(chat)
+
+    def forget(self, chats: set[ChatKey]) -> None:
+        for chat in chats:
+            self._known.pop(chat, None)
+            self._delivered.pop(chat, None)

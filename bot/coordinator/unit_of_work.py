@@ -1,0 +1,85 @@
+"""The unit of work: one command's load → work → save on one game, under the chat's lock.
+
+The record is loaded from the store every time (never an in-process cache: another process
+may share the database). A version conflict is retried once, then the sender is told to try
+again. Messages go out after the save, outside the lock, so nothing is announced that was
+not stored."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from . import tables
+from .delivery import Deliverer
+from .failures import FailureLog
+from .locks import ChatLocks
+from .ports import ChatKey, Clock, GameRecord, GameStore, VersionConflict
+from .refusals import Refusal
+from .transaction import Tx
+
+Saved = Callable[[GameRecord, Tx], None]
+FollowUp = Callable[[GameRecord], Awaitable[None]]
+
+
+class UnitOfWork:
+    def __init__(self, store: GameStore, clock: Clock, locks: ChatLocks, delivery: Deliverer,
+                 log_failure: FailureLog, *, hand_pause: float = 0.0) -> None:
+        self.store = store
+        self.clock = clock
+        self.locks = locks
+        self.delivery = delivery
+        self.log_failure = log_failure
+        self.hand_pause = hand_pause
+        self.on_saved: list[Saved] = []  # each saved record goes to these (the timers)
+        # A table of a two-table match that finished a round lets the others look again.
+        self.series_follow_up: FollowUp | None = None
+
+    async def transact(self, chat: ChatKey, work: Callable[[Tx], Any],
+                       prepare: Callable[[], Awaitable[None]] | None = None) -> tuple[Any, Tx]:
+        """Load, ``work(tx)``, save under the chat's lock; then deliver outside it, in commit
+        order (waiting a moment for our own messages). Refusals propagate with nothing saved.
+        ``prepare`` reads what the command needs once the lock is held: commands are decided
+        in the order they arrived, not in the order their reads came back."""
+        outcome, tx = await self.transact_locked(chat, work, prepare)
+        if tx.series_due and tx.record is not None and self.series_follow_up is not None:
+            await self.series_follow_up(tx.record)
+        return outcome, tx
+
+    async def transact_locked(self, chat: ChatKey, work: Callable[[Tx], Any],
+                              prepare: Callable[[], Awaitable[None]] | None = None) -> tuple[Any, Tx]:
+        """``transact`` without the two-table follow-up (the follow-up's own steps)."""
+        job = None
+        async with self.locks.hold(chat):
+            if prepare is not None:
+                await prepare()
+            for attempt in range(2):
+                tx = Tx(chat, await self.store.load(chat), self.clock.now(), hand_pause=self.hand_pause)
+                if tx.record is not None:
+                    self.log_failure.seen(chat, tx.record.game_id)
+                    self.delivery.loaded(tx.record)
+                    tx.linked = await self.linked(tx.record)
+                loaded_table = tx.record.table_message_id if tx.record is not None else None
+                outcome = work(tx)
+                if not tx.dirty:
+                    return outcome, tx
+                tx.close_outgoing()
+                self.delivery.prepare(tx, loaded_table)
+                try:
+                    saved = await self.store.save(tx.commit(), tx.results)
+                except VersionConflict:
+                    if attempt == 0:
+                        continue
+                    raise Refusal("busy") from None
+                tx.record = saved
+                job = self.delivery.submit(tx)
+                for listener in self.on_saved:
+                    listener(saved, tx)
+                break
+        await self.delivery.wait(job)
+        return outcome, tx
+
+    async def linked(self, record: GameRecord) -> list[GameRecord]:
+        """The other records of a two-table match, as last saved."""
+        found = [await self.store.get(game_id) for game_id in tables.linked_game_ids(record)]
+        return [r for r in found if r is not None]

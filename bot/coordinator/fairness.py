@@ -1,4 +1,4 @@
-"""A fair "UNO!": people get the time to call out a player who forgot, before AI seats close
+"""A fair "UNO!" and a fair clock: people get the time to call out a player who forgot, before AI seats close
 the window (the next player's action ends it), and AI seats do not out-click people.
 
 - While someone is catchable, AI seats make no move that would close the window (their turn,
@@ -45,3 +45,26 @@ def next_wake(record: GameRecord, catchable: tuple[str, ...], now: float) -> flo
         times.append(closes)
     future = [t for t in times if t > now]
     return min(future) if future else None
+
+
+def note_exposed(record: GameRecord, before: tuple[str, ...], after: tuple[str, ...],
+                 now: float) -> None:
+    """When each catchable player became catchable (``after``; ``before``: who was catchable
+    before the move). Kept in the record so the times survive a restart."""
+    exposed = record.meta.get("exposed_at", {})
+    if not after and not exposed:
+        return
+    was = set(before)
+    record.meta["exposed_at"] = {p: (exposed.get(p, now) if p in was else now) for p in after}
+
+
+def rearm_turn(record: GameRecord, before: str | None, after: str | None, actor: str | None,
+               now: float) -> None:
+    """The turn timer (``turn_timer`` seconds, 0: none) starts again when the turn passes, or
+    when the player to act did something and still acts (a draw before playing)."""
+    timer = int(record.meta.get("turn_timer", 0))
+    deadlines = record.deadlines
+    if after is None or timer <= 0:
+        deadlines.pop("turn", None)
+    elif before != after or actor == before or "turn" not in deadlines:
+        deadlines["turn"] = now + timer

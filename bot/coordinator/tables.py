@@ -31,7 +31,8 @@ from . import presenter
 from .names import display_names
 from .ports import ChatKey, GameRecord, GameResult, PlayerResult, Seat
 from .refusals import Refusal, from_engine
-from .transaction import COUNTERS, Tx
+from .results import COUNTERS, add_up
+from .transaction import Tx
 from .views import N_, Text
 
 TABLES = 2
@@ -214,12 +215,7 @@ def conclude(tx: Tx) -> bool:
     rules = RuleSet(**record.rules)
     winner = champion(rules.scoring, totals, players)
     names = presenter.names_of(record)
-    counters: dict[str, dict[str, int]] = {}
-    for r in tables:
-        for player, row in r.meta.get("match_counters", {}).items():
-            mine = counters.setdefault(player, dict.fromkeys(COUNTERS, 0))
-            for key in COUNTERS:
-                mine[key] += row.get(key, 0)
+    counters = add_up({}, [r.meta.get("match_counters", {}) for r in tables])
     rows = [PlayerResult(p, names.get(p, p), points=totals[p], won=p == winner,
                          is_ai=any(s.ai for s in record.seats if s.user_id == p),
                          **{key: counters.get(p, {}).get(key, 0) for key in COUNTERS})

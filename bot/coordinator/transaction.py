@@ -12,33 +12,11 @@ from typing import Any
 from bot.engine import Match
 from bot.engine import events as ev
 from bot.engine.actions import Action
-from bot.i18n import Lines
 
-from . import presenter, uno_calls
-from .ports import ChatKey, GameRecord, GameResult, PlayerResult, Seat
+from . import fairness, hand_end, presenter, results, uno_calls
+from .ports import ChatKey, GameRecord, GameResult, Seat
 from .refusals import Refusal
 from .views import N_, Notice, Public, TableView, Text
-
-COUNTERS = ("uno_calls", "caught", "challenges_won")
-# What a hand's end means in each scoring mode (得分制, 输分制, 筹码制): the last play's lines
-# ({last}, each ending its line), who won, each other player's cards and points
-# ({breakdown}, one per line), the standings.
-HAND_WON = {
-    "winner_takes": N_("{last}🏁 {winner} won hand {hand}: +{points}.\n{breakdown}"
-                       "Standings: {standings}"),
-    "losers_accumulate": N_("{last}🏁 {winner} won hand {hand}: the cards left add {points} in "
-                            "all.\n{breakdown}Standings, fewest first: {standings}"),
-    "chips": N_("{last}🏁 {winner} won hand {hand}: the others pay {points}.\n{breakdown}"
-                "Chip balances: {standings}"),
-}
-# The same, briefly, on the finished hand's table message.
-HAND_CLOSED = {
-    "winner_takes": N_("🏁 {winner} won hand {hand} (+{points}). Standings: {standings}"),
-    "losers_accumulate": N_("🏁 {winner} won hand {hand}; the cards left add {points} in all. "
-                            "Standings, fewest first: {standings}"),
-    "chips": N_("🏁 {winner} won hand {hand} (the others pay {points}). "
-                "Chip balances: {standings}"),
-}
 
 
 @dataclass
@@ -168,33 +146,23 @@ class Tx:
         after = new_match.game
         names = presenter.names_of(record)
         self.last.extend(presenter.describe_all(events, names, after.rules))
-        self._count(events)
+        results.count(self.meta.setdefault("counters", {}), events)
         uno_calls.note(record.meta, events)
-        self._note_exposed(before, after)
+        fairness.note_exposed(record, before.catchable, after.catchable, self.now)
         # Private updates: the actor, the player to act, and whoever's cards changed.
         for player in after.players:
             changed = player in before.players and before.hand(player) != after.hand(player)
             if player == actor or player == after.current or changed:
                 self.want_hand(player, presenter.private_note(events, player, names))
-        self._rearm_turn(before, after, actor)
+        fairness.rearm_turn(record, before.current, after.current, actor, self.now)
         if after.current != before.current:  # a new turn (a player continuing is not one)
             self.turn_started = after.current
         hand_won = next((e for e in events if isinstance(e, ev.HandWon)), None)
         match_won = next((e for e in events if isinstance(e, ev.MatchWon)), None)
         if hand_won is not None:
-            self._hand_finished(hand_won, events)
+            hand_end.hand_finished(self, hand_won, events)
         elif match_won is not None:  # the other side left: the match ends without a hand won
-            self._match_finished(match_won.winner)
-
-    def _note_exposed(self, before, after) -> None:
-        """When each catchable player became catchable: AI seats give people time to call them
-        out (see ``fairness``). Kept in meta so the times survive a restart."""
-        exposed = self.meta.get("exposed_at", {})
-        if not after.catchable and not exposed:
-            return
-        was = set(before.catchable)
-        self.meta["exposed_at"] = {p: (exposed.get(p, self.now) if p in was else self.now)
-                                   for p in after.catchable}
+            hand_end.match_finished(self, match_won.winner)
 
     def want_hand(self, user_id: str, note: Text | None = None) -> None:
         seat = self.seat(user_id)
@@ -203,106 +171,7 @@ class Tx:
         if note is not None or user_id not in self.hand_updates:
             self.hand_updates[user_id] = note
 
-    def _count(self, events: list[ev.Event]) -> None:
-        counters = self.meta.setdefault("counters", {})
-
-        def bump(player: str, key: str) -> None:
-            row = counters.setdefault(player, dict.fromkeys(COUNTERS, 0))
-            row[key] = row.get(key, 0) + 1
-
-        for event in events:
-            if isinstance(event, ev.UnoCaught):
-                bump(event.caller, "uno_calls")
-                bump(event.target, "caught")
-            elif isinstance(event, ev.ChallengeWon):
-                bump(event.challenger, "challenges_won")
-
-    def _rearm_turn(self, before, after, actor: str | None) -> None:
-        timer = int(self.meta.get("turn_timer", 0))
-        deadlines = self.game().deadlines
-        if after.current is None or timer <= 0:
-            deadlines.pop("turn", None)
-        elif before.current != after.current or actor == before.current or "turn" not in deadlines:
-            deadlines["turn"] = self.now + timer
-
-    # ---- hands and matches ---------------------------------------------------------------
-    def _hand_finished(self, won: ev.HandWon, events: list[ev.Event]) -> None:
-        record, match = self.running()
-        names = presenter.names_of(record)
-        state = match.game
-        winners = set(state.teammates(won.winner))
-        changes = dict(won.scores)
-        counters = self.meta.get("counters", {})
-        totals = self.meta.setdefault("match_counters", {})
-        rows = []
-        for player in state.players:
-            seat = self.seat(player)
-            mine = counters.get(player, {})
-            for key in COUNTERS:
-                totals.setdefault(player, dict.fromkeys(COUNTERS, 0))[key] += mine.get(key, 0)
-            points = changes.get(player, won.points if player == won.winner else 0)
-            rows.append(PlayerResult(player, names.get(player, player), points=points,
-                                     won=player in winners, is_ai=bool(seat and seat.ai),
-                                     **{key: mine.get(key, 0) for key in COUNTERS}))
-        series = self.meta.get("series")
-        chat = ChatKey(*series["hub"]) if series else record.chat  # stats count in the lobby's chat
-        self.results.append(GameResult(record.game_id, chat, "hand", match.hand_number,
-                                       rows, finished_at=self.now))
-        self.meta["counters"] = {}
-        record.deadlines.pop("turn", None)
-        # The last play is told in the notice; the next table starts afresh, and the hand's
-        # table shows how it ended.
-        self.table_due = False
-        standings = presenter.standings(match, names, self._standings_scores())
-        scoring = match.rules.scoring
-        winner = presenter.side_name(state, won.winner, names)
-        won_amount = presenter.amount(scoring, presenter.cards_left_points(match, won))
-        self.close_table(Text(HAND_CLOSED[scoring],
-                              {"winner": winner, "hand": match.hand_number, "points": won_amount,
-                               "standings": standings}))
-        last, self.last = self.last, []
-        self.notice(Text(HAND_WON[scoring],
-                         {"winner": winner, "hand": match.hand_number, "points": won_amount,
-                          "last": Lines(tuple(last)),
-                          "breakdown": Lines(presenter.hand_breakdown(match, won, names)),
-                          "standings": standings}),
-                    mentions=tuple(sorted(winners)) if len(winners) > 1 else (won.winner,))
-        for player in state.players:  # everyone's buttons go stale
-            self.want_hand(player)
-        match_won = next((e for e in events if isinstance(e, ev.MatchWon)), None)
-        if series and (match.winner is not None or match.round_over):
-            self._table_round_finished(match)
-        elif match_won is not None or match.winner is not None:
-            self._match_finished(match.winner or (match_won.winner if match_won else won.winner))
-        elif self.hand_pause > 0:
-            record.deadlines["next_hand"] = self.now + self.hand_pause
-        else:
-            self.next_hand()
-
-    def _standings_scores(self) -> dict[str, int] | None:
-        """Across both tables for a table of a two-table match, else the match's own."""
-        if "series" not in self.meta or self.match is None:
-            return None
-        totals = dict(self.match.scores)
-        for other in self.linked:
-            if "series" in other.meta and other.match is not None:
-                for player, points in Match.from_json(other.match).scores.items():
-                    totals[player] = totals.get(player, 0) + points
-        return totals
-
-    def _table_round_finished(self, match: Match) -> None:
-        """A table of a two-table match ends a round (or its last one): it waits for the other."""
-        table = self.meta["series"]["table"]
-        if match.winner is not None:
-            self.notice(Text(N_("Table {table} has played all its hands. The champion is named "
-                                "when the other table is done."), {"table": table}))
-            self.finish("finished")
-        else:
-            self.notice(Text(N_("Table {table} finished round {round}. The next round starts when "
-                                "the other table has finished it too."),
-                             {"table": table, "round": match.round_number}))
-        self.series_due = True
-
+    # ---- hands ---------------------------------------------------------------------------
     def next_hand(self) -> None:
         record, match = self.running()
         record.deadlines.pop("next_hand", None)
@@ -315,27 +184,6 @@ class Tx:
         self._absorb(before, new_match, events, actor=None)
         for player in new_match.game.players:
             self.want_hand(player)
-
-    def _match_finished(self, winner: str) -> None:
-        record, match = self.running()
-        names = presenter.names_of(record)
-        state = match.game
-        winners = set(state.teammates(winner)) if winner in state.players else {winner}
-        totals = self.meta.get("match_counters", {})
-        rows = []
-        for player in match.players:
-            seat = self.seat(player)
-            mine = totals.get(player, {})
-            rows.append(PlayerResult(player, names.get(player, player),
-                                     points=presenter.score_of(match.scores, state, player),
-                                     won=player in winners, is_ai=bool(seat and seat.ai),
-                                     **{key: mine.get(key, 0) for key in COUNTERS}))
-        self.results.append(GameResult(record.game_id, record.chat, "match", match.hand_number,
-                                       rows, finished_at=self.now))
-        self.notice(Text(N_("{winner} wins the match! Final standings: {standings}"),
-                         {"winner": presenter.side_name(state, winner, names),
-                          "standings": presenter.standings(match, names)}), mentions=(winner,))
-        self.finish("finished")
 
     def finish(self, status: str) -> None:
         record = self.game()

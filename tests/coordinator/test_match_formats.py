@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.coordinator import commands as cmds
-from bot.coordinator.transaction import HAND_WON
+from bot.coordinator.hand_end import HAND_WON
 from tests.coordinator.conftest import Harness
 
 

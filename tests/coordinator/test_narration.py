@@ -11,9 +11,9 @@ import re
 import pytest
 
 from bot.coordinator import commands as cmds
+from bot.coordinator.hand_end import HAND_WON
 from bot.coordinator.presenter import describe_all
 from bot.coordinator.refusals import from_engine
-from bot.coordinator.transaction import HAND_WON
 from bot.coordinator.views import HandView, LobbyView, Notice, TableView
 from bot.engine import OFFICIAL, RuleSet, apply
 from bot.engine import events as ev

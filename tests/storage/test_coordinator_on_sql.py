@@ -10,6 +10,7 @@ import pytest
 
 from bot.coordinator import commands as cmds
 from bot.coordinator.clock import FakeClock
+from bot.coordinator.context import Context
 from bot.coordinator.coordinator import Coordinator
 from bot.coordinator.memory_store import MemoryStore
 from bot.coordinator.ports import ChatKey, ChatSettings
@@ -50,7 +51,7 @@ async def play_seeded_match(store, clock: FakeClock, preset: str) -> FakeChat:
 @pytest.mark.parametrize("preset", ["official", "house"])
 async def test_a_seeded_match_is_identical_on_sql_and_in_memory(preset, database_url, monkeypatch):
     # Game ids are random even for a seeded coordinator; fix it so the messages compare equal.
-    monkeypatch.setattr(Coordinator, "_new_game_id", lambda self: "g0000000001")
+    monkeypatch.setattr(Context, "new_game_id", staticmethod(lambda: "g0000000001"))
     memory_clock, sql_clock = FakeClock(), FakeClock()
     memory = MemoryStore(now=memory_clock.now)
     sql = await open_store(database_url, now=sql_clock.now)  # stamps follow the test clock

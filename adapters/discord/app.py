@@ -19,7 +19,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from adapters.web.links import WebLinks, links_from_settings
+from adapters.links import HandLinks
 from bot.config import ConfigError, Settings, load_settings
 from bot.coordinator import ChatPort, GameStore
 
@@ -41,7 +41,7 @@ class DiscordConfig:
     ack_after: float = 2.0  # defer an interaction not answered by then (Discord allows 3 s)
     guild_ready_timeout: float = 2.0
     sync_commands: bool = True
-    web_links: WebLinks | None = None  # the web hand (WEBAPP_URL): a signed link on hand views
+    web_links: HandLinks | None = None  # the web hand (WEBAPP_URL): a signed link on hand views
 
     @property
     def sharded(self) -> bool:
@@ -54,9 +54,7 @@ def config_from_settings(settings: Settings) -> DiscordConfig:
                           "and put its token in .env or the environment (see .env.example)")
     return DiscordConfig(token=settings.discord_token.get_secret_value(),
                          shard_count=settings.discord_shard_count, shard_ids=settings.discord_shard_ids,
-                         sync_commands=settings.discord_sync_commands,
-                         web_links=links_from_settings(settings,
-                                                       settings.discord_token.get_secret_value()))
+                         sync_commands=settings.discord_sync_commands)
 
 
 def config_from_env(env: Mapping[str, str] | None = None) -> DiscordConfig:

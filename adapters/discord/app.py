@@ -25,6 +25,7 @@ from bot.coordinator import ChatPort, GameStore
 
 from . import command_names
 from .chat_port import DiscordChatPort
+from .client import ShardedUnoClient, UnoClient
 from .components import UnoButton
 from .frontend import ErrorHook, Frontend
 from .hand_views import OpenHands
@@ -77,7 +78,7 @@ class DiscordApp:
         self._runner: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
 
-    def _build_client(self) -> discord.Client:
+    def _build_client(self) -> UnoClient:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and permissions; no message content needed
         options: dict[str, Any] = {"intents": intents, "guild_ready_timeout": self.config.guild_ready_timeout,
@@ -85,10 +86,9 @@ class DiscordApp:
         if self.config.sharded:
             if self.config.shard_ids:
                 options["shard_ids"] = list(self.config.shard_ids)
-            client: discord.Client = discord.AutoShardedClient(shard_count=self.config.shard_count, **options)
+            client: UnoClient = ShardedUnoClient(self.frontend, shard_count=self.config.shard_count, **options)
         else:
-            client = discord.Client(**options)
-        client.uno_frontend = self.frontend  # type: ignore[attr-defined]  # for UnoButton
+            client = UnoClient(self.frontend, **options)
         tree = app_commands.CommandTree(client)
         tree.add_command(build_group(self.frontend))
         tree.on_error = self._on_tree_error  # type: ignore[method-assign]

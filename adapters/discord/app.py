@@ -21,7 +21,7 @@ from discord import app_commands
 
 from adapters.links import HandLinks
 from bot.config import ConfigError, Settings, load_settings
-from bot.coordinator import ChatPort, GameStore
+from bot.coordinator import ChatPort, Commands, GameStore
 
 from . import command_names
 from .chat_port import DiscordChatPort
@@ -66,7 +66,7 @@ def config_from_env(env: Mapping[str, str] | None = None) -> DiscordConfig:
 class DiscordApp:
     """The bot, its Frontend and ChatPort, and the coordinator built on them."""
 
-    def __init__(self, config: DiscordConfig, make_coordinator: Callable[[ChatPort], Any],
+    def __init__(self, config: DiscordConfig, make_coordinator: Callable[[ChatPort], Commands],
                  store: GameStore, *, on_error: ErrorHook | None = None) -> None:
         self.config = config
         self.hands = OpenHands(web_links=config.web_links)  # each player's open hand view: the Frontend opens, the ChatPort refreshes
@@ -141,16 +141,14 @@ class DiscordApp:
     async def stop(self) -> None:
         with contextlib.suppress(TimeoutError):  # let answers in progress finish (a few seconds at most)
             await self.frontend.settled(timeout=5)
-        close = getattr(self.coordinator, "close", None)
-        if close is not None:
-            await close()
+        await self.coordinator.close()
         await self.client.close()
         if self._runner is not None:
             self._runner.cancel()
             await asyncio.gather(self._runner, return_exceptions=True)
 
 
-async def serve(config: DiscordConfig, make_coordinator: Callable[[ChatPort], Any], store: GameStore) -> None:
+async def serve(config: DiscordConfig, make_coordinator: Callable[[ChatPort], Commands], store: GameStore) -> None:
     app = DiscordApp(config, make_coordinator, store)
     await app.start()
     try:

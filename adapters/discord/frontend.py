@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.coordinator import ChatKey, GameStore, HandView, Reply, Text, User
+from bot.coordinator import ChatKey, Commands, GameStore, HandView, Reply, Text, User
 from bot.coordinator import commands as cmd
 from bot.i18n import N_, CommandRef, normalize_locale
 
@@ -50,7 +50,7 @@ class Frontend:
                  hands: OpenHands | None = None) -> None:
         self.store = store
         self.hands = hands if hands is not None else OpenHands()  # each player's open hand view (shared with the ChatPort)
-        self.coordinator: Any = None  # set by the app once built (it needs the ChatPort first)
+        self.coordinator: Commands | None = None  # set by the app once built (it needs the ChatPort first)
         self.ready = asyncio.Event()  # set after coordinator.resume()
         self.ack_after = ack_after
         self.on_error = on_error
@@ -77,6 +77,7 @@ class Frontend:
 
     async def _handle(self, command: cmd.Command) -> Reply:
         await self.ready.wait()
+        assert self.coordinator is not None, "ready is set after the coordinator"
         return await self.coordinator.handle(command)
 
     async def run(self, interaction: discord.Interaction, command: cmd.Command, *,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import sys
 
@@ -93,14 +94,19 @@ async def _serve(platform: str, settings: Settings) -> None:
         from adapters.telegram import app as platform_app
     else:
         from adapters.discord import app as platform_app  # type: ignore[no-redef]
+    from adapters.web.links import links_from_settings
+
     config = platform_app.config_from_settings(settings)  # ConfigError before touching the database
+    links = links_from_settings(settings, config.token)
+    # the chat adapter only sees the HandLinks port; the web hand verifies what it signs
+    config = dataclasses.replace(config, web_links=links)
     store = await _open_store(settings.database_url.get_secret_value(), "DATABASE_URL")
     clock = RealClock()
     web = None
-    if config.web_links is not None:  # WEBAPP_URL: the web hand, on the same coordinator
+    if links is not None:  # WEBAPP_URL: the web hand, on the same coordinator
         from adapters.web.server import WebHand
 
-        web = WebHand(links=config.web_links, store=store,
+        web = WebHand(links=links, store=store,
                       telegram_token=config.token if platform == "telegram" else None)
     coordinators: list[Coordinator] = []
 

@@ -58,3 +58,38 @@ def test_adapters_use_only_the_coordinators_public_api():
                 if node.module == "bot.coordinator":
                     private = {a.name for a in node.names} - public
                     assert not private, f"{where} imports {sorted(private)}"
+
+
+def _runtime_imports(tree: ast.AST, package: str) -> list[tuple[int, str]]:
+    """(line, absolute module) of every import that runs, at module level or inside a
+    function; an ``if TYPE_CHECKING:`` block runs for the type checker only."""
+    found: list[tuple[int, str]] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            found.extend((node.lineno, f"{module}.{alias.name}") for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def test_chat_adapters_reach_the_web_hand_through_its_port_only():
+    """Discord and Telegram make web-hand links through ``adapters.links.HandLinks``, given
+    by the composition root: the web server can change without touching a chat frontend."""
+    for chat in ("discord", "telegram"):
+        for path in (ROOT / "adapters" / chat).rglob("*.py"):
+            package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for line, module in _runtime_imports(tree, package):
+                assert module != "adapters.web" and not module.startswith("adapters.web."), \
+                    f"{path.relative_to(ROOT)}:{line} imports {module}"

@@ -19,12 +19,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from adapters.web.links import WebLinks, links_from_settings
+from adapters.links import HandLinks
 from bot.config import ConfigError, Settings, load_settings
-from bot.coordinator import ChatPort, GameStore
+from bot.coordinator import ChatPort, Commands, GameStore
 
 from . import command_names
 from .chat_port import DiscordChatPort
+from .client import ShardedUnoClient, UnoClient
 from .components import UnoButton
 from .frontend import ErrorHook, Frontend
 from .hand_views import OpenHands
@@ -41,7 +42,7 @@ class DiscordConfig:
     ack_after: float = 2.0  # defer an interaction not answered by then (Discord allows 3 s)
     guild_ready_timeout: float = 2.0
     sync_commands: bool = True
-    web_links: WebLinks | None = None  # the web hand (WEBAPP_URL): a signed link on hand views
+    web_links: HandLinks | None = None  # the web hand (WEBAPP_URL): a signed link on hand views
 
     @property
     def sharded(self) -> bool:
@@ -54,9 +55,7 @@ def config_from_settings(settings: Settings) -> DiscordConfig:
                           "and put its token in .env or the environment (see .env.example)")
     return DiscordConfig(token=settings.discord_token.get_secret_value(),
                          shard_count=settings.discord_shard_count, shard_ids=settings.discord_shard_ids,
-                         sync_commands=settings.discord_sync_commands,
-                         web_links=links_from_settings(settings,
-                                                       settings.discord_token.get_secret_value()))
+                         sync_commands=settings.discord_sync_commands)
 
 
 def config_from_env(env: Mapping[str, str] | None = None) -> DiscordConfig:
@@ -67,7 +66,7 @@ def config_from_env(env: Mapping[str, str] | None = None) -> DiscordConfig:
 class DiscordApp:
     """The bot, its Frontend and ChatPort, and the coordinator built on them."""
 
-    def __init__(self, config: DiscordConfig, make_coordinator: Callable[[ChatPort], Any],
+    def __init__(self, config: DiscordConfig, make_coordinator: Callable[[ChatPort], Commands],
                  store: GameStore, *, on_error: ErrorHook | None = None) -> None:
         self.config = config
         self.hands = OpenHands(web_links=config.web_links)  # each player's open hand view: the Frontend opens, the ChatPort refreshes
@@ -79,7 +78,7 @@ class DiscordApp:
         self._runner: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
 
-    def _build_client(self) -> discord.Client:
+    def _build_client(self) -> UnoClient:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and permissions; no message content needed
         options: dict[str, Any] = {"intents": intents, "guild_ready_timeout": self.config.guild_ready_timeout,
@@ -87,10 +86,9 @@ class DiscordApp:
         if self.config.sharded:
             if self.config.shard_ids:
                 options["shard_ids"] = list(self.config.shard_ids)
-            client: discord.Client = discord.AutoShardedClient(shard_count=self.config.shard_count, **options)
+            client: UnoClient = ShardedUnoClient(self.frontend, shard_count=self.config.shard_count, **options)
         else:
-            client = discord.Client(**options)
-        client.uno_frontend = self.frontend  # type: ignore[attr-defined]  # for UnoButton
+            client = UnoClient(self.frontend, **options)
         tree = app_commands.CommandTree(client)
         tree.add_command(build_group(self.frontend))
         tree.on_error = self._on_tree_error  # type: ignore[method-assign]
@@ -143,16 +141,14 @@ class DiscordApp:
     async def stop(self) -> None:
         with contextlib.suppress(TimeoutError):  # let answers in progress finish (a few seconds at most)
             await self.frontend.settled(timeout=5)
-        close = getattr(self.coordinator, "close", None)
-        if close is not None:
-            await close()
+        await self.coordinator.close()
         await self.client.close()
         if self._runner is not None:
             self._runner.cancel()
             await asyncio.gather(self._runner, return_exceptions=True)
 
 
-async def serve(config: DiscordConfig, make_coordinator: Callable[[ChatPort], Any], store: GameStore) -> None:
+async def serve(config: DiscordConfig, make_coordinator: Callable[[ChatPort], Commands], store: GameStore) -> None:
     app = DiscordApp(config, make_coordinator, store)
     await app.start()
     try:

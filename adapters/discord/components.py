@@ -2,7 +2,7 @@
 
 Every button's custom_id carries the game id (and, on a hand view, the owner), never state, so
 the library routes a click on any message ever sent, even after a restart, to
-``Frontend.on_component``. Layout limits: 5 rows x 5 buttons; a hand shows 20 distinct cards
+``Frontend.on_component`` (a hand view's button only for its owner). Layout limits: 5 rows x 5 buttons; a hand shows 20 distinct cards
 per page (rows 0-3) and keeps row 4 for Draw / Pass / UNO! / Challenge / next page. What is
 offered is the hand view's moves, nothing re-derived: see ``hand_components``.
 
@@ -34,7 +34,8 @@ from bot.coordinator import (
 from bot.engine.cards import Card, Color
 from bot.i18n import N_, card_label, color_label, format_text, gettext
 
-from .custom_ids import PATTERN, HandId, TableId
+from .client import frontend_of
+from .custom_ids import PATTERN, HandId, TableId, decode
 from .embeds import COLOR_SQUARES, card_emoji, tr
 
 CARDS_PER_PAGE = 20
@@ -64,10 +65,21 @@ class UnoButton(discord.ui.DynamicItem[discord.ui.Button], template=PATTERN):
                              match: Any, /) -> UnoButton:
         return cls(discord.ui.Button(custom_id=match.group(0)))
 
+    @property
+    def control(self) -> TableId | HandId | None:
+        """What the custom_id says (None for a malformed or forged one)."""
+        return decode(self.custom_id)
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """A hand view's buttons are its owner's: anyone else is told so and nothing runs."""
+        control = self.control
+        if isinstance(control, HandId) and str(interaction.user.id) != control.owner:
+            await frontend_of(interaction).refuse_stranger(interaction)
+            return False
+        return True
+
     async def callback(self, interaction: discord.Interaction) -> None:
-        frontend = getattr(interaction.client, "uno_frontend", None)
-        if frontend is not None:
-            await frontend.on_component(interaction, self.custom_id)
+        await frontend_of(interaction).on_component(interaction, self.control)
 
 
 def _button(custom_id: str, label: str, *, style: discord.ButtonStyle = discord.ButtonStyle.secondary,

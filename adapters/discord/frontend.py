@@ -16,12 +16,12 @@ from typing import Any
 
 import discord
 
-from bot.coordinator import ChatKey, GameStore, HandView, Reply, Text, User
+from bot.coordinator import ChatKey, Commands, GameStore, HandView, Reply, Text, User
 from bot.coordinator import commands as cmd
 from bot.i18n import N_, CommandRef, normalize_locale
 
 from . import components as ui
-from .custom_ids import PICKER_ACTIONS, HandId, TableId, decode
+from .custom_ids import PICKER_ACTIONS, HandId, TableId
 from .embeds import reply_embed, reply_pages, reply_text, tr
 from .hand_views import OpenHands, as_new_message
 from .pictures import again
@@ -50,7 +50,7 @@ class Frontend:
                  hands: OpenHands | None = None) -> None:
         self.store = store
         self.hands = hands if hands is not None else OpenHands()  # each player's open hand view (shared with the ChatPort)
-        self.coordinator: Any = None  # set by the app once built (it needs the ChatPort first)
+        self.coordinator: Commands | None = None  # set by the app once built (it needs the ChatPort first)
         self.ready = asyncio.Event()  # set after coordinator.resume()
         self.ack_after = ack_after
         self.on_error = on_error
@@ -77,6 +77,7 @@ class Frontend:
 
     async def _handle(self, command: cmd.Command) -> Reply:
         await self.ready.wait()
+        assert self.coordinator is not None, "ready is set after the coordinator"
         return await self.coordinator.handle(command)
 
     async def run(self, interaction: discord.Interaction, command: cmd.Command, *,
@@ -276,18 +277,28 @@ class Frontend:
 
     # ---- components ------------------------------------------------------------------------
 
-    async def on_component(self, interaction: discord.Interaction, custom_id: str) -> None:
+    async def on_component(self, interaction: discord.Interaction, control: TableId | HandId | None) -> None:
+        """A click on a UNO button (a hand view's only from its owner: ``refuse_stranger``)."""
         try:
-            parsed = decode(custom_id)
             with self._handler():
                 with self.hands.answering(*_keys(interaction)):
-                    if isinstance(parsed, TableId):
-                        await self._table_click(interaction, parsed)
-                    elif isinstance(parsed, HandId):
-                        await self._hand_click(interaction, parsed)
+                    if isinstance(control, TableId):
+                        await self._table_click(interaction, control)
+                    elif isinstance(control, HandId):
+                        await self._hand_click(interaction, control)
                     else:
                         await self.tell(interaction, tr(N_("This button is no longer valid."), _locale(interaction)))
                 await self._refresh_leftover(interaction)
+        except Exception as error:
+            self.report(error, interaction)
+            await self.apologise(interaction)
+
+    async def refuse_stranger(self, interaction: discord.Interaction) -> None:
+        """Someone pressed another player's hand view: only they are told, nothing runs."""
+        try:
+            with self._handler():
+                await self.tell(interaction, tr(N_("These are another player's cards. Press My hand on the "
+                                                   "table to see yours."), _locale(interaction)))
         except Exception as error:
             self.report(error, interaction)
             await self.apologise(interaction)
@@ -311,10 +322,6 @@ class Frontend:
 
     async def _hand_click(self, interaction: discord.Interaction, button: HandId) -> None:
         loc = _locale(interaction)
-        if str(interaction.user.id) != button.owner:
-            await self.tell(interaction, tr(N_("These are another player's cards. Press My hand on the "
-                                               "table to see yours."), loc))
-            return
         chat, user = chat_of(interaction), user_of(interaction)
         if await self._current_game(chat) != button.game:
             await self.update_hand(interaction, None, tr(

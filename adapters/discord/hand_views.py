@@ -29,7 +29,7 @@ from typing import Any
 
 import discord
 
-from adapters.web.links import WebLinks
+from adapters.links import HandLinks
 from bot.coordinator import HandView
 from bot.i18n import N_, normalize_locale
 
@@ -87,7 +87,7 @@ def as_new_message(kwargs: dict[str, Any]) -> dict[str, Any]:
 
 class OpenHands:
     def __init__(self, clock: Callable[[], float] = time.monotonic,
-                 lifetime: float = TOKEN_LIFETIME, web_links: WebLinks | None = None) -> None:
+                 lifetime: float = TOKEN_LIFETIME, web_links: HandLinks | None = None) -> None:
         self.clock = clock
         self.lifetime = lifetime
         self.web_links = web_links

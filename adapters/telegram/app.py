@@ -28,7 +28,7 @@ from urllib.parse import urlparse
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
-from adapters.web.links import WebLinks, links_from_settings
+from adapters.links import HandLinks
 from bot.config import OFFICIAL_TELEGRAM_API, ConfigError, Settings, load_settings
 from bot.coordinator import ChatPort, GameStore
 from bot.logs import redact
@@ -73,7 +73,7 @@ class TelegramConfig:
     # Seconds a shutdown waits for running updates, then for queued group messages, before
     # cancelling them: SIGTERM ends the bot within a few seconds even under flood control.
     stop_grace: float = 3.0
-    web_links: WebLinks | None = None  # the web hand (WEBAPP_URL): a Mini App button on hands
+    web_links: HandLinks | None = None  # the web hand (WEBAPP_URL): a Mini App button on hands
     # Card stickers (stickers.py): the sets' owner, which themes get a set, and the builder's
     # seconds between two sticker calls and before it tries again after an error.
     owner_id: int | None = None
@@ -101,9 +101,7 @@ def config_from_settings(settings: Settings) -> TelegramConfig:
                           webhook_secret=secret.get_secret_value() if secret else None,
                           webhook_port=settings.telegram_webhook_port,
                           webhook_listen=settings.telegram_webhook_listen.strip(),
-                          owner_id=settings.telegram_owner_id,
-                          web_links=links_from_settings(
-                              settings, settings.telegram_bot_token.get_secret_value()))
+                          owner_id=settings.telegram_owner_id)
 
 
 def config_from_env(env: Mapping[str, str] | None = None) -> TelegramConfig:

@@ -32,7 +32,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile,
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
-from adapters.web.links import WebLinks
+from adapters.links import HandLinks
 from bot.coordinator import (
     N_,
     ChatKey,
@@ -121,7 +121,7 @@ class TelegramChatPort:
         self._titles: Recent[int, str | None] = Recent(MEMORY)  # group chat id -> its title
         self._blocked: Recent[str, bool] = Recent(MEMORY)  # users whose private chat said 403
         self._date_time = True  # the Bot API knows the date-time entity (<tg-time>)
-        self.web_links: WebLinks | None = None  # the web hand, when WEBAPP_URL is set
+        self.web_links: HandLinks | None = None  # the web hand, when WEBAPP_URL is set
         self.media = MediaFiles()  # file ids of uploaded pictures (app.py gives it the store)
         # (chat id, message id) -> the picture a photo table shows, as this process left it:
         # a turn that keeps the top card only edits the caption.

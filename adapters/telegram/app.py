@@ -34,9 +34,10 @@ from bot.coordinator import ChatPort, GameStore
 from bot.logs import redact
 from bot.render.images import Theme
 
+from . import routes
 from .bot_commands import register_commands
+from .context import BotContext
 from .fairness import FairUpdateProcessor
-from .handlers import UnoHandlers
 from .photos import MediaFiles
 from .port import TelegramChatPort
 from .stickers import StickerSets
@@ -152,9 +153,8 @@ class TelegramBot:
         self.port.media = MediaFiles(self.store)
         await self.port.media.load()
         self.coordinator = self.make_coordinator(self.port)
-        handlers = UnoHandlers(self.coordinator, self.port, self.store)
-        handlers.inline.stickers = self.stickers = self._sticker_sets()
-        handlers.register(self.app)
+        self.stickers = self._sticker_sets()
+        routes.register(self.app, BotContext(self.coordinator, self.port, self.store), self.stickers)
         await register_commands(self.app.bot)
         await self.coordinator.resume()
         # Who sits where, once at start; from then on the port learns it from what it sends.

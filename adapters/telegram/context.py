@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from cachetools import TTLCache
 from telegram import Chat, Message, Update
 from telegram import User as TgUser
 from telegram.constants import ChatType, ParseMode
@@ -74,7 +75,9 @@ class BotContext:
         self.coordinator = coordinator
         self.port = port
         self.store = store
-        self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
+        # (chat id, user id) -> an admin there; past the size, the least recently used goes
+        self._admins: TTLCache[tuple[int, int], bool] = TTLCache(
+            maxsize=ADMIN_CACHE_SIZE, ttl=ADMIN_TTL, timer=time.monotonic)
 
     async def on_any_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Learn group titles (for "your turn in <group>") and who can be written to privately
@@ -99,18 +102,15 @@ class BotContext:
         if chat_id > 0:  # a private chat has no admins
             return False
         cached = self._admins.get((chat_id, user_id))
-        if cached and cached[1] > time.monotonic() and not fresh:
-            return cached[0]
+        if cached is not None and not fresh:
+            return cached
         try:
             member = await self.port.bot.get_chat_member(chat_id, user_id)
             value = member.status in ADMIN_STATUSES
         except TelegramError as error:
             log.warning("getChatMember failed in chat %s: %s", chat_id, error.message)
             value = False
-        now = time.monotonic()
-        if len(self._admins) > ADMIN_CACHE_SIZE:  # forget expired answers now and then
-            self._admins = {k: v for k, v in self._admins.items() if v[1] > now}
-        self._admins[(chat_id, user_id)] = (value, now + ADMIN_TTL)
+        self._admins[(chat_id, user_id)] = value
         return value
 
     async def locale_of(self, tg_user: TgUser | None) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from cachetools import FIFOCache
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
@@ -30,8 +31,10 @@ Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None
 class CommandHandlers:
     def __init__(self, ctx: BotContext) -> None:
         self.ctx = ctx
-        # Per (game chat, user): a /play refused for want of a colour, completed by "/play red".
-        self._awaiting_color: dict[tuple[ChatKey, str], notation.TypedPlay] = {}
+        # Per (game chat, user): a /play refused for want of a colour, completed by "/play red";
+        # past the size, the oldest is forgotten.
+        self._awaiting_color: FIFOCache[tuple[ChatKey, str], notation.TypedPlay] = FIFOCache(
+            AWAITING_COLOR_SIZE)
 
     def simple(self, command_type: type[cmd.Command]) -> Handler:
         """The handler of a command that takes no argument."""
@@ -86,8 +89,6 @@ class CommandHandlers:
             chat, user, cards=play.cards, color=play.color, declare_uno=play.declare_uno,
             swap_with=play.swap_with), False)
         if reply.error == "color_required":
-            if len(self._awaiting_color) >= AWAITING_COLOR_SIZE:
-                self._awaiting_color.pop(next(iter(self._awaiting_color)))
             self._awaiting_color[key] = play
         await self.ctx.reply_in_chat(message, command, reply)
 

@@ -30,7 +30,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 from adapters.web.links import WebLinks, links_from_settings
 from bot.config import OFFICIAL_TELEGRAM_API, ConfigError, Settings, load_settings
-from bot.coordinator import ChatPort, GameStore
+from bot.coordinator import ChatPort, Commands, GameStore
 from bot.logs import redact
 from bot.render.images import Theme
 
@@ -127,7 +127,7 @@ def build_application(config: TelegramConfig) -> Application:
 class TelegramBot:
     """The Application, the ChatPort and the coordinator, started and stopped together."""
 
-    def __init__(self, config: TelegramConfig, make_coordinator: Callable[[ChatPort], Any],
+    def __init__(self, config: TelegramConfig, make_coordinator: Callable[[ChatPort], Commands],
                  store: GameStore) -> None:
         self.config = config
         self.make_coordinator = make_coordinator
@@ -135,7 +135,7 @@ class TelegramBot:
         redact(config.token, config.webhook_secret)  # wherever the bot is started from
         self.app = build_application(config)
         self.port: TelegramChatPort | None = None
-        self.coordinator: Any = None
+        self.coordinator: Commands | None = None
         self.stickers: StickerSets | None = None
         self._running = False
 
@@ -236,7 +236,7 @@ async def _within(step: Awaitable[Any], seconds: float, what: str, *, cancel: bo
     return True
 
 
-async def serve(config: TelegramConfig, make_coordinator: Callable[[ChatPort], Any],
+async def serve(config: TelegramConfig, make_coordinator: Callable[[ChatPort], Commands],
                 store: GameStore) -> None:
     """Run until SIGINT/SIGTERM. A rejected token raises ConfigError (one line, exit 2)."""
     bot = TelegramBot(config, make_coordinator, store)

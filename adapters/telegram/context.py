@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 from cachetools import TTLCache
 from telegram import Chat, Message, Update
@@ -20,7 +19,7 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.coordinator import N_, ChatKey, GameRecord, GameStore, Reply, User
+from bot.coordinator import N_, ChatKey, Commands, GameRecord, GameStore, Reply, User
 from bot.coordinator import commands as cmd
 from bot.render.text import render_reply, render_reply_pages
 
@@ -71,7 +70,7 @@ def replied_user(update: Update, *, humans_only: bool = False) -> str | None:
 
 
 class BotContext:
-    def __init__(self, coordinator: Any, port: TelegramChatPort, store: GameStore) -> None:
+    def __init__(self, coordinator: Commands, port: TelegramChatPort, store: GameStore) -> None:
         self.coordinator = coordinator
         self.port = port
         self.store = store

@@ -1,8 +1,11 @@
-"""The architecture as a test: the engine is pure, bot/ imports no platform library."""
+"""The architecture as a test: the engine is pure, bot/ imports no platform library, the
+product has no import cycle."""
 
 import ast
 import sys
 from pathlib import Path
+
+from tests.engine.test_imports import find_cycle, imports_of, module_name
 
 ROOT = Path(__file__).resolve().parent.parent
 PLATFORM_LIBS = {"discord", "telegram", "sqlmodel", "sqlalchemy", "alembic", "aiosqlite", "asyncpg", "aiohttp"}
@@ -93,3 +96,19 @@ def test_chat_adapters_reach_the_web_hand_through_its_port_only():
             for line, module in _runtime_imports(tree, package):
                 assert module != "adapters.web" and not module.startswith("adapters.web."), \
                     f"{path.relative_to(ROOT)}:{line} imports {module}"
+
+
+def product_graph() -> dict[str, set[str]]:
+    """Who imports whom among the product's modules (imports inside functions count, those under
+    ``if TYPE_CHECKING:`` do not). A module importing a package it belongs to is no edge: the
+    package's ``__init__`` has run before it, and imports it rather than the other way round."""
+    paths = [p for top in ("bot", "adapters", "storage") for p in (ROOT / top).rglob("*.py")]
+    modules = {module_name(p): p for p in paths}
+    return {name: {m for m, _ in imports_of(path) if m in modules and m != name
+                   and not name.startswith(f"{m}.")}
+            for name, path in modules.items()}
+
+
+def test_no_import_cycle_in_the_product():
+    cycle = find_cycle(product_graph())
+    assert cycle is None, " -> ".join(cycle or ())

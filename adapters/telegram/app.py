@@ -30,13 +30,14 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 from adapters.links import HandLinks
 from bot.config import OFFICIAL_TELEGRAM_API, ConfigError, Settings, load_settings
-from bot.coordinator import ChatPort, GameStore
+from bot.coordinator import ChatPort, Commands, GameStore
 from bot.logs import redact
 from bot.render.images import Theme
 
+from . import routes
 from .bot_commands import register_commands
+from .context import BotContext
 from .fairness import FairUpdateProcessor
-from .handlers import UnoHandlers
 from .photos import MediaFiles
 from .port import TelegramChatPort
 from .stickers import StickerSets
@@ -124,7 +125,7 @@ def build_application(config: TelegramConfig) -> Application:
 class TelegramBot:
     """The Application, the ChatPort and the coordinator, started and stopped together."""
 
-    def __init__(self, config: TelegramConfig, make_coordinator: Callable[[ChatPort], Any],
+    def __init__(self, config: TelegramConfig, make_coordinator: Callable[[ChatPort], Commands],
                  store: GameStore) -> None:
         self.config = config
         self.make_coordinator = make_coordinator
@@ -132,7 +133,7 @@ class TelegramBot:
         redact(config.token, config.webhook_secret)  # wherever the bot is started from
         self.app = build_application(config)
         self.port: TelegramChatPort | None = None
-        self.coordinator: Any = None
+        self.coordinator: Commands | None = None
         self.stickers: StickerSets | None = None
         self._running = False
 
@@ -150,9 +151,8 @@ class TelegramBot:
         self.port.media = MediaFiles(self.store)
         await self.port.media.load()
         self.coordinator = self.make_coordinator(self.port)
-        handlers = UnoHandlers(self.coordinator, self.port, self.store)
-        handlers.inline.stickers = self.stickers = self._sticker_sets()
-        handlers.register(self.app)
+        self.stickers = self._sticker_sets()
+        routes.register(self.app, BotContext(self.coordinator, self.port, self.store), self.stickers)
         await register_commands(self.app.bot)
         await self.coordinator.resume()
         # Who sits where, once at start; from then on the port learns it from what it sends.
@@ -234,7 +234,7 @@ async def _within(step: Awaitable[Any], seconds: float, what: str, *, cancel: bo
     return True
 
 
-async def serve(config: TelegramConfig, make_coordinator: Callable[[ChatPort], Any],
+async def serve(config: TelegramConfig, make_coordinator: Callable[[ChatPort], Commands],
                 store: GameStore) -> None:
     """Run until SIGINT/SIGTERM. A rejected token raises ConfigError (one line, exit 2)."""
     bot = TelegramBot(config, make_coordinator, store)

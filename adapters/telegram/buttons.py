@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
 from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
@@ -31,11 +30,9 @@ from bot.engine import Match
 from bot.render.text import render_reply
 
 from . import callbacks
+from .context import BotContext
 from .keyboards import hand_keyboard, sub_keyboard
 from .texts import POPUP_LIMIT, clip, tr, user_locale
-
-if TYPE_CHECKING:
-    from .handlers import UnoHandlers
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +40,8 @@ ANSWER_WITHIN = 3.0  # seconds before a button press is answered without waiting
 
 
 class Buttons:
-    def __init__(self, handlers: UnoHandlers) -> None:
-        self.h = handlers
+    def __init__(self, ctx: BotContext) -> None:
+        self.ctx = ctx
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
@@ -73,29 +70,29 @@ class Buttons:
         try:
             action = callbacks.parse(query.data)
         except callbacks.BadCallback:
-            loc = await self.h.locale_of(query.from_user)
+            loc = await self.ctx.locale_of(query.from_user)
             await answer(tr(N_("This button is not valid any more."), loc), alert=True)
             return
-        record = await self.h.game_record(action.game_id)
+        record = await self.ctx.game_record(action.game_id)
         refusal = self._refusal(query, action, record)
         if refusal is not None or record is None:
-            loc = await self.h.locale_of(query.from_user)
+            loc = await self.ctx.locale_of(query.from_user)
             await answer(tr(refusal or N_("This game is over."), loc), alert=True)
             return
         if action.scope == "h" and action.verb == "v":
             await answer(await self._hand_picture(query, action, record.chat))
             return
         if action.scope == "h" and action.verb == "x":  # a greyed card: plays nothing
-            await answer(tr(N_("Not playable now"), await self.h.locale_of(query.from_user)))
+            await answer(tr(N_("Not playable now"), await self.ctx.locale_of(query.from_user)))
             return
         if action.scope == "h" and action.verb in ("w", "s", "q", "m", "g"):
-            await self._hand_menu(query, action, record, await self.h.locale_of(query.from_user))
+            await self._hand_menu(query, action, record, await self.ctx.locale_of(query.from_user))
             await answer()
             return
         message_chat = query.message.chat.id if query.message else None
-        user = await self.h.user(query.from_user, message_chat,
-                               need_admin=action.scope == "l" and action.verb == "start")
-        running = asyncio.ensure_future(self.h.run(self._button_command(action, record.chat, user)))
+        user = await self.ctx.user(query.from_user, message_chat,
+                                 need_admin=action.scope == "l" and action.verb == "start")
+        running = asyncio.ensure_future(self.ctx.run(self._button_command(action, record.chat, user)))
         try:
             # The coordinator replies after delivering the turn's messages; under flood control
             # that can take a while, and Telegram drops answers to old queries: stop the
@@ -146,18 +143,18 @@ class Buttons:
         owner = action.owner or ""
 
         def current() -> HandView | None:
-            known = self.h.port.known_hand(owner)
+            known = self.ctx.port.known_hand(owner)
             return known.view if known is not None and known.view.game_id == action.game_id else None
 
         view = current()
         if view is None:  # after a restart the last view is unknown: the coordinator resends it
-            await self.h.run(cmd.ShowHand(chat, await self.h.user(query.from_user)))
+            await self.ctx.run(cmd.ShowHand(chat, await self.ctx.user(query.from_user)))
             view = current()
-        loc = await self.h.locale_of(query.from_user)
+        loc = await self.ctx.locale_of(query.from_user)
         if view is None or view.hand_over or not view.cards:
             return tr(N_("Your hand cannot be shown now: send /hand to get it again."), loc)
         try:
-            await self.h.port.send_hand_picture(owner, view)
+            await self.ctx.port.send_hand_picture(owner, view)
         except DeliveryFailed as failure:
             if failure.reason == "blocked":
                 return tr(N_("I cannot write to you privately: open a private chat with me and press "
@@ -172,23 +169,23 @@ class Buttons:
         if query.message is None:
             return
         chat_id, message_id = query.message.chat.id, query.message.message_id
-        known = self.h.port.known_hand(action.owner or "")
+        known = self.ctx.port.known_hand(action.owner or "")
         view = known.view if known and known.view.game_id == action.game_id else None
         if view is None and record.match is not None and record.status == "running":
             # After a restart the last view is unknown: the coordinator's view of the stored game.
             view = hand_view(record, Match.from_json(record.match), action.owner or "", loc)
         if view is None:
-            await self.h.run(cmd.ShowHand(record.chat, await self.h.user(query.from_user)))
+            await self.ctx.run(cmd.ShowHand(record.chat, await self.ctx.user(query.from_user)))
             return
         if action.verb in ("w", "g"):
             # The colour picker is part of the hand's state: kept with the game (opened by a
             # wild, closed by Back), so the hand delivered again shows it, after a restart too.
-            await self.h.run(cmd.OpenColorPicker(record.chat, await self.h.user(query.from_user),
-                                                 card=(action.card or "") if action.verb == "w" else "",
-                                                 declare_uno=action.uno, press=action.press))
+            await self.ctx.run(cmd.OpenColorPicker(record.chat, await self.ctx.user(query.from_user),
+                                                   card=(action.card or "") if action.verb == "w" else "",
+                                                   declare_uno=action.uno, press=action.press))
         markup = sub_keyboard(view, action)
         if markup is None:  # a page, or cards the hand no longer offers: the hand keyboard
-            markup = hand_keyboard(view, action.page, self.h.port.seat_names(view.game_id), action.hand,
-                                   web_app_url=self.h.port.web_app_url(view.game_id),
-                                   web_link=self.h.port.web_link(view.user_id, view.game_id))
-        await self.h.port.show_keyboard(chat_id, message_id, markup)
+            markup = hand_keyboard(view, action.page, self.ctx.port.seat_names(view.game_id), action.hand,
+                                   web_app_url=self.ctx.port.web_app_url(view.game_id),
+                                   web_link=self.ctx.port.web_link(view.user_id, view.game_id))
+        await self.ctx.port.show_keyboard(chat_id, message_id, markup)

@@ -11,7 +11,6 @@ stays classic, since everyone looks at it.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
@@ -22,10 +21,8 @@ from bot.coordinator import N_
 from bot.coordinator import commands as cmd
 from bot.render.text import render_reply
 
+from .context import PLATFORM, BotContext, chat_key
 from .texts import POPUP_LIMIT, clip, html, tr
-
-if TYPE_CHECKING:
-    from .handlers import UnoHandlers
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +40,11 @@ def theme_keyboard(current: str, locale: str) -> InlineKeyboardMarkup:
 
 
 class CardThemeMenu:
-    def __init__(self, handlers: UnoHandlers) -> None:
-        self.h = handlers
+    def __init__(self, ctx: BotContext) -> None:
+        self.ctx = ctx
 
     async def current(self, user_id: str) -> str:
-        from .handlers import PLATFORM
-
-        profile = await self.h.store.user_profile(PLATFORM, user_id)
+        profile = await self.ctx.store.user_profile(PLATFORM, user_id)
         return profile.card_theme or THEMES[0][0]
 
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -57,13 +52,13 @@ class CardThemeMenu:
             theme = " ".join(context.args)  # "contrast", "high contrast"...: the coordinator reads it
             # From the private chat during a game, the game's chat is named (as for /lang), so
             # the player's seat there changes at once.
-            await self.h._information(update, lambda chat, user: cmd.SetCardTheme(chat, user, theme=theme),
-                                      game_first=True)
+            await self.ctx.information(update, lambda chat, user: cmd.SetCardTheme(chat, user, theme=theme),
+                                       game_first=True)
             return
         message, tg_user = update.effective_message, update.effective_user
         if message is None or tg_user is None:
             return
-        loc = await self.h.locale_of(tg_user)
+        loc = await self.ctx.locale_of(tg_user)
         text = tr(N_("Which colours should your cards have? This changes only the pictures you alone "
                      "see (your hand); the group's table keeps the classic colours. Also: /cards "
                      "classic or /cards contrast."), loc)
@@ -71,19 +66,17 @@ class CardThemeMenu:
                                  reply_markup=theme_keyboard(await self.current(str(tg_user.id)), loc))
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        from .handlers import chat_key
-
         query = update.callback_query
         if query is None:
             return
         theme = (query.data or "").removeprefix("ct:")
         chat_id = query.message.chat.id if query.message is not None else query.from_user.id
-        chat = await self.h.user_game(str(query.from_user.id)) or chat_key(chat_id)
-        reply = await self.h.run(cmd.SetCardTheme(chat, await self.h.user(query.from_user), theme=theme))
+        chat = await self.ctx.user_game(str(query.from_user.id)) or chat_key(chat_id)
+        reply = await self.ctx.run(cmd.SetCardTheme(chat, await self.ctx.user(query.from_user), theme=theme))
         await query.answer(clip(render_reply(reply), POPUP_LIMIT), show_alert=not reply.ok)
         if not reply.ok or query.message is None:
             return
-        loc = await self.h.locale_of(query.from_user)
+        loc = await self.ctx.locale_of(query.from_user)
         try:  # tick the new choice
             await query.edit_message_reply_markup(
                 reply_markup=theme_keyboard(await self.current(str(query.from_user.id)), loc))

@@ -45,11 +45,11 @@ from bot.render.images import Theme
 from bot.render.text import card_emoji, card_label, color_label, color_mark, render_reply
 
 from .callbacks import CARDS_RE, GAME_ID_RE, USER_ID_RE, ButtonAction, move_fields
+from .context import BotContext
 from .keyboards import multi_plays, ordered_options, single_play
 from .texts import clip_html, html, tr, user_locale
 
 if TYPE_CHECKING:
-    from .handlers import UnoHandlers
     from .stickers import StickerSets
 
 log = logging.getLogger(__name__)
@@ -191,23 +191,23 @@ def parse_result_id(result_id: str) -> InlineMove | None:
 
 
 class InlineMode:
-    def __init__(self, handlers: UnoHandlers) -> None:
-        self.h = handlers
-        self.stickers: StickerSets | None = None  # set by the app when TELEGRAM_OWNER_ID is
+    def __init__(self, ctx: BotContext, stickers: StickerSets | None = None) -> None:
+        self.ctx = ctx
+        self.stickers = stickers  # None without TELEGRAM_OWNER_ID: cards shown as text
 
     async def _hand_of(self, user_id: str, tg_user) -> HandView | None:
-        known = self.h.port.known_hand(user_id)
-        if known is not None and not known.view.hand_over and await self.h.game_chat(known.view.game_id):
+        known = self.ctx.port.known_hand(user_id)
+        if known is not None and not known.view.hand_over and await self.ctx.game_chat(known.view.game_id):
             return known.view
-        chat = await self.h.user_game(user_id)
+        chat = await self.ctx.user_game(user_id)
         if chat is None:
             return None
         # After a restart the port has not seen this hand yet: ask for it (the coordinator
         # sends it through the port, which remembers it even if the private chat is blocked).
-        reply = await self.h.run(cmd.ShowHand(chat, await self.h.user(tg_user)))
+        reply = await self.ctx.run(cmd.ShowHand(chat, await self.ctx.user(tg_user)))
         if reply.hand is not None:
             return reply.hand
-        known = self.h.port.known_hand(user_id)
+        known = self.ctx.port.known_hand(user_id)
         return known.view if known else None
 
     async def on_query(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -227,7 +227,7 @@ class InlineMode:
             entries = [e for e in entries if typed in e.title.lower() or typed in e.move.lower()]
         start = int(query.offset) if query.offset.isdigit() else 0
         page = entries[start:start + PAGE]
-        hand = self.h.port.hand_number(view.game_id)
+        hand = self.ctx.port.hand_number(view.game_id)
         stamp = f".{hand}.{view.press}" if view.press else (f".{hand}" if hand else "")
         prefixes = [f"{start + i}{stamp}:{view.game_id}" for i in range(len(page))]
         next_offset = str(start + PAGE) if start + PAGE < len(entries) else ""
@@ -278,23 +278,23 @@ class InlineMode:
         if parsed is None:
             return
         game_id, hand, press = parsed.game_id, parsed.hand, parsed.press
-        record = await self.h.game_record(game_id)
+        record = await self.ctx.game_record(game_id)
         if record is None:
             return
         chat = record.chat
-        user = await self.h.user(chosen.from_user)
+        user = await self.ctx.user(chosen.from_user)
         if hand and record.match and record.match.get("hand_number") != hand:
             await self._tell(user.id, Reply(ok=False, text=Text(N_("That hand is over: open your cards again."))))
             return
         # The hand view's move by its reference: the coordinator judges it (stale, illegal).
-        reply = await self.h.run(cmd.ChooseMove(chat, user, ref=parsed.ref or "", press=press))
+        reply = await self.ctx.run(cmd.ChooseMove(chat, user, ref=parsed.ref or "", press=press))
         if not reply.ok:
             await self._tell(user.id, reply)
 
     async def _tell(self, user_id: str, reply: Reply) -> None:
         """No popup exists for an inline choice: tell the player privately (best effort)."""
         try:
-            await self.h.port.bot.send_message(int(user_id), clip_html(render_reply(reply, escape=html)),
-                                               parse_mode=ParseMode.HTML)
+            await self.ctx.port.bot.send_message(int(user_id), clip_html(render_reply(reply, escape=html)),
+                                                 parse_mode=ParseMode.HTML)
         except TelegramError:
             log.info("could not tell a player why their inline move was refused")

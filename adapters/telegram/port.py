@@ -23,11 +23,11 @@ keyboard's page buttons re-render it.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from cachetools import FIFOCache
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
@@ -73,25 +73,11 @@ from .texts import clip_html, html, mention, moment, tr, without_moments
 
 log = logging.getLogger(__name__)
 
-K = TypeVar("K")
-V = TypeVar("V")
 T = TypeVar("T")
-MEMORY = 100_000  # entries kept per index (hands, names, chats, seats)
-
-
-class Recent(OrderedDict[K, V]):
-    """A dict that forgets its least recently written entries past ``limit``: the port's
-    memory stays bounded however many games come and go (the store is the truth)."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def __setitem__(self, key: K, value: V) -> None:
-        super().__setitem__(key, value)
-        self.move_to_end(key)
-        while len(self) > self.limit:
-            self.popitem(last=False)
+# Entries kept per index (hands, names, chats, seats). Each index forgets its least recently
+# written entries past this (FIFOCache: rewriting a key makes it the newest), so the port's
+# memory stays bounded however many games come and go (the store is the truth).
+MEMORY = 100_000
 
 
 @dataclass(frozen=True)
@@ -107,25 +93,25 @@ class TelegramChatPort:
     def __init__(self, bot: Bot, bot_username: str) -> None:
         self.bot = bot
         self.bot_username = bot_username
-        self._hands: Recent[str, KnownHand] = Recent(MEMORY)  # user id -> last hand sent to them
-        self._names: Recent[str, dict[str, str]] = Recent(MEMORY)  # game id -> user id -> seat name
-        self._chats: Recent[str, ChatKey] = Recent(MEMORY)  # game id -> chat
+        self._hands: FIFOCache[str, KnownHand] = FIFOCache(MEMORY)  # user id -> last hand sent to them
+        self._names: FIFOCache[str, dict[str, str]] = FIFOCache(MEMORY)  # game id -> user id -> seat name
+        self._chats: FIFOCache[str, ChatKey] = FIFOCache(MEMORY)  # game id -> chat
         # user id -> the game they were last seen seated in (lobby/table views list the seats):
         # private commands and inline queries find the player's game without scanning the store.
-        self._seated: Recent[str, str] = Recent(MEMORY)
+        self._seated: FIFOCache[str, str] = FIFOCache(MEMORY)
         # game id -> the hand being played (from its table): stamped on hand keyboards, so a
         # keyboard of an earlier hand is recognised as stale.
-        self._hand_numbers: Recent[str, int] = Recent(MEMORY)
+        self._hand_numbers: FIFOCache[str, int] = FIFOCache(MEMORY)
         # (group chat id, forum topic or None) -> its queue of messages
         self._outboxes: dict[tuple[int, int | None], GroupOutbox] = {}
-        self._titles: Recent[int, str | None] = Recent(MEMORY)  # group chat id -> its title
-        self._blocked: Recent[str, bool] = Recent(MEMORY)  # users whose private chat said 403
+        self._titles: FIFOCache[int, str | None] = FIFOCache(MEMORY)  # group chat id -> its title
+        self._blocked: FIFOCache[str, bool] = FIFOCache(MEMORY)  # users whose private chat said 403
         self._date_time = True  # the Bot API knows the date-time entity (<tg-time>)
         self.web_links: HandLinks | None = None  # the web hand, when WEBAPP_URL is set
         self.media = MediaFiles()  # file ids of uploaded pictures (app.py gives it the store)
         # (chat id, message id) -> the picture a photo table shows, as this process left it:
         # a turn that keeps the top card only edits the caption.
-        self._pictures: Recent[tuple[int, int], str] = Recent(MEMORY)
+        self._pictures: FIFOCache[tuple[int, int], str] = FIFOCache(MEMORY)
 
     # ---- what handlers ask -------------------------------------------------------------------
 

@@ -10,7 +10,6 @@ one setting), ``cfg:v:<name>:<value>`` (set it). The chat is the one the message
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
@@ -23,10 +22,8 @@ from bot.i18n import format_text
 from bot.render.text import render_reply
 
 from .callbacks import MAX_BYTES
+from .context import BotContext, chat_key, parts
 from .texts import POPUP_LIMIT, clip, clip_html, html, tr
-
-if TYPE_CHECKING:
-    from .handlers import UnoHandlers
 
 log = logging.getLogger(__name__)
 
@@ -68,18 +65,39 @@ def values_keyboard(name: str, current: object, locale: str) -> InlineKeyboardMa
 
 
 class SettingsMenu:
-    def __init__(self, handlers: UnoHandlers) -> None:
-        self.h = handlers
+    def __init__(self, ctx: BotContext) -> None:
+        self.ctx = ctx
+
+    async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/settings`` shows them with a keyboard to change them; ``/settings stacking=same
+        jump_in=on`` (or ``/settings stacking same``) changes them (admins/creator)."""
+        args = context.args or []
+        if not args:
+            incoming = parts(update)
+            if incoming is None:
+                return
+            _, tg_user, tg_chat = incoming
+            _, reply = await self.ctx.run_as(tg_user, tg_chat, chat_key(tg_chat),
+                                             lambda chat, user: cmd.ShowSettings(chat, user), False)
+            await self.send(update, reply)
+            return
+        changes: dict[str, str] = {}
+        if len(args) == 2 and "=" not in args[0] and "=" not in args[1]:
+            changes[args[0]] = args[1]
+        else:
+            for arg in args:
+                key, _, value = arg.partition("=")
+                changes[key] = value
+        await self.ctx.information(update, lambda chat, user: cmd.ChangeSettings(chat, user, changes=changes),
+                                   need_admin=True)
 
     async def values(self, chat_key) -> tuple[dict[str, object], str]:
         """The chat's settings as ``{name: value}`` (rules included) and its language."""
-        settings = await self.h.store.chat_settings(chat_key)
+        settings = await self.ctx.store.chat_settings(chat_key)
         return current_values(settings), settings.language
 
     async def send(self, update: Update, reply: Reply) -> None:
         """The answer to a bare ``/settings``: the settings, and the keyboard to change them."""
-        from .handlers import chat_key
-
         message = update.effective_message
         if message is None or update.effective_chat is None:
             return
@@ -88,12 +106,10 @@ class SettingsMenu:
                                  reply_markup=menu_keyboard(values, reply.locale or locale))
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        from .handlers import chat_key
-
         query = update.callback_query
         if query is None:
             return
-        loc = await self.h.locale_of(query.from_user)
+        loc = await self.ctx.locale_of(query.from_user)
         message = query.message
         parts = (query.data or "").split(":", 3)
         if message is None or len(parts) < 2 or parts[1] not in ("m", "o", "v"):
@@ -119,8 +135,8 @@ class SettingsMenu:
             await query.answer(clip(tr(N_("This button is not valid any more."), loc), POPUP_LIMIT),
                                show_alert=True)
             return
-        user = await self.h.user(query.from_user, message.chat.id, need_admin=True)
-        reply = await self.h.run(cmd.ChangeSettings(chat, user, changes={parts[2]: parts[3]}))
+        user = await self.ctx.user(query.from_user, message.chat.id, need_admin=True)
+        reply = await self.ctx.run(cmd.ChangeSettings(chat, user, changes={parts[2]: parts[3]}))
         await query.answer(clip(render_reply(Reply(ok=reply.ok, text=reply.text, locale=reply.locale)),
                                 POPUP_LIMIT), show_alert=not reply.ok)
         if reply.ok:

@@ -3,8 +3,9 @@
 from dataclasses import replace
 
 from adapters.telegram import callbacks
+from adapters.telegram import port as port_module
 from adapters.telegram.keyboards import CARDS_PER_PAGE, hand_keyboard, lobby_keyboard
-from adapters.telegram.port import Recent
+from adapters.telegram.port import TelegramChatPort
 from adapters.telegram.texts import clip_html
 from bot.coordinator.views import HandView, LobbyView
 from bot.engine import GameState, apply
@@ -78,8 +79,9 @@ def test_lobby_join_is_a_deep_link():
     assert join.url == "https://t.me/unotest_bot?start=join_abc123" and join.callback_data is None
 
 
-def test_recent_forgets_the_oldest_entries():
-    recent: Recent[str, int] = Recent(2)
+def test_recent_forgets_the_oldest_entries(monkeypatch):
+    monkeypatch.setattr(port_module, "MEMORY", 2)
+    recent = TelegramChatPort(bot=None, bot_username="unotest_bot")._hand_numbers  # one index
     recent["a"], recent["b"] = 1, 2
     recent["a"] = 3  # rewritten: now the newest
     recent["c"] = 4

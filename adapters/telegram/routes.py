@@ -1,0 +1,84 @@
+"""Which handler answers which update: every feature registered with the Application, in the
+order python-telegram-bot tries them (within a group, the first matching handler wins)."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    ChosenInlineResultHandler,
+    CommandHandler,
+    ContextTypes,
+    InlineQueryHandler,
+    TypeHandler,
+    filters,
+)
+
+from bot.coordinator import commands as cmd
+
+from . import card_theme, settings_menu
+from .buttons import Buttons
+from .card_theme import CardThemeMenu
+from .context import BotContext
+from .handlers import CommandHandlers
+from .inline import InlineMode
+from .settings_menu import SettingsMenu
+from .stickers import StickerSets
+
+log = logging.getLogger(__name__)
+
+# Commands without arguments, by name.
+SIMPLE_COMMANDS: dict[str, type[cmd.Command]] = {
+    "new": cmd.NewGame, "join": cmd.Join, "leave": cmd.Leave, "start": cmd.StartGame,
+    "draw": cmd.Draw, "pass": cmd.Pass, "challenge": cmd.Challenge, "stop": cmd.StopGame,
+    "hand": cmd.ShowHand, "notify": cmd.NotifyMe,
+}
+# Lobby commands only make sense in the group; moves also work from the private chat (they go
+# to the game the sender sits in).
+GROUP_ONLY = ("new", "join", "leave", "start", "stop", "notify")
+
+
+def register(app: Application, ctx: BotContext, stickers: StickerSets | None = None) -> None:
+    commands = CommandHandlers(ctx)
+    settings = SettingsMenu(ctx)
+    cards = CardThemeMenu(ctx)
+    inline = InlineMode(ctx, stickers)
+    group = filters.ChatType.GROUPS
+    private = filters.ChatType.PRIVATE
+    # Before any other handler (group -1): what every update tells about its chat.
+    app.add_handler(TypeHandler(Update, ctx.on_any_update), group=-1)
+    app.add_handler(CommandHandler("start", commands.on_private_start, filters=private))
+    for name, command in SIMPLE_COMMANDS.items():
+        chats = group if name in GROUP_ONLY else None
+        app.add_handler(CommandHandler(name, commands.simple(command), filters=chats))
+    app.add_handler(CommandHandler("rules", commands.on_rules))
+    app.add_handler(CommandHandler(["new", "join", "leave", "stop", "ai", "kick", "settings", "notify"],
+                                   commands.on_group_only, filters=private))
+    app.add_handler(CommandHandler("ai", commands.on_add_ai, filters=group))
+    app.add_handler(CommandHandler("play", commands.on_play))
+    app.add_handler(CommandHandler("uno", commands.on_uno))
+    app.add_handler(CommandHandler("kick", commands.on_kick, filters=group))
+    app.add_handler(CommandHandler("settings", settings.on_command, filters=group))
+    app.add_handler(CommandHandler("stats", commands.on_stats))
+    app.add_handler(CommandHandler("top", commands.on_top))
+    app.add_handler(CommandHandler("lang", commands.on_language))
+    app.add_handler(CommandHandler("help", commands.on_help))
+    app.add_handler(CommandHandler("cards", cards.on_command))
+    app.add_handler(CallbackQueryHandler(settings.on_button, pattern=settings_menu.PATTERN))
+    app.add_handler(CallbackQueryHandler(cards.on_button, pattern=card_theme.PATTERN))
+    app.add_handler(CallbackQueryHandler(Buttons(ctx).on_button))
+    app.add_handler(InlineQueryHandler(inline.on_query))
+    app.add_handler(ChosenInlineResultHandler(inline.on_chosen))
+    app.add_error_handler(on_error)
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    # Log the kind of update, never its content (a hand may be in it).
+    kind = type(update).__name__
+    if isinstance(update, Update):
+        kind = next((name for name in ("message", "callback_query", "inline_query",
+                                       "chosen_inline_result") if getattr(update, name)), kind)
+    log.error("error while handling a %s update", kind, exc_info=context.error)

@@ -8,6 +8,7 @@ shown: python-telegram-bot puts the token into the text of InvalidToken.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 from urllib.parse import urlparse
 
 from adapters.telegram.app import TelegramConfig
@@ -95,7 +96,7 @@ async def discord_checks(token: str) -> list[Line]:
         await http.close()
 
 
-def _guild_line(guild: dict) -> Line:
+def _guild_line(guild: Any) -> Line:
     import discord
 
     granted = discord.Permissions(int(guild.get("permissions", 0)))

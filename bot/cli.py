@@ -189,18 +189,17 @@ async def _doctor_checks(platform: str | None, settings: Settings) -> list[tuple
         lines.append(("configuration", True, f"settings read (checking {', '.join(platforms)})"))
     for name in platforms:
         from adapters import doctor
+        from adapters.discord import app as discord_app
+        from adapters.telegram import app as telegram_app
 
-        if name == "telegram":
-            from adapters.telegram.app import config_from_settings
-        else:
-            from adapters.discord.app import config_from_settings  # type: ignore[no-redef]
         try:
-            config = config_from_settings(settings)
+            if name == "telegram":
+                found = await doctor.telegram_checks(telegram_app.config_from_settings(settings))
+            else:
+                found = await doctor.discord_checks(discord_app.config_from_settings(settings).token)
         except ConfigError as error:
             lines.append((f"{name} configuration", False, str(error)))
             continue
-        found = (await doctor.telegram_checks(config) if name == "telegram"  # type: ignore[arg-type]
-                 else await doctor.discord_checks(config.token))
         lines.extend((f"{name} {check}", ok, detail) for check, ok, detail in found)
     lines.extend(await database_checks(settings.database_url.get_secret_value()))
     return lines

@@ -8,14 +8,22 @@ CONSTRAINTS := constraints.txt
 # The engine is compiled at install (setup.py): a changed engine source is installed again.
 ENGINE_SOURCES := $(wildcard bot/engine/*.py) setup.py
 
-.PHONY: play telegram discord db-upgrade test bench lint constraints screenshots clean
+.PHONY: play telegram discord db-upgrade test test-fast bench lint constraints screenshots clean
+
+# One line per step; each step's output goes to $(LOG), shown in full only when the step fails.
+LOG := $(VENV)/install.log
+STEP = step() { printf '%s\n' "$$1"; shift; "$$@" >$(LOG).step 2>&1; rc=$$?; \
+	cat $(LOG).step >>$(LOG); if [ $$rc -ne 0 ]; then cat $(LOG).step; \
+	printf 'failed: %s (the output of every step is in $(LOG))\n' "$$*"; exit $$rc; fi; }
 
 $(STAMP): pyproject.toml $(CONSTRAINTS) $(ENGINE_SOURCES)
-	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	PIP_CONSTRAINT=$(CURDIR)/$(CONSTRAINTS) $(PY) -m pip install -q -c $(CONSTRAINTS) -e '.[test]'
-	$(PY) -m bot.i18n.compile
-	touch $(STAMP)
+	@mkdir -p $(VENV) && : > $(LOG); $(STEP); \
+	test -x $(PY) || step "Creating the virtual environment in $(VENV)" python3 -m venv $(VENV); \
+	step "Updating pip" $(PY) -m pip install --upgrade pip; \
+	step "Installing unobot and its pinned dependencies (compiling the engine: a few minutes)" \
+		env PIP_CONSTRAINT=$(CURDIR)/$(CONSTRAINTS) $(PY) -m pip install -c $(CONSTRAINTS) -e '.[test]'; \
+	step "Compiling the translations" $(PY) -m bot.i18n.compile; \
+	rm -f $(LOG).step; touch $(STAMP); echo "Ready."
 
 play: $(STAMP)
 	$(VENV)/bin/unobot play $(ARGS)
@@ -32,6 +40,10 @@ db-upgrade: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# The tests that start no process: a quicker loop while working.
+test-fast: $(STAMP)
+	$(PY) -m pytest -m 'not slow'
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check bot adapters storage tests bench

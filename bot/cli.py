@@ -3,9 +3,13 @@
     unobot play [--rules official|house] [--lang en|zh] [--seed N] [--ai N]   console game
     unobot run telegram|discord                                                 chat bots
     unobot db upgrade                                                           schema to head
+    unobot db backup FILE                                                       copy a SQLite database
+    unobot db prune --older-than DAYS                                           drop old games' cards
+    unobot doctor [telegram|discord]                                            check the setup
 
 Settings come from the environment and a ``.env`` file (``bot.config.Settings``); a bad one,
-a missing token or an unusable database prints one line and exits with code 2.
+a missing token or an unusable database prints one line and exits with code 2. ``doctor``
+prints one line per check instead and exits with 1 when any fails.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import logging
 import sys
 
 from bot.config import ConfigError, Settings, load_settings, url_secrets
-from bot.logs import configure_logging, redact
+from bot.logs import configure_logging, redact, scrub
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,8 +47,19 @@ def build_parser() -> argparse.ArgumentParser:
     add_setting_flags(play)
     run = sub.add_parser("run", help="run the bot on a chat platform")
     run.add_argument("platform", choices=("telegram", "discord"))
-    db = sub.add_parser("db", help="database maintenance")
-    db.add_argument("action", choices=("upgrade",))
+    db = sub.add_parser("db", help="database maintenance (DATABASE_URL)")
+    actions = db.add_subparsers(dest="action", required=True)
+    actions.add_parser("upgrade", help="bring the schema to head (the bots also do it at start)")
+    backup = actions.add_parser("backup", help="copy the SQLite database, safe while the bot runs")
+    backup.add_argument("file", help="the backup file to write")
+    prune = actions.add_parser("prune", help="finished games drop their final cards; results and "
+                                             "stats stay")
+    prune.add_argument("--older-than", type=float, required=True, metavar="DAYS",
+                       help="only games finished more than DAYS days ago")
+    doctor = sub.add_parser("doctor", help="check the configuration, token, database and "
+                                           "permissions; exit 0 only if all pass")
+    doctor.add_argument("platform", nargs="?", choices=("telegram", "discord"),
+                        help="the platform to check (default: each one with a token set)")
     return parser
 
 
@@ -146,14 +161,78 @@ async def _play(args: argparse.Namespace, settings: Settings) -> int:
         await store.close()
 
 
+def _db(args: argparse.Namespace, settings: Settings) -> int:
+    url = settings.database_url.get_secret_value()
+    if args.action == "upgrade":
+        _upgrade(url, "DATABASE_URL")
+        return 0
+    from storage import maintenance
+    from storage.db import DatabaseUrlError
+
+    try:
+        if args.action == "backup":
+            print(f"backup written to {maintenance.backup(url, args.file)}")
+        else:
+            pruned = asyncio.run(maintenance.prune(url, args.older_than))
+            print(f"{pruned} finished game(s) pruned; results and stats kept")
+    except (maintenance.MaintenanceError, DatabaseUrlError) as error:
+        raise ConfigError(str(error)) from None
+    return 0
+
+
+def _check_line(name: str, ok: bool, detail: str) -> str:
+    return scrub(f"{'ok  ' if ok else 'FAIL'}  {name}: {detail}")
+
+
+async def _doctor_checks(platform: str | None, settings: Settings) -> list[tuple[str, bool, str]]:
+    from storage.maintenance import database_checks
+
+    lines: list[tuple[str, bool, str]] = []
+    tokens = {"telegram": settings.telegram_bot_token, "discord": settings.discord_token}
+    platforms = [platform] if platform else [name for name, token in tokens.items() if token]
+    if not platforms:
+        lines.append(("configuration", False, "neither TELEGRAM_BOT_TOKEN nor DISCORD_TOKEN is set "
+                                              "(see .env.example)"))
+    else:
+        lines.append(("configuration", True, f"settings read (checking {', '.join(platforms)})"))
+    for name in platforms:
+        from adapters import doctor
+        from adapters.discord import app as discord_app
+        from adapters.telegram import app as telegram_app
+
+        try:
+            if name == "telegram":
+                found = await doctor.telegram_checks(telegram_app.config_from_settings(settings))
+            else:
+                found = await doctor.discord_checks(discord_app.config_from_settings(settings).token)
+        except ConfigError as error:
+            lines.append((f"{name} configuration", False, str(error)))
+            continue
+        lines.extend((f"{name} {check}", ok, detail) for check, ok, detail in found)
+    lines.extend(await database_checks(settings.database_url.get_secret_value()))
+    return lines
+
+
+def _doctor(args: argparse.Namespace, settings: Settings | ConfigError) -> int:
+    if isinstance(settings, ConfigError):
+        print(_check_line("configuration", False, str(settings)))
+        return 1
+    lines = asyncio.run(_doctor_checks(args.platform, settings))
+    for name, ok, detail in lines:
+        print(_check_line(name, ok, detail))
+    return 0 if all(ok for _, ok, _ in lines) else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         settings = load_settings()  # the environment, then .env
     except ConfigError as error:
+        if args.command == "doctor":
+            return _doctor(args, error)
         print(f"unobot: {error}", file=sys.stderr)
         return 2
-    default_level = logging.WARNING if args.command == "play" else logging.INFO
+    default_level = logging.WARNING if args.command in ("play", "doctor") else logging.INFO
     configure_logging(settings.unobot_log_level or default_level, settings.secrets())
     try:
         if args.command == "play":
@@ -162,8 +241,9 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(_serve(args.platform, settings))
             return 0
         if args.command == "db":
-            _upgrade(settings.database_url.get_secret_value(), "DATABASE_URL")
-            return 0
+            return _db(args, settings)
+        if args.command == "doctor":
+            return _doctor(args, settings)
     except ConfigError as error:
         print(f"unobot: {error}", file=sys.stderr)
         return 2

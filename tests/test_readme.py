@@ -27,6 +27,7 @@ def shell_lines() -> list[str]:
     return [line.split("#", 1)[0].strip() for line in block.group(1).splitlines() if line.strip()]
 
 
+@pytest.mark.slow
 def test_every_make_target_exists_and_runs_the_cli():
     lines = shell_lines()
     assert lines[0] == "cp .env.example .env" and (ROOT / ".env.example").is_file()

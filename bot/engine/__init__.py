@@ -1,6 +1,6 @@
 """The pure UNO rules engine: standard library only, no I/O, no clock, seeded randomness.
 
-Public API (see README and ../shared/spec/scenario.md):
+Public API (scenarios: docs/development/scenario-format.md):
     Card, Color, Rank, full_deck           -- value types           (cards.py)
     RuleSet, PRESETS, OFFICIAL, HOUSE      -- rules and presets      (rules.py)
     Play, Draw, Pass, DeclareUno, CatchUno, Challenge, ChooseColor, Action      (actions.py)

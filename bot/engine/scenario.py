@@ -1,8 +1,6 @@
-"""The scenario exchange format (../shared/spec/scenario.md): build a position, replay actions,
-and print the outcome exactly as the spec shows it.
-
-Optional input keys beyond the spec: ``pending_draw`` (a penalty already waiting on ``current``)
-and ``seed`` (for reshuffles; default 0)."""
+"""The rule-scenario format (docs/development/scenario-format.md): build a position, replay
+actions, and give the outcome exactly as that document shows it (``pending_draw`` and
+``seed`` included)."""
 
 from __future__ import annotations
 

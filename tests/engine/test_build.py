@@ -49,6 +49,7 @@ def test_no_compiled_module_is_older_than_its_source():
 
 
 @pytest.mark.skipif(PURE, reason="this is the uncompiled run")
+@pytest.mark.slow
 def test_the_uncompiled_engine_passes_the_engine_suite():
     env = {**os.environ, "UNOBOT_PURE_PYTHON": "1"}
     run = subprocess.run([sys.executable, "-m", "pytest", "-x", "-p", "no:cacheprovider",

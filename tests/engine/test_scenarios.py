@@ -66,6 +66,7 @@ def _cli(path: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_cli_prints_the_expected_output():
     path = next(p for p in SCENARIOS if p.stem == "wd4_challenge_bluff_caught")
     proc = _cli(path)
@@ -73,6 +74,7 @@ def test_cli_prints_the_expected_output():
     assert json.loads(proc.stdout) == json.loads(path.read_text())["expected"]
 
 
+@pytest.mark.slow
 def test_cli_exits_0_with_refusals():
     path = next(p for p in SCENARIOS if p.stem == "bad_action")
     proc = _cli(path)
@@ -94,6 +96,7 @@ def test_cli_exits_0_with_refusals():
     '{"players": ["ana", "bo"], "hands": {"ana": [], "bo": []}, "discard": ["R3"],'
     ' "rules": {"first_wild": "later"}}',
 ])
+@pytest.mark.slow
 def test_cli_rejects_a_malformed_file(tmp_path: Path, content: str):
     path = tmp_path / "bad.json"
     path.write_text(content)
@@ -102,6 +105,7 @@ def test_cli_rejects_a_malformed_file(tmp_path: Path, content: str):
     assert proc.stderr.strip() and not proc.stdout
 
 
+@pytest.mark.slow
 def test_cli_missing_file(tmp_path: Path):
     proc = _cli(tmp_path / "nope.json")
     assert proc.returncode == 2 and "nope.json" in proc.stderr

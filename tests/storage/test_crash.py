@@ -22,6 +22,8 @@ from tests.fakes import FakeChat
 
 from .games import deck_is_whole, humans, next_command
 
+pytestmark = pytest.mark.slow  # each test starts processes
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -1,5 +1,5 @@
 """A Join racing a Start is decided under the chat's lock, in the order they arrived: the
-joiner's own reads (language, profile) no longer let a later Start overtake (issue 10, 14)."""
+joiner's own reads (language, profile) no longer let a later Start overtake."""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -66,6 +67,7 @@ async def test_open_store_upgrades_and_a_second_start_is_a_no_op(database_url):
     assert await asyncio.to_thread(migrate.current, database_url) == head_revision()
 
 
+@pytest.mark.slow
 def test_concurrent_upgrades_from_two_processes_both_succeed(database_url):
     # Two bot processes starting together on one empty database.
     command = [sys.executable, "-m", "storage.migrate", database_url]

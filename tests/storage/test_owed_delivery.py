@@ -1,4 +1,4 @@
-"""Issue 10 item 7: a move stored but not yet announced when the process dies is announced by
+"""A move stored but not yet announced when the process dies is announced by
 the next process's resume(): the table and the hands for the stored state, the notices as they
 were written; each shown once (a second restart announces nothing again)."""
 
@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.coordinator.clock import FakeClock
 from bot.coordinator.coordinator import Coordinator
 from bot.engine import Match
@@ -17,6 +19,8 @@ from storage import open_store
 from tests.fakes import FakeChat
 
 from .owed_child import CHAT
+
+pytestmark = pytest.mark.slow  # each test starts processes
 
 ROOT = Path(__file__).resolve().parents[2]
 

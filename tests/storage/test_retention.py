@@ -1,4 +1,4 @@
-"""Issue 10 item 12 on every store: finished games keep their results (stats, leaderboard)
+"""On every store: finished games keep their results (stats, leaderboard)
 but drop their final cards after the retention time; live games and games still owing a
 delivery are never touched."""
 

@@ -1,4 +1,4 @@
-"""Issue 10 item 11: a private /start (a user who can now be reached) finds that user's games
+"""A private /start (a user who can now be reached) finds that user's games
 through the seat index, on every store, instead of reading every active game."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 10 item 4: two settings changes at once both count, in one process (the chat's lock)
+"""Two settings changes at once both count, in one process (the chat's lock)
 and across two processes on one database (a version check, retried)."""
 
 from __future__ import annotations

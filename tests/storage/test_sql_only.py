@@ -97,6 +97,7 @@ def test_in_memory_sqlite_is_refused_with_a_clear_message():
         SqlStore.from_url("sqlite+aiosqlite://")
 
 
+@pytest.mark.slow
 def test_unobot_db_upgrade(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'cli.db'}"
     env = {**os.environ, "DATABASE_URL": url, "PYTHONPATH": str(ROOT)}

@@ -1,4 +1,4 @@
-"""Issue 10 items 5 and 6 on the real stores: timer work whose transaction fails is retried
+"""On the real stores: timer work whose transaction fails is retried
 with backoff until it succeeds or the game moves on, and a deadline survives the wall clock
 stepping back (judged "early", it fires again at its time)."""
 

@@ -10,6 +10,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 
 from bot.coordinator import commands as cmds
@@ -19,6 +20,8 @@ from bot.coordinator.ports import ChatKey, ChatSettings
 from storage import open_store
 
 from .games import NullChat, deck_is_whole, humans
+
+pytestmark = pytest.mark.slow  # each test starts processes
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAT_IDS = [f"c{n}" for n in range(1, 9)]

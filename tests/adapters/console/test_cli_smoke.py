@@ -10,6 +10,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # each test starts processes
+
 ROOT = Path(__file__).resolve().parents[3]
 
 

@@ -37,6 +37,7 @@ JSON = "application/json"  # exactly: discord.py checks the content type verbati
 ALL_PERMISSIONS = str((1 << 50) - 1)
 MEMBER_PERMISSIONS = str(0x400 | 0x800 | 0x4000 | 0x8000 | 0x10000 | 0x40 | 0x80000000)  # view, send, embed...
 MANAGE_GUILD = 1 << 5
+THREAD_PERMISSIONS = (1 << 35) | (1 << 38)  # create public threads, send messages in threads
 
 # Callback types (Discord's InteractionResponseType)
 MESSAGE = 4
@@ -143,6 +144,8 @@ class FakeDiscord:
         self.unhandled: list[str] = []  # REST routes the fake does not know: tests assert empty
         self.threads: dict[int, dict[str, Any]] = {}  # threads the bot opened, by id
         self.no_threads = False  # True: the bot may not open threads (403)
+        # What GET /users/@me/guilds says the bot may do in the guild (a permission integer).
+        self.bot_guild_permissions = str(int(MEMBER_PERMISSIONS) | THREAD_PERMISSIONS)
         self.identifies: list[dict[str, Any]] = []
         self.files: dict[str, StoredFile] = {}  # attachment URL -> the uploaded file
         self.unresolved: list[str] = []  # attachment:// references to files the message lacks
@@ -476,6 +479,9 @@ class FakeDiscord:
         app = str(self.application_id)
         if method == "GET" and path == "/users/@me":
             return 200, self._bot_user()
+        if method == "GET" and path == "/users/@me/guilds":
+            return 200, [{"id": str(self.guild_id), "name": "UNO Club", "icon": None, "owner": False,
+                          "permissions": self.bot_guild_permissions, "features": []}]
         if method == "GET" and path == "/oauth2/applications/@me":
             return 200, {"id": app, "name": "unobot", "icon": None, "description": "", "rpc_origins": [],
                          "bot_public": True, "bot_require_code_grant": False, "verify_key": "00",

@@ -125,6 +125,8 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
         self.date_time_entities = True  # False: a Bot API older than 9.5 refuses <tg-time>
         self.delays: dict[int, float] = {}  # chat id -> seconds every answer is held back
         self.latency = 0.0  # seconds every answer (but getUpdates) is held back: a real network
+        self.webhook_info: dict[str, Any] = {"url": "", "has_custom_certificate": False,
+                                             "pending_update_count": 0}  # getWebhookInfo
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(1000)
@@ -374,6 +376,9 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
     async def _api_getMe(self, params: dict[str, Any]) -> dict[str, Any]:
         return {**self._bot_user(), "can_join_groups": True, "can_read_all_group_messages": False,
                 "supports_inline_queries": True}
+
+    async def _api_getWebhookInfo(self, params: dict[str, Any]) -> dict[str, Any]:
+        return dict(self.webhook_info)
 
     async def _api_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
         offset = int(params.get("offset") or 0)

@@ -135,6 +135,7 @@ async def test_restart_on_the_sql_store_keeps_the_game_and_its_keyboards(api, tm
         await store.close()
 
 
+@pytest.mark.slow
 async def test_unobot_run_telegram_serves_until_sigint(api, tmp_path):
     """The composition root end to end: `unobot run telegram` in its own process, against
     the fake Bot API, with a SQLite database; SIGINT stops it cleanly (exit 0)."""

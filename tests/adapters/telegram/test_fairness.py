@@ -11,6 +11,8 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 from adapters.telegram.app import TelegramBot
 from adapters.telegram.fairness import FairUpdateProcessor
 from bot.coordinator import Coordinator
@@ -67,6 +69,7 @@ async def test_a_flooding_group_does_not_starve_another(api: FakeBotApi):
         await asyncio.wait_for(bot.stop(), 15)  # handlers stuck behind the group limit: cancelled
 
 
+@pytest.mark.slow
 async def test_sigterm_ends_a_flooded_bot_within_seconds(api: FakeBotApi):
     env = {**os.environ, "PTB_TIMEDELTA": "1", "NO_PROXY": "127.0.0.1,localhost",
            "PYTHONPATH": str(ROOT)}

@@ -84,6 +84,7 @@ def assert_no_secret(output: str, *secrets: str) -> None:
 
 
 @pytest.mark.parametrize("level", [None, "DEBUG"])
+@pytest.mark.slow
 async def test_no_secret_in_the_logs_of_a_polling_bot_on_postgresql(api, tmp_path, level, pg_database):  # noqa: F811
     """The token (in every Bot API URL), and the password of DATABASE_URL, at INFO and DEBUG."""
     url = pg_database.replace("postgres@", f"postgres:{DB_PASSWORD}@")  # trust auth ignores it
@@ -105,6 +106,7 @@ async def test_no_secret_in_the_logs_of_a_polling_bot_on_postgresql(api, tmp_pat
     assert_no_secret(output, api.token, DB_PASSWORD)
 
 
+@pytest.mark.slow
 async def test_no_token_in_the_logs_when_the_token_is_rejected(api, tmp_path):
     wrong = "987654:WRONG-but-still-a-secret-0123456789abcdef"
     env = {"TELEGRAM_BOT_TOKEN": wrong, "TELEGRAM_API_BASE_URL": f"http://127.0.0.1:{api.port}",
@@ -115,6 +117,7 @@ async def test_no_token_in_the_logs_when_the_token_is_rejected(api, tmp_path):
     assert_no_secret(output, wrong)
 
 
+@pytest.mark.slow
 async def test_no_token_or_secret_in_the_logs_of_a_webhook_bot(api, tmp_path):
     """Webhook mode without TELEGRAM_WEBHOOK_SECRET: the secret the bot makes up and the token
     stay out of the log; a forged update is refused, Telegram's (with the header) served."""

@@ -51,10 +51,10 @@ class GameRow(SQLModel, table=True):
     table_message_id: str | None = Field(default=None, max_length=64)
     hand_message_ids: dict[str, str] = _json()
     deadlines: dict[str, float] = _json()
-    meta: dict[str, Any] = _json()
+    meta: dict[str, Any] = _json()  # the record's typed parts (GameRecord.parts_json)
     created_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
     updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
-    # The game's record holds messages not yet delivered (meta["outbox"]): resume() finds
+    # The game's record holds messages not yet delivered (its outbox): resume() finds
     # them through this flag's partial index, whatever the game's status.
     owed: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False,
                                                           server_default=sa.false()))

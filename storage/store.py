@@ -34,6 +34,7 @@ from bot.coordinator.ports import (
     UserProfile,
     VersionConflict,
 )
+from bot.coordinator.record import parts_from_json
 
 from . import stats_queries
 from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
@@ -158,10 +159,10 @@ class SqlStore:
             "table_message_id": record.table_message_id,
             "hand_message_ids": record.hand_message_ids,
             "deadlines": record.deadlines,
-            "meta": record.meta,
+            "meta": record.parts_json(),
             "created_at": float(record.created_at),
             "updated_at": float(record.updated_at),
-            "owed": bool(record.meta.get("outbox")),
+            "owed": record.delivery.outbox is not None,
         } | changes
 
     @staticmethod
@@ -192,14 +193,14 @@ class SqlStore:
             chat=ChatKey(row["platform"], row["chat_id"]),
             status=row["status"],
             creator=row["creator"],
-            seats=[Seat(**seat) for seat in row["seats"]],
+            seats=[Seat.from_json(seat) for seat in row["seats"]],
             rules=row["rules"],
             match=row["match"],
             version=row["version"],
             table_message_id=row["table_message_id"],
             hand_message_ids=row["hand_message_ids"],
             deadlines=row["deadlines"],
-            meta=row["meta"],
+            **parts_from_json(row["meta"]),
             created_at=row["created_at"],
             updated_at=row["updated_at"],
         )

@@ -35,15 +35,14 @@ from bot.coordinator import (
     all_settings,
     apply_changes,
     current_values,
+    match_standings,
     refuse_deal,
     rule_changes,
     rules_of,
-    table_view,
+    table_at,
 )
 from bot.coordinator import Refusal as Refused
 from bot.coordinator import commands as cmd
-from bot.engine import Match
-from bot.engine.match import ranking
 from bot.i18n import gettext, isolate, normalize_locale
 from bot.render import text as render
 
@@ -222,13 +221,9 @@ class ConsoleSession:
             await self.save_for_next_match(changes)
         await self.coordinator.resume()
         record = await self.store.load(CHAT) or record
-        # Two tables: the hub holds no cards; the person's table is one of its games.
-        tables = [await self.store.get(g) for g in record.meta.get("two_tables", {}).get("games", [])]
-        mine = [r for r in (record, *tables) if r is not None and r.match and r.active
-                and any(seat.user_id == HUMAN_ID for seat in r.seats)]
-        if mine and mine[0].match:
-            table = table_view(mine[0], Match.from_json(mine[0].match), self.locale)
-            await self.port.publish(mine[0].chat, table)
+        mine = await table_at(self.store, record, HUMAN_ID, self.locale)
+        if mine is not None:
+            await self.port.publish(*mine)
         shown_before = self.port.hands_shown
         reply = await self.coordinator.handle(cmd.ShowHand(chat=CHAT, user=self.user))
         if reply.hand is not None and self.port.hands_shown == shown_before:
@@ -363,13 +358,12 @@ class ConsoleSession:
             self.over.set()
 
     async def show_standings(self, *, final: bool = True) -> None:
-        record = await self.store.get(self.game_id) if self.game_id else None
-        if record is None:
+        rows = await match_standings(self.store, self.game_id) if self.game_id else None
+        if rows is None:
             return
         self.port.say("")
         self.port.line(Text(N_("Final standings")) if final else Text(N_("Standings so far")))
-        tables = [await self.store.get(g) for g in record.meta.get("two_tables", {}).get("games", [])]
-        for place, (name, points) in enumerate(standings(record, [t for t in tables if t]), 1):
+        for place, (name, points) in enumerate(rows, 1):
             self.port.line(Text(N_("{place}. {name}: {points} points"),
                                 {"place": place, "name": isolate(name), "points": points}))
         stats = await self.store.stats(CHAT.platform, HUMAN_ID, CHAT)
@@ -390,20 +384,6 @@ def typed_value(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
-
-
-def standings(record: GameRecord, tables: list[GameRecord] | None = None) -> list[tuple[str, int]]:
-    """(name, score) best first for the scoring mode; a two-table match adds up its tables."""
-    names = {seat.user_id: seat.name for seat in record.seats}
-    matches = [Match.from_json(r.match) for r in ([record] if record.match else tables or []) if r.match]
-    if not matches:
-        return [(name, 0) for name in names.values()]
-    totals: dict[str, int] = {}
-    for match in matches:
-        for uid, points in match.scores.items():
-            totals[uid] = totals.get(uid, 0) + points
-    order = ranking(matches[0].rules.scoring, totals, list(totals))
-    return [(names.get(uid, uid), totals[uid]) for uid in order]
 
 
 class StdinReader:

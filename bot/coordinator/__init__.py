@@ -61,6 +61,7 @@ from .ports import (
     VersionConflict,
 )
 from .presenter import hand_view, table_view
+from .queries import match_standings, standings, table_at
 from .refusals import Refusal
 from .setting_schema import all_settings, current_values, format_value, label, setting
 from .settings import apply_changes, rule_changes, rules_of
@@ -97,8 +98,8 @@ __all__ = [
     "ChooseMove",
     "Clock",
     "Command",
-    "Commands",
     "commands",
+    "Commands",
     "Coordinator",
     "current_values",
     "DeclareUno",
@@ -118,6 +119,7 @@ __all__ = [
     "label",
     "Leave",
     "LobbyView",
+    "match_standings",
     "MatchCache",
     "MemoryStore",
     "Move",
@@ -154,8 +156,10 @@ __all__ = [
     "ShowSettings",
     "ShowStats",
     "split_table_chat",
+    "standings",
     "StartGame",
     "StopGame",
+    "table_at",
     "table_view",
     "TableView",
     "Text",

@@ -7,14 +7,13 @@ the window (the next player's action ends it), and AI seats do not out-click peo
 - A person's wrong calls (where they cost nothing) start a short cool-down during which
   further call-outs are refused privately (declaring one's own UNO! is never refused).
 
-Times are absolute (``record.meta["exposed_at"]``: player -> when they became catchable), so a
+Times are absolute (``record.book.exposed_at``: player -> when they became catchable), so a
 restarted coordinator keeps holding the same window."""
 
 from __future__ import annotations
 
 from .ports import GameRecord
 
-REACTION_WINDOW = 3  # seconds, the default of the chat setting ``reaction_window``
 REACTION_WINDOW_RANGE = (0, 10)
 CATCH_DELAY = 2.0  # seconds after a forgetful play before an AI calls it out
 FALSE_CALL_COOLDOWN = 5.0  # seconds after a wrong call in which call-outs are refused
@@ -22,14 +21,14 @@ FALSE_CALL_COOLDOWN = 5.0  # seconds after a wrong call in which call-outs are r
 
 def exposed_at(record: GameRecord, player: str) -> float:
     """When ``player`` became catchable (the last save's time when it was not recorded)."""
-    return float(record.meta.get("exposed_at", {}).get(player, record.updated_at))
+    return record.book.exposed_at.get(player, record.updated_at)
 
 
 def window_closes_at(record: GameRecord, catchable: tuple[str, ...]) -> float | None:
     """Until when AI seats must not close the UNO! window (None: nobody is catchable)."""
     if not catchable:
         return None
-    window = float(record.meta.get("reaction_window", REACTION_WINDOW))
+    window = float(record.options.reaction_window)
     return max(exposed_at(record, p) for p in catchable) + window
 
 
@@ -51,18 +50,18 @@ def note_exposed(record: GameRecord, before: tuple[str, ...], after: tuple[str, 
                  now: float) -> None:
     """When each catchable player became catchable (``after``; ``before``: who was catchable
     before the move). Kept in the record so the times survive a restart."""
-    exposed = record.meta.get("exposed_at", {})
+    exposed = record.book.exposed_at
     if not after and not exposed:
         return
     was = set(before)
-    record.meta["exposed_at"] = {p: (exposed.get(p, now) if p in was else now) for p in after}
+    record.book.exposed_at = {p: (exposed.get(p, now) if p in was else now) for p in after}
 
 
 def rearm_turn(record: GameRecord, before: str | None, after: str | None, actor: str | None,
                now: float) -> None:
     """The turn timer (``turn_timer`` seconds, 0: none) starts again when the turn passes, or
     when the player to act did something and still acts (a draw before playing)."""
-    timer = int(record.meta.get("turn_timer", 0))
+    timer = record.options.turn_timer
     deadlines = record.deadlines
     if after is None or timer <= 0:
         deadlines.pop("turn", None)

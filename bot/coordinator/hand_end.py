@@ -10,7 +10,6 @@ from bot.engine import events as ev
 from bot.i18n import Lines
 
 from . import presenter, results
-from .ports import ChatKey
 from .views import N_, Text
 
 if TYPE_CHECKING:
@@ -43,17 +42,17 @@ def hand_finished(tx: Tx, won: ev.HandWon, events: list[ev.Event]) -> None:
     state = match.game
     winners = set(state.teammates(won.winner))
     changes = dict(won.scores)
-    counters = tx.meta.get("counters", {})
-    results.add_up(tx.meta.setdefault("match_counters", {}),
+    counters = tx.book.counters
+    results.add_up(tx.book.match_counters,
                    [{player: counters.get(player, {}) for player in state.players}])
     rows = [results.player_row(player, names.get(player, player), tx.seat(player),
                                points=changes.get(player, won.points if player == won.winner else 0),
                                won=player in winners, counters=counters.get(player, {}))
             for player in state.players]
-    series = tx.meta.get("series")
-    chat = ChatKey(*series["hub"]) if series else record.chat  # stats count in the lobby's chat
+    series = record.series
+    chat = series.hub if series else record.chat  # stats count in the lobby's chat
     tx.results.append(results.result(record.game_id, chat, "hand", match.hand_number, rows, tx.now))
-    tx.meta["counters"] = {}
+    tx.book.counters = {}
     record.deadlines.pop("turn", None)
     # The last play is told in the notice; the next table starts afresh, and the hand's
     # table shows how it ended.
@@ -87,11 +86,11 @@ def hand_finished(tx: Tx, won: ev.HandWon, events: list[ev.Event]) -> None:
 
 def _standings_scores(tx: Tx) -> dict[str, int] | None:
     """Across both tables for a table of a two-table match, else the match's own."""
-    if "series" not in tx.meta or tx.match is None:
+    if tx.game().series is None or tx.match is None:
         return None
     totals = dict(tx.match.scores)
     for other in tx.linked:
-        if "series" in other.meta and other.match is not None:
+        if other.series is not None and other.match is not None:
             for player, points in Match.from_json(other.match).scores.items():
                 totals[player] = totals.get(player, 0) + points
     return totals
@@ -99,7 +98,9 @@ def _standings_scores(tx: Tx) -> dict[str, int] | None:
 
 def _table_round_finished(tx: Tx, match: Match) -> None:
     """A table of a two-table match ends a round (or its last one): it waits for the other."""
-    table = tx.meta["series"]["table"]
+    series = tx.game().series
+    assert series is not None
+    table = series.table
     if match.winner is not None:
         tx.notice(Text(N_("Table {table} has played all its hands. The champion is named "
                           "when the other table is done."), {"table": table}))
@@ -116,7 +117,7 @@ def match_finished(tx: Tx, winner: str) -> None:
     names = presenter.names_of(record)
     state = match.game
     winners = set(state.teammates(winner)) if winner in state.players else {winner}
-    totals = tx.meta.get("match_counters", {})
+    totals = tx.book.match_counters
     rows = [results.player_row(player, names.get(player, player), tx.seat(player),
                                points=presenter.score_of(match.scores, state, player),
                                won=player in winners, counters=totals.get(player, {}))

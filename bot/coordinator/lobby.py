@@ -20,6 +20,7 @@ from .presenter import (
     level_label,
     names_of,
 )
+from .record import GameOptions
 from .refusals import Refusal, from_engine
 from .settings import rules_of
 from .table_size import refuse_deal, refuse_seat, seats_for
@@ -55,9 +56,9 @@ def open_lobby(tx: Tx, cmd: Command, *, game_id: str, seed: int, settings: ChatS
         seats=[Seat(cmd.user.id, cmd.user.name, language=language, theme=theme)],
         rules=rules_of(settings).to_dict(),
         deadlines={"lobby": tx.now + lobby_timeout} if lobby_timeout > 0 else {},
-        meta={"preset": settings.preset, "language": settings.language, "seed": seed,
-              "turn_timer": settings.turn_timer, "afk_policy": settings.afk_policy,
-              "reaction_window": settings.reaction_window},
+        options=GameOptions(language=settings.language, preset=settings.preset, seed=seed,
+                            turn_timer=settings.turn_timer, afk_policy=settings.afk_policy,
+                            reaction_window=settings.reaction_window),
         created_at=tx.now)
     tx.lobby_update(Text(N_("{player} opened a game of UNO. Join in!"), {"player": display_name(cmd.user.name)}))
     return Text(N_("Game created. Others can join now."))
@@ -151,7 +152,7 @@ def start_match(tx: Tx) -> None:
         raise Refusal("bad_team_size", {"size": size, "least": 2 * size})
     refuse_deal(rules, len(players))
     try:
-        match, events = Match.start(players, rules, record.meta.get("seed", 0))
+        match, events = Match.start(players, rules, record.options.seed)
     except UnoError as error:
         raise from_engine(error) from None
     record.status = "running"
@@ -160,7 +161,7 @@ def start_match(tx: Tx) -> None:
     tx.dirty = True
     tx.table_due = True
     tx.last = [Text(N_("The game starts!")), *describe_all(events, names_of(record), match.game.rules)]
-    timer = int(record.meta.get("turn_timer", 0))
+    timer = record.options.turn_timer
     if timer > 0:
         record.deadlines["turn"] = tx.now + timer
     for seat in record.seats:
@@ -198,11 +199,11 @@ def remove(tx: Tx, user_id: str, told: Text) -> None:
         tx.lobby_update(told)
         return
     tx.running()
-    if "series" in record.meta:  # two tables: the schedule needs every seat to the end
+    if record.series is not None:  # two tables: the schedule needs every seat to the end
         seat = tx.seated(user_id)
         seat.ai = seat.ai or TAKEOVER_STRATEGY
-        record.meta["series"].setdefault("bots", {})[user_id] = seat.ai
-        taken = record.meta.get("taken_over", [])
+        record.series.bots[user_id] = seat.ai
+        taken = record.book.taken_over
         if user_id in taken:
             taken.remove(user_id)
         tx.dirty = True
@@ -210,7 +211,7 @@ def remove(tx: Tx, user_id: str, told: Text) -> None:
         tx.last.insert(0, Text(N_("{told} A bot plays the seat to the end of the match."), {"told": told}))
         return
     if len(others) < MIN_PLAYERS or not any(s.ai is None for s in others):
-        record.meta.setdefault("names", {})[user_id] = tx.seated(user_id).name
+        record.book.names[user_id] = tx.seated(user_id).name
         record.seats = others
         tx.notice(Text(N_("{told} Not enough players are left: the game is over."), {"told": told}))
         tx.finish("stopped")

@@ -10,7 +10,7 @@ from .settings import locale_hint
 
 
 def chat_locale(record: GameRecord | None) -> str:
-    return record.meta.get("language", "en") if record is not None else "en"
+    return record.language if record is not None else "en"
 
 
 def seat_locale(record: GameRecord, seat: Seat) -> str:

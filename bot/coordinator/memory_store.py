@@ -47,7 +47,7 @@ class _Stored:
         self.version = record.version
         self.chat = record.chat
         self.active = record.active
-        self.owed = bool(record.meta.get("outbox"))
+        self.owed = record.delivery.outbox is not None
         self.blob = pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
 
     def record(self) -> GameRecord:

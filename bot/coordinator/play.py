@@ -46,8 +46,8 @@ def _engine(tx: Tx, action: Action) -> list[ev.Event]:
 
 def _acted(tx: Tx, user_id: str) -> None:
     """A player acting by themselves resets their run of timeouts."""
-    timeouts = tx.meta.get("timeouts")
-    if timeouts and timeouts.get(user_id):
+    timeouts = tx.book.timeouts
+    if timeouts.get(user_id):
         timeouts[user_id] = 0
 
 
@@ -63,7 +63,7 @@ def _in_hand(tx: Tx, user_id: str, press: str | None = None) -> None:
 
 def reclaim(tx: Tx, user_id: str) -> None:
     """A player whose seat a bot took over (away too long) is back: the seat is theirs again."""
-    taken = tx.meta.get("taken_over", [])
+    taken = tx.book.taken_over
     seat = tx.seated(user_id)
     if user_id not in taken or seat.ai is None:
         raise Refusal("not_in_game")  # a bot's own seat: nobody can play it
@@ -152,7 +152,7 @@ def declare(tx: Tx, cmd: cmds.Command) -> Text:
     user = cmd.user.id
     _in_hand(tx, user, cmd.press)
     if not _may_declare(tx, user):
-        if uno_calls.already_called(tx.meta, user, user) is not None:
+        if uno_calls.already_called(tx.book, user, user) is not None:
             raise uno_calls.refusal(_name(tx, user))  # a double press of UNO!
         raise Refusal("cannot_declare")
     _engine(tx, DeclareUno(user))
@@ -191,7 +191,7 @@ def call_uno(tx: Tx, cmd: cmds.CallUno, *, cooling: float = 0.0) -> tuple[Text, 
         if not seated:  # the engine needed a seated caller; the credit is the bystander's
             _rename_caller(tx, caller, user, display_name(cmd.user.name))
         return Text(N_("Caught! {target} draws the penalty."), {"target": _name(tx, target)}), True
-    settled = uno_calls.already_called(tx.meta, user, target)
+    settled = uno_calls.already_called(tx.book, user, target)
     if settled is not None:  # a second press for a call already made: never a wrong call
         raise uno_calls.refusal(_name(tx, settled))
     if not seated or record.status != "running":
@@ -210,7 +210,7 @@ def _stand_in(state, target: str) -> str:
 
 
 def _rename_caller(tx: Tx, seat_caller: str, user: str, name: str) -> None:
-    counters = tx.meta.get("counters", {})
+    counters = tx.book.counters
     row = counters.get(seat_caller)
     if row and row.get("uno_calls"):
         row["uno_calls"] -= 1  # bystanders are not seats: no stats for the stand-in
@@ -267,10 +267,10 @@ def turn_timeout(tx: Tx, deadline: float) -> bool:
         record.deadlines.pop("turn", None)
         tx.dirty = True
         return True
-    timeouts = tx.meta.setdefault("timeouts", {})
+    timeouts = tx.book.timeouts
     timeouts[player] = timeouts.get(player, 0) + 1
     tx.last.append(Text(N_("{player} ran out of time."), {"player": display_name(seat.name)}))
-    if timeouts[player] >= AFK_LIMIT and tx.meta.get("afk_policy", "ai") == "leave":
+    if timeouts[player] >= AFK_LIMIT and tx.game().options.afk_policy == "leave":
         timeouts.pop(player, None)
         remove(tx, player, Text(N_("{player} was away too long and left the game."),
                                 {"player": display_name(seat.name)}))
@@ -279,7 +279,7 @@ def turn_timeout(tx: Tx, deadline: float) -> bool:
     if timeouts[player] >= AFK_LIMIT:
         timeouts.pop(player, None)
         seat.ai = TAKEOVER_STRATEGY
-        tx.meta.setdefault("taken_over", []).append(player)
+        tx.book.taken_over.append(player)
         tx.notice(Text(N_("{player} was away too long: a bot plays for them now."),
                        {"player": display_name(seat.name)}), mentions=(player,))
     return True

@@ -11,21 +11,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .record import ChatKey as ChatKey  # the records are part of the ports' vocabulary
+from .record import GameRecord as GameRecord
+from .record import Seat as Seat
 from .views import HandView, Notice, Public, Reply
 
 if TYPE_CHECKING:
     from .commands import Command
-
-
-@dataclass(frozen=True)
-class ChatKey:
-    """One chat (Telegram group, Discord channel, the console) on one platform."""
-
-    platform: str  # "telegram" | "discord" | "console"
-    chat_id: str
-
-    def __str__(self) -> str:
-        return f"{self.platform}:{self.chat_id}"
 
 
 @dataclass(frozen=True)
@@ -85,46 +77,6 @@ class Clock(Protocol):
 
 
 # ---- persistence -------------------------------------------------------------------------
-
-@dataclass
-class Seat:
-    user_id: str
-    name: str
-    language: str | None = None
-    ai: str | None = None  # strategy name ("easy" | "normal" | "hard") for an AI seat
-    theme: str | None = None  # card pictures for this player's eyes only (None: "classic")
-
-    def to_json(self) -> dict[str, Any]:
-        # By hand: dataclasses.asdict deep-copies recursively and showed up in profiles.
-        data = {"user_id": self.user_id, "name": self.name, "language": self.language, "ai": self.ai}
-        if self.theme is not None:  # only when chosen: most records stay as they were
-            data["theme"] = self.theme
-        return data
-
-
-@dataclass
-class GameRecord:
-    """Everything needed to resume a game after a restart. Plain JSON-able fields only."""
-
-    game_id: str
-    chat: ChatKey
-    status: str  # "lobby" | "running" | "finished" | "stopped"
-    creator: str
-    seats: list[Seat]
-    rules: dict[str, Any]  # RuleSet.to_dict()
-    match: dict[str, Any] | None = None  # Match JSON while running
-    version: int = 0  # 0 = never saved; the store bumps it on every save
-    table_message_id: str | None = None
-    hand_message_ids: dict[str, str] = field(default_factory=dict)
-    deadlines: dict[str, float] = field(default_factory=dict)  # "turn", "lobby": absolute times
-    meta: dict[str, Any] = field(default_factory=dict)  # coordinator bookkeeping (JSON-able)
-    created_at: float = 0.0
-    updated_at: float = 0.0
-
-    @property
-    def active(self) -> bool:
-        return self.status in ("lobby", "running")
-
 
 @dataclass
 class PlayerResult:
@@ -225,7 +177,7 @@ class GameStore(Protocol):
 
     async def owing_delivery(self) -> list[GameRecord]:
         """Every game (any status) whose record still holds messages to deliver
-        (``meta["outbox"]``), for ``resume()``."""
+        (``record.delivery.outbox``), for ``resume()``."""
         ...
 
     async def chat_settings(self, chat: ChatKey) -> ChatSettings: ...

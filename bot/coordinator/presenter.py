@@ -35,8 +35,6 @@ from .views import (
     Text,
 )
 
-# meta key: user id -> the wild whose colour they are choosing ({"card", "uno", "press"})
-COLOR_PICKERS = "color_pickers"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 # The AI seats' levels as players read them.
@@ -49,18 +47,18 @@ def level_label(strategy: str) -> Text | str:
 
 def names_of(record: GameRecord) -> dict[str, str]:
     """user id -> the name the narrator uses (cut by ``display_name``)."""
-    names = dict(record.meta.get("names", {}))  # players who left still have a name
+    names = dict(record.book.names)  # players who left still have a name
     names.update({seat.user_id: seat.name for seat in record.seats})
     return display_names(names)
 
 
 def unreachable(record: GameRecord) -> set[str]:
-    return set(record.meta.get("unreachable", ()))
+    return set(record.delivery.unreachable)
 
 
 def lobby_view(record: GameRecord, locale: str, notice: Text | None = None) -> LobbyView:
     rules = RuleSet(**record.rules)
-    preset = record.meta.get("preset", "official")
+    preset = record.options.preset
     names = names_of(record)
     away = unreachable(record)
     seats = tuple(SeatView(s.user_id, s.name, 0, is_ai=s.ai is not None,
@@ -166,10 +164,10 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
 def _color_picker(record: GameRecord, match, user_id: str, over: bool) -> tuple[str, bool] | None:
     """(wild, declare UNO) whose colour the player is choosing, while their hand is as it was
     when they opened the choice."""
-    picker = record.meta.get(COLOR_PICKERS, {}).get(user_id)
-    if over or not picker or picker.get("press") != presses.token(match, user_id):
+    picker = record.delivery.color_pickers.get(user_id)
+    if over or not picker or picker.press != presses.token(match, user_id):
         return None
-    return str(picker["card"]), bool(picker.get("uno"))
+    return picker.card, picker.uno
 
 
 def stack_possible(rules: RuleSet | None, top: Card | None) -> bool:

@@ -118,7 +118,7 @@ class Scheduler:
     @staticmethod
     def _ai_rng(record: GameRecord) -> random.Random:
         # Derived from the game's seed and version: the same position gets the same choice.
-        return random.Random(f"{record.meta.get('seed', 0)}:{record.version}")
+        return random.Random(f"{record.options.seed}:{record.version}")
 
     @staticmethod
     def has_ai(record: GameRecord | None) -> bool:

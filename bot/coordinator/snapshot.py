@@ -40,7 +40,7 @@ async def player_snapshot(store: GameStore, game_id: str, user_id: str, *,
     seat = next((s for s in record.seats if s.user_id == user_id and s.ai is None), None)
     if seat is None:
         return None
-    locale = seat.language or record.meta.get("language", "en")
+    locale = seat.language or record.language
     lobby = table = hand = None
     if record.status == "lobby":
         lobby = presenter.lobby_view(record, locale)

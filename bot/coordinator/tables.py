@@ -1,10 +1,10 @@
 """A match at two tables at once (seed 002): 8 players, 7 rounds of new partners.
 
 One match is three game records that each keep their own lock, table message and timers:
-- the *hub*, in the chat where the lobby was opened (``meta["two_tables"]``): it holds the
+- the *hub*, in the chat where the lobby was opened (``record.two_tables``): it holds the
   lobby's seats, the tables' chats and game ids; it routes commands sent to that chat to the
   sender's table and announces the champion when both tables are done;
-- two *tables* (``meta["series"]``), each in its own chat (a Discord thread, a Telegram forum
+- two *tables* (``record.series``), each in its own chat (a Discord thread, a Telegram forum
   topic, or a virtual chat ``<chat>#t<k>`` whose messages the adapter posts into the group).
   A table's ``Match`` (``Match.start(..., table=k)``) scores all 8 players; the standings are
   the sum of both tables' scores.
@@ -19,8 +19,7 @@ Functions here are synchronous work on a ``Tx`` (like lobby.py and play.py).
 
 from __future__ import annotations
 
-import copy
-from typing import Any
+from dataclasses import replace
 
 from bot.engine import Match
 from bot.engine.errors import UnoError
@@ -30,6 +29,7 @@ from bot.engine.rules import RuleSet
 from . import presenter
 from .names import display_names
 from .ports import ChatKey, GameRecord, GameResult, PlayerResult, Seat
+from .record import HandBook, TableOfMatch, TwoTables
 from .refusals import Refusal, from_engine
 from .results import COUNTERS, add_up
 from .transaction import Tx
@@ -37,11 +37,6 @@ from .views import N_, Text
 
 TABLES = 2
 PLAYERS = 8
-HUB_ONLY = ("two_tables", "names", "counters", "match_counters", "unreachable", "taken_over", "timeouts")
-
-
-def key_json(chat: ChatKey) -> list[str]:
-    return [chat.platform, chat.chat_id]
 
 
 def virtual_table_chat(chat: ChatKey, number: int, topic: str | None = None) -> ChatKey:
@@ -62,20 +57,20 @@ def split_table_chat(chat_id: str) -> tuple[str, int | None, str | None]:
 
 
 def is_hub(record: GameRecord | None) -> bool:
-    return record is not None and "two_tables" in record.meta
+    return record is not None and record.two_tables is not None
 
 
 def is_table(record: GameRecord | None) -> bool:
-    return record is not None and "series" in record.meta
+    return record is not None and record.series is not None
 
 
 def linked_game_ids(record: GameRecord) -> list[str]:
     """The other records of the same match: a hub's tables, or a table's partner and hub."""
-    if is_hub(record):
-        return list(record.meta["two_tables"]["games"])
-    if is_table(record):
-        series = record.meta["series"]
-        return [g for g in series["games"] if g != record.game_id] + [series["hub_game"]]
+    if record.two_tables is not None:
+        return list(record.two_tables.games)
+    if record.series is not None:
+        series = record.series
+        return [g for g in series.games if g != record.game_id] + [series.hub_game]
     return []
 
 
@@ -104,29 +99,27 @@ def open_table(tx: Tx, hub: GameRecord, number: int, game_id: str, games: list[s
     rules = RuleSet(**hub.rules)
     players = [seat.user_id for seat in hub.seats]
     try:
-        match, events = Match.start(players, rules, hub.meta.get("seed", 0), table=number)
+        match, events = Match.start(players, rules, hub.options.seed, table=number)
     except UnoError as error:
         raise from_engine(error) from None
     by_id = {seat.user_id: seat for seat in hub.seats}
     # The lobby's settings (language, timers, seed...) but none of its game bookkeeping.
-    meta: dict[str, Any] = {key: copy.deepcopy(value) for key, value in hub.meta.items()
-                            if key not in HUB_ONLY}
-    meta["names"] = {seat.user_id: seat.name for seat in hub.seats}
-    meta["series"] = {"table": number, "hub": key_json(hub.chat), "hub_game": hub.game_id,
-                      "games": games, "seats": [seat.to_json() for seat in hub.seats],
-                      "bots": {}}
+    names = {seat.user_id: seat.name for seat in hub.seats}
     tx.record = GameRecord(
         game_id=game_id, chat=tx.chat, status="running", creator=hub.creator,
-        seats=[_copy_seat(by_id[p]) for p in match.game.players], rules=hub.rules, meta=meta,
+        seats=[_copy_seat(by_id[p]) for p in match.game.players], rules=hub.rules,
+        options=replace(hub.options), book=HandBook(names=names),
+        series=TableOfMatch(number, hub.chat, hub.game_id, list(games),
+                            [_copy_seat(seat) for seat in hub.seats]),
         created_at=tx.now)
     tx.match = match
     tx.dirty = True
     tx.table_due = True
     tx.last = [Text(N_("Table {table}, round {round} of {rounds}: the game starts!"),
                     {"table": number, "round": 1, "rounds": len(match.seatings)}),
-               presenter.new_round(match, display_names(meta["names"])),
-               *presenter.describe_all(events, display_names(meta["names"]), match.game.rules)]
-    timer = int(meta.get("turn_timer", 0))
+               presenter.new_round(match, display_names(names)),
+               *presenter.describe_all(events, display_names(names), match.game.rules)]
+    timer = hub.options.turn_timer
     if timer > 0:
         tx.record.deadlines["turn"] = tx.now + timer
     for seat in tx.record.seats:
@@ -140,7 +133,7 @@ def hub_started(tx: Tx, chats: list[ChatKey], games: list[str], seats_at: list[l
         raise Refusal("game_running")
     record.status = "running"
     record.deadlines.clear()
-    record.meta["two_tables"] = {"chats": [key_json(c) for c in chats], "games": games}
+    record.two_tables = TwoTables(list(chats), list(games))
     names = presenter.names_of(record)
     tx.dirty = True
     tx.notice(Text(N_("The match is played at two tables at once: 7 rounds, new partners every "
@@ -182,12 +175,14 @@ def advance(tx: Tx) -> bool:
     for other in others:  # players arriving from the other table keep their seat's state
         for seat in other.seats:
             current.setdefault(seat.user_id, seat)
-    for data in record.meta["series"]["seats"]:
-        current.setdefault(data["user_id"], Seat(**data))
-    bots = dict(record.meta["series"].get("bots", {}))
+    series = record.series
+    assert series is not None
+    for seat in series.seats:
+        current.setdefault(seat.user_id, _copy_seat(seat))
+    bots = dict(series.bots)
     for other in others:  # players who left play on as bots, at whichever table
-        bots.update(other.meta["series"].get("bots", {}))
-    record.meta["series"]["bots"] = bots
+        bots.update(other.series.bots if other.series is not None else {})
+    series.bots = bots
     for user_id, strategy in bots.items():
         if user_id in current:
             current[user_id] = Seat(user_id, current[user_id].name, current[user_id].language, strategy)
@@ -195,8 +190,8 @@ def advance(tx: Tx) -> bool:
     record.seats = [_copy_seat(current[p]) for p in seating]
     for user_id in leaving:
         record.hand_message_ids.pop(user_id, None)
-    taken = set(record.meta.get("taken_over", [])) | {u for r in others for u in r.meta.get("taken_over", [])}
-    record.meta["taken_over"] = [p for p in seating if p in taken]
+    taken = set(record.book.taken_over) | {u for r in others for u in r.book.taken_over}
+    record.book.taken_over = [p for p in seating if p in taken]
     tx.next_hand()
     return True
 
@@ -215,7 +210,7 @@ def conclude(tx: Tx) -> bool:
     rules = RuleSet(**record.rules)
     winner = champion(rules.scoring, totals, players)
     names = presenter.names_of(record)
-    counters = add_up({}, [r.meta.get("match_counters", {}) for r in tables])
+    counters = add_up({}, [r.book.match_counters for r in tables])
     rows = [PlayerResult(p, names.get(p, p), points=totals[p], won=p == winner,
                          is_ai=any(s.ai for s in record.seats if s.user_id == p),
                          **{key: counters.get(p, {}).get(key, 0) for key in COUNTERS})

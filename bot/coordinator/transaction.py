@@ -15,6 +15,7 @@ from bot.engine.actions import Action
 
 from . import fairness, hand_end, presenter, results, uno_calls
 from .ports import ChatKey, GameRecord, GameResult, Seat
+from .record import HandBook
 from .refusals import Refusal
 from .views import N_, Notice, Public, TableView, Text
 
@@ -96,12 +97,12 @@ class Tx:
         raise Refusal("unknown_player", {"name": text})
 
     @property
-    def meta(self) -> dict[str, Any]:
-        return self.game().meta
+    def book(self) -> HandBook:
+        return self.game().book
 
     @property
     def locale(self) -> str:
-        return self.meta.get("language", "en")
+        return self.game().language
 
     # ---- engine --------------------------------------------------------------------------
     def apply(self, action: Action) -> list[ev.Event]:
@@ -118,7 +119,7 @@ class Tx:
         record, match = self.running()
         before = match.game
         new_match, events = match.remove_player(user_id)
-        record.meta.setdefault("names", {})[user_id] = self.seated(user_id).name
+        record.book.names[user_id] = self.seated(user_id).name
         record.seats = [s for s in record.seats if s.user_id != user_id]
         record.hand_message_ids.pop(user_id, None)
         self.hand_updates.pop(user_id, None)
@@ -146,8 +147,8 @@ class Tx:
         after = new_match.game
         names = presenter.names_of(record)
         self.last.extend(presenter.describe_all(events, names, after.rules))
-        results.count(self.meta.setdefault("counters", {}), events)
-        uno_calls.note(record.meta, events)
+        results.count(record.book.counters, events)
+        uno_calls.note(record.book, events)
         fairness.note_exposed(record, before.catchable, after.catchable, self.now)
         # Private updates: the actor, the player to act, and whoever's cards changed.
         for player in after.players:

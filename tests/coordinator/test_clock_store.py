@@ -16,6 +16,7 @@ from bot.coordinator.ports import (
     Seat,
     VersionConflict,
 )
+from bot.coordinator.record import HandBook
 
 CHAT = ChatKey("discord", "42")
 
@@ -69,7 +70,7 @@ async def test_real_clock_fires_and_cancels() -> None:
 
 def record(game_id="g1", status="lobby") -> GameRecord:
     return GameRecord(game_id, CHAT, status, "u1", [Seat("u1", "Ana")], {"hand_size": 7},
-                      meta={"x": [1]})
+                      book=HandBook(taken_over=["x1"]))
 
 
 async def test_store_copies_in_and_out() -> None:
@@ -77,12 +78,12 @@ async def test_store_copies_in_and_out() -> None:
     mine = record()
     saved = await store.save(mine)
     assert saved.version == 1 and saved.updated_at == 5.0 and mine.version == 0
-    mine.meta["x"].append(2)
+    mine.book.taken_over.append("x2")
     saved.seats.append(Seat("u2", "Bo"))
     loaded = await store.load(CHAT)
-    assert loaded.meta == {"x": [1]} and len(loaded.seats) == 1
-    loaded.meta["x"].append(3)
-    assert (await store.get("g1")).meta == {"x": [1]}
+    assert loaded.book.taken_over == ["x1"] and len(loaded.seats) == 1
+    loaded.book.taken_over.append("x3")
+    assert (await store.get("g1")).book.taken_over == ["x1"]
 
 
 async def test_store_version_check_and_one_active_game() -> None:

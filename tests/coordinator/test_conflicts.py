@@ -21,7 +21,7 @@ class RivalStore(MemoryStore):
         if self.rival_saves and record.version:
             self.rival_saves -= 1
             rival = await self.get(record.game_id)
-            rival.meta["rival"] = rival.meta.get("rival", 0) + 1
+            rival.book.timeouts["rival"] = rival.book.timeouts.get("rival", 0) + 1
             await super().save(rival)
         return await super().save(record, results)
 
@@ -37,7 +37,7 @@ async def test_one_conflict_is_retried_and_wins() -> None:
     reply = await h.human_move(by_id[current])
     assert reply.ok
     after = await h.record()
-    assert after.meta["rival"] == 1  # the rival's change survived the retry
+    assert after.book.timeouts["rival"] == 1  # the rival's change survived the retry
     assert after.match != before.match
 
 
@@ -52,5 +52,5 @@ async def test_two_conflicts_answer_busy_and_send_nothing() -> None:
     reply = await h.do(cmds.Draw, next(p for p in people if p.id == current))
     assert (reply.ok, reply.error) == (False, "busy")
     after = await h.record()
-    assert after.match == before.match and after.meta["rival"] == 2
+    assert after.match == before.match and after.book.timeouts["rival"] == 2
     assert (len(h.chat.public), h.chat.private_count) == (published, private)

@@ -84,7 +84,7 @@ async def test_a_bot_calls_a_person_out_no_sooner_than_two_seconds(h: Harness) -
     await h.clock.advance(0.1)
     state = await h.state()
     assert state.card_count("u1") == 3  # ai2 called u1 out
-    assert (await h.record()).meta["counters"]["ai2"]["uno_calls"] == 1
+    assert (await h.record()).book.counters["ai2"]["uno_calls"] == 1
 
 
 async def test_a_person_may_still_declare_late_before_the_bot_calls(h: Harness) -> None:
@@ -143,7 +143,7 @@ async def test_reaction_window_setting_is_validated(h: Harness) -> None:
     ok = await h.do(cmds.ChangeSettings, people[0], changes={"reaction_window": "5"})
     assert ok.ok, ok
     assert (await h.store.chat_settings(h.key)).reaction_window == 5
-    assert (await h.record()).meta["reaction_window"] == 5
+    assert (await h.record()).options.reaction_window == 5
     bad = await h.do(cmds.ChangeSettings, people[0], changes={"reaction_window": "11"})
     assert bad.error == "bad_setting"
     assert (await h.store.chat_settings(h.key)).reaction_window == 5

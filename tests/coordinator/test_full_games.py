@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.coordinator import commands as cmds
-from bot.coordinator.fairness import REACTION_WINDOW
+from bot.coordinator.record import REACTION_WINDOW
 from bot.coordinator.views import Notice
 
 from .conftest import Harness

@@ -76,7 +76,7 @@ async def test_challenge_won_against_a_bluff(h: Harness) -> None:
     assert reply.ok and "won" in reply.text.msgid
     state = await h.state()
     assert state.card_count("u1") == 6 and state.current == "u2" and state.pending_draw == 0
-    assert (await h.record()).meta["counters"]["u2"]["challenges_won"] == 1
+    assert (await h.record()).book.counters["u2"]["challenges_won"] == 1
     assert (await h.do(cmds.PlayCards, u2, cards=("G5",))).ok  # the named colour stands
 
 

@@ -5,7 +5,7 @@ looking at (with a sub-menu open on it) is not replaced by an older delivery."""
 from __future__ import annotations
 
 from bot.coordinator import commands as cmds
-from bot.coordinator.delivery import owed
+from bot.coordinator.record import Outbox
 
 from .conftest import Harness
 
@@ -25,7 +25,7 @@ async def drawn_and_kept(h: Harness):
 
 async def test_a_delivered_move_is_owed_no_more(h: Harness) -> None:
     await drawn_and_kept(h)
-    assert owed.KEY not in (await h.record()).meta
+    assert (await h.record()).delivery.outbox is None
     assert await h.store.owing_delivery() == []
 
 
@@ -43,20 +43,20 @@ async def test_an_undelivered_move_is_still_delivered_after_a_restart(h: Harness
     """Clearing happens only after the delivery: what a kill interrupted is delivered."""
     mover = await drawn_and_kept(h)
     record = await h.record()
-    record.meta[owed.KEY] = {"v": record.version + 1, "table": True, "hands": [mover.id]}
+    record.delivery.outbox = Outbox(record.version + 1, table=True, hands=[mover.id])
     await h.store.save(record)  # as if the process died between the save and the delivery
     before = len(h.chat.private[mover.id])
     restarted = h.restart()
     await restarted.coordinator.resume()
     assert len(h.chat.private[mover.id]) == before + 1
-    assert owed.KEY not in (await h.record()).meta
+    assert (await h.record()).delivery.outbox is None
     await restarted.coordinator.close()
 
 
 async def owed_again(h: Harness, *user_ids: str) -> Harness:
     """Store an outbox as if the process died right after a save, and restart on the store."""
     record = await h.record()
-    record.meta[owed.KEY] = {"v": record.version + 1, "hands": list(user_ids)}
+    record.delivery.outbox = Outbox(record.version + 1, hands=list(user_ids))
     await h.store.save(record)
     restarted = h.restart()
     await restarted.coordinator.resume()
@@ -87,6 +87,6 @@ async def test_a_colour_picker_lasts_only_while_the_hand_is_unchanged(h: Harness
     assert (await h.do(cmds.PlayCards, mover, cards=("W",), color="blue", press=press)).ok
     assert h.chat.last_hand(mover.id).color_picker is None  # played: the hand changed
     # Gone for good: a hand that comes back to the same cards (a returned W+4) shows no picker.
-    assert mover.id not in (await h.record()).meta.get("color_pickers", {})
+    assert mover.id not in (await h.record()).delivery.color_pickers
     stale = await h.do(cmds.OpenColorPicker, mover, card="W", press=press)
     assert stale.error == "stale_press"

@@ -56,7 +56,7 @@ async def test_the_creator_changes_lobby_rules_but_not_running_ones(h: Harness) 
     assert "turn" in (await h.record()).deadlines
     assert (await h.do(cmds.ChangeSettings, u1, changes={"turn_timer": 0})).ok
     record = await h.record()
-    assert record.meta["turn_timer"] == 0 and "turn" not in record.deadlines
+    assert record.options.turn_timer == 0 and "turn" not in record.deadlines
     await h.clock.advance(1000)
     assert (await h.record()).match == record.match  # no timeout any more
 

@@ -22,7 +22,7 @@ async def test_timeout_draws_and_passes(h: Harness) -> None:
     after = await h.state()
     assert after.current != player and after.card_count(player) >= count  # drew (penalty or 1)
     assert any("ran out of time" in t.msgid for t in h.chat.last_table().last)
-    assert (await h.record()).meta["timeouts"][player] == 1
+    assert (await h.record()).book.timeouts[player] == 1
 
 
 async def test_acting_resets_the_timeout_run(h: Harness) -> None:
@@ -36,7 +36,7 @@ async def test_acting_resets_the_timeout_run(h: Harness) -> None:
     while (await h.state()).current != first:  # e.g. a skip: the same player again
         assert (await h.human_move(by_id[(await h.state()).current])).ok
     assert (await h.human_move(by_id[first])).ok
-    assert (await h.record()).meta["timeouts"].get(first, 0) == 0
+    assert (await h.record()).book.timeouts.get(first, 0) == 0
 
 
 async def test_three_timeouts_hand_the_seat_to_a_bot(h: Harness) -> None:
@@ -122,7 +122,7 @@ async def test_unreachable_player_keeps_the_seat_and_gets_the_hand_later(h: Harn
     assert len(warnings) == 1
     assert not any(isinstance(v, Card) for v in warnings[0].text.params.values())
     record = await h.record()
-    assert record.meta["unreachable"] == ["u2"] and len(record.seats) == 2
+    assert record.delivery.unreachable == ["u2"] and len(record.seats) == 2
     by_id = {p.id: p for p in people}
     turns_of_u2 = 0
     for _ in range(4):  # more moves: no second warning
@@ -137,7 +137,7 @@ async def test_unreachable_player_keeps_the_seat_and_gets_the_hand_later(h: Harn
     h.chat.unblock("u2")
     assert await h.coordinator.user_reachable("telegram", "u2") == 1
     assert h.chat.last_hand("u2").user_id == "u2"
-    assert (await h.record()).meta["unreachable"] == []
+    assert (await h.record()).delivery.unreachable == []
 
 
 async def test_show_hand_resends_after_unblocking(h: Harness) -> None:
@@ -147,7 +147,7 @@ async def test_show_hand_resends_after_unblocking(h: Harness) -> None:
     reply = await h.do(cmds.ShowHand, u2)
     assert reply.ok and reply.hand is not None
     assert len(h.chat.private["u2"]) == 1
-    assert (await h.record()).meta["unreachable"] == []
+    assert (await h.record()).delivery.unreachable == []
     assert len([n for n in h.chat.notices() if n.mentions == ("u2",)]) == 1
 
 
@@ -186,7 +186,7 @@ async def test_a_player_taken_over_by_a_bot_can_come_back() -> None:
         await clock.advance(21)
     record = await h.record()
     away = next(s for s in record.seats if s.ai)
-    assert away.user_id in record.meta["taken_over"]
+    assert away.user_id in record.book.taken_over
     if (await h.state()).current != away.user_id:
         await clock.advance(21)  # the other player times out; the bot's turn comes next
     assert (await h.state()).current == away.user_id
@@ -195,5 +195,5 @@ async def test_a_player_taken_over_by_a_bot_can_come_back() -> None:
     assert reply.ok, reply
     record = await h.record()
     assert next(s for s in record.seats if s.user_id == who.id).ai is None
-    assert who.id not in record.meta["taken_over"]
+    assert who.id not in record.book.taken_over
     await h.coordinator.close()

@@ -29,7 +29,7 @@ async def open_two_tables(h: Harness, humans: int = 1) -> list:
 
 async def table_records(h: Harness) -> list[GameRecord]:
     hub = await h.record() if await h.store.load(CHAT) else None
-    games = hub.meta["two_tables"]["games"] if hub else h.games
+    games = hub.two_tables.games if hub else h.games
     return [await h.store.get(g) for g in games]
 
 
@@ -67,7 +67,7 @@ async def test_two_tables_play_28_hands_each_and_name_a_champion():
     h = Harness(seed=4)
     people = await open_two_tables(h, humans=2)
     hub = await h.record()
-    h.games = hub.meta["two_tables"]["games"]
+    h.games = hub.two_tables.games
     first = await table_records(h)
     assert [r.chat for r in first] == [T1, T2]
     assert sorted(s.user_id for r in first for s in r.seats) == sorted(s.user_id for s in hub.seats)
@@ -117,7 +117,7 @@ async def test_both_tables_run_at_once_on_their_own_timers():
     h.coordinator = Coordinator(chat, store, clock, ai_delay=1.0, seed=9)
     people = await h.lobby(1, 7, settings={**SETTINGS, "turn_timer": "5"})
     assert (await h.do(cmds.StartGame, people[0])).ok
-    games = (await h.record()).meta["two_tables"]["games"]
+    games = (await h.record()).two_tables.games
     versions = {g: [] for g in games}
     for _ in range(60):  # bots act on their timers, the human's turns time out
         await clock.advance(1.0)
@@ -143,7 +143,7 @@ async def test_routing_settings_refusals_and_stop_everywhere():
     outsider = user(9)
     assert (await h.do(cmds.Draw, outsider)).error == "not_in_game"
     hub = await h.record()
-    games = hub.meta["two_tables"]["games"]
+    games = hub.two_tables.games
     reply = await h.do(cmds.StopGame, people[0])
     assert reply.ok
     assert await h.store.load(CHAT) is None
@@ -155,7 +155,7 @@ async def test_a_leaver_is_replaced_by_a_bot_and_the_schedule_holds():
     people = await h.lobby(2, 6, settings=SETTINGS)
     assert (await h.do(cmds.StartGame, people[0])).ok
     hub = await h.record()
-    games = hub.meta["two_tables"]["games"]
+    games = hub.two_tables.games
     assert (await h.do(cmds.Leave, people[1])).ok
     record = next(r for r in [await h.store.get(g) for g in games]
                   if any(s.user_id == people[1].id for s in r.seats))
@@ -168,7 +168,7 @@ async def test_a_restart_keeps_the_two_table_match():
     people = await open_two_tables(h, humans=1)
     h2 = h.restart()
     await h2.coordinator.resume()
-    h2.games = (await h2.record()).meta["two_tables"]["games"]
+    h2.games = (await h2.record()).two_tables.games
     command = None
     for _ in range(50):
         command = await human_command(h2, people[0])
@@ -197,24 +197,24 @@ async def test_a_setting_sent_in_the_group_applies_at_both_tables():
     h = Harness(seed=3)
     people = await h.lobby(2, 6, settings={**SETTINGS, "turn_timer": "30"})
     assert (await h.do(cmds.StartGame, people[0])).ok
-    games = (await h.record()).meta["two_tables"]["games"]
+    games = (await h.record()).two_tables.games
     records = [await h.store.get(g) for g in games]
-    assert [r.meta["turn_timer"] for r in records] == [30, 30]
+    assert [r.options.turn_timer for r in records] == [30, 30]
     assert any("turn" in r.deadlines for r in records)
     reply = await h.do(cmds.ChangeSettings, people[0],
                        changes={"turn_timer": "0", "reaction_window": "5", "language": "zh_CN"})
     assert reply.ok and reply.text.msgid == "Settings saved."
     records = [await h.store.get(g) for g in games]
     for record in records:  # both tables changed at once, the running turn included
-        assert record.meta["turn_timer"] == 0 and "turn" not in record.deadlines
-        assert record.meta["reaction_window"] == 5 and record.meta["language"] == "zh_CN"
+        assert record.options.turn_timer == 0 and "turn" not in record.deadlines
+        assert record.options.reaction_window == 5 and record.options.language == "zh_CN"
     versions = [r.version for r in records]
     await h.clock.advance(600)  # no timer left to fire: nobody is moved on
     assert [(await h.store.get(g)).version for g in games] == versions
     # And back on: the turn being played at each table gets the new timer.
     assert (await h.do(cmds.ChangeSettings, people[0], changes={"turn_timer": "20"})).ok
     records = [await h.store.get(g) for g in games]
-    assert [r.meta["turn_timer"] for r in records] == [20, 20]
+    assert [r.options.turn_timer for r in records] == [20, 20]
     assert all(r.deadlines.get("turn") == h.clock.now() + 20 for r in records
                if Match.from_json(r.match).game.current is not None)
     waiting = [r for r in records if "turn" in r.deadlines]
@@ -230,4 +230,4 @@ async def test_a_setting_sent_in_the_group_applies_at_both_tables():
     # Only who may manage the group changes its settings.
     refused = await h.do(cmds.ChangeSettings, people[1], changes={"turn_timer": "0"})
     assert not refused.ok and refused.error == "not_allowed"
-    assert [(await h.store.get(g)).meta["turn_timer"] for g in games] == [20, 20]
+    assert [(await h.store.get(g)).options.turn_timer for g in games] == [20, 20]

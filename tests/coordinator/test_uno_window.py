@@ -43,8 +43,8 @@ async def test_forgetting_uno_gets_caught(h: Harness) -> None:
     table = h.chat.last_table()
     assert any(t.params.get("target") == "P1" and t.params.get("caller") == "P3" for t in table.last)
     record = await h.record()
-    assert record.meta["counters"]["u3"]["uno_calls"] == 1
-    assert record.meta["counters"]["u1"]["caught"] == 1
+    assert record.book.counters["u3"]["uno_calls"] == 1
+    assert record.book.counters["u1"]["caught"] == 1
 
 
 async def test_late_declaration_before_a_call_is_safe(h: Harness) -> None:
@@ -85,7 +85,7 @@ async def test_a_bystander_can_catch_and_gets_the_credit_in_public(h: Harness) -
     assert reply.ok and reply.hand is None
     assert (await h.state()).card_count("u1") == 3
     assert any(t.params.get("caller") == "Watcher" for t in h.chat.last_table().last)
-    counters = (await h.record()).meta["counters"]
+    counters = (await h.record()).book.counters
     assert all(row.get("uno_calls", 0) == 0 for row in counters.values())
 
 

@@ -18,6 +18,7 @@ from bot.coordinator.ports import (
     UserProfile,
     VersionConflict,
 )
+from bot.coordinator.record import DeliveryState, HandBook
 
 CHAT = ChatKey("telegram", "-100123")
 OTHER_CHAT = ChatKey("telegram", "-100999")
@@ -53,7 +54,8 @@ def result(kind: str, hand: int, players: list[PlayerResult], game_id: str = "g1
 async def test_insert_then_load_and_get_return_the_same_record(store):
     record = make_record(match=MATCH_JSON, table_message_id="77",
                          hand_message_ids={"u1": "m1"}, deadlines={"turn": 1_800_000_000.125},
-                         meta={"timeouts": {"u1": 2}, "unreachable": ["u1"]})
+                         book=HandBook(timeouts={"u1": 2}),
+                         delivery=DeliveryState(unreachable=["u1"]))
     saved = await store.save(record)
     assert saved.version == 1 and record.version == 0
     assert saved.updated_at > 0 and saved.created_at > 0
@@ -73,13 +75,13 @@ async def test_match_state_json_round_trips_exactly(store):
 
 
 async def test_store_keeps_its_own_copy(store):
-    record = make_record(match={"cards": ["R1"]}, meta={"n": 1})
+    record = make_record(match={"cards": ["R1"]}, book=HandBook(timeouts={"u1": 1}))
     saved = await store.save(record)
     record.match["cards"].append("R2")
-    saved.meta["n"] = 99
+    saved.book.timeouts["u1"] = 99
     saved.seats.append(Seat("x", "X"))
     loaded = await store.get("g1")
-    assert loaded.match == {"cards": ["R1"]} and loaded.meta == {"n": 1} and len(loaded.seats) == 2
+    assert loaded.match == {"cards": ["R1"]} and loaded.book.timeouts == {"u1": 1} and len(loaded.seats) == 2
     loaded.match["cards"].clear()
     assert (await store.get("g1")).match == {"cards": ["R1"]}
 

@@ -90,7 +90,7 @@ async def test_a_restarted_coordinator_resumes_from_the_database(sqlite_database
         assert (await first.handle(next_command(await store.load(CHAT), users))).ok
     await first.close()  # the process stops: its timers are gone, its deliveries settled
     before = await store.load(CHAT)
-    assert "outbox" not in before.meta  # delivered and recorded as such: nothing owed
+    assert before.delivery.outbox is None  # delivered and recorded as such: nothing owed
     await store.close()
 
     # A new process: a new store on the same file, a new coordinator, later in time.

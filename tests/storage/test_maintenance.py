@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from bot import cli
 from bot.config import Settings
 from bot.coordinator.ports import ChatKey, PlayerResult
+from bot.coordinator.record import DeliveryState, Outbox
 from storage import maintenance, open_store
 from storage.db import make_engine
 from storage.migrate import upgrade
@@ -114,7 +115,7 @@ async def _finished_games(url: str, old: float) -> None:
                           result("match", 1, players, game_id=f"g{n}", chat=chat)])
     await store.save(make_record("g3", ChatKey("telegram", "3"), "running", match=MATCH_JSON))
     await store.save(make_record("g4", ChatKey("telegram", "4"), "stopped", match=MATCH_JSON,
-                                 meta={"outbox": {"v": 1, "table": True}}))
+                                 delivery=DeliveryState(Outbox(1, table=True))))
     await store.close()
 
 

@@ -9,6 +9,7 @@ import time
 from bot.coordinator.clock import FakeClock
 from bot.coordinator.coordinator import Coordinator
 from bot.coordinator.ports import ChatKey, PlayerResult
+from bot.coordinator.record import DeliveryState, Outbox
 from tests.fakes import FakeChat
 
 from .test_contract import MATCH_JSON, make_record, result
@@ -22,7 +23,7 @@ async def test_finished_games_drop_their_cards_but_keep_their_results(store):
     await store.save(make_record("gr", ChatKey("telegram", "2"), "running", match=MATCH_JSON,
                                  hand_message_ids={"u1": "m2"}))
     await store.save(make_record("go", ChatKey("telegram", "3"), "stopped", match=MATCH_JSON,
-                                 meta={"outbox": {"v": 1, "table": True}}))
+                                 delivery=DeliveryState(Outbox(1, table=True))))
     stats = await store.stats("telegram", "u1")
 
     assert await store.compact_finished(time.time() - 3600) == 0  # not old enough yet

@@ -84,7 +84,7 @@ async def test_a_turn_timeout_whose_save_fails_is_tried_again(database_url):
         await clock.advance(1.0)  # the next one (after 1 s) goes through
         record = await store.load(CHAT)
         assert Match.from_json(record.match).game.current != player
-        assert record.meta["timeouts"] == {player: 1}
+        assert record.book.timeouts == {player: 1}
         await clock.advance(0.5)
         assert clock.pending == 1  # only the new turn's deadline: no retry left over
     finally:
@@ -124,7 +124,7 @@ async def test_a_wall_clock_step_back_does_not_drop_the_turn_timer(database_url)
         assert (await state_of(store)).current == player
         await clock.advance(0.1)
         assert (await state_of(store)).current != player  # it fired at its time after all
-        assert (await store.load(CHAT)).meta["timeouts"] == {player: 1}
+        assert (await store.load(CHAT)).book.timeouts == {player: 1}
     finally:
         await coordinator.close()
         await store.close()

@@ -19,6 +19,7 @@ from ..locales import chat_locale, seat_locale
 from ..locks import ChatLocks
 from ..names import display_name
 from ..ports import ChatKey, ChatPort, DeliveryFailed, GameRecord, GameStore, Seat, VersionConflict
+from ..record import Outbox
 from ..transaction import Outgoing, Tx
 from ..views import N_, HandView, Notice, Text
 from . import owed
@@ -42,7 +43,7 @@ class Delivery:
     def __post_init__(self) -> None:
         self.table_before = self.record.table_message_id
         self.hands_before = dict(self.record.hand_message_ids)
-        self.unreachable_before = list(self.record.meta.get("unreachable", []))
+        self.unreachable_before = list(self.record.delivery.unreachable)
 
 
 @dataclass
@@ -81,7 +82,7 @@ class Deliverer:
             record.table_message_id = known.table_message_id
         record.hand_message_ids.update(known.hand_message_ids)
         if known.unreachable is not None:
-            record.meta["unreachable"] = list(known.unreachable)
+            record.delivery.unreachable = list(known.unreachable)
 
     def prepare(self, tx: Tx, loaded_table: str | None) -> None:
         """Before the save: render the hands to send, and store what is owed with the move."""
@@ -92,9 +93,9 @@ class Deliverer:
                 # No table id known when loaded: one may still be on its way (an earlier
                 # delivery posting it). "table" edits whatever is shown by then, else posts.
                 item.slot = "table"
-        pickers = record.meta.get(presenter.COLOR_PICKERS)
+        pickers = record.delivery.color_pickers
         if pickers and tx.match is not None:  # a picker ends when its hand changes, for good
-            for user_id in [u for u, p in pickers.items() if p.get("press") != presses.token(tx.match, u)]:
+            for user_id in [u for u, p in pickers.items() if p.press != presses.token(tx.match, u)]:
                 del pickers[user_id]
         if tx.match is not None:
             for user_id, note in tx.hand_updates.items():
@@ -103,26 +104,21 @@ class Deliverer:
                     tx.views[user_id] = presenter.hand_view(
                         record, tx.match, user_id, seat_locale(record, seat), note=note,
                         turn_started=user_id == tx.turn_started)
-        earlier = record.meta.get(owed.KEY)
+        earlier = record.delivery.outbox
         done = self._delivered.get(tx.chat)
-        if earlier and done is not None and done[0] == record.game_id and earlier.get("v", 0) <= done[1]:
+        if earlier and done is not None and done[0] == record.game_id and earlier.version <= done[1]:
             earlier = None  # delivered already: dropped with this save
-        outbox = owed.merged(earlier,
-                             [owed.encode_notice(i.view) for i in tx.outgoing if i.slot == "notice"
-                              and isinstance(i.view, Notice)],
-                             any(i.slot != "notice" for i in tx.outgoing), list(tx.views),
-                             record.version + 1)
-        if outbox is None:
-            record.meta.pop(owed.KEY, None)
-        else:
-            record.meta[owed.KEY] = outbox
+        record.delivery.outbox = owed.merged(
+            earlier, [owed.encode_notice(i.view) for i in tx.outgoing if i.slot == "notice"
+                      and isinstance(i.view, Notice)],
+            any(i.slot != "notice" for i in tx.outgoing), list(tx.views), record.version + 1)
 
     def submit(self, tx: Tx) -> Job | None:
         """After the save: queue the transaction's messages (None: nothing to send)."""
         record = tx.record
         assert record is not None
         if not tx.outgoing and not tx.views:
-            if owed.KEY not in record.meta:
+            if record.delivery.outbox is None:
                 self._delivered[tx.chat] = (record.game_id, record.version)
             return None
         delivery = Delivery(record, list(tx.outgoing), dict(tx.views))
@@ -178,21 +174,21 @@ class Deliverer:
             job.hands_done = True
             record.hand_message_ids.update(known.hand_message_ids)
             if known.unreachable is not None:
-                record.meta["unreachable"] = list(known.unreachable)
+                record.delivery.unreachable = list(known.unreachable)
             for user_id, view in delivery.hands.items():
                 await self._push_hand(record, user_id, view)
             known.hand_message_ids.update(record.hand_message_ids)
-            known.unreachable = list(record.meta.get("unreachable", []))
+            known.unreachable = list(record.delivery.unreachable)
         if failed_table or failed_other:
             raise Retry(table_only=not failed_other)
         self._delivered[chat] = (record.game_id, record.version)
         learnt = (known.table_set and known.table_message_id != record.table_message_id) \
             or record.hand_message_ids != delivery.hands_before \
-            or delivery.unreachable_before != list(record.meta.get("unreachable", []))
+            or delivery.unreachable_before != record.delivery.unreachable
         # What is delivered is owed no more: a stored outbox left behind would be delivered
         # again by the next start after a kill, and its hands would undo what the players
         # did meanwhile (a colour picker opened). A later job of the game settles it as well.
-        owing = owed.KEY in record.meta and not self.courier.later_queued(job)
+        owing = record.delivery.outbox is not None and not self.courier.later_queued(job)
         if learnt or delivery.resumed or not record.active or owing:
             await self._settle(chat, delivery)
 
@@ -207,9 +203,9 @@ class Deliverer:
                 if fresh is None:
                     return
                 changed = False
-                outbox = fresh.meta.get(owed.KEY)
-                if outbox and outbox.get("v", 0) <= record.version:
-                    fresh.meta.pop(owed.KEY)
+                outbox = fresh.delivery.outbox
+                if outbox and outbox.version <= record.version:
+                    fresh.delivery.outbox = None
                     changed = True
                 if known is not None and known.game_id == fresh.game_id:
                     if known.table_set and fresh.table_message_id == delivery.table_before \
@@ -222,8 +218,8 @@ class Deliverer:
                             fresh.hand_message_ids[user_id] = message_id
                             changed = True
                     if known.unreachable is not None and \
-                            fresh.meta.get("unreachable", []) != known.unreachable:
-                        fresh.meta["unreachable"] = list(known.unreachable)
+                            fresh.delivery.unreachable != known.unreachable:
+                        fresh.delivery.unreachable = list(known.unreachable)
                         changed = True
                 if changed:
                     await self.store.save(fresh)
@@ -238,7 +234,7 @@ class Deliverer:
         seat = next((s for s in record.seats if s.user_id == user_id), None)
         if seat is None or seat.ai is not None:
             return False
-        away = record.meta.setdefault("unreachable", [])
+        away = record.delivery.unreachable
         try:
             message_id = await self.chat.send_hand(record.chat, user_id, view,
                                                    edit=record.hand_message_ids.get(user_id))
@@ -291,16 +287,16 @@ class Deliverer:
         if seat is None or seat.ai is not None:
             return
         self.loaded(record)
-        before = (record.hand_message_ids.get(user_id), user_id in record.meta.get("unreachable", []))
+        before = (record.hand_message_ids.get(user_id), user_id in record.delivery.unreachable)
         view = presenter.hand_view(record, Match.from_json(record.match), user_id,
                                    seat_locale(record, seat), repost=True)
         await self._push_hand(record, user_id, view)
-        after = (record.hand_message_ids.get(user_id), user_id in record.meta.get("unreachable", []))
+        after = (record.hand_message_ids.get(user_id), user_id in record.delivery.unreachable)
         known = self._known.get(chat)
         if known is not None and known.game_id == record.game_id:
             if after[0] is not None:
                 known.hand_message_ids[user_id] = after[0]
-            known.unreachable = list(record.meta.get("unreachable", []))
+            known.unreachable = list(record.delivery.unreachable)
         if after == before:
             return
         try:
@@ -310,7 +306,7 @@ class Deliverer:
                     return
                 if after[0] is not None:
                     fresh.hand_message_ids[user_id] = after[0]
-                away = fresh.meta.setdefault("unreachable", [])
+                away = fresh.delivery.unreachable
                 if after[1] and user_id not in away:
                     away.append(user_id)
                 elif not after[1] and user_id in away:
@@ -334,19 +330,19 @@ class Deliverer:
             await self.courier.wait(job, self.delivery_wait)
 
     def _resumed_job(self, record: GameRecord) -> Job:
-        outbox = record.meta.get(owed.KEY) or {}
+        outbox = record.delivery.outbox or Outbox(record.version)
         locale = chat_locale(record)
         outgoing = [Outgoing(owed.decode_notice(n, record.game_id), "notice")
-                    for n in outbox.get("notices", ())]
+                    for n in outbox.notices]
         match = Match.from_json(record.match) if record.match is not None else None
-        if outbox.get("table"):
+        if outbox.table:
             if record.status == "lobby":
                 outgoing.append(Outgoing(presenter.lobby_view(record, locale), "table"))
             elif record.status == "running" and match is not None:
                 outgoing.append(Outgoing(presenter.table_view(record, match, locale), "table"))
         hands: dict[str, HandView] = {}
         if match is not None:
-            for user_id in outbox.get("hands", ()):
+            for user_id in outbox.hands:
                 seat = next((s for s in record.seats if s.user_id == user_id), None)
                 if seat is not None and seat.ai is None:
                     hands[user_id] = presenter.hand_view(record, match, user_id,
@@ -363,8 +359,8 @@ class Deliverer:
             record = await self._safe_get(game_id)
             if record is None:
                 continue
-            outbox = record.meta.get(owed.KEY)
-            if outbox and outbox.get("v", 0) <= version:
+            outbox = record.delivery.outbox
+            if outbox and outbox.version <= version:
                 await self._settle(chat, Delivery(record, [], {}))
 
     async def _safe_get(self, game_id: str) -> GameRecord | None:

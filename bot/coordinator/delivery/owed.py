@@ -1,6 +1,6 @@
 """What a game still owes the chat, stored in the game's record with the move itself.
 
-A transaction saves ``meta["outbox"]`` in the same write as the new state: the notices it
+A transaction saves its ``Outbox`` (``record.delivery.outbox``) in the same write as the new state: the notices it
 announces (as data), whether the table must be shown, and whose hands must be sent. If the
 process dies between that save and the delivery, ``Coordinator.resume()`` finds the outbox
 (``GameStore.owing_delivery``) and delivers it: the table and hands are rebuilt from the
@@ -17,9 +17,8 @@ from typing import Any
 from bot.engine.cards import Card, Color
 from bot.i18n import Lines
 
+from ..record import Outbox
 from ..views import Notice, Text
-
-KEY = "outbox"
 
 
 def encode(value: Any) -> Any:
@@ -66,20 +65,13 @@ def decode_notice(data: dict[str, Any], game_id: str) -> Notice:
     return Notice(data["locale"], decode(data["text"]), tuple(data["mentions"]), game_id)
 
 
-def merged(earlier: dict[str, Any] | None, notices: list[dict[str, Any]], table: bool,
-           hands: list[str], version: int) -> dict[str, Any] | None:
+def merged(earlier: Outbox | None, notices: list[dict[str, Any]], table: bool,
+           hands: list[str], version: int) -> Outbox | None:
     """The outbox to store with ``version``: an earlier one not yet delivered, plus this one's."""
     if earlier:
-        notices = [*earlier.get("notices", ()), *notices]
-        table = table or bool(earlier.get("table"))
-        hands = [*earlier.get("hands", ()), *(u for u in hands if u not in earlier.get("hands", ()))]
+        notices = [*earlier.notices, *notices]
+        table = table or earlier.table
+        hands = [*earlier.hands, *(u for u in hands if u not in earlier.hands)]
     if not (notices or table or hands):
         return None
-    owed: dict[str, Any] = {"v": version}
-    if notices:
-        owed["notices"] = notices
-    if table:
-        owed["table"] = True
-    if hands:
-        owed["hands"] = hands
-    return owed
+    return Outbox(version, notices, table, hands)

@@ -90,7 +90,7 @@ async def change_settings(ctx: Context, cmd: cmds.ChangeSettings) -> Reply:
         if record.status == "lobby":
             refuse_deal(rules_of(new), len(record.seats))  # seats taken stay: say what fits
             record.rules = rules_of(new).to_dict()
-            record.meta["preset"] = new.preset
+            record.options.preset = new.preset
             tx.lobby_update(Text(N_("The settings were changed.")))
         tx.dirty = True
 
@@ -112,8 +112,9 @@ def _play_settings(tx: Tx, new: ChatSettings, changes: dict) -> None:
     record = tx.record
     if record is None:
         return
-    record.meta.update(language=new.language, turn_timer=new.turn_timer, afk_policy=new.afk_policy,
-                       reaction_window=new.reaction_window)
+    options = record.options
+    options.language, options.turn_timer = new.language, new.turn_timer
+    options.afk_policy, options.reaction_window = new.afk_policy, new.reaction_window
     if record.status == "running" and "turn_timer" in changes:
         record.deadlines.pop("turn", None)
         if new.turn_timer > 0 and tx.match is not None and tx.match.game.current is not None:
@@ -189,7 +190,7 @@ async def set_card_theme(ctx: Context, cmd: cmds.SetCardTheme) -> Reply:
 async def show_rules(ctx: Context, cmd: cmds.ShowRules) -> Reply:
     record = await ctx.store.load(cmd.chat)
     if record is not None:
-        rules, preset = RuleSet(**record.rules), record.meta.get("preset", "official")
+        rules, preset = RuleSet(**record.rules), record.options.preset
     else:
         settings = await ctx.store.chat_settings(cmd.chat)
         rules, preset = rules_of(settings), settings.preset

@@ -10,10 +10,11 @@ from bot.engine.errors import UnoError
 from bot.i18n import CommandRef
 
 from .. import commands as cmds
-from .. import fairness, play, presenter, presses
+from .. import fairness, play, presses
 from ..choose import command_for
 from ..context import Context
 from ..ports import ChatKey
+from ..record import ColorPicker
 from ..refusals import Refusal
 from ..replies import reply
 from ..transaction import Tx
@@ -98,7 +99,7 @@ async def open_color_picker(ctx: Context, cmd: cmds.OpenColorPicker) -> Reply:
         record, match = tx.running()
         tx.seated(cmd.user.id)
         presses.check(match, cmd.user.id, cmd.press)
-        pickers = record.meta.setdefault(presenter.COLOR_PICKERS, {})
+        pickers = record.delivery.color_pickers
         if not cmd.card:
             if pickers.pop(cmd.user.id, None) is not None:
                 tx.dirty = True
@@ -109,8 +110,8 @@ async def open_color_picker(ctx: Context, cmd: cmds.OpenColorPicker) -> Reply:
             raise Refusal("bad_card", {"card": cmd.card[:12]}) from None
         if not card.is_wild or card not in match.game.hand(cmd.user.id):
             raise Refusal("bad_move")
-        pickers[cmd.user.id] = {"card": str(card), "uno": cmd.declare_uno,
-                                "press": presses.token(match, cmd.user.id)}
+        pickers[cmd.user.id] = ColorPicker(str(card), cmd.declare_uno,
+                                           presses.token(match, cmd.user.id))
         tx.dirty = True
 
     _, tx = await ctx.transact(cmd.chat, work)

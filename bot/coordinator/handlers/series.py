@@ -83,11 +83,11 @@ async def _records(ctx: Context, games: list[str]) -> list[GameRecord]:
 async def advance(ctx: Context, record: GameRecord) -> None:
     """Each table looks whether it may deal its next round; then the hub whether the match
     is over. Each in its own transaction, under its own lock."""
-    hub_game = record.meta["series"]["hub_game"] if tables.is_table(record) else record.game_id
+    hub_game = record.series.hub_game if record.series is not None else record.game_id
     hub = record if hub_game == record.game_id else await ctx.store.get(hub_game)
-    if hub is None or not tables.is_hub(hub):
+    if hub is None or hub.two_tables is None:
         return
-    for table in await _records(ctx, list(hub.meta["two_tables"]["games"])):
+    for table in await _records(ctx, list(hub.two_tables.games)):
         if table.status != "running":
             continue
         try:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from adapters.console.app import CHAT, standings
+from adapters.console.app import CHAT
 from adapters.console.port import ConsoleChat
+from bot.coordinator import standings
 from bot.coordinator.ports import GameRecord, Seat
 from bot.coordinator.views import N_, LobbyView, Notice, SeatView, Text
 from bot.engine import Match

@@ -29,7 +29,7 @@ async def test_the_persons_table_is_shown_and_the_other_plays_unseen():
     shown = set(re.findall(r"UNO · table (\d) · hand", out))
     assert len(shown) == 1  # one table only: the person's
     hub = await store.get(session.game_id)
-    records = [await store.get(g) for g in hub.meta["two_tables"]["games"]]
+    records = [await store.get(g) for g in hub.two_tables.games]
     assert len({s.user_id for r in records for s in r.seats}) == 8  # the person and 7 bots
 
 

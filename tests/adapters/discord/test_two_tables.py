@@ -35,7 +35,7 @@ async def test_each_table_plays_in_its_own_thread(bot, fake):
     assert any("two tables at once" in n for n in notices)
     # a person plays their hand from their table's thread, through its buttons
     hub = await bot.store.load(CHAT)
-    games = hub.meta["two_tables"]["games"]
+    games = hub.two_tables.games
     records = [await bot.store.get(g) for g in games]
     seated = next(r for r in records if any(s.user_id == str(ANA.id) for s in r.seats))
     table = Table(bot, USERS, channel_id=int(seated.chat.chat_id))

@@ -12,6 +12,7 @@ from PIL import Image
 from adapters.telegram import callbacks
 from adapters.telegram.photos import CAPTION_LIMIT, TablePhoto, TopCard, visible_length
 from adapters.telegram.port import TelegramChatPort
+from bot.coordinator.record import Outbox
 from bot.coordinator.views import SeatView, TableView, Text
 from bot.engine.cards import Card, Color
 from bot.render.images import top_card_image
@@ -244,7 +245,7 @@ async def test_a_table_owed_at_a_crash_is_shown_after_the_restart_by_file_id(har
     await harness.stop()
     await rig(harness, hands={str(ANA.id): ["R5", "G7"]})  # the move: Ana now holds 2 cards
     record = await harness.store.load(CHAT)
-    record.meta["outbox"] = {"v": record.version, "table": True}
+    record.delivery.outbox = Outbox(record.version, table=True)
     await harness.store.save(record)
     mark, uploads = len(harness.api.calls), len(harness.api.uploads)
     await harness.start()
@@ -254,7 +255,7 @@ async def test_a_table_owed_at_a_crash_is_shown_after_the_restart_by_file_id(har
     assert not uploaded(calls[0]) and len(harness.api.uploads) == uploads
     ana = next(line for line in harness.table().text.splitlines() if "\u2068Ana\u2069 ·" in line)
     assert "· 2 cards" in ana, ana
-    assert not (await harness.store.load(CHAT)).meta.get("outbox")  # delivered: owed no more
+    assert (await harness.store.load(CHAT)).delivery.outbox is None  # delivered: owed no more
 
 
 async def test_a_quick_first_move_after_a_refused_lobby_photo_leaves_one_table(harness: Harness):

@@ -4,6 +4,7 @@ state: a hand delivered again after a restart shows it, not the plain hand; Back
 from __future__ import annotations
 
 from adapters.telegram import callbacks
+from bot.coordinator.record import Outbox
 
 from .conftest import ANA, BO, Harness, data_of
 from .helpers import CHAT, match_of, refresh_hands, rig
@@ -27,7 +28,7 @@ async def delivered_again(harness: Harness, user) -> None:
     delivers it."""
     await harness.stop()
     record = await harness.store.load(CHAT)
-    record.meta["outbox"] = {"v": record.version, "hands": [str(user.id)]}
+    record.delivery.outbox = Outbox(record.version, hands=[str(user.id)])
     await harness.store.save(record)
     mark = len(harness.api.calls_to(None, user.id))
     await harness.start()

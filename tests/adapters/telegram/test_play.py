@@ -107,7 +107,7 @@ async def _wait_stopped(harness: Harness, game_id: str) -> None:
     async def stopped() -> bool:
         record = await harness.store.get(game_id)
         # ... and its last messages delivered (the stored outbox is dropped after them)
-        return record is not None and not record.active and "outbox" not in record.meta
+        return record is not None and not record.active and record.delivery.outbox is None
 
     for _ in range(100):
         if await stopped():

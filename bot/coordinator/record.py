@@ -1,0 +1,289 @@
+"""A game as stored: the record and its typed parts.
+
+What the coordinator keeps beside the match is split by who uses it: the chat's settings as
+the game keeps them (``GameOptions``), what delivery owes and learnt (``DeliveryState``), the
+bookkeeping of hands and match (``HandBook``) and, for a match at two tables, the hub's and
+each table's links (``TwoTables``, ``TableOfMatch``). Each part reads and writes its own
+JSON; together they are stored as one JSON object under the key names below (the stored
+format of earlier versions, so older games load as they are, missing keys taking defaults)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+REACTION_WINDOW = 3  # seconds, the default of the chat setting ``reaction_window``
+Counters = dict[str, dict[str, int]]  # player -> counter name -> count
+
+
+@dataclass(frozen=True)
+class ChatKey:
+    """One chat (Telegram group, Discord channel, the console) on one platform."""
+
+    platform: str  # "telegram" | "discord" | "console"
+    chat_id: str
+
+    def __str__(self) -> str:
+        return f"{self.platform}:{self.chat_id}"
+
+    def to_json(self) -> list[str]:
+        return [self.platform, self.chat_id]
+
+    @classmethod
+    def from_json(cls, data: list[str]) -> ChatKey:
+        return cls(str(data[0]), str(data[1]))
+
+
+@dataclass
+class Seat:
+    user_id: str
+    name: str
+    language: str | None = None
+    ai: str | None = None  # strategy name ("easy" | "normal" | "hard") for an AI seat
+    theme: str | None = None  # card pictures for this player's eyes only (None: "classic")
+
+    def to_json(self) -> dict[str, Any]:
+        # By hand: dataclasses.asdict deep-copies recursively and showed up in profiles.
+        data = {"user_id": self.user_id, "name": self.name, "language": self.language, "ai": self.ai}
+        if self.theme is not None:  # only when chosen: most records stay as they were
+            data["theme"] = self.theme
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Seat:
+        return cls(data["user_id"], data["name"], data.get("language"), data.get("ai"),
+                   data.get("theme"))
+
+
+@dataclass
+class GameOptions:
+    """The chat's settings as this game keeps them (changed with the chat's), and its seed."""
+
+    language: str = "en"
+    preset: str = "official"
+    seed: int = 0
+    turn_timer: int = 0  # seconds a turn may take (0: no timer)
+    afk_policy: str = "ai"  # after missed turns: "ai" takes the seat, "leave" removes it
+    reaction_window: int = REACTION_WINDOW
+
+    def to_json(self) -> dict[str, Any]:
+        return {"preset": self.preset, "language": self.language, "seed": self.seed,
+                "turn_timer": self.turn_timer, "afk_policy": self.afk_policy,
+                "reaction_window": self.reaction_window}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameOptions:
+        return cls(language=data.get("language", "en"), preset=data.get("preset", "official"),
+                   seed=int(data.get("seed", 0)), turn_timer=int(data.get("turn_timer", 0)),
+                   afk_policy=data.get("afk_policy", "ai"),
+                   reaction_window=int(data.get("reaction_window", REACTION_WINDOW)))
+
+
+@dataclass
+class Outbox:
+    """What a saved transaction still owes the chat (see ``delivery.owed``): its notices
+    (encoded), whether the table must be shown again, and whose hands."""
+
+    version: int
+    notices: list[dict[str, Any]] = field(default_factory=list)
+    table: bool = False
+    hands: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"v": self.version}
+        if self.notices:
+            data["notices"] = self.notices
+        if self.table:
+            data["table"] = True
+        if self.hands:
+            data["hands"] = self.hands
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outbox:
+        return cls(int(data.get("v", 0)), list(data.get("notices", ())), bool(data.get("table")),
+                   list(data.get("hands", ())))
+
+
+@dataclass
+class ColorPicker:
+    """A player choosing the colour of ``card`` (a wild) on a platform that asks in two steps."""
+
+    card: str
+    uno: bool
+    press: str  # the hand's press token when it opened: a changed hand closes the picker
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": self.card, "uno": self.uno, "press": self.press}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ColorPicker:
+        return cls(str(data["card"]), bool(data.get("uno")), str(data.get("press", "")))
+
+
+@dataclass
+class DeliveryState:
+    outbox: Outbox | None = None
+    unreachable: list[str] = field(default_factory=list)  # players the bot cannot message
+    color_pickers: dict[str, ColorPicker] = field(default_factory=dict)  # by user
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if self.outbox is not None:
+            data["outbox"] = self.outbox.to_json()
+        if self.unreachable:
+            data["unreachable"] = list(self.unreachable)
+        if self.color_pickers:
+            data["color_pickers"] = {u: p.to_json() for u, p in self.color_pickers.items()}
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DeliveryState:
+        outbox = data.get("outbox")
+        return cls(Outbox.from_json(outbox) if outbox else None, list(data.get("unreachable", ())),
+                   {u: ColorPicker.from_json(p) for u, p in (data.get("color_pickers") or {}).items()})
+
+
+@dataclass
+class UnoCalls:
+    """UNO! calls already settled since the last move (see ``uno_calls``)."""
+
+    targets: list[str] = field(default_factory=list)
+    callers: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"targets": list(self.targets), "callers": list(self.callers)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> UnoCalls:
+        return cls(list(data.get("targets", ())), list(data.get("callers", ())))
+
+
+@dataclass
+class HandBook:
+    """Bookkeeping of the hand and the match being played."""
+
+    counters: Counters = field(default_factory=dict)  # this hand's (results.COUNTERS)
+    match_counters: Counters = field(default_factory=dict)  # the match's so far
+    exposed_at: dict[str, float] = field(default_factory=dict)  # catchable player -> since when
+    timeouts: dict[str, int] = field(default_factory=dict)  # turns missed in a row
+    taken_over: list[str] = field(default_factory=list)  # players an AI plays for
+    names: dict[str, str] = field(default_factory=dict)  # names of players no longer seated
+    uno_calls: UnoCalls | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        # Empty parts are left out: they read back as empty.
+        data: dict[str, Any] = {key: value for key, value in (
+            ("counters", self.counters), ("match_counters", self.match_counters),
+            ("exposed_at", self.exposed_at), ("timeouts", self.timeouts), ("names", self.names))
+            if value}
+        if self.taken_over:
+            data["taken_over"] = list(self.taken_over)
+        if self.uno_calls is not None:
+            data["uno_settled"] = self.uno_calls.to_json()
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> HandBook:
+        calls = data.get("uno_settled")
+        return cls(counters=_counters(data.get("counters")),
+                   match_counters=_counters(data.get("match_counters")),
+                   exposed_at={p: float(t) for p, t in (data.get("exposed_at") or {}).items()},
+                   timeouts={p: int(n) for p, n in (data.get("timeouts") or {}).items()},
+                   taken_over=list(data.get("taken_over", ())),
+                   names=dict(data.get("names") or {}),
+                   uno_calls=UnoCalls.from_json(calls) if calls else None)
+
+
+def _counters(data: Any) -> Counters:
+    return {p: {k: int(v) for k, v in row.items()} for p, row in (data or {}).items()}
+
+
+@dataclass
+class TwoTables:
+    """On the hub of a two-table match: where its tables play."""
+
+    chats: list[ChatKey]
+    games: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"chats": [c.to_json() for c in self.chats], "games": list(self.games)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TwoTables:
+        return cls([ChatKey.from_json(c) for c in data.get("chats", ())], list(data["games"]))
+
+
+@dataclass
+class TableOfMatch:
+    """On one table of a two-table match: its number, the hub, and every seat of the match."""
+
+    table: int
+    hub: ChatKey
+    hub_game: str
+    games: list[str]
+    seats: list[Seat]
+    bots: dict[str, str] = field(default_factory=dict)  # players who left -> the AI playing on
+
+    def to_json(self) -> dict[str, Any]:
+        return {"table": self.table, "hub": self.hub.to_json(), "hub_game": self.hub_game,
+                "games": list(self.games), "seats": [s.to_json() for s in self.seats],
+                "bots": dict(self.bots)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableOfMatch:
+        return cls(int(data["table"]), ChatKey.from_json(data["hub"]), str(data["hub_game"]),
+                   list(data.get("games", ())), [Seat.from_json(s) for s in data.get("seats", ())],
+                   dict(data.get("bots") or {}))
+
+
+@dataclass
+class GameRecord:
+    """Everything needed to resume a game after a restart."""
+
+    game_id: str
+    chat: ChatKey
+    status: str  # "lobby" | "running" | "finished" | "stopped"
+    creator: str
+    seats: list[Seat]
+    rules: dict[str, Any]  # RuleSet.to_dict()
+    match: dict[str, Any] | None = None  # Match JSON while running
+    version: int = 0  # 0 = never saved; the store bumps it on every save
+    table_message_id: str | None = None
+    hand_message_ids: dict[str, str] = field(default_factory=dict)
+    deadlines: dict[str, float] = field(default_factory=dict)  # "turn", "lobby": absolute times
+    options: GameOptions = field(default_factory=GameOptions)
+    delivery: DeliveryState = field(default_factory=DeliveryState)
+    book: HandBook = field(default_factory=HandBook)
+    two_tables: TwoTables | None = None  # this record is the hub of a two-table match
+    series: TableOfMatch | None = None  # this record is one table of a two-table match
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    @property
+    def active(self) -> bool:
+        return self.status in ("lobby", "running")
+
+    @property
+    def language(self) -> str:
+        """The chat's language, for what everyone sees."""
+        return self.options.language
+
+    def parts_json(self) -> dict[str, Any]:
+        """The typed parts as the one JSON object stored beside the match."""
+        data = {**self.options.to_json(), **self.delivery.to_json(), **self.book.to_json()}
+        if self.two_tables is not None:
+            data["two_tables"] = self.two_tables.to_json()
+        if self.series is not None:
+            data["series"] = self.series.to_json()
+        return data
+
+
+def parts_from_json(data: dict[str, Any] | None) -> dict[str, Any]:
+    """The typed parts stored as ``data`` (older records: missing keys take defaults), as
+    keyword arguments of ``GameRecord``."""
+    data = data or {}
+    return {"options": GameOptions.from_json(data), "delivery": DeliveryState.from_json(data),
+            "book": HandBook.from_json(data),
+            "two_tables": TwoTables.from_json(data["two_tables"]) if data.get("two_tables") else None,
+            "series": TableOfMatch.from_json(data["series"]) if data.get("series") else None}

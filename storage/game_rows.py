@@ -31,14 +31,22 @@ from .db import asyncpg_dsn
 from .models import game_seats, games, result_players, results
 
 GAME_COLUMNS = tuple(column.name for column in games.columns)
+# What a load reads: the save's own steps are in game_log once written.
+LOADED_COLUMNS = tuple(c for c in GAME_COLUMNS if c not in ("last_steps", "last_digest"))
 JSON_COLUMNS = frozenset(c.name for c in games.columns if c.type.__class__.__name__ == "JSON")
-UPDATED_COLUMNS = ("status", "creator", "seats", "rules", "match", "table_message_id",
-                   "hand_message_ids", "deadlines", "meta", "created_at", "version",
-                   "updated_at", "owed")
+# A save that plays on writes the small columns and its steps (the log trigger appends them);
+# one that takes a snapshot (a hand ended, a new match) writes the match and the rules too.
+PLAYED_COLUMNS = ("status", "creator", "seats", "table_message_id", "hand_message_ids",
+                  "deadlines", "meta", "created_at", "version", "updated_at", "owed",
+                  "last_steps", "last_digest")
+SNAPSHOT_COLUMNS = (*PLAYED_COLUMNS, "rules", "match", "snapshot_version")
 SEAT_COLUMNS = tuple(c.name for c in game_seats.columns)
 RESULT_COLUMNS = tuple(c.name for c in results.columns if c.name != "id")
 RESULT_PLAYER_COLUMNS = tuple(c.name for c in result_players.columns if c.name != "id")
 ACTIVE = "status IN ('lobby', 'running')"
+
+
+Update = tuple[dict[str, Any], str, int, bool]
 
 
 class UniqueViolation(Exception):
@@ -46,12 +54,16 @@ class UniqueViolation(Exception):
 
 
 def encode(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: json.dumps(v) if k in JSON_COLUMNS else v for k, v in row.items()}
+    """JSON columns as text; an absent match or log entry as SQL NULL (the log trigger and
+    the compaction look for NULL)."""
+    return {k: json.dumps(v) if k in JSON_COLUMNS and v is not None else v for k, v in row.items()}
 
 
 def decode(names: Sequence[str], values: Sequence[Any]) -> dict[str, Any]:
-    return {name: json.loads(value) if name in JSON_COLUMNS and value is not None else value
-            for name, value in zip(names, values, strict=True)}
+    """A row with its JSON columns decoded, except the match snapshot: left as text, decoded
+    only when no newer match is at hand (``SqlStore``)."""
+    return {name: json.loads(value) if name in JSON_COLUMNS and name != "match" and value is not None
+            else value for name, value in zip(names, values, strict=True)}
 
 
 class GameRows:
@@ -61,7 +73,7 @@ class GameRows:
         raise NotImplementedError
 
     def _sql(self) -> None:
-        cols = ", ".join(GAME_COLUMNS)
+        cols = ", ".join(LOADED_COLUMNS)
         self.select_active = (f"SELECT {cols} FROM games WHERE platform = {self._p(1)} "
                               f"AND chat_id = {self._p(2)} AND {ACTIVE}")
         self.select_one = f"SELECT {cols} FROM games WHERE game_id = {self._p(1)}"
@@ -75,12 +87,17 @@ class GameRows:
             f"SELECT {cols} FROM games WHERE game_id IN (SELECT game_id FROM game_seats WHERE "
             f"platform = {self._p(1)} AND user_id = {self._p(2)}) AND {ACTIVE} "
             "ORDER BY created_at, game_id")
-        self.insert_game = (f"INSERT INTO games ({cols}) VALUES "
-                            f"({', '.join(self._p(i + 1) for i in range(len(GAME_COLUMNS)))})")
-        sets = ", ".join(f"{c} = {self._p(i + 1)}" for i, c in enumerate(UPDATED_COLUMNS))
-        n = len(UPDATED_COLUMNS)
-        self.update_game = (f"UPDATE games SET {sets} WHERE game_id = {self._p(n + 1)} "
-                            f"AND version = {self._p(n + 2)} RETURNING version")
+        self.insert_game = self._insert("games", GAME_COLUMNS)
+        self.update_played, self.update_snapshot = (self._update(c) for c in (PLAYED_COLUMNS,
+                                                                               SNAPSHOT_COLUMNS))
+        self.select_log = ("SELECT version, steps, digest FROM game_log WHERE game_id = "
+                           f"{self._p(1)} AND version > {self._p(2)} AND version <= {self._p(3)} "
+                           "ORDER BY version")
+        self.insert_base = self._insert("game_bases", ("game_id", "version", "match"))
+        finished = (f"SELECT game_id FROM games WHERE NOT ({ACTIVE}) AND NOT owed "
+                    f"AND updated_at < {self._p(1)}")
+        self.compact_log = f"DELETE FROM game_log WHERE game_id IN ({finished})"
+        self.compact_bases = f"DELETE FROM game_bases WHERE game_id IN ({finished})"
         self.delete_seats = f"DELETE FROM game_seats WHERE game_id = {self._p(1)}"
         self.insert_seat = self._insert("game_seats", SEAT_COLUMNS)
         self.insert_result = self._insert("results", RESULT_COLUMNS) + " RETURNING id"
@@ -90,9 +107,17 @@ class GameRows:
         marks = ", ".join(self._p(i + 1) for i in range(len(columns)))
         return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
 
-    @staticmethod
-    def update_args(row: dict[str, Any], game_id: str, old_version: int) -> list[Any]:
-        return [row[c] for c in UPDATED_COLUMNS] + [game_id, old_version]
+    def _update(self, columns: Sequence[str]) -> str:
+        sets = ", ".join(f"{c} = {self._p(i + 1)}" for i, c in enumerate(columns))
+        n = len(columns)
+        return (f"UPDATE games SET {sets} WHERE game_id = {self._p(n + 1)} "
+                f"AND version = {self._p(n + 2)} RETURNING version")
+
+    def update_of(self, update: Update) -> tuple[str, list[Any]]:
+        row, game_id, old_version, snapshot = update
+        columns = SNAPSHOT_COLUMNS if snapshot else PLAYED_COLUMNS
+        sql = self.update_snapshot if snapshot else self.update_played
+        return sql, [row[c] for c in columns] + [game_id, old_version]
 
     # The interface SqlStore uses --------------------------------------------------------------
     async def fetch_active(self, platform: str, chat_id: str) -> dict[str, Any] | None:
@@ -116,16 +141,27 @@ class GameRows:
     async def fetch_owing(self) -> list[dict[str, Any]]:
         return await self._fetch(self.select_owing, ())
 
+    async def fetch_log(self, game_id: str, after: int, upto: int) -> list[tuple[int, Any, str]]:
+        """The logged saves of a game with ``after < version <= upto``, in order."""
+        return [(int(v), json.loads(steps), str(digest)) for v, steps, digest
+                in await self._rows(self.select_log, (game_id, after, upto))]
+
+    async def _rows(self, sql: str, args: Sequence[Any]) -> list[Sequence[Any]]:
+        """Raw rows of a SELECT (the driver-specific part)."""
+        raise NotImplementedError
+
     async def _fetch(self, sql: str, args: Sequence[Any]) -> list[dict[str, Any]]:
         """Game rows for a SELECT of GAME_COLUMNS, decoded (the driver-specific part)."""
         raise NotImplementedError
 
-    async def write(self, *, insert: dict[str, Any] | None = None,
-                    update: tuple[dict[str, Any], str, int] | None = None,
+    async def write(self, *, insert: dict[str, Any] | None = None, update: Update | None = None,
                     seats: tuple[str, list[dict[str, Any]]] | None = None,
-                    results: Sequence[tuple[dict[str, Any], list[dict[str, Any]]]] = ()) -> bool:
-        """Insert or version-checked update of a game row, optionally with its seat rows and
-        results, atomically. False when the update matched no row (stale version)."""
+                    results: Sequence[tuple[dict[str, Any], list[dict[str, Any]]]] = (),
+                    base: tuple[str, int, str] | None = None) -> bool:
+        """Insert or version-checked update of a game row (``update``: the row, game id, the
+        version it must still have, whether it writes a snapshot), optionally with its seat
+        rows, results and the match it begins (``base``), atomically. False when the update
+        matched no row (stale version)."""
         raise NotImplementedError
 
     async def close(self) -> None: ...
@@ -173,21 +209,26 @@ class SqliteGameRows(GameRows):
         return await self._conn.execute_fetchall(sql, args)
 
     async def _fetch(self, sql: str, args: Sequence[Any]) -> list[dict[str, Any]]:
-        return [decode(GAME_COLUMNS, row) for row in await self._single(sql, args)]
+        return [decode(LOADED_COLUMNS, row) for row in await self._single(sql, args)]
 
-    async def write(self, *, insert=None, update=None, seats=None, results=()):
+    async def _rows(self, sql: str, args: Sequence[Any]) -> list[Sequence[Any]]:
+        return list(await self._single(sql, args))
+
+    async def write(self, *, insert=None, update=None, seats=None, results=(), base=None):
         try:
-            if insert is None and seats is None and not results:
-                # One UPDATE commits on its own (autocommit): the hot path.
-                return bool(await self._single(self.update_game, self.update_args(*update)))
+            if insert is None and seats is None and not results and base is None:
+                # One UPDATE commits on its own (autocommit), its log row with it: the hot path.
+                return bool(await self._single(*self.update_of(update)))
             async with self._exclusive() as conn:
                 await conn.execute("BEGIN IMMEDIATE")
                 try:
                     if insert is not None:
                         await conn.execute(self.insert_game, [insert[c] for c in GAME_COLUMNS])
-                    elif not await conn.execute_fetchall(self.update_game, self.update_args(*update)):
+                    elif not await conn.execute_fetchall(*self.update_of(update)):
                         await conn.execute("ROLLBACK")
                         return False
+                    if base is not None:
+                        await conn.execute(self.insert_base, base)
                     if seats is not None:
                         await conn.execute(self.delete_seats, (seats[0],))
                         await conn.executemany(self.insert_seat,
@@ -210,6 +251,8 @@ class SqliteGameRows(GameRows):
         while self._conn is None or self._transaction.locked():
             async with self._exclusive():
                 pass
+        for sql in (self.compact_log, self.compact_bases):
+            await self._conn.execute(sql, (before,))
         cursor = await self._conn.execute(self.compact, (before,))
         return cursor.rowcount
 
@@ -254,21 +297,28 @@ class PostgresGameRows(GameRows):
     async def _fetch(self, sql: str, args: Sequence[Any]) -> list[dict[str, Any]]:
         pool = await self._get_pool()
         rows = await pool.fetch(sql, *args)
-        return [decode(GAME_COLUMNS, tuple(row)) for row in rows]
+        return [decode(LOADED_COLUMNS, tuple(row)) for row in rows]
 
-    async def write(self, *, insert=None, update=None, seats=None, results=()):
+    async def _rows(self, sql: str, args: Sequence[Any]) -> list[Sequence[Any]]:
+        pool = await self._get_pool()
+        return [tuple(row) for row in await pool.fetch(sql, *args)]
+
+    async def write(self, *, insert=None, update=None, seats=None, results=(), base=None):
         import asyncpg
 
         pool = await self._get_pool()
         try:
-            if insert is None and seats is None and not results:
-                # One UPDATE is atomic on its own: no BEGIN/COMMIT round trips.
-                return await pool.fetchval(self.update_game, *self.update_args(*update)) is not None
+            if insert is None and seats is None and not results and base is None:
+                # One UPDATE is atomic on its own, its log row with it: no BEGIN/COMMIT trips.
+                sql, args = self.update_of(update)
+                return await pool.fetchval(sql, *args) is not None
             async with pool.acquire() as conn, conn.transaction():
                 if insert is not None:
                     await conn.execute(self.insert_game, *[insert[c] for c in GAME_COLUMNS])
-                elif await conn.fetchval(self.update_game, *self.update_args(*update)) is None:
+                elif await conn.fetchval(*self._args(self.update_of(update))) is None:
                     return False  # stale: nothing was written, the empty transaction ends
+                if base is not None:
+                    await conn.execute(self.insert_base, *base)
                 if seats is not None:
                     await conn.execute(self.delete_seats, seats[0])
                     await conn.executemany(self.insert_seat,
@@ -285,8 +335,15 @@ class PostgresGameRows(GameRows):
 
     async def compact_finished(self, before: float) -> int:
         pool = await self._get_pool()
-        status = await pool.execute(self.compact, before)
+        async with pool.acquire() as conn, conn.transaction():
+            for sql in (self.compact_log, self.compact_bases):
+                await conn.execute(sql, before)
+            status = await conn.execute(self.compact, before)
         return int(status.split()[-1])
+
+    @staticmethod
+    def _args(update: tuple[str, list[Any]]) -> list[Any]:
+        return [update[0], *update[1]]
 
     async def close(self) -> None:
         if self._pool is not None:

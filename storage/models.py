@@ -13,6 +13,11 @@ Design choices (why):
   stats and leaderboards are one indexed aggregate over one table, no join.
 - At most one active game per chat is a partial unique index, which both SQLite and
   PostgreSQL enforce.
+- A move is stored, not the match: ``games.match`` is a snapshot (taken when a hand ends or
+  the match is dealt anew, ``snapshot_version``), and each save that played on writes its
+  engine steps into ``last_steps``; a trigger appends them to ``game_log`` in the same
+  statement, so the hot path stays one UPDATE and the log is exactly the saves that won.
+  ``game_bases`` keeps where each match began, so a hand can be replayed from the log.
 """
 
 from __future__ import annotations
@@ -58,6 +63,33 @@ class GameRow(SQLModel, table=True):
     # them through this flag's partial index, whatever the game's status.
     owed: bool = Field(default=False, sa_column=sa.Column(sa.Boolean(), nullable=False,
                                                           server_default=sa.false()))
+    snapshot_version: int = Field(default=0, sa_column=sa.Column(
+        sa.Integer(), nullable=False, server_default="0"))
+    last_steps: list[dict[str, Any]] | None = _json(nullable=True)
+    last_digest: str | None = Field(default=None, max_length=16)
+
+
+class GameLogRow(SQLModel, table=True):
+    """One save's engine steps and the digest of the match they reached."""
+
+    __tablename__ = "game_log"
+
+    game_id: str = Field(sa_column=sa.Column(
+        sa.String(32), sa.ForeignKey("games.game_id", ondelete="CASCADE"), primary_key=True))
+    version: int = Field(sa_column=sa.Column(sa.Integer(), primary_key=True, autoincrement=False))
+    steps: list[dict[str, Any]] = _json()
+    digest: str = Field(max_length=16)
+
+
+class GameBaseRow(SQLModel, table=True):
+    """A match as it was dealt (or set up): the start of its log."""
+
+    __tablename__ = "game_bases"
+
+    game_id: str = Field(sa_column=sa.Column(
+        sa.String(32), sa.ForeignKey("games.game_id", ondelete="CASCADE"), primary_key=True))
+    version: int = Field(sa_column=sa.Column(sa.Integer(), primary_key=True, autoincrement=False))
+    match: dict[str, Any] = _json()
 
 
 class GameSeatRow(SQLModel, table=True):
@@ -174,6 +206,8 @@ class ResultPlayerRow(SQLModel, table=True):
 metadata = SQLModel.metadata
 # The Core tables behind the classes, for statements (sqlmodel sets __table__ at class creation).
 games: sa.Table = metadata.tables["games"]
+game_log: sa.Table = metadata.tables["game_log"]
+game_bases: sa.Table = metadata.tables["game_bases"]
 game_seats: sa.Table = metadata.tables["game_seats"]
 chat_settings: sa.Table = metadata.tables["chat_settings"]
 user_profiles: sa.Table = metadata.tables["user_profiles"]

@@ -2,7 +2,11 @@
 
 ``save`` is an optimistic-concurrency write in one transaction: a game row is only updated
 where its stored version equals the caller's, so two processes sharing a database can never
-both apply an action to the same game; the loser gets VersionConflict. Games and results go
+both apply an action to the same game; the loser gets VersionConflict. A save stores the
+engine steps it played (appended to ``game_log`` by the same UPDATE), not the whole match:
+the match is written in full only as a snapshot (a new match, a hand's end, or every
+``match_log.SNAPSHOT_EVERY`` saves). A load takes the match this process last saw at that version, or
+the snapshot plus the log after it, replayed. Games and results go
 through ``game_rows`` (the per-action hot path, on the bare async drivers); settings and
 profiles as sqlmodel rows through an AsyncSession, stats as SQL aggregates on the async
 engine (``stats_queries``).
@@ -19,10 +23,12 @@ from dataclasses import replace
 from typing import Any
 
 import sqlalchemy as sa
+from cachetools import LRUCache
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.coordinator.match_log import digest, logged_steps, replay, takes_snapshot
 from bot.coordinator.ports import (
     MEDIA_KEY_LIMIT,
     ChatKey,
@@ -35,6 +41,7 @@ from bot.coordinator.ports import (
     VersionConflict,
 )
 from bot.coordinator.record import parts_from_json
+from bot.engine import Match
 
 from . import stats_queries
 from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
@@ -49,6 +56,7 @@ from .models import (
 )
 
 NAME_LIMIT = 128  # the name columns' width; longer display names are cut, never refused
+MATCHES_KEPT = 4096  # matches this process remembers at the version it last saw them
 
 
 def _seats_digest(seats: list[dict[str, Any]]) -> str:
@@ -79,6 +87,9 @@ class SqlStore:
         # version v succeeds, the seat rows already match d and need no rewrite.
         self._seat_digests: dict[str, tuple[int, str]] = {}
         self._insert = sqlite.insert if sqlite_engine else postgresql.insert
+        # game_id -> (version, Match): valid only while the stored version is the same, which
+        # every load reads; another process's save makes it stale, never wrong.
+        self._matches: LRUCache[str, tuple[int, Any]] = LRUCache(MATCHES_KEPT)
         self._session = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
 
     @classmethod
@@ -95,39 +106,48 @@ class SqlStore:
 
     async def load(self, chat: ChatKey) -> GameRecord | None:
         row = await self._rows.fetch_active(chat.platform, chat.chat_id)
-        return self._record(row) if row else None
+        return await self._record(row) if row else None
 
     async def get(self, game_id: str) -> GameRecord | None:
         row = await self._rows.fetch_one(game_id)
-        return self._record(row) if row else None
+        return await self._record(row) if row else None
 
     async def active_games(self) -> list[GameRecord]:
-        return [self._record(row) for row in await self._rows.fetch_all_active()]
+        return [await self._record(row) for row in await self._rows.fetch_all_active()]
 
     async def active_games_of(self, platform: str, user_id: str) -> list[GameRecord]:
-        return [self._record(row) for row in await self._rows.fetch_user_active(platform, user_id)]
+        return [await self._record(row)
+                for row in await self._rows.fetch_user_active(platform, user_id)]
 
     async def compact_finished(self, before: float) -> int:
         return await self._rows.compact_finished(float(before))
 
     async def owing_delivery(self) -> list[GameRecord]:
-        return [self._record(row) for row in await self._rows.fetch_owing()]
+        return [await self._record(row) for row in await self._rows.fetch_owing()]
 
     async def save(self, record: GameRecord,
                    results: Iterable[GameResult] = ()) -> GameRecord:
         now = float(self._now())
         created_at = record.created_at if record.version or record.created_at else now
-        values = self._row_values(record, version=record.version + 1, created_at=created_at,
-                                  updated_at=now)
-        digest = _seats_digest(values["seats"])
-        row = encode(values)  # JSON columns as text: written as is, and decoded for the copy
-        seats_changed = self._seat_digests.get(record.game_id) != (record.version, digest)
+        version = record.version + 1
+        snapshot = takes_snapshot(record)
+        steps = logged_steps(record)
+        values = self._row_values(
+            record, version=version, created_at=created_at, updated_at=now,
+            match=record.match if snapshot else None, rules=record.rules if snapshot else None,
+            snapshot_version=version if snapshot else record.snapshot_version,
+            last_steps=steps, last_digest=digest(record.state) if steps else None)
+        seats_digest = _seats_digest(values["seats"])
+        row = encode(values)  # JSON columns as text: written as is
+        seats_changed = self._seat_digests.get(record.game_id) != (record.version, seats_digest)
+        begins = record.has_match and (record.replaced or record.version == 0)
         try:
             written = await self._rows.write(
                 insert=row if record.version == 0 else None,
-                update=(row, record.game_id, record.version) if record.version else None,
+                update=(row, record.game_id, record.version, snapshot) if record.version else None,
                 seats=(record.game_id, self._seat_rows(record)) if seats_changed else None,
-                results=[self._result_rows(result, now) for result in results])
+                results=[self._result_rows(result, now) for result in results],
+                base=(record.game_id, version, row["match"]) if begins else None)
         except UniqueViolation as error:
             # Duplicate game id, a second active game in the chat, or a result recorded twice.
             raise VersionConflict(f"game {record.game_id}: rejected by a uniqueness rule "
@@ -137,11 +157,16 @@ class SqlStore:
                 f"game {record.game_id}: version {record.version} is stale or unknown")
         # What is stored is the database's own copy; the returned record is a new object that
         # shares its nested JSON values with the argument (which callers replace by it).
-        saved = replace(record, version=values["version"], created_at=created_at, updated_at=now)
+        saved = replace(record, version=version, created_at=created_at, updated_at=now, ops=[],
+                        replaced=False, snapshot_due=False, snapshot_version=values["snapshot_version"])
         if saved.active:
-            self._seat_digests[saved.game_id] = (saved.version, digest)
+            self._seat_digests[saved.game_id] = (saved.version, seats_digest)
         else:
             self._seat_digests.pop(saved.game_id, None)
+        if saved.state is not None:
+            self._matches[saved.game_id] = (version, saved.state)
+        else:
+            self._matches.pop(saved.game_id, None)
         return saved
 
     @staticmethod
@@ -153,8 +178,6 @@ class SqlStore:
             "status": record.status,
             "creator": record.creator,
             "seats": [seat.to_json() for seat in record.seats],
-            "rules": record.rules,
-            "match": record.match,
             "version": record.version,
             "table_message_id": record.table_message_id,
             "hand_message_ids": record.hand_message_ids,
@@ -187,7 +210,7 @@ class SqlStore:
                    for player in result.players]
         return head, players
 
-    def _record(self, row: dict[str, Any]) -> GameRecord:
+    async def _record(self, row: dict[str, Any]) -> GameRecord:
         record = GameRecord(
             game_id=row["game_id"],
             chat=ChatKey(row["platform"], row["chat_id"]),
@@ -195,7 +218,6 @@ class SqlStore:
             creator=row["creator"],
             seats=[Seat.from_json(seat) for seat in row["seats"]],
             rules=row["rules"],
-            match=row["match"],
             version=row["version"],
             table_message_id=row["table_message_id"],
             hand_message_ids=row["hand_message_ids"],
@@ -203,7 +225,9 @@ class SqlStore:
             **parts_from_json(row["meta"]),
             created_at=row["created_at"],
             updated_at=row["updated_at"],
+            snapshot_version=row["snapshot_version"],
         )
+        record.snapshot, record.state = await self._match_of(row)
         cached = self._seat_digests.get(record.game_id)
         if not record.active:  # over: keep the cache as small as the set of live games
             self._seat_digests.pop(record.game_id, None)
@@ -329,3 +353,22 @@ class SqlStore:
                           limit: int = 10) -> list[PlayerStats]:
         async with self.engine.connect() as conn:
             return await stats_queries.leaderboard(conn, platform, chat, limit)
+
+
+    async def _match_of(self, row: dict[str, Any]) -> tuple[dict[str, Any] | None, Any]:
+        """(snapshot, Match) of a loaded row: the match this process last saw at the row's
+        version, else the snapshot, and the log after it replayed (the snapshot is decoded
+        lazily by the record when no log follows it)."""
+        game_id, version = row["game_id"], row["version"]
+        seen = self._matches.get(game_id)
+        if seen is not None and seen[0] == version:
+            return None, seen[1]
+        snapshot = json.loads(row["match"]) if row["match"] is not None else None
+        if snapshot is None or row["snapshot_version"] >= version:
+            return snapshot, None
+        log = await self._rows.fetch_log(game_id, row["snapshot_version"], version)
+        if not log:
+            return snapshot, None
+        match = replay(Match.from_json(snapshot), log)
+        self._matches[game_id] = (version, match)
+        return None, match

@@ -115,8 +115,8 @@ class Buttons:
             return N_("These buttons belong to another player's hand.")
         if record is None:
             return N_("This game is over.")
-        if action.scope == "h" and action.hand and record.match \
-                and record.match.get("hand_number") != action.hand:
+        if action.scope == "h" and action.hand and record.has_match \
+                and record.current().hand_number != action.hand:
             return N_("This hand is over: use the buttons of your new hand.")
         if action.scope in ("l", "t") and query.message is not None \
                 and str(query.message.chat.id) != split_table_chat(record.chat.chat_id)[0]:
@@ -171,9 +171,9 @@ class Buttons:
         chat_id, message_id = query.message.chat.id, query.message.message_id
         known = self.ctx.port.known_hand(action.owner or "")
         view = known.view if known and known.view.game_id == action.game_id else None
-        if view is None and record.match is not None and record.status == "running":
+        if view is None and record.has_match and record.status == "running":
             # After a restart the last view is unknown: the coordinator's view of the stored game.
-            view = hand_view(record, Match.from_json(record.match), action.owner or "", loc)
+            view = hand_view(record, record.current(), action.owner or "", loc)
         if view is None:
             await self.ctx.run(cmd.ShowHand(record.chat, await self.ctx.user(query.from_user)))
             return

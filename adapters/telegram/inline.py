@@ -283,7 +283,7 @@ class InlineMode:
             return
         chat = record.chat
         user = await self.ctx.user(chosen.from_user)
-        if hand and record.match and record.match.get("hand_number") != hand:
+        if hand and record.has_match and record.current().hand_number != hand:
             await self._tell(user.id, Reply(ok=False, text=Text(N_("That hand is over: open your cards again."))))
             return
         # The hand view's move by its reference: the coordinator judges it (stale, illegal).

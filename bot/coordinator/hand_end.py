@@ -38,6 +38,7 @@ HAND_CLOSED = {
 
 def hand_finished(tx: Tx, won: ev.HandWon, events: list[ev.Event]) -> None:
     record, match = tx.running()
+    tx.hand_ended = True  # a fresh snapshot of the match is stored with this save
     names = presenter.names_of(record)
     state = match.game
     winners = set(state.teammates(won.winner))
@@ -90,8 +91,8 @@ def _standings_scores(tx: Tx) -> dict[str, int] | None:
         return None
     totals = dict(tx.match.scores)
     for other in tx.linked:
-        if other.series is not None and other.match is not None:
-            for player, points in Match.from_json(other.match).scores.items():
+        if other.series is not None and other.has_match:
+            for player, points in other.current().scores.items():
                 totals[player] = totals.get(player, 0) + points
     return totals
 

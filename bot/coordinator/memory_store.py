@@ -2,7 +2,7 @@
 
 Used by tests, the benchmarks and as the reference behaviour the SQL store is checked
 against. Everything is copied on the way in and out, so a caller can never mutate stored
-state by holding on to an object.
+state by holding on to an object; a match is the engine's immutable value and is shared.
 
 Stats are computed from results, the same way the SQL store does it:
 - ``games`` / ``wins``: rows of ``kind="match"`` results (one per finished match);
@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
+from . import match_log
 from .ports import (
     MEDIA_KEY_LIMIT,
     ChatKey,
@@ -28,36 +29,56 @@ from .ports import (
     GameRecord,
     GameResult,
     PlayerStats,
+    Seat,
     UserProfile,
     VersionConflict,
 )
+from .record import parts_from_json
 
 
 def _copy(value: Any) -> Any:
-    # pickle round trip: a deep copy, and faster than copy.deepcopy on nested JSON.
+    # pickle round trip: a deep copy, and faster than copy.deepcopy on nested JSON. Off the
+    # hot path: settings, profiles, results, and a match stored only as JSON.
     return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 class _Stored:
-    """One game as a pickled blob (a private deep copy, compact) plus what the indexes need."""
+    """One game: a private copy of the record's small parts, and its match as the immutable
+    engine value (shared, never copied: nothing can change it)."""
 
-    __slots__ = ("version", "chat", "active", "owed", "blob")
+    __slots__ = ("version", "chat", "active", "owed", "record_copy")
 
     def __init__(self, record: GameRecord) -> None:
         self.version = record.version
         self.chat = record.chat
         self.active = record.active
         self.owed = record.delivery.outbox is not None
-        self.blob = pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
+        self.record_copy = _detached(record)
 
     def record(self) -> GameRecord:
-        return pickle.loads(self.blob)
+        return _detached(self.record_copy)
+
+
+def _detached(record: GameRecord) -> GameRecord:
+    """A copy sharing nothing mutable with ``record`` (the match: only its immutable value)."""
+    return GameRecord(
+        record.game_id, record.chat, record.status, record.creator,
+        [Seat(s.user_id, s.name, s.language, s.ai, s.theme) for s in record.seats],
+        dict(record.rules), version=record.version, table_message_id=record.table_message_id,
+        hand_message_ids=dict(record.hand_message_ids), deadlines=dict(record.deadlines),
+        created_at=record.created_at, updated_at=record.updated_at,
+        snapshot=_copy(record.snapshot) if record.state is None and record.snapshot is not None else None,
+        state=record.state, snapshot_version=record.snapshot_version, replaced=False,
+        **parts_from_json(record.parts_json()))
 
 
 class MemoryStore:
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         self._now = now
         self._games: dict[str, _Stored] = {}
+        # The match's history, for replays: where each match began, and each save's steps.
+        self._bases: dict[str, list[tuple[int, Any]]] = {}
+        self._logs: dict[str, list[tuple[int, list[dict[str, Any]], str]]] = {}
         self._active: dict[ChatKey, str] = {}  # chat -> game id of its lobby/running game
         # (platform, user id) -> ids of the active games they sit in, and the reverse
         self._seated: dict[tuple[str, str], set[str]] = {}
@@ -89,9 +110,19 @@ class MemoryStore:
         if record.active and holder not in (None, record.game_id):
             raise VersionConflict(f"chat {record.chat} already has an active game")
         now = self._now()
-        saved = replace(record, version=record.version + 1, updated_at=now,
-                        created_at=record.created_at or now)
-        new = _Stored(saved)  # the deep copy is taken here: later changes by the caller don't leak in
+        version = record.version + 1
+        if record.has_match and (record.replaced or record.version == 0):
+            base = record.state if record.state is not None else _copy(record.snapshot)
+            self._bases.setdefault(record.game_id, []).append((version, base))
+        steps = match_log.logged_steps(record)
+        if steps:
+            self._logs.setdefault(record.game_id, []).append(
+                (version, list(steps), match_log.digest(record.state)))
+        snapshot = match_log.takes_snapshot(record)
+        saved = replace(record, version=version, updated_at=now, created_at=record.created_at or now,
+                        ops=[], replaced=False, snapshot_due=False,
+                        snapshot_version=version if snapshot else record.snapshot_version)
+        new = _Stored(saved)  # copied here: later changes by the caller don't leak in
         self._games[record.game_id] = new
         self._index_seats(saved)
         if new.active:
@@ -129,10 +160,12 @@ class MemoryStore:
             if stored.active or stored.owed:
                 continue
             record = stored.record()
-            if record.updated_at >= before or (record.match is None and not record.hand_message_ids):
+            if record.updated_at >= before or (not record.has_match and not record.hand_message_ids):
                 continue
             record.match, record.hand_message_ids = None, {}
             self._games[game_id] = _Stored(record)
+            self._bases.pop(game_id, None)
+            self._logs.pop(game_id, None)
             count += 1
         return count
 

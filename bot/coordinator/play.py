@@ -232,12 +232,13 @@ def _wrong_call(tx: Tx, user: str, target: str | None) -> Text:
         penalised = getattr(error, "match", None)
         if penalised is None:
             raise _false_call_refusal(0) from None
-        tx.absorb_penalised(match, penalised, list(getattr(error, "events", ())), user)
+        tx.absorb_penalised(CatchUno(user, victim), match, penalised,
+                            list(getattr(error, "events", ())), user)
         return _false_call_refusal(state.rules.false_uno_penalty).text
     except UnoError as error:
         raise from_engine(error) from None
     # An engine that reports the wrong call as an event rather than an error.
-    tx.absorb_penalised(match, new_match, events, user)
+    tx.absorb_penalised(CatchUno(user, victim), match, new_match, events, user)
     return _false_call_refusal(state.rules.false_uno_penalty).text
 
 

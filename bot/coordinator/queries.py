@@ -3,7 +3,6 @@ record's match itself."""
 
 from __future__ import annotations
 
-from bot.engine import Match
 from bot.engine.match import ranking
 
 from .ports import ChatKey, GameRecord, GameStore
@@ -14,7 +13,7 @@ from .views import TableView
 def standings(record: GameRecord, tables: list[GameRecord] | None = None) -> list[tuple[str, int]]:
     """(name, score) best first for the scoring mode; a two-table match adds up its tables."""
     names = {seat.user_id: seat.name for seat in record.seats}
-    matches = [Match.from_json(r.match) for r in ([record] if record.match else tables or []) if r.match]
+    matches = [r.current() for r in ([record] if record.has_match else tables or []) if r.has_match]
     if not matches:
         return [(name, 0) for name in names.values()]
     totals: dict[str, int] = {}
@@ -46,6 +45,6 @@ async def table_at(store: GameStore, record: GameRecord, user_id: str,
     """The table ``user_id`` plays at as it is now (a two-table match's hub holds no cards:
     theirs is one of its tables), and its chat; None when they play at none."""
     for candidate in (record, *await tables_of(store, record)):
-        if candidate.match and candidate.active and any(s.user_id == user_id for s in candidate.seats):
-            return candidate.chat, table_view(candidate, Match.from_json(candidate.match), locale)
+        if candidate.has_match and candidate.active and any(s.user_id == user_id for s in candidate.seats):
+            return candidate.chat, table_view(candidate, candidate.current(), locale)
     return None

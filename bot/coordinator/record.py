@@ -237,9 +237,15 @@ class TableOfMatch:
                    dict(data.get("bots") or {}))
 
 
-@dataclass
+@dataclass(init=False, eq=False)
 class GameRecord:
-    """Everything needed to resume a game after a restart."""
+    """Everything needed to resume a game after a restart.
+
+    The match is held as ``state`` (the engine's ``Match``, immutable) once decoded or played;
+    ``snapshot`` is its JSON as last stored in full. A transaction that plays on records its
+    engine steps in ``ops``: the store appends them to the game's log instead of writing the
+    whole match again, and writes a fresh snapshot when ``snapshot_due`` (a hand ended) or
+    when the match was replaced (``match`` assigned: a new match, a position set up)."""
 
     game_id: str
     chat: ChatKey
@@ -247,18 +253,51 @@ class GameRecord:
     creator: str
     seats: list[Seat]
     rules: dict[str, Any]  # RuleSet.to_dict()
-    match: dict[str, Any] | None = None  # Match JSON while running
-    version: int = 0  # 0 = never saved; the store bumps it on every save
-    table_message_id: str | None = None
-    hand_message_ids: dict[str, str] = field(default_factory=dict)
-    deadlines: dict[str, float] = field(default_factory=dict)  # "turn", "lobby": absolute times
-    options: GameOptions = field(default_factory=GameOptions)
-    delivery: DeliveryState = field(default_factory=DeliveryState)
-    book: HandBook = field(default_factory=HandBook)
-    two_tables: TwoTables | None = None  # this record is the hub of a two-table match
-    series: TableOfMatch | None = None  # this record is one table of a two-table match
-    created_at: float = 0.0
-    updated_at: float = 0.0
+    snapshot: dict[str, Any] | None
+    version: int  # 0 = never saved; the store bumps it on every save
+    table_message_id: str | None
+    hand_message_ids: dict[str, str]
+    deadlines: dict[str, float]  # "turn", "lobby", "next_hand": absolute times
+    options: GameOptions
+    delivery: DeliveryState
+    book: HandBook
+    two_tables: TwoTables | None  # this record is the hub of a two-table match
+    series: TableOfMatch | None  # this record is one table of a two-table match
+    created_at: float
+    updated_at: float
+    state: Any  # the Match (None: not decoded yet, or no match)
+    ops: list[dict[str, Any]]  # engine steps played on ``state`` since it was loaded
+    snapshot_version: int  # the version ``snapshot`` was stored at (later ones: in the log)
+    replaced: bool  # the match was set anew: the store writes it in full
+    snapshot_due: bool  # a hand ended: the store writes a fresh snapshot
+
+    def __init__(self, game_id: str, chat: ChatKey, status: str, creator: str, seats: list[Seat],
+                 rules: dict[str, Any], match: dict[str, Any] | None = None, version: int = 0,
+                 table_message_id: str | None = None, hand_message_ids: dict[str, str] | None = None,
+                 deadlines: dict[str, float] | None = None, options: GameOptions | None = None,
+                 delivery: DeliveryState | None = None, book: HandBook | None = None,
+                 two_tables: TwoTables | None = None, series: TableOfMatch | None = None,
+                 created_at: float = 0.0, updated_at: float = 0.0, *,
+                 snapshot: dict[str, Any] | None = None, state: Any = None,
+                 ops: list[dict[str, Any]] | None = None, snapshot_version: int = 0,
+                 replaced: bool = False, snapshot_due: bool = False) -> None:
+        self.game_id, self.chat, self.status, self.creator = game_id, chat, status, creator
+        self.seats, self.rules = seats, rules
+        self.snapshot = match if snapshot is None else snapshot
+        self.version, self.table_message_id = version, table_message_id
+        self.hand_message_ids = {} if hand_message_ids is None else hand_message_ids
+        self.deadlines = {} if deadlines is None else deadlines
+        self.options = options or GameOptions()
+        self.delivery = delivery or DeliveryState()
+        self.book = book or HandBook()
+        self.two_tables, self.series = two_tables, series
+        self.created_at, self.updated_at = created_at, updated_at
+        self.state, self.ops = state, [] if ops is None else ops
+        self.snapshot_version = snapshot_version
+        self.replaced = bool(replaced)
+        self.snapshot_due = snapshot_due
+        if match is not None:  # a match given as JSON is a new one: stored in full
+            self.snapshot, self.state, self.ops, self.replaced = match, None, [], True
 
     @property
     def active(self) -> bool:
@@ -269,6 +308,42 @@ class GameRecord:
         """The chat's language, for what everyone sees."""
         return self.options.language
 
+    # ---- the match -------------------------------------------------------------------------
+    @property
+    def has_match(self) -> bool:
+        return self.state is not None or self.snapshot is not None
+
+    def current(self) -> Any:
+        """The match as it stands (``bot.engine.Match``), or None."""
+        if self.state is None and self.snapshot is not None:
+            from bot.engine import Match
+
+            self.state = Match.from_json(self.snapshot)
+        return self.state
+
+    @property
+    def match(self) -> dict[str, Any] | None:
+        """The match as JSON (encoded on demand: the hot path works with ``current()``)."""
+        if self.state is not None:
+            return self.state.to_json()  # type: ignore[no-any-return]
+        return self.snapshot
+
+    @match.setter
+    def match(self, value: dict[str, Any] | None) -> None:
+        """Set the match anew (a position set up, or the match dropped): stored in full."""
+        self.snapshot, self.state, self.ops, self.replaced = value, None, [], True
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameRecord):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in _COMPARED)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:  # never the cards: hands are secret, even in a traceback
+        return (f"GameRecord({self.game_id!r}, {self.chat}, {self.status!r}, v{self.version}, "
+                f"{len(self.seats)} seats)")
+
     def parts_json(self) -> dict[str, Any]:
         """The typed parts as the one JSON object stored beside the match."""
         data = {**self.options.to_json(), **self.delivery.to_json(), **self.book.to_json()}
@@ -277,6 +352,11 @@ class GameRecord:
         if self.series is not None:
             data["series"] = self.series.to_json()
         return data
+
+
+_COMPARED = ("game_id", "chat", "status", "creator", "seats", "rules", "match", "version",
+             "table_message_id", "hand_message_ids", "deadlines", "options", "delivery", "book",
+             "two_tables", "series", "created_at", "updated_at")
 
 
 def parts_from_json(data: dict[str, Any] | None) -> dict[str, Any]:

@@ -122,7 +122,7 @@ class Scheduler:
 
     @staticmethod
     def has_ai(record: GameRecord | None) -> bool:
-        return bool(record and record.status == "running" and record.match is not None
+        return bool(record and record.status == "running" and record.has_match
                     and any(s.ai for s in record.seats))
 
     async def _ai_step(self, chat: ChatKey) -> bool:

@@ -44,12 +44,12 @@ async def player_snapshot(store: GameStore, game_id: str, user_id: str, *,
     lobby = table = hand = None
     if record.status == "lobby":
         lobby = presenter.lobby_view(record, locale)
-    elif record.match is not None:
+    elif record.has_match:
         cached = matches.get(record.game_id) if matches is not None else None
         if cached is not None and cached[0] == record.version:
             match = cached[1]
         else:
-            match = Match.from_json(record.match)
+            match = record.current()
             if matches is not None:
                 matches[record.game_id] = (record.version, match)
         table = presenter.table_view(record, match, locale)

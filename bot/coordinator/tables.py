@@ -150,9 +150,9 @@ def _copy_seat(seat: Seat) -> Seat:
 # ---- playing on ----------------------------------------------------------------------------
 
 def _finished_round(record: GameRecord, round_number: int) -> bool:
-    if record.status != "running" or record.match is None:
+    if record.status != "running" or not record.has_match:
         return record.status == "finished"
-    match = Match.from_json(record.match)
+    match = record.current()
     last = round_number * match.rules.rotation_hands
     return match.hand_number > last or (match.hand_number == last and match.hand_over)
 
@@ -202,9 +202,9 @@ def conclude(tx: Tx) -> bool:
     if record is None or not is_hub(record) or record.status != "running":
         return False
     tables = [r for r in tx.linked if is_table(r)]
-    if len(tables) < TABLES or any(r.status != "finished" or r.match is None for r in tables):
+    if len(tables) < TABLES or any(r.status != "finished" or not r.has_match for r in tables):
         return False
-    matches = [Match.from_json(r.match) for r in tables if r.match is not None]
+    matches = [r.current() for r in tables if r.has_match]
     players = [seat.user_id for seat in record.seats]
     totals = {p: sum(m.scores.get(p, 0) for m in matches) for p in players}
     rules = RuleSet(**record.rules)

@@ -13,7 +13,7 @@ from bot.engine import Match
 from bot.engine import events as ev
 from bot.engine.actions import Action
 
-from . import fairness, hand_end, presenter, results, uno_calls
+from . import fairness, hand_end, match_log, presenter, results, uno_calls
 from .ports import ChatKey, GameRecord, GameResult, Seat
 from .record import HandBook
 from .refusals import Refusal
@@ -53,10 +53,21 @@ class Tx:
     series_due: bool = False
     turn_started: str | None = None  # the player the turn passed to in this transaction
     told: Text | None = None  # the last public notice queued (how a stopped game ended)
+    # The engine steps played since the load (match_log), and the match they lead to: a
+    # match set otherwise (a new one dealt) is stored in full instead.
+    steps: list[match_log.Step] = field(default_factory=list)
+    stepped: Match | None = None
+    hand_ended: bool = False
 
     def __post_init__(self) -> None:
-        if self.record is not None and self.record.match is not None:
-            self.match = Match.from_json(self.record.match)
+        if self.record is not None:
+            self.match = self.stepped = self.record.current()
+
+    def _step(self, step: match_log.Step, new_match: Match) -> None:
+        """Remember an engine step; it is logged only while every change came by a step."""
+        if self.match is self.stepped:
+            self.steps.append(step)
+            self.stepped = new_match
 
     # ---- preconditions -------------------------------------------------------------------
     def game(self) -> GameRecord:
@@ -112,6 +123,7 @@ class Tx:
             raise Refusal("hand_over")
         before = match.game
         new_match, events = match.apply(action)
+        self._step(match_log.action_step(action), new_match)
         self._absorb(before, new_match, events, actor=getattr(action, "player", None))
         return events
 
@@ -119,6 +131,7 @@ class Tx:
         record, match = self.running()
         before = match.game
         new_match, events = match.remove_player(user_id)
+        self._step(match_log.remove_step(user_id), new_match)
         record.book.names[user_id] = self.seated(user_id).name
         record.seats = [s for s in record.seats if s.user_id != user_id]
         record.hand_message_ids.pop(user_id, None)
@@ -130,12 +143,14 @@ class Tx:
         _, match = self.running()
         before = match.game
         new_match, events = match.add_player(user_id)
+        self._step(match_log.add_step(user_id), new_match)
         self._absorb(before, new_match, events, actor=None)
         self.want_hand(user_id, presenter.private_note(events, user_id))
 
-    def absorb_penalised(self, before_match: Match, new_match: Match, events: list[ev.Event],
-                         actor: str) -> None:
+    def absorb_penalised(self, action: Action, before_match: Match, new_match: Match,
+                         events: list[ev.Event], actor: str) -> None:
         """Take in a state the engine produced alongside a refusal (a wrong UNO call)."""
+        self._step(match_log.action_step(action), new_match)
         self._absorb(before_match.game, new_match, events, actor=actor)
 
     def _absorb(self, before, new_match: Match, events: list[ev.Event], actor: str | None) -> None:
@@ -178,6 +193,7 @@ class Tx:
         record.deadlines.pop("next_hand", None)
         before = match.game
         new_match, events = match.next_hand()
+        self._step(match_log.NEXT_HAND, new_match)
         record.table_message_id = None  # a fresh table message below the hand's notice
         self.last = []
         if new_match.seatings and new_match.round_number != match.round_number:
@@ -254,7 +270,12 @@ class Tx:
 
     def commit(self) -> GameRecord:
         record = self.game()
-        if self.match is not None:
-            record.match = self.match.to_json()
+        if self.match is not record.state:
+            if self.match is self.stepped and self.steps and record.state is not None:
+                record.state, record.ops = self.match, self.steps
+            else:  # a new match (or none): stored in full
+                record.match = None
+                record.state = self.match
+            record.snapshot_due = self.hand_ended
         record.updated_at = self.now
         return record

@@ -11,8 +11,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from bot.engine import Match
-
 from .. import presenter, presses
 from ..failures import FailureLog
 from ..locales import chat_locale, seat_locale
@@ -281,14 +279,14 @@ class Deliverer:
         """Send one player's hand again, posted anew (clearing the unreachable mark when it
         arrives). Sent outside the chat's lock; what was learnt is stored under it."""
         record = await self.store.load(chat)
-        if record is None or record.match is None or record.status != "running":
+        if record is None or not record.has_match or record.status != "running":
             return
         seat = next((s for s in record.seats if s.user_id == user_id), None)
         if seat is None or seat.ai is not None:
             return
         self.loaded(record)
         before = (record.hand_message_ids.get(user_id), user_id in record.delivery.unreachable)
-        view = presenter.hand_view(record, Match.from_json(record.match), user_id,
+        view = presenter.hand_view(record, record.current(), user_id,
                                    seat_locale(record, seat), repost=True)
         await self._push_hand(record, user_id, view)
         after = (record.hand_message_ids.get(user_id), user_id in record.delivery.unreachable)
@@ -334,7 +332,7 @@ class Deliverer:
         locale = chat_locale(record)
         outgoing = [Outgoing(owed.decode_notice(n, record.game_id), "notice")
                     for n in outbox.notices]
-        match = Match.from_json(record.match) if record.match is not None else None
+        match = record.current()
         if outbox.table:
             if record.status == "lobby":
                 outgoing.append(Outgoing(presenter.lobby_view(record, locale), "table"))

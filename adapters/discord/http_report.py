@@ -3,7 +3,10 @@
 ``HTTPClient.request`` is wrapped to name each call by its route template (``POST
 /channels/{channel_id}/messages``: no id, no interaction token), and an aiohttp trace (the
 client's ``http_trace`` option) sees every attempt under it: discord.py retries 429s and
-some 5xx inside ``request``, and each of those attempts is a call of its own.
+some 5xx inside ``request``, and each of those attempts is a call of its own. Interaction
+answers and their follow-ups go out through discord.py's webhook adapter on the same
+session, outside ``request``: the trace names those from their path, the id and token
+segments replaced by placeholders.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 import aiohttp
 import discord
+import yarl
 
 from adapters.ops import PlatformReport
 
@@ -24,12 +28,26 @@ def route_name(route: discord.http.Route) -> str:
     return f"{route.method} {route.path}"
 
 
+def webhook_route_name(method: str, url: yarl.URL) -> str | None:
+    """The route template of an interaction or webhook call (None for any other URL)."""
+    parts = url.path.split("/")
+    for kind, names in (("interactions", ("{interaction_id}", "{interaction_token}")),
+                        ("webhooks", ("{webhook_id}", "{webhook_token}"))):
+        if kind in parts:
+            at = parts.index(kind) + 1
+            rest = parts[at:]
+            named = [*names[:len(rest)], *("{message_id}" if part.isdigit() else part
+                                             for part in rest[len(names):])]
+            return f"{method} /{kind}/{'/'.join(named)}".rstrip("/")
+    return None
+
+
 def http_trace(report: PlatformReport) -> aiohttp.TraceConfig:
     """For the client's ``http_trace``: each attempt's status (the gateway's websocket
     handshake goes through the same session, outside any named route: not counted)."""
 
     async def answered(session: Any, context: Any, params: aiohttp.TraceRequestEndParams) -> None:
-        name = _route.get()
+        name = _route.get() or webhook_route_name(params.method, params.url)
         if name is None:
             return
         response = params.response
@@ -38,7 +56,7 @@ def http_trace(report: PlatformReport) -> aiohttp.TraceConfig:
             report.rate_limited(await _retry_after(response))
 
     async def failed(session: Any, context: Any, params: aiohttp.TraceRequestExceptionParams) -> None:
-        name = _route.get()
+        name = _route.get() or webhook_route_name(params.method, params.url)
         if name is not None:
             report.call(name, None, type(params.exception).__name__)
 

@@ -124,25 +124,49 @@ async def _serve(platform: str, settings: Settings) -> None:
         web = WebHand(links=links, store=store,
                       telegram_token=config.token if platform == "telegram" else None)
     coordinators: list[Coordinator] = []
+    ops = _operator_port(settings, platform, store, coordinators)
+    if ops is not None:  # the adapter reports its calls and connection to the operator port
+        config = dataclasses.replace(config, report=ops.report)
 
     def make_coordinator(chat_port):
         # The platform's port also notifies people privately and opens a chat per table.
         coordinator = Coordinator(web.tee(chat_port) if web else chat_port, store, clock,
                                   retention=settings.unobot_retention_days * 86400,
-                                  notifier=chat_port, table_opener=chat_port)
+                                  notifier=chat_port, table_opener=chat_port,
+                                  on_failure=ops.metrics.unhandled_error if ops else None,
+                                  timer_lag=ops.metrics.timer_fired_late if ops else None)
         coordinators.append(coordinator)
+        commands = ops.metrics.metered(coordinator) if ops else coordinator
         if web is not None:
-            web.serve_commands(coordinator.handle)
-        return coordinator
+            web.serve_commands(commands.handle)
+        return commands
 
     try:
+        if ops is not None:
+            await ops.start()
         if web is not None:
             await web.start(settings.webapp_listen, settings.webapp_port)
         await platform_app.serve(config, make_coordinator, store)
     finally:
         if web is not None:
             await web.stop()
+        if ops is not None:
+            await ops.stop()
         await store.close()
+
+
+def _operator_port(settings: Settings, platform: str, store, coordinators: list):
+    """METRICS_PORT: /healthz and /metrics on the platform's report, the database and the
+    coordinators' queues (None when unset)."""
+    if settings.metrics_port is None:
+        return None
+    from adapters.ops.metrics import OpsMetrics
+    from adapters.ops.server import OpsServer
+
+    metrics = OpsMetrics(platform)
+    metrics.count_deliveries(lambda: sum(c.deliveries_waiting() for c in coordinators))
+    return OpsServer(metrics, store.open_games_by_platform, metrics.platform_report(),
+                     listen=settings.metrics_listen.strip(), port=settings.metrics_port)
 
 
 async def _play(args: argparse.Namespace, settings: Settings) -> int:

@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     webapp_port: int = Field(default=8080, ge=1, le=65535)
     webapp_listen: str = "127.0.0.1"  # the TLS proxy in front of it forwards here
     webapp_secret: SecretStr | None = None  # signs Discord links; unset: derived from the token
+    # --- the operator port (/healthz, /metrics); unset: none ---
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    metrics_listen: str = "127.0.0.1"  # loopback: the scraper runs here or reaches it through a proxy
 
     @classmethod
     def settings_customise_sources(cls, settings_cls: type[BaseSettings],

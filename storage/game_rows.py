@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import urllib.parse
 from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -80,6 +81,7 @@ class GameRows:
         self.select_all_active = (f"SELECT {cols} FROM games WHERE {ACTIVE} "
                                   "ORDER BY created_at, game_id")
         self.select_owing = f"SELECT {cols} FROM games WHERE owed ORDER BY updated_at, game_id"
+        self.count_active = f"SELECT platform, COUNT(*) FROM games WHERE {ACTIVE} GROUP BY platform"
         self.compact = (f"UPDATE games SET match = NULL, hand_message_ids = '{{}}' WHERE NOT ({ACTIVE}) "
                         f"AND NOT owed AND updated_at < {self._p(1)} AND match IS NOT NULL")
         # The user's games through the seat index (ix_game_seats_user), never a scan of games.
@@ -152,6 +154,10 @@ class GameRows:
 
     async def _fetch(self, sql: str, args: Sequence[Any]) -> list[dict[str, Any]]:
         """Game rows for a SELECT of GAME_COLUMNS, decoded (the driver-specific part)."""
+        raise NotImplementedError
+
+    async def open_games_by_platform(self) -> dict[str, int]:
+        """Active games per platform, read afresh from the database (the health check)."""
         raise NotImplementedError
 
     async def write(self, *, insert: dict[str, Any] | None = None, update: Update | None = None,
@@ -247,6 +253,16 @@ class SqliteGameRows(GameRows):
         except sqlite3.IntegrityError as error:
             raise UniqueViolation(str(error)) from None
 
+    async def open_games_by_platform(self) -> dict[str, int]:
+        import aiosqlite
+
+        # A connection of its own that may not create the file: the long-lived one would still
+        # read a database file deleted or replaced under it, and the check must see that.
+        uri = f"file:{urllib.parse.quote(self._path)}?mode=rw"
+        async with aiosqlite.connect(uri, uri=True, timeout=self._busy_timeout_ms / 1000) as conn:
+            return {platform: count for platform, count in
+                    await conn.execute_fetchall(self.count_active)}
+
     async def compact_finished(self, before: float) -> int:
         while self._conn is None or self._transaction.locked():
             async with self._exclusive():
@@ -332,6 +348,10 @@ class PostgresGameRows(GameRows):
             return True
         except asyncpg.IntegrityConstraintViolationError as error:
             raise UniqueViolation(str(error)) from None
+
+    async def open_games_by_platform(self) -> dict[str, int]:
+        pool = await self._get_pool()
+        return {row[0]: row[1] for row in await pool.fetch(self.count_active)}
 
     async def compact_finished(self, before: float) -> int:
         pool = await self._get_pool()

@@ -122,6 +122,11 @@ class SqlStore:
     async def compact_finished(self, before: float) -> int:
         return await self._rows.compact_finished(float(before))
 
+    async def open_games_by_platform(self) -> dict[str, int]:
+        """Games in a lobby or running, per platform: the operator port's gauge and its check
+        that the database answers (raises what the driver raises when it does not)."""
+        return await self._rows.open_games_by_platform()
+
     async def owing_delivery(self) -> list[GameRecord]:
         return [await self._record(row) for row in await self._rows.fetch_owing()]
 

@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 
 from adapters.links import HandLinks
+from adapters.ops import PlatformReport
 from bot.config import ConfigError, Settings, load_settings
 from bot.coordinator import ChatPort, Commands, GameStore
 
@@ -29,6 +30,7 @@ from .client import ShardedUnoClient, UnoClient
 from .components import UnoButton
 from .frontend import ErrorHook, Frontend
 from .hand_views import OpenHands
+from .http_report import http_trace, name_routes
 from .slash import UnoTranslator, build_group
 
 log = logging.getLogger(__name__)
@@ -43,6 +45,8 @@ class DiscordConfig:
     guild_ready_timeout: float = 2.0
     sync_commands: bool = True
     web_links: HandLinks | None = None  # the web hand (WEBAPP_URL): a signed link on hand views
+    # Where each REST call's outcome is reported (the operator port's metrics and health)
+    report: PlatformReport | None = None
 
     @property
     def sharded(self) -> bool:
@@ -71,7 +75,10 @@ class DiscordApp:
         self.config = config
         self.hands = OpenHands(web_links=config.web_links)  # each player's open hand view: the Frontend opens, the ChatPort refreshes
         self.frontend = Frontend(store, ack_after=config.ack_after, on_error=on_error, hands=self.hands)
+        self.report = config.report or PlatformReport()
+        self.report.connection_check = self.connection_problem
         self.client = self._build_client()
+        name_routes(self.client.http)
         self.chat_port = DiscordChatPort(self.client, self.hands)
         self.coordinator = make_coordinator(self.chat_port)
         self.frontend.coordinator = self.coordinator
@@ -82,7 +89,8 @@ class DiscordApp:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and permissions; no message content needed
         options: dict[str, Any] = {"intents": intents, "guild_ready_timeout": self.config.guild_ready_timeout,
-                                   "allowed_mentions": discord.AllowedMentions(everyone=False, roles=False)}
+                                   "allowed_mentions": discord.AllowedMentions(everyone=False, roles=False),
+                                   "http_trace": http_trace(self.report)}
         if self.config.sharded:
             if self.config.shard_ids:
                 options["shard_ids"] = list(self.config.shard_ids)
@@ -121,6 +129,23 @@ class DiscordApp:
         await self.coordinator.resume()
         self.frontend.ready.set()
         log.info("Discord bot ready as %s in %d guild(s)", self.client.user, len(self.client.guilds))
+
+    def connection_problem(self) -> str | None:
+        """None while the gateway is connected, else what is wrong."""
+        client = self.client
+        if client.is_closed():
+            return "closed"
+        if not client.is_ready():
+            return "not connected"
+        if isinstance(client, discord.AutoShardedClient):
+            down = sorted(number for number, shard in client.shards.items() if shard.is_closed())
+            if down:
+                return f"shard {', '.join(map(str, down))} not connected"
+        elif client.ws is None or not client.ws.open:
+            return "not connected"  # discord.py is reconnecting
+        if client.latency != client.latency:  # NaN: no gateway connection at all
+            return "no latency known"
+        return None
 
     async def start(self) -> None:
         """Log in (a rejected token is a ConfigError) and connect in the background."""

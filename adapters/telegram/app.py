@@ -29,6 +29,7 @@ from telegram.error import InvalidToken, NetworkError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 from adapters.links import HandLinks
+from adapters.ops import PlatformReport
 from bot.config import OFFICIAL_TELEGRAM_API, ConfigError, Settings, load_settings
 from bot.coordinator import ChatPort, Commands, GameStore
 from bot.logs import redact
@@ -40,6 +41,7 @@ from .context import BotContext
 from .fairness import FairUpdateProcessor
 from .photos import MediaFiles
 from .port import TelegramChatPort
+from .request import ReportingRequest
 from .stickers import StickerSets
 
 log = logging.getLogger(__name__)
@@ -47,6 +49,9 @@ log = logging.getLogger(__name__)
 OFFICIAL_API = OFFICIAL_TELEGRAM_API
 # Updates allowed from Telegram: what the handlers use, nothing else.
 ALLOWED_UPDATES = ["message", "callback_query", "inline_query", "chosen_inline_result"]
+# A polling bot hears from the Bot API at least once per long poll; this much longer without
+# an answer and /healthz says so.
+POLL_SILENCE_MARGIN = 30.0
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,9 @@ class TelegramConfig:
     sticker_themes: tuple[str, ...] = ("classic", "high_contrast")
     sticker_pace: float = 0.2
     sticker_retry: float = 60.0
+    # Where each Bot API call's outcome is reported (the operator port's metrics and health);
+    # None: a report of its own, for the health check only.
+    report: PlatformReport | None = None
 
     @property
     def bot_url(self) -> str:
@@ -110,11 +118,14 @@ def config_from_env(env: Mapping[str, str] | None = None) -> TelegramConfig:
     return config_from_settings(load_settings(env))
 
 
-def build_application(config: TelegramConfig) -> Application:
+def build_application(config: TelegramConfig, report: PlatformReport) -> Application:
     limiter = AIORateLimiter(overall_max_rate=config.overall_rate, group_max_rate=config.group_rate,
                              group_time_period=config.group_period, max_retries=config.max_retries)
+    # The pool sizes PTB's builder picks by default: many calls at once, one long poll.
     return (ApplicationBuilder().token(config.token)
             .base_url(config.bot_url).base_file_url(config.file_url)
+            .request(ReportingRequest(report, connection_pool_size=256))
+            .get_updates_request(ReportingRequest(report, connection_pool_size=1))
             .rate_limiter(limiter)
             .concurrent_updates(FairUpdateProcessor(config.concurrent_updates,
                                                     per_chat=config.chat_concurrent,
@@ -131,7 +142,9 @@ class TelegramBot:
         self.make_coordinator = make_coordinator
         self.store = store
         redact(config.token, config.webhook_secret)  # wherever the bot is started from
-        self.app = build_application(config)
+        self.report = config.report or PlatformReport()
+        self.report.connection_check = self.connection_problem
+        self.app = build_application(config, self.report)
         self.port: TelegramChatPort | None = None
         self.coordinator: Commands | None = None
         self.stickers: StickerSets | None = None
@@ -187,6 +200,20 @@ class TelegramBot:
             self.stickers.start()  # in the background: the game does not wait for it
         else:
             log.info("TELEGRAM_OWNER_ID is not set: inline mode shows cards as text, not stickers")
+
+    def connection_problem(self) -> str | None:
+        """None while updates come in and the Bot API answers, else what is wrong."""
+        updater = self.app.updater
+        if not self._running or updater is None or not updater.running:
+            return "not connected"
+        trouble = self.report.trouble()
+        if trouble is not None:
+            return f"not connected ({trouble})"
+        silent = self.report.silent_for()
+        if not self.config.webhook_url and silent is not None \
+                and silent > self.config.poll_timeout + POLL_SILENCE_MARGIN:
+            return f"no answer from the Bot API for {silent:.0f} s"
+        return None
 
     def _sticker_sets(self) -> StickerSets | None:
         if self.config.owner_id is None:

@@ -27,7 +27,7 @@ from .locks import ChatLocks
 from .ports import ChatKey, ChatPort, Clock, GameStore, Notifier, TableOpener
 from .refusals import MESSAGES, Refusal
 from .replies import named
-from .scheduler import Scheduler
+from .scheduler import Scheduler, TimerLag
 from .unit_of_work import UnitOfWork
 from .views import Reply, Text
 
@@ -40,26 +40,30 @@ COMPACT_EVERY = 86400.0  # how often a running bot compacts finished games
 
 class Coordinator:
     """``notifier`` and ``table_opener`` are what the platform can do beyond the ChatPort
-    (None: it cannot); ``strategies`` gives each AI level's strategy by name."""
+    (None: it cannot); ``strategies`` gives each AI level's strategy by name; ``on_failure``
+    and ``timer_lag`` tell the operator's metrics of each unexpected error and of how late
+    each deadline timer fired."""
 
     def __init__(self, chat: ChatPort, store: GameStore, clock: Clock, *, ai_delay: float = 1.0,
                  hand_pause: float = 0.0, lobby_timeout: float = 600.0, seed: int | None = None,
                  delivery_wait: float = 1.0, retry_delay: float = 1.0,
                  retention: float = RETENTION, notifier: Notifier | None = None,
                  table_opener: TableOpener | None = None,
-                 strategies: Callable[[str], Any] | None = None) -> None:
+                 strategies: Callable[[str], Any] | None = None,
+                 on_failure: Callable[[BaseException], None] | None = None,
+                 timer_lag: TimerLag | None = None) -> None:
         self.chat = chat
         self.store = store
         self.clock = clock
         self.retention = retention
-        self.log_failure = FailureLog()
+        self.log_failure = FailureLog(on_failure)
         self.locks = ChatLocks(after_release=self._housekeeping_due)
         self.delivery = Deliverer(chat, store, self.locks, self.log_failure,
                                   delivery_wait=delivery_wait, retry_delay=retry_delay)
         self.uow = UnitOfWork(store, clock, self.locks, self.delivery, self.log_failure,
                               hand_pause=hand_pause)
         self.scheduler = Scheduler(clock, self.uow, strategies or cache(get_strategy),
-                                   self.log_failure, ai_delay=ai_delay)
+                                   self.log_failure, ai_delay=ai_delay, timer_lag=timer_lag)
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         self.context = Context(chat, store, clock, self.uow, self.delivery, self.scheduler,
                                self.log_failure, rng, lobby_timeout=lobby_timeout,
@@ -137,6 +141,10 @@ class Coordinator:
                 and (self._housekeeping is None or self._housekeeping.done()):
             self._compacted_at = self.clock.now()
             self._housekeeping = asyncio.get_running_loop().create_task(self.compact_finished())
+
+    def deliveries_waiting(self) -> int:
+        """Deliveries queued behind the platform (growing: it is slow or refusing them)."""
+        return self.delivery.courier.waiting()
 
     def remembered_chats(self) -> set[ChatKey]:
         """Every chat this process holds something in memory for."""

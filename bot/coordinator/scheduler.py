@@ -27,12 +27,15 @@ TIMER_RETRY = Backoff(first=0.5, most=30.0)
 DEADLINES = ("turn", "lobby", "next_hand")
 
 Strategies = Callable[[str], Any]  # an AI level's name -> its strategy (bot.ai)
+TimerLag = Callable[[float], None]  # told how many seconds a deadline timer fired late
 
 
 class Scheduler:
     def __init__(self, clock: Clock, uow: UnitOfWork, strategies: Strategies,
-                 log_failure: FailureLog, *, ai_delay: float = 1.0) -> None:
+                 log_failure: FailureLog, *, ai_delay: float = 1.0,
+                 timer_lag: TimerLag | None = None) -> None:
         self.clock = clock
+        self.timer_lag = timer_lag
         self.uow = uow
         self.strategies = strategies
         self.log_failure = log_failure
@@ -69,6 +72,8 @@ class Scheduler:
                            attempt: int = 0) -> Callable[[], Awaitable[None]]:
         async def fire() -> None:
             self._timers.pop((chat, key), None)
+            if self.timer_lag is not None and attempt == 0:  # a retry is late on purpose
+                self.timer_lag(max(0.0, self.clock.now() - when))
             done = False
             try:
                 done, _ = await self.uow.transact(

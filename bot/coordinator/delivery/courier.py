@@ -100,6 +100,10 @@ class Courier:
         queue = self._queues.get(job.chat, ())
         return any(later is not job and later.game_id == job.game_id for later in queue)
 
+    def waiting(self) -> int:
+        """Jobs queued in every chat, the one being delivered included."""
+        return sum(len(queue) for queue in self._queues.values())
+
     @property
     def chats(self) -> int:
         """Chats with a queue (the courier forgets a chat once its queue is empty)."""

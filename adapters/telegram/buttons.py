@@ -26,7 +26,6 @@ from bot.coordinator import (
     split_table_chat,
 )
 from bot.coordinator import commands as cmd
-from bot.engine import Match
 from bot.render.text import render_reply
 
 from . import callbacks

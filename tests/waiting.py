@@ -9,7 +9,8 @@ generous timeout, so a slow machine only makes the test slower.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import inspect
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -17,12 +18,16 @@ T = TypeVar("T")
 STEP = 0.005  # seconds between two looks at the condition
 
 
-async def wait_until(predicate: Callable[[], T], timeout: float = 5.0, what: str = "the condition") -> T:
-    """Poll ``predicate()`` until it is truthy and return its value; fail after ``timeout`` s."""
+async def wait_until(predicate: Callable[[], T | Awaitable[T]], timeout: float = 5.0,
+                     what: str = "the condition") -> T:
+    """Poll ``predicate()`` (plain or async, e.g. a store read) until it is truthy and return
+    its value; fail after ``timeout`` s."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
         result = predicate()
+        if inspect.isawaitable(result):
+            result = await result
         if result:
             return result
         if loop.time() > deadline:

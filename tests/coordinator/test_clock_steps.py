@@ -7,10 +7,10 @@ pass or fail by chance."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 from bot.coordinator.clock import RealClock
+from tests.waiting import wait_until
 
 
 class SteppedWall:
@@ -25,12 +25,6 @@ class SteppedWall:
         value = time.time() - self.offset
         self.reads.append((value, len(self.fired)))
         return value
-
-
-async def wait_until(predicate, timeout: float = 5.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.005)
 
 
 async def test_a_backward_wall_clock_step_delays_the_timer_instead_of_firing_early() -> None:

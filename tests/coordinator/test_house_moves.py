@@ -9,6 +9,7 @@ from bot.coordinator.coordinator import Coordinator
 from bot.coordinator.memory_store import MemoryStore
 from bot.engine import HOUSE
 from tests.fakes import FakeChat
+from tests.waiting import wait_until
 
 from .conftest import CHAT, Harness, user
 
@@ -97,8 +98,6 @@ async def test_bots_wait_for_the_clock_when_delayed() -> None:
 
 
 async def test_bots_move_on_the_real_clock() -> None:
-    import asyncio
-
     from bot.coordinator.clock import RealClock
     from bot.engine import Match
 
@@ -110,12 +109,15 @@ async def test_bots_move_on_the_real_clock() -> None:
         await coordinator.handle(cmds.AddAiSeat(CHAT, u1, "easy"))
     await coordinator.handle(cmds.StartGame(CHAT, u1))
     h = Harness(store=store)
-    for _ in range(200):  # bounded wait: bots play until it is the human's turn
-        state = Match.from_json((await store.load(CHAT)).match).game
-        if state.current == "u1":
-            break
-        await asyncio.sleep(0.005)
-    assert state.current == "u1"
+
+    async def state():
+        return Match.from_json((await store.load(CHAT)).match).game
+
+    async def humans_turn() -> bool:
+        return (await state()).current == "u1"
+
+    await wait_until(humans_turn, timeout=10, what="the bots to play until the human's turn")
+    assert (await state()).current == "u1"
     h.coordinator = coordinator
     assert (await h.human_move(u1)).ok
     await coordinator.close()

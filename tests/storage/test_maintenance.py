@@ -18,6 +18,7 @@ from bot.coordinator.record import DeliveryState, Outbox
 from storage import maintenance, open_store
 from storage.db import make_engine
 from storage.migrate import upgrade
+from tests.waiting import wait_until
 
 from .test_contract import MATCH_JSON, make_record, result
 
@@ -70,12 +71,12 @@ async def test_backup_while_another_connection_writes(tmp_path):
     writer = threading.Thread(target=_writer, args=(str(path), stop, written))
     writer.start()
     try:
-        while len(written) < 50:
-            await asyncio.sleep(0.01)
+        await wait_until(lambda: len(written) >= 50, timeout=30, what="the writer to get going")
         before = len(written)
         target = await asyncio.to_thread(maintenance.backup, url, tmp_path / "copy.db")
         after = len(written)
-        await asyncio.sleep(0.05)
+        # The copy holds no lock past its end: the writer commits again (a timeout if not).
+        await wait_until(lambda: len(written) > after, timeout=30, what="the writer to go on")
     finally:
         stop.set()
         writer.join()

@@ -3,7 +3,6 @@ buttons, and the complete rules sent as several pages."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 
 from bot.engine import GameState, Match
@@ -64,10 +63,13 @@ async def test_the_rules_come_in_pages(bot, fake):
         await bot.slash(ANA, "settings", key=key, value=value)
     assert len((await bot.store.chat_settings(CHAT)).overrides) == 9
     record = await bot.slash(BO, "rules")
-    for _ in range(200):  # the later pages are follow-ups, sent after the response
-        if record.followups:
-            break
-        await asyncio.sleep(0.02)
+
+    def shown() -> str:
+        return "\n".join(fake.messages[i]["embeds"][0]["description"] for i in record.followups)
+
+    # The later pages are follow-ups, sent one by one after the response: wait for the one
+    # that ends the rules, with this chat's own options, in both languages.
+    await fake.wait_for(lambda: "Stacking by value" in shown() and "按值叠加" in shown(), timeout=10)
     first = fake.response_message(record)
     pages = [first] + [fake.messages[i] for i in record.followups]
     assert len(pages) >= 2

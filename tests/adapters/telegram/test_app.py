@@ -123,7 +123,8 @@ async def test_restart_on_the_sql_store_keeps_the_game_and_its_keyboards(api, tm
         await harness.start_game(ANA, [ANA, BO, CY])
         await take_turn(harness, await next_actor(harness, [ANA, BO, CY]))
         mover = await next_actor(harness, [ANA, BO, CY])
-        table = harness.table().message_id
+        # The hands are private messages; the table goes out later, through the group's queue.
+        table = (await harness.api.wait_for(harness.table, what="the table")).message_id
         await harness.restart()
         await take_turn(harness, mover)  # the keyboard sent before the restart
         after = await next_actor(harness, [ANA, BO, CY])

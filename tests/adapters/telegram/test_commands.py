@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from .conftest import ANA, BO, CY, DEE, GROUP, Harness
 from .helpers import match_of, next_actor, take_turn
 
@@ -35,14 +33,6 @@ async def test_information_commands_answer_in_the_chat(harness: Harness):
     assert "Leaderboard" in top
 
 
-async def until(check, what: str) -> None:
-    for _ in range(200):
-        if await check():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 async def test_kick_by_reply_stop_and_language(harness: Harness):
     await harness.start()
     game_id = await harness.open_game(ANA, BO, CY)
@@ -58,7 +48,7 @@ async def test_kick_by_reply_stop_and_language(harness: Harness):
     async def cy_gone() -> bool:
         return str(CY.id) not in (await match_of(harness)).players
 
-    await until(cy_gone, "Cy to be kicked")
+    await harness.until(cy_gone, "Cy to be kicked")
     # The chat's language, set by the creator: the table speaks Chinese from the next update.
     await ask(harness, ANA, "/lang zh")
     mover = await next_actor(harness, [ANA, BO])
@@ -70,7 +60,7 @@ async def test_kick_by_reply_stop_and_language(harness: Harness):
     async def stopped() -> bool:
         return (await harness.store.get(game_id)).status == "stopped"
 
-    await until(stopped, "the game to stop")
+    await harness.until(stopped, "the game to stop")
 
 
 async def test_private_commands_find_the_players_game(harness: Harness):

@@ -1,6 +1,6 @@
-"""One chat cannot hurt the others (issue 10, item 10): refusals go privately, a chat's
-backlog is capped so a flooding group never holds every update slot, and SIGTERM ends the
-bot within a few seconds even with handlers stuck behind Telegram's group limit."""
+"""One chat cannot hurt the others: refusals go privately, a chat's backlog is capped so a
+flooding group never holds every update slot, and SIGTERM ends the bot within a few seconds
+even with handlers stuck behind Telegram's group limit."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from adapters.telegram.app import TelegramBot
+from adapters.telegram.app import TelegramBot, TelegramConfig
 from adapters.telegram.fairness import FairUpdateProcessor
 from bot.coordinator import Coordinator
 from bot.coordinator.clock import FakeClock
@@ -82,7 +82,18 @@ async def test_sigterm_ends_a_flooded_bot_within_seconds(api: FakeBotApi):
         # The first answer went to the group; the others wait for Telegram's group limit.
         await api.wait_for(lambda: api.calls_to("sendMessage", GROUP), timeout=10, what="a group reply")
         await api.wait_for(lambda: not api._updates, what="the flood to be fetched")
-        await asyncio.sleep(0.5)
+        # Each refusal is tried privately first (refused: these people never started the bot),
+        # then goes to the group. The first went out; wait until a full set of the group's
+        # handlers were refused privately too: they are the ones behind the group limit.
+        per_chat = TelegramConfig(token=api.token).chat_concurrent
+
+        def refused_privately() -> list:
+            flooders = {user.id for user in FLOODERS}
+            return [c for c in api.calls_to("sendMessage")
+                    if c.chat_id in flooders and c.done_at is not None]
+
+        await api.wait_for(lambda: len(refused_privately()) >= per_chat + 1, timeout=10,
+                           what="the handlers to reach the group limit")
         child.send_signal(signal.SIGTERM)
         output, _ = await asyncio.wait_for(child.communicate(), 15)
     finally:

@@ -5,18 +5,22 @@ import asyncio
 from telegram.error import BadRequest
 
 from adapters.telegram.outbox import GroupOutbox
+from tests.waiting import wait_until
 
 
 class SlowChat:
-    """Records what reaches the chat; each delivery takes ``delay`` seconds."""
+    """Records what reaches the chat; each delivery takes ``delay`` seconds (``started``
+    counts the deliveries under way or done, so a test can wait for one to be in flight)."""
 
     def __init__(self, delay: float = 0.05) -> None:
         self.delay = delay
         self.shown: list[tuple[str, str | None]] = []  # (text, edited id or None)
         self.next_id = 100
         self.gone: set[str] = set()
+        self.started = 0
 
     async def deliver(self, chat_id, text, markup, edit):
+        self.started += 1
         await asyncio.sleep(self.delay)
         if edit in self.gone:
             raise BadRequest("Message to edit not found")
@@ -31,7 +35,7 @@ async def test_edits_waiting_behind_one_in_flight_are_merged_into_the_newest():
     chat = SlowChat()
     outbox = GroupOutbox(-1, chat.deliver)
     assert outbox.edit("7", "table 0", None) == "7"  # returns at once
-    await asyncio.sleep(0.01)  # table 0 is on its way
+    await wait_until(lambda: chat.started == 1, what="table 0 on its way")
     for turn in range(1, 5):
         outbox.edit("7", f"table {turn}", None)
     await outbox.drain()
@@ -107,7 +111,7 @@ async def test_a_newer_table_replaces_a_failed_one_waiting_to_be_retried():
     chat = FlakyChat(1, NetworkError("Bad Gateway"))
     outbox = GroupOutbox(-1, chat.deliver, retry_delays=(0.05,))
     outbox.edit("7", "old table", None)
-    await asyncio.sleep(0.01)  # the first attempt failed; the retry waits
+    await wait_until(lambda: chat.attempts == 1, what="the first attempt to fail")  # the retry waits
     outbox.edit("7", "new table", None)
     await outbox.drain()
     assert chat.shown == [("new table", "7")]  # the old one never repainted over it
@@ -154,7 +158,7 @@ async def test_an_edit_queued_while_its_message_is_replaced_goes_to_the_replacem
 
     outbox = GroupOutbox(-1, deliver)
     outbox.edit("7", "table 1", None)
-    await asyncio.sleep(0.005)  # table 1 is on its way
+    await wait_until(lambda: chat.started == 1, what="table 1 on its way")
     assert outbox.edit("7", "table 2", None) == "7"  # not known yet where it will be
     await outbox.drain()
     assert chat.shown == [("table 1", None), ("table 2", "101")]

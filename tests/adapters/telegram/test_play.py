@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from adapters.telegram import callbacks
 
 from .conftest import ANA, BO, CY, DEE, GROUP, Harness, data_of, hand_button
@@ -109,11 +107,7 @@ async def _wait_stopped(harness: Harness, game_id: str) -> None:
         # ... and its last messages delivered (the stored outbox is dropped after them)
         return record is not None and not record.active and record.delivery.outbox is None
 
-    for _ in range(100):
-        if await stopped():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("the game was not stopped")
+    await harness.until(stopped, "the game to stop")
 
 
 async def test_uno_call_out_race_gives_exactly_one_penalty(harness: Harness):

@@ -131,13 +131,15 @@ async def test_no_token_or_secret_in_the_logs_of_a_webhook_bot(api, tmp_path):
         secret = hook.params["secret_token"]
         url = f"http://127.0.0.1:{port}/hook"
         async with aiohttp.ClientSession() as http:
-            for _ in range(100):  # the server starts listening right after setWebhook
+            for _ in range(300):  # the server starts listening right after setWebhook
                 try:
                     async with http.post(url, json=new_command(1, ANA)) as forged:
                         assert forged.status == 403
                     break
                 except aiohttp.ClientConnectionError:
-                    await asyncio.sleep(0.1)
+                    await asyncio.sleep(0.1)  # a polling step: not listening yet
+            else:
+                raise AssertionError("the webhook server never started listening")
             async with http.post(url, json=new_command(2, BO), headers={SECRET_HEADER: secret}) as ok:
                 assert ok.status == 200
         lobby = await api.wait_for(lambda: api.calls_to("sendMessage", GROUP), what="the lobby")

@@ -1,4 +1,4 @@
-"""A match at two tables at once (seed 002): 8 players, 7 rounds of new partners.
+"""A match at two tables at once: 8 players, 7 rounds of new partners.
 
 One match is three game records that each keep their own lock, table message and timers:
 - the *hub*, in the chat where the lobby was opened (``record.two_tables``): it holds the

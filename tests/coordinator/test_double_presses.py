@@ -1,5 +1,5 @@
 """Pressing UNO! twice (a double click, or two people at once) costs nothing: the second press
-is "already called", never a wrong call (issue 10, item 8)."""
+is "already called", never a wrong call."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Commands with values of the wrong type (a number for a card, a list for a colour) get the
-usual clear refusal, never "internal", and change nothing (issue 10, item 14)."""
+usual clear refusal, never "internal", and change nothing."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A button pressed twice acts once: hand buttons carry a token of the hand they were made for
-and a press on an earlier hand is refused (issue 10, item 9)."""
+and a press on an earlier hand is refused."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """hand_size against the deck: a table is full when the next hand would not fit, and the
-player hears why, with the numbers (issue 10, item 13)."""
+player hears why, with the numbers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Match formats of seed 002: chips, fixed-length matches, partner rotation, two tables."""
+"""Match formats: chips, fixed-length matches, partner rotation, two tables."""
 
 import itertools
 import random

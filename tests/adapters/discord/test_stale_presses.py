@@ -1,5 +1,5 @@
 """A double click on a Discord hand button plays one card: the custom_id carries the token of
-the hand it was made for (issue 10, item 9)."""
+the hand it was made for."""
 
 from __future__ import annotations
 

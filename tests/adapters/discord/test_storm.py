@@ -1,4 +1,4 @@
-"""Issue 11: a platform error never holds the chat. While Discord answers the table edit with
+"""A platform error never holds the chat. While Discord answers the table edit with
 5xx (discord.py retries it itself, sleeping 1 s then 3 s), the mover and another player are
 answered at once, and the table is repainted when Discord accepts the edit again."""
 

@@ -40,7 +40,7 @@ async def test_repeated_wrong_uno_calls_go_private_not_to_the_group(harness: Har
     await harness.settle()
     before_group = len(harness.api.calls_to("sendMessage", GROUP))
     before_private = len(harness.api.calls_to("sendMessage", BO.id))
-    harness.say(BO, "/uno")  # nobody can be called out: a refusal, told privately (issue 10)
+    harness.say(BO, "/uno")  # nobody can be called out: a refusal, told privately
     await harness.api.wait_for(lambda: len(harness.api.calls_to("sendMessage", BO.id)) > before_private,
                                what="the first refusal")
     first = harness.api.calls_to("sendMessage", BO.id)[-1]

@@ -1,5 +1,5 @@
 """A double tap plays one card: hand buttons and inline results carry the token of the hand
-they were made for, through the real Application (issue 10, item 9)."""
+they were made for, through the real Application."""
 
 from __future__ import annotations
 

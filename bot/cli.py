@@ -17,8 +17,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import json
 import logging
 import sys
+from pathlib import Path
 
 from bot.config import ConfigError, Settings, load_settings, url_secrets
 from bot.logs import configure_logging, redact, scrub
@@ -56,6 +58,16 @@ def build_parser() -> argparse.ArgumentParser:
                                              "stats stay")
     prune.add_argument("--older-than", type=float, required=True, metavar="DAYS",
                        help="only games finished more than DAYS days ago")
+    replay = sub.add_parser("replay", help="tell a stored game's hand move by move (the cards "
+                                           "people held only once the hand is over)")
+    replay.add_argument("game", help="the game id (shown by the bot's log lines and /uno log)")
+    replay.add_argument("--hand", type=int, default=None, help="the hand number (default: the last)")
+    replay.add_argument("--lang", choices=("en", "zh", "zh_CN"), default="en")
+    export = sub.add_parser("export", help="write a finished hand as a rule scenario "
+                                           "(python -m bot.engine.replay reproduces it)")
+    export.add_argument("game")
+    export.add_argument("hand", type=int)
+    export.add_argument("--output", "-o", default=None, help="the file to write (default: stdout)")
     doctor = sub.add_parser("doctor", help="check the configuration, token, database and "
                                            "permissions; exit 0 only if all pass")
     doctor.add_argument("platform", nargs="?", choices=("telegram", "discord"),
@@ -204,6 +216,40 @@ def _db(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def _history(args: argparse.Namespace, settings: Settings) -> int:
+    """``replay`` and ``export``: a stored game's hands, from its match log."""
+    from bot.coordinator import history
+    from bot.coordinator.presenter import names_of
+    from bot.coordinator.settings import normalize_language
+
+    store = await _open_store(settings.database_url.get_secret_value(), "DATABASE_URL")
+    try:
+        record = await store.get(args.game)
+        stored = await store.match_history(args.game) if record is not None else None
+    finally:
+        await store.close()
+    if record is None or stored is None:
+        raise ConfigError(f"no stored match for game {args.game!r}")
+    hand = history.find_hand(history.hands_of(stored), args.hand)
+    if hand is None:
+        raise ConfigError(f"game {args.game} has no hand {args.hand}")
+    if args.command == "replay":
+        for line in history.told(hand, names_of(record), normalize_language(args.lang) or "en"):
+            print(line)
+        return 0
+    if not hand.over:
+        raise ConfigError(f"hand {hand.number} of game {args.game} is not over: its cards are secret")
+    if not hand.exportable:
+        raise ConfigError(f"hand {hand.number} saw a player leave or join: no scenario can hold it")
+    text = json.dumps(history.scenario(hand, f"Hand {hand.number} of game {args.game}"), indent=1,
+                      ensure_ascii=False) + "\n"
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def _check_line(name: str, ok: bool, detail: str) -> str:
     return scrub(f"{'ok  ' if ok else 'FAIL'}  {name}: {detail}")
 
@@ -256,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
             return _doctor(args, error)
         print(f"unobot: {error}", file=sys.stderr)
         return 2
-    default_level = logging.WARNING if args.command in ("play", "doctor") else logging.INFO
+    default_level = logging.WARNING if args.command in ("play", "doctor", "replay", "export") else logging.INFO
     configure_logging(settings.unobot_log_level or default_level, settings.secrets())
     try:
         if args.command == "play":
@@ -268,6 +314,8 @@ def main(argv: list[str] | None = None) -> int:
             return _db(args, settings)
         if args.command == "doctor":
             return _doctor(args, settings)
+        if args.command in ("replay", "export"):
+            return asyncio.run(_history(args, settings))
     except ConfigError as error:
         print(f"unobot: {error}", file=sys.stderr)
         return 2

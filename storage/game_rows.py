@@ -96,6 +96,8 @@ class GameRows:
                            f"{self._p(1)} AND version > {self._p(2)} AND version <= {self._p(3)} "
                            "ORDER BY version")
         self.insert_base = self._insert("game_bases", ("game_id", "version", "match"))
+        self.select_bases = (f"SELECT version, match FROM game_bases WHERE game_id = {self._p(1)} "
+                             "ORDER BY version")
         finished = (f"SELECT game_id FROM games WHERE NOT ({ACTIVE}) AND NOT owed "
                     f"AND updated_at < {self._p(1)}")
         self.compact_log = f"DELETE FROM game_log WHERE game_id IN ({finished})"
@@ -147,6 +149,11 @@ class GameRows:
         """The logged saves of a game with ``after < version <= upto``, in order."""
         return [(int(v), json.loads(steps), str(digest)) for v, steps, digest
                 in await self._rows(self.select_log, (game_id, after, upto))]
+
+    async def fetch_bases(self, game_id: str) -> list[tuple[int, Any]]:
+        """Where each match of a game began, in order."""
+        return [(int(v), json.loads(match))
+                for v, match in await self._rows(self.select_bases, (game_id,))]
 
     async def _rows(self, sql: str, args: Sequence[Any]) -> list[Sequence[Any]]:
         """Raw rows of a SELECT (the driver-specific part)."""

@@ -35,6 +35,7 @@ from bot.coordinator.ports import (
     ChatSettings,
     GameRecord,
     GameResult,
+    MatchHistory,
     PlayerStats,
     Seat,
     UserProfile,
@@ -359,6 +360,12 @@ class SqlStore:
         async with self.engine.connect() as conn:
             return await stats_queries.leaderboard(conn, platform, chat, limit)
 
+
+    async def match_history(self, game_id: str) -> MatchHistory | None:
+        bases = await self._rows.fetch_bases(game_id)
+        if not bases:
+            return None
+        return MatchHistory(bases, await self._rows.fetch_log(game_id, 0, 2**31 - 1))
 
     async def _match_of(self, row: dict[str, Any]) -> tuple[dict[str, Any] | None, Any]:
         """(snapshot, Match) of a loaded row: the match this process last saw at the row's

@@ -28,6 +28,7 @@ from .ports import (
     ChatSettings,
     GameRecord,
     GameResult,
+    MatchHistory,
     PlayerStats,
     Seat,
     UserProfile,
@@ -168,6 +169,14 @@ class MemoryStore:
             self._logs.pop(game_id, None)
             count += 1
         return count
+
+    async def match_history(self, game_id: str) -> MatchHistory | None:
+        bases = self._bases.get(game_id)
+        if game_id not in self._games or not bases:
+            return None
+        return MatchHistory([(v, base.to_json() if hasattr(base, "to_json") else _copy(base))
+                             for v, base in bases],
+                            [(v, _copy(steps), d) for v, steps, d in self._logs.get(game_id, ())])
 
     async def owing_delivery(self) -> list[GameRecord]:
         return [stored.record() for stored in self._games.values() if stored.owed]

@@ -79,6 +79,15 @@ class Clock(Protocol):
 # ---- persistence -------------------------------------------------------------------------
 
 @dataclass
+class MatchHistory:
+    """How a game's match went, as stored: where each match began (``bases``: version and the
+    match's JSON) and every save's engine steps after (``log``: version, steps, digest)."""
+
+    bases: list[tuple[int, dict[str, Any]]]
+    log: list[tuple[int, list[dict[str, Any]], str]]
+
+
+@dataclass
 class PlayerResult:
     user_id: str
     name: str
@@ -178,6 +187,10 @@ class GameStore(Protocol):
     async def owing_delivery(self) -> list[GameRecord]:
         """Every game (any status) whose record still holds messages to deliver
         (``record.delivery.outbox``), for ``resume()``."""
+        ...
+
+    async def match_history(self, game_id: str) -> MatchHistory | None:
+        """The stored history of a game's match (None: no such game, or compacted)."""
         ...
 
     async def chat_settings(self, chat: ChatKey) -> ChatSettings: ...

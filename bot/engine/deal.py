@@ -167,7 +167,7 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
 def position(players: Any, hands: Any, draw_pile: Any, *, rules: RuleSet | None = None,
              discard: Any = None, color: Any = None, current: Any = None, direction: Any = 1,
              dealer: Any = None, pending_draw: Any = 0,
-             seed: Any = 0) -> tuple[GameState, list[ev.Event]]:
+             seed: Any = 0, rng_counter: int = 0) -> tuple[GameState, list[ev.Event]]:
     """A state from an arbitrary position (the scenario format). Raises BadAction if malformed.
     Any: the values come straight from a file and are checked here, with precise messages."""
     rules = rules or OFFICIAL
@@ -188,7 +188,7 @@ def position(players: Any, hands: Any, draw_pile: Any, *, rules: RuleSet | None 
             raise BadAction("start needs a dealer who plays", dealer)
         base = GameState(rules=rules, players=players, hands=hand_tuple, draw_pile=pile, discard=(),
                          color=None, direction=1, turn=None, dealer=dealer, team_ids=team_ids,
-                         seed=seed)
+                         seed=seed, rng_counter=rng_counter)
         return turn_first_card(base)
     disc = cards_from_names(discard)
     if not disc:
@@ -214,6 +214,7 @@ def position(players: Any, hands: Any, draw_pile: Any, *, rules: RuleSet | None 
                       color=col, direction=direction, turn=players.index(current),
                       dealer=dealer if dealer in players else players[0],
                       pending_draw=pending_draw, team_ids=team_ids, seed=seed,
+                      rng_counter=rng_counter,
                       penalty_play=top.rank.draw_amount if pending_draw else 0)
     return state, []
 

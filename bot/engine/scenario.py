@@ -40,14 +40,22 @@ def load_position(data: Any) -> GameState:
             dealer = start["dealer"]
         elif "discard" not in data:
             raise MalformedScenario("a scenario needs discard (and color/current) or start")
+        else:
+            dealer = data.get("dealer")
+            if dealer is not None and not isinstance(dealer, str):
+                raise MalformedScenario("dealer is a player")
         direction = data.get("direction", 1)
         seed = data.get("seed", 0)
         if not isinstance(seed, int | str) or isinstance(seed, bool):
             raise MalformedScenario("seed is an integer or a string")
+        shuffles = data.get("rng_counter", 0)
+        if not isinstance(shuffles, int) or isinstance(shuffles, bool) or shuffles < 0:
+            raise MalformedScenario("rng_counter is a count of shuffles")
         state, _ = position(players, data.get("hands"), data.get("draw_pile", []), rules=ruleset,
                             discard=data.get("discard"), color=data.get("color"),
                             current=data.get("current"), direction=direction, dealer=dealer,
-                            pending_draw=data.get("pending_draw", 0), seed=seed)
+                            pending_draw=data.get("pending_draw", 0), seed=seed,
+                            rng_counter=shuffles)
         return state
     except BadAction as exc:
         raise MalformedScenario(str(exc)) from None

@@ -5,6 +5,7 @@ from the snapshot and the log."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 
@@ -108,3 +109,30 @@ async def test_a_log_that_does_not_replay_to_its_digest_is_refused(tmp_path):
             await store.get(game_id)
     finally:
         await store.close()
+
+
+async def test_replay_and_export_read_the_log_of_a_stored_game(tmp_path, monkeypatch, capsys):
+    from bot import cli
+    from bot.engine import replay as replay_cli
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'unobot.db'}"
+    store = await open_store(url)
+    try:
+        game_id = await play(store, 400)
+        hands = (await store.match_history(game_id))
+    finally:
+        await store.close()
+    assert hands is not None and hands.log
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.chdir(tmp_path)  # no .env of the developer's
+    assert await asyncio.to_thread(cli.main, ["replay", game_id, "--hand", "1"]) == 0
+    told = capsys.readouterr().out.splitlines()
+    assert told[0].startswith("Hand 1, dealt by ") and len(told) > 10
+    scenario_file = tmp_path / "hand1.json"
+    assert await asyncio.to_thread(cli.main, ["export", game_id, "1", "-o", str(scenario_file)]) == 0
+    exported = json.loads(scenario_file.read_text(encoding="utf-8"))
+    capsys.readouterr()
+    assert replay_cli.main([str(scenario_file)]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["state"] == exported["expected"]["state"]
+    assert await asyncio.to_thread(cli.main, ["export", "nosuchgame", "1"]) == 2

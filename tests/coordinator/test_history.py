@@ -1,0 +1,74 @@
+"""A stored game's hands rebuilt from its match log: told move by move (the cards people held
+only once the hand is over), and written as rule scenarios that the engine replays to exactly
+the outcome the game reached."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.coordinator import commands as cmds
+from bot.coordinator import history
+from bot.coordinator.presenter import names_of
+from bot.engine import replay as replay_cli
+from bot.engine.scenario import run
+from tests.storage.games import next_command
+
+from .conftest import Harness
+
+
+async def played(preset: str, seed: int, moves: int = 400, **settings) -> tuple[Harness, str]:
+    h = Harness(seed=seed)
+    people = await h.lobby(2, 2, settings={"preset": preset, "target_score": "100", **settings})
+    users = {p.id: p for p in people}
+    assert (await h.do(cmds.StartGame, people[0])).ok
+    game_id = (await h.record()).game_id
+    for _ in range(moves):
+        record = await h.store.get(game_id)
+        command = next_command(record, users)
+        if command is None:
+            break
+        await h.coordinator.handle(command)
+    return h, game_id
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("official", 3), ("house", 4), ("house", 9)])
+async def test_every_finished_hand_replays_as_a_scenario_to_the_same_outcome(preset, seed, tmp_path):
+    h, game_id = await played(preset, seed)
+    hands = history.hands_of(await h.store.match_history(game_id))
+    finished = [hand for hand in hands if hand.over and hand.exportable]
+    assert finished, "the game should have finished a hand"
+    for hand in finished:
+        scenario = history.scenario(hand, "a real hand")
+        outcome = run(json.loads(json.dumps(scenario)))  # through JSON, as a file would be
+        assert outcome["state"] == scenario["expected"]["state"]
+        assert all(r["ok"] or r["error"] == "nothing_to_catch" for r in outcome["results"])
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(history.scenario(finished[0], "a real hand")), encoding="utf-8")
+    assert replay_cli.main([str(path)]) == 0
+
+
+async def test_the_hand_being_played_is_told_without_its_cards():
+    h, game_id = await played("official", 3, moves=6)
+    record = await h.store.get(game_id)
+    hand = history.find_hand(history.hands_of(await h.store.match_history(game_id)), None)
+    assert not hand.over
+    lines = history.told(hand, names_of(record), "en")
+    assert lines[-1] == "The hand is still being played: the cards stay secret."
+    held = {str(card) for cards in record.current().game.hands for card in cards}
+    # only the table's own cards can be named: the top card and the plays everyone saw
+    told_text = " ".join(lines)
+    assert "held" not in told_text and "drew" not in told_text
+    assert len(lines) == len(hand.moves) + 2 and held
+
+
+async def test_a_finished_hand_is_told_with_what_everyone_held_in_both_languages():
+    h, game_id = await played("official", 3)
+    record = await h.store.get(game_id)
+    hand = next(hand for hand in history.hands_of(await h.store.match_history(game_id)) if hand.over)
+    english = history.told(hand, names_of(record), "en")
+    chinese = history.told(hand, names_of(record), "zh_CN")
+    assert english[0].startswith(f"Hand {hand.number}, dealt by ")
+    assert sum(" held " in line for line in english) == len(hand.start.players)
+    assert len(chinese) == len(english) and chinese[0] != english[0]

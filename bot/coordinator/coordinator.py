@@ -12,19 +12,19 @@ import asyncio
 import logging
 import random
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from bot.ai import get_strategy
 
 from . import commands as cmds
-from .context import Context
+from .context import Context, owns
 from .delivery import Deliverer
 from .failures import FailureLog
 from .handlers import HANDLERS, series
 from .locales import safe_locale
 from .locks import ChatLocks
-from .ports import ChatKey, ChatPort, Clock, GameStore, Notifier, TableOpener
+from .ports import ChatKey, ChatPort, Clock, GameStore, Notifier, Ownership, TableOpener
 from .refusals import MESSAGES, Refusal
 from .replies import named
 from .scheduler import Scheduler, TimerLag
@@ -48,7 +48,7 @@ class Coordinator:
                  hand_pause: float = 0.0, lobby_timeout: float = 600.0, seed: int | None = None,
                  delivery_wait: float = 1.0, retry_delay: float = 1.0,
                  retention: float = RETENTION, notifier: Notifier | None = None,
-                 table_opener: TableOpener | None = None,
+                 table_opener: TableOpener | None = None, ownership: Ownership | None = None,
                  strategies: Callable[[str], Any] | None = None,
                  on_failure: Callable[[BaseException], None] | None = None,
                  timer_lag: TimerLag | None = None) -> None:
@@ -63,11 +63,12 @@ class Coordinator:
         self.uow = UnitOfWork(store, clock, self.locks, self.delivery, self.log_failure,
                               hand_pause=hand_pause)
         self.scheduler = Scheduler(clock, self.uow, strategies or cache(get_strategy),
-                                   self.log_failure, ai_delay=ai_delay, timer_lag=timer_lag)
+                                   self.log_failure, ai_delay=ai_delay, timer_lag=timer_lag,
+                                   owns=partial(owns, ownership))
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         self.context = Context(chat, store, clock, self.uow, self.delivery, self.scheduler,
                                self.log_failure, rng, lobby_timeout=lobby_timeout,
-                               notifier=notifier, table_opener=table_opener)
+                               notifier=notifier, table_opener=table_opener, ownership=ownership)
         self.uow.on_saved.append(self.scheduler.saved)
         self.uow.series_follow_up = lambda record: series.advance(self.context, record)
         self._sweep_at = SWEEP_FROM
@@ -98,15 +99,17 @@ class Coordinator:
         """After a restart: deliver what a game still owed when the last process stopped (a
         stored outbox), re-arm every stored deadline (a passed one fires at once) and let AI
         seats that must act do so."""
-        await self.delivery.resume()
+        owned = self.context.owns  # with several processes: only this one's games
+        await self.delivery.resume(owned)
         await self.compact_finished()
-        active = await self.store.active_games()
-        for record in active:
-            await self.scheduler.resume(record)
-        await series.resume(self.context, await self.store.active_games())
+        for record in await self.store.active_games():
+            if owned(record):
+                await self.scheduler.resume(record)
+        await series.resume(self.context, [r for r in await self.store.active_games() if owned(r)])
         if self.scheduler.ai_delay == 0:
             for record in await self.store.active_games():
-                await self.scheduler.drive_ai(record.chat)
+                if owned(record):
+                    await self.scheduler.drive_ai(record.chat)
 
     async def close(self, delivery_timeout: float = 5.0) -> None:
         """Stop the timers, let queued deliveries finish (a few seconds at most) and store

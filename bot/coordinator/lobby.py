@@ -48,7 +48,8 @@ def require_manager(tx: Tx, cmd: Command) -> None:
 
 
 def open_lobby(tx: Tx, cmd: Command, *, game_id: str, seed: int, settings: ChatSettings,
-               language: str, lobby_timeout: float, theme: str | None = None) -> Text:
+               language: str, lobby_timeout: float, theme: str | None = None,
+               owner: str | None = None) -> Text:
     if tx.record is not None:
         raise Refusal("game_exists")
     tx.record = GameRecord(
@@ -59,7 +60,7 @@ def open_lobby(tx: Tx, cmd: Command, *, game_id: str, seed: int, settings: ChatS
         options=GameOptions(language=settings.language, preset=settings.preset, seed=seed,
                             turn_timer=settings.turn_timer, afk_policy=settings.afk_policy,
                             reaction_window=settings.reaction_window),
-        created_at=tx.now)
+        created_at=tx.now, owner=owner)
     tx.lobby_update(Text(N_("{player} opened a game of UNO. Join in!"), {"player": display_name(cmd.user.name)}))
     return Text(N_("Game created. Others can join now."))
 

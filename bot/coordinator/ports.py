@@ -269,6 +269,20 @@ class Notifier(Protocol):
         ...
 
 
+class Ownership(Protocol):
+    """Which part of a bot runs which chats, where several processes share the load (Discord
+    shards): each game records its owner when it opens, and a process resumes timers, AI
+    seats and deliveries only of the games it owns now."""
+
+    def owner_of(self, chat: ChatKey) -> str | None:
+        """The owner of ``chat`` (e.g. "discord:3"); None when it cannot be told."""
+        ...
+
+    def owns(self, owner: str) -> bool:
+        """Whether this process runs ``owner`` now."""
+        ...
+
+
 class TableOpener(Protocol):
     """A platform that can open a chat for each table of a two-table match (a thread, a
     forum topic); None from ``open_table``: play in a virtual chat of ``chat`` instead."""

@@ -263,6 +263,7 @@ class GameRecord:
     book: HandBook
     two_tables: TwoTables | None  # this record is the hub of a two-table match
     series: TableOfMatch | None  # this record is one table of a two-table match
+    owner: str | None  # the part of the bot that runs this chat ("discord:3", a shard); None: any
     created_at: float
     updated_at: float
     state: Any  # the Match (None: not decoded yet, or no match)
@@ -277,7 +278,7 @@ class GameRecord:
                  deadlines: dict[str, float] | None = None, options: GameOptions | None = None,
                  delivery: DeliveryState | None = None, book: HandBook | None = None,
                  two_tables: TwoTables | None = None, series: TableOfMatch | None = None,
-                 created_at: float = 0.0, updated_at: float = 0.0, *,
+                 created_at: float = 0.0, updated_at: float = 0.0, *, owner: str | None = None,
                  snapshot: dict[str, Any] | None = None, state: Any = None,
                  ops: list[dict[str, Any]] | None = None, snapshot_version: int = 0,
                  replaced: bool = False, snapshot_due: bool = False) -> None:
@@ -290,7 +291,7 @@ class GameRecord:
         self.options = options or GameOptions()
         self.delivery = delivery or DeliveryState()
         self.book = book or HandBook()
-        self.two_tables, self.series = two_tables, series
+        self.two_tables, self.series, self.owner = two_tables, series, owner
         self.created_at, self.updated_at = created_at, updated_at
         self.state, self.ops = state, [] if ops is None else ops
         self.snapshot_version = snapshot_version
@@ -351,12 +352,14 @@ class GameRecord:
             data["two_tables"] = self.two_tables.to_json()
         if self.series is not None:
             data["series"] = self.series.to_json()
+        if self.owner is not None:
+            data["owner"] = self.owner
         return data
 
 
 _COMPARED = ("game_id", "chat", "status", "creator", "seats", "rules", "match", "version",
              "table_message_id", "hand_message_ids", "deadlines", "options", "delivery", "book",
-             "two_tables", "series", "created_at", "updated_at")
+             "two_tables", "series", "owner", "created_at", "updated_at")
 
 
 def parts_from_json(data: dict[str, Any] | None) -> dict[str, Any]:
@@ -366,4 +369,5 @@ def parts_from_json(data: dict[str, Any] | None) -> dict[str, Any]:
     return {"options": GameOptions.from_json(data), "delivery": DeliveryState.from_json(data),
             "book": HandBook.from_json(data),
             "two_tables": TwoTables.from_json(data["two_tables"]) if data.get("two_tables") else None,
-            "series": TableOfMatch.from_json(data["series"]) if data.get("series") else None}
+            "series": TableOfMatch.from_json(data["series"]) if data.get("series") else None,
+            "owner": data.get("owner")}

@@ -33,7 +33,8 @@ TimerLag = Callable[[float], None]  # told how many seconds a deadline timer fir
 class Scheduler:
     def __init__(self, clock: Clock, uow: UnitOfWork, strategies: Strategies,
                  log_failure: FailureLog, *, ai_delay: float = 1.0,
-                 timer_lag: TimerLag | None = None) -> None:
+                 timer_lag: TimerLag | None = None,
+                 owns: Callable[[str | None], bool] = lambda owner: True) -> None:
         self.clock = clock
         self.timer_lag = timer_lag
         self.uow = uow
@@ -44,6 +45,10 @@ class Scheduler:
         self._timers: dict[tuple[ChatKey, str], TimerHandle] = {}
         self._ai_due: dict[ChatKey, bool] = {}  # hint from the last transaction (absent: look)
         self._ai_failures: dict[ChatKey, int] = {}  # AI moves failed in a row (retry backoff)
+        # Several processes (shards): timers run only where the game's owner runs. The owner
+        # is checked again when a timer fires: a shard moved away takes its games along.
+        self.owns = owns
+        self._owners: dict[ChatKey, str | None] = {}
 
     # ---- after every save ----------------------------------------------------------------
     def saved(self, record: GameRecord, tx: Tx) -> None:
@@ -58,13 +63,17 @@ class Scheduler:
         self._ai_due.pop(chat, None)
 
     # ---- deadlines -----------------------------------------------------------------------
+    def _runs(self, chat: ChatKey) -> bool:
+        return self.owns(self._owners.get(chat))
+
     def arm(self, record: GameRecord) -> None:
+        self._owners[record.chat] = record.owner
         for key in DEADLINES:
             handle = self._timers.pop((record.chat, key), None)
             if handle is not None:
                 handle.cancel()
             when = record.deadlines.get(key) if record.active else None
-            if when is not None and not self.closed:
+            if when is not None and not self.closed and self._runs(record.chat):
                 self._timers[(record.chat, key)] = self.clock.call_at(
                     when, self._deadline_callback(record.chat, record.game_id, key, when))
 
@@ -72,6 +81,8 @@ class Scheduler:
                            attempt: int = 0) -> Callable[[], Awaitable[None]]:
         async def fire() -> None:
             self._timers.pop((chat, key), None)
+            if not self._runs(chat):
+                return  # the game's shard runs in another process now: its timers are there
             if self.timer_lag is not None and attempt == 0:  # a retry is late on purpose
                 self.timer_lag(max(0.0, self.clock.now() - when))
             done = False
@@ -161,6 +172,8 @@ class Scheduler:
 
         async def fire() -> None:
             self._timers.pop(key, None)
+            if not self._runs(chat):
+                return
             self._ai_due[chat] = True
             if self.ai_delay == 0:
                 await self.drive_ai(chat)
@@ -179,7 +192,7 @@ class Scheduler:
 
     async def drive_ai(self, chat: ChatKey) -> None:
         """With no AI delay, let AI seats play right away until a person must act."""
-        if self.ai_delay > 0 or self.closed:
+        if self.ai_delay > 0 or self.closed or not self._runs(chat):
             return
         for _ in range(MAX_AI_STEPS):
             if self.closed or not self._ai_due.get(chat, True):
@@ -200,12 +213,15 @@ class Scheduler:
         handle = self._timers.pop(key, None)
         if handle is not None:
             handle.cancel()
-        if self.closed or not self._ai_due.get(record.chat, True) or not self.has_ai(record):
+        if self.closed or not self._ai_due.get(record.chat, True) or not self.has_ai(record) \
+                or not self.owns(record.owner):
             return
         chat = record.chat
 
         async def fire() -> None:
             self._timers.pop(key, None)
+            if not self._runs(chat):
+                return
             try:
                 await self._ai_step(chat)
             except Refusal:
@@ -244,9 +260,10 @@ class Scheduler:
         return {chat for chat, _ in self._timers}
 
     def remembered(self) -> set[ChatKey]:
-        return set(self._ai_due) | set(self._ai_failures)
+        return set(self._ai_due) | set(self._ai_failures) | set(self._owners)
 
     def forget(self, chats: set[ChatKey]) -> None:
         for chat in chats:
             self._ai_due.pop(chat, None)
             self._ai_failures.pop(chat, None)
+            self._owners.pop(chat, None)

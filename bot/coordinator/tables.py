@@ -111,7 +111,7 @@ def open_table(tx: Tx, hub: GameRecord, number: int, game_id: str, games: list[s
         options=replace(hub.options), book=HandBook(names=names),
         series=TableOfMatch(number, hub.chat, hub.game_id, list(games),
                             [_copy_seat(seat) for seat in hub.seats]),
-        created_at=tx.now)
+        created_at=tx.now, owner=hub.owner)
     tx.match = match
     tx.dirty = True
     tx.table_due = True

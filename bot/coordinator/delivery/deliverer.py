@@ -9,6 +9,7 @@ a stored outbox still owes."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .. import presenter, presses
@@ -316,11 +317,13 @@ class Deliverer:
             self.log_failure(error, "storing a hand message id", chat)
 
     # ---- restart and shutdown ------------------------------------------------------------
-    async def resume(self) -> None:
-        """Deliver what each game still owed when the last process stopped (a stored outbox,
-        after a crash between save and delivery)."""
+    async def resume(self, owned: Callable[[GameRecord], bool] = lambda record: True) -> None:
+        """Deliver what each game (of ``owned``'s) still owed when the last process stopped
+        (a stored outbox, after a crash between save and delivery)."""
         jobs = []
         for record in await self.store.owing_delivery():
+            if not owned(record):
+                continue
             job = self._resumed_job(record)
             self.courier.submit(job)
             jobs.append(job)

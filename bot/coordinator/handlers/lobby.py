@@ -28,7 +28,8 @@ async def new_game(ctx: Context, cmd: cmds.NewGame) -> Reply:
     seed = ctx.rng.randrange(2**31)
     answer = await ctx.answer(cmd, lambda tx: lobby.open_lobby(
         tx, cmd, game_id=game_id, seed=seed, settings=settings, language=language,
-        lobby_timeout=ctx.lobby_timeout, theme=theme))
+        lobby_timeout=ctx.lobby_timeout, theme=theme,
+        owner=ctx.ownership.owner_of(cmd.chat) if ctx.ownership is not None else None))
     if first and answer.ok:
         await ctx.store.save_chat_settings(cmd.chat, settings)
     if answer.ok:

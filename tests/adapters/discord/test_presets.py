@@ -22,6 +22,19 @@ def said(record) -> str:
     return "\n".join([data.get("content") or ""] + [e.get("description") or "" for e in data.get("embeds") or []])
 
 
+async def test_the_preset_group_is_registered_in_both_languages(bot, fake):
+    (group,) = fake.commands
+    preset = next(o for o in group["options"] if o["name"] == "preset")
+    assert preset["type"] == 2 and preset["name_localizations"]["zh-CN"] == "预设"
+    subs = {o["name"]: o for o in preset["options"]}
+    assert set(subs) == {"save", "list", "use", "delete", "share"}
+    for sub in subs.values():
+        assert sub["type"] == 1 and sub["name_localizations"]["zh-CN"] != sub["name"]
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in sub["description_localizations"]["zh-CN"])
+        assert len(sub["description"]) <= 100
+    assert [o["name"] for o in subs["use"]["options"]] == ["name_or_code"]
+
+
 async def test_presets_on_discord(bot, fake):
     assert "Settings saved" in said(await bot.slash(BOSS, "settings", key="jump_in", value="on"))
     saved = await bot.slash(BOSS, "preset save", name="Party")

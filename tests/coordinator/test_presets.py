@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.coordinator import PRESETS_PER_CHAT, ChatKey, ChatSettings, preset_command
+from bot.coordinator import PRESETS_PER_CHAT, ChatKey, preset_command
 from bot.coordinator import commands as cmds
 from bot.coordinator.ports import User
 from bot.i18n import format_text
@@ -134,4 +134,3 @@ def test_typed_words_become_commands() -> None:
     for words in (["save"], ["use"], ["frobnicate", "x"], ["list", "x"]):
         usage = preset_command(chat, who, words)
         assert not isinstance(usage, cmds.Command) and "save NAME" in format_text(usage, "en")
-    assert ChatSettings() == ChatSettings()

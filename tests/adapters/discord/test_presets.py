@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.coordinator import ChatKey, ChatSettings, apply_changes, encode_preset_code
+from bot.coordinator import ChatSettings, apply_changes, encode_preset_code
 from bot.coordinator.preset_codes import carried
 
 from .fake_discord import FakeUser
@@ -53,7 +53,6 @@ async def test_presets_on_discord(bot, fake):
     assert (await bot.store.chat_settings(CHAT)).overrides == {"jump_in": True}
     assert "deleted" in said(await bot.slash(BOSS, "preset delete", name="party"))
     assert await bot.store.chat_presets(CHAT) == []
-    assert ChatKey("discord", CHAT.chat_id) == CHAT
 
 
 async def test_refusals_on_discord_in_both_languages(bot, fake):

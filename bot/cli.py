@@ -1,6 +1,7 @@
 """The one composition root: reads configuration, wires ports to adapters.
 
-    unobot play [--rules official|house] [--lang en|zh] [--seed N] [--ai N]   console game
+    unobot play [--rules official|house] [--preset CODE] [--lang en|zh] [--seed N] [--ai N]
+                                                                                console game
     unobot run telegram|discord                                                 chat bots
     unobot db upgrade                                                           schema to head
     unobot db backup FILE                                                       copy a SQLite database
@@ -32,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a match in the terminal against AI seats")
     play.add_argument("--rules", choices=("official", "house"), default=None,
                       help="rules preset (default: as last time, else official); starts its overrides afresh")
+    play.add_argument("--preset", default=None, metavar="CODE",
+                      help="house rules from a share code (/uno preset share in any chat) or a preset "
+                           "saved here by name; the flags below apply over it")
     play.add_argument("--lang", choices=("en", "zh", "zh_CN"), default=None,
                       help="language (default: as last time, else en)")
     play.add_argument("--seed", type=int, default=None)

@@ -160,6 +160,21 @@ class NotifyRequestRow(SQLModel, table=True):
     created_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
 
 
+class ChatPresetRow(SQLModel, table=True):
+    """House rules a chat saved under a name; ``key`` is the case-folded name (one per chat),
+    ``name`` as last typed, ``settings`` the complete change request that uses it."""
+
+    __tablename__ = "chat_presets"
+
+    platform: str = Field(primary_key=True, max_length=16)
+    chat_id: str = Field(primary_key=True, max_length=64)
+    key: str = Field(primary_key=True, max_length=64)
+    name: str = Field(max_length=64)
+    settings: dict[str, Any] = _json()
+    created_by: str = Field(max_length=64)
+    updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+
+
 class ResultRow(SQLModel, table=True):
     """One finished hand (kind "hand") or match (kind "match")."""
 
@@ -213,5 +228,6 @@ chat_settings: sa.Table = metadata.tables["chat_settings"]
 user_profiles: sa.Table = metadata.tables["user_profiles"]
 notify_requests: sa.Table = metadata.tables["notify_requests"]
 media_files: sa.Table = metadata.tables["media_files"]
+chat_presets: sa.Table = metadata.tables["chat_presets"]
 results: sa.Table = metadata.tables["results"]
 result_players: sa.Table = metadata.tables["result_players"]

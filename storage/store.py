@@ -32,6 +32,7 @@ from bot.coordinator.match_log import digest, logged_steps, replay, takes_snapsh
 from bot.coordinator.ports import (
     MEDIA_KEY_LIMIT,
     ChatKey,
+    ChatPreset,
     ChatSettings,
     GameRecord,
     GameResult,
@@ -40,6 +41,7 @@ from bot.coordinator.ports import (
     Seat,
     UserProfile,
     VersionConflict,
+    preset_key,
 )
 from bot.coordinator.record import parts_from_json
 from bot.engine import Match
@@ -50,6 +52,7 @@ from .game_rows import GameRows, PostgresGameRows, SqliteGameRows, UniqueViolati
 from .models import (
     ChatSettingsRow,
     UserProfileRow,
+    chat_presets,
     chat_settings,
     media_files,
     notify_requests,
@@ -301,6 +304,43 @@ class SqlStore:
         await self._upsert(user_profiles, {"platform": platform, "user_id": user_id},
                            {"language": profile.language, "stats_opt_out": profile.stats_opt_out,
                             "card_theme": profile.card_theme, "updated_at": float(self._now())})
+
+    # ---- saved presets ----------------------------------------------------------------------
+
+    async def chat_presets(self, chat: ChatKey) -> list[ChatPreset]:
+        table = chat_presets
+        statement = sa.select(table).where(table.c.platform == chat.platform,
+                                           table.c.chat_id == chat.chat_id)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(statement)).all()
+        # Sorted here: the two databases collate non-ASCII names differently.
+        return [ChatPreset(row.name, row.settings, row.created_by, row.updated_at)
+                for row in sorted(rows, key=lambda r: r.key)]
+
+    async def save_chat_preset(self, chat: ChatKey, preset: ChatPreset) -> bool:
+        table = chat_presets
+        values = {"name": preset.name, "settings": copy.deepcopy(preset.values),
+                  "created_by": preset.created_by, "updated_at": float(self._now())}
+        where = (table.c.platform == chat.platform, table.c.chat_id == chat.chat_id,
+                 table.c.key == preset.key)
+        async with self.engine.begin() as conn:
+            if (await conn.execute(sa.update(table).where(*where).values(**values))).rowcount:
+                return False
+            inserted = self._insert(table).values(
+                platform=chat.platform, chat_id=chat.chat_id, key=preset.key, **values)
+            # Saved by someone else between the two statements: theirs is replaced by ours.
+            inserted = inserted.on_conflict_do_update(
+                index_elements=["platform", "chat_id", "key"], set_=values)
+            await conn.execute(inserted)
+        return True
+
+    async def delete_chat_preset(self, chat: ChatKey, name: str) -> bool:
+        table = chat_presets
+        statement = table.delete().where(table.c.platform == chat.platform,
+                                         table.c.chat_id == chat.chat_id,
+                                         table.c.key == preset_key(name))
+        async with self.engine.begin() as conn:
+            return (await conn.execute(statement)).rowcount == 1
 
     # ---- pictures the platform holds --------------------------------------------------------
 

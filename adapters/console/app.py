@@ -26,6 +26,7 @@ from bot.coordinator import (
     NOTATION_HELP,
     TWO_TABLE_PLAYERS,
     ChatKey,
+    ChatPreset,
     GameRecord,
     GameStore,
     Reply,
@@ -140,10 +141,11 @@ class ConsoleSession:
         settings = await self.store.chat_settings(CHAT)
         settings.language = self.locale
         settings.turn_timer = 0
-        changes = self.launch_changes()
+        changes = await self.launch_changes()
         try:
             if changes:
                 settings = apply_changes(settings, changes)
+                settings.turn_timer = 0  # a preset's timer too: the console never hurries anyone
             rules = rules_of(settings)
             if rules.tables > 1:
                 ai_seats = TWO_TABLE_PLAYERS - 1  # two tables seat exactly 8: the person and 7 bots
@@ -201,11 +203,14 @@ class ConsoleSession:
             elif parsed is not None:
                 self.port.line(Text(N_("Change the rules now with settings key=value, then type \"start\" to deal.")))
 
-    def launch_changes(self) -> dict[str, Any]:
-        """The settings given on the command line (--rules, --target and a flag per field)."""
+    async def launch_changes(self) -> dict[str, Any]:
+        """The settings given on the command line (--rules or --preset, --target and a flag
+        per field, which apply over the preset)."""
         changes: dict[str, Any] = {}
         if getattr(self.args, "rules", None) is not None:
             changes["preset"] = self.args.rules
+        if getattr(self.args, "preset", None) is not None:
+            changes.update(await self.preset_changes(self.args.preset))
         if getattr(self.args, "target", None) is not None:
             changes["target_score"] = self.args.target
         changes.update(setting_changes(self.args))
@@ -216,7 +221,7 @@ class ConsoleSession:
         must act, then the table and the person's hand as they are now."""
         self.game_id = record.game_id
         self.port.line(Text(N_("Your unfinished match goes on (type \"quit\" to stop it).")))
-        changes = self.launch_changes()
+        changes = await self.launch_changes()
         if changes:  # given for a new match: kept for the next one
             await self.save_for_next_match(changes)
         await self.coordinator.resume()
@@ -248,6 +253,13 @@ class ConsoleSession:
         await self.store.save_chat_settings(CHAT, settings)
         self.port.line(Text(N_("Saved: the new rules apply from your next match.")))
         return True
+
+    async def preset_changes(self, name: str) -> dict[str, Any]:
+        """A preset saved here by its name (any case), else the text as a share code (which
+        the settings check decodes, or refuses)."""
+        wanted = ChatPreset(name.strip(), {}).key
+        saved = next((p for p in await self.store.chat_presets(CHAT) if p.key == wanted), None)
+        return dict(saved.values) if saved is not None else {"preset": name}
 
     async def read_loop(self) -> None:
         """Read lines until EOF, "quit" or the end of the match, whichever comes first."""
@@ -292,6 +304,10 @@ class ConsoleSession:
             return True
         shown_before = self.port.hands_shown
         reply = await self.coordinator.handle(parsed)
+        if isinstance(parsed, cmd.UsePreset) and reply.error == "game_running":
+            self.show_reply(reply)  # as for settings: kept for the next match
+            await self.save_for_next_match(await self.preset_changes(parsed.name))
+            return True
         if isinstance(parsed, cmd.PlayCards) and reply.error == "color_required":
             self.awaiting_color = TypedPlay(cards=parsed.cards, swap_with=parsed.swap_with,
                                             declare_uno=parsed.declare_uno)

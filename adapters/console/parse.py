@@ -12,6 +12,7 @@ refused for want of one completes that play.
     draw | d   pass   uno   catch [name]   challenge   hand   rules   stats   help   quit
     color red                       the dealer names the colour of a Wild turned first
     settings [name=value ...]       show or change the settings
+    preset save|list|use|delete|share [name or code]   saved house rules, share codes
 Every command has its Chinese word too (出 摸 过 抓 质疑 颜色 设置 手牌 规则 战绩 帮助 退出).
 """
 
@@ -21,7 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.coordinator import N_, ChatKey, Text, User, notation
+from bot.coordinator import N_, ChatKey, Text, User, notation, preset_command
 from bot.coordinator import commands as cmd
 from bot.engine.cards import Card
 
@@ -39,6 +40,7 @@ SIMPLE: dict[str, type[cmd.Command]] = {
     "stats": cmd.ShowStats, "战绩": cmd.ShowStats,
 }
 SETTINGS_WORDS = {"settings", "setting", "set", "设置"}
+PRESET_WORDS = {"preset", "presets", "预设"}
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,9 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return SIMPLE[head](chat=ctx.chat, user=ctx.user)
     if head in SETTINGS_WORDS:
         return parse_settings(rest, ctx)
+    if head in PRESET_WORDS:
+        command = preset_command(ctx.chat, ctx.user, rest)
+        return command if isinstance(command, cmd.Command) else Refusal(command)
     if head in UNO_WORDS:
         return cmd.DeclareUno(chat=ctx.chat, user=ctx.user)
     if head in CATCH_WORDS:
@@ -179,6 +184,8 @@ HELP_LINES = (
        "challenge / 质疑 — challenge a Wild Draw Four"),
     N_("color red / 颜色 红 — as the dealer, name the colour of a Wild turned first"),
     N_("settings / 设置 — show the settings; settings stacking=same — change one (see the list)"),
+    N_("preset / 预设 save NAME, list, use NAME or CODE, delete NAME, share [NAME] — house rules "
+       "kept under a name, and codes any chat can use"),
     N_("hand / 手牌 — show your hand again; rules / 规则 — the rules; stats / 战绩 — your "
        "statistics; help / 帮助; quit / 退出 — leave"),
 )

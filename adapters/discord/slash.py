@@ -53,6 +53,9 @@ ZH_NAMES = {
     "wd4_challenge": "王牌质疑", "scoring": "计分", "target_score": "目标分数",
     "hand_size": "起手张数", "turn_timer": "回合秒数", "afk_policy": "挂机处理",
     "key": "设置项", "value": "值", "theme": "配色",
+    # the preset group
+    "save": "保存", "list": "列表", "use": "使用", "delete": "删除", "share": "分享",
+    "name": "名称", "name_or_code": "名称或代码",
 }
 
 
@@ -311,6 +314,8 @@ def build_group(frontend: Frontend) -> app_commands.Group:
         await run(interaction, lambda chat, user: cmd.SetCardTheme(chat, user, theme=theme.value),
                   show_hand=False)
 
+    uno.add_command(preset_group(frontend))
+
     @uno.command(name=name("help"), description=locale_str(N_("How to play with this bot")))
     async def help_(interaction: discord.Interaction) -> None:
         from bot.i18n import normalize_locale
@@ -319,3 +324,48 @@ def build_group(frontend: Frontend) -> app_commands.Group:
         await frontend.tell(interaction, help_text(loc))
 
     return uno
+
+
+def preset_group(frontend: Frontend) -> app_commands.Group:
+    """/uno preset save|list|use|delete|share: the channel's saved house rules, and codes
+    from any chat (the coordinator checks names, codes and who may change settings)."""
+    preset = app_commands.Group(name=name("preset"), description=locale_str(
+        N_("Saved house rules: keep, use and share them")))
+    run = frontend.slash
+
+    @preset.command(name=name("save"), description=locale_str(
+        N_("Keep this channel's rules under a name (creator or admins)")))
+    @app_commands.rename(preset_name=name("name"))
+    @app_commands.describe(preset_name=locale_str(N_("Letters, digits, - or _ (up to 24)")))
+    async def save(interaction: discord.Interaction, preset_name: str) -> None:
+        await run(interaction, lambda chat, user: cmd.SavePreset(chat, user, name=preset_name[:100]),
+                  show_hand=False)
+
+    @preset.command(name=name("list"), description=locale_str(N_("The presets this channel keeps")))
+    async def list_(interaction: discord.Interaction) -> None:
+        await run(interaction, cmd.ListPresets, show_hand=False)
+
+    @preset.command(name=name("use"), description=locale_str(
+        N_("Play by a saved preset or a pasted code (creator or admins)")))
+    @app_commands.rename(name_or_code=name("name_or_code"))
+    @app_commands.describe(name_or_code=locale_str(N_("A preset's name, or a code starting with UNO")))
+    async def use(interaction: discord.Interaction, name_or_code: str) -> None:
+        await run(interaction, lambda chat, user: cmd.UsePreset(chat, user, name=name_or_code[:400]),
+                  show_hand=False)
+
+    @preset.command(name=name("delete"), description=locale_str(N_("Forget a saved preset (creator or admins)")))
+    @app_commands.rename(preset_name=name("name"))
+    @app_commands.describe(preset_name=locale_str(N_("The preset to forget")))
+    async def delete(interaction: discord.Interaction, preset_name: str) -> None:
+        await run(interaction, lambda chat, user: cmd.DeletePreset(chat, user, name=preset_name[:100]),
+                  show_hand=False)
+
+    @preset.command(name=name("share"), description=locale_str(
+        N_("A code any chat can paste: of a preset, or of the current settings")))
+    @app_commands.rename(preset_name=name("name"))
+    @app_commands.describe(preset_name=locale_str(N_("The preset (default: this channel's settings now)")))
+    async def share(interaction: discord.Interaction, preset_name: str | None = None) -> None:
+        await run(interaction, lambda chat, user: cmd.SharePreset(chat, user, name=preset_name),
+                  show_hand=False)
+
+    return preset

@@ -31,6 +31,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("notify", N_("Tell me privately when the next game opens here")),
     ("kick", N_("Remove a player (reply to them)")),
     ("settings", N_("Show or change the house rules")),
+    ("preset", N_("Saved house rules: /preset save|list|use|delete|share NAME")),
     ("rules", N_("The official rules and this group's changes")),
     ("stats", N_("Your statistics")),
     ("top", N_("Leaderboard of this group")),

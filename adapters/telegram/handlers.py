@@ -16,11 +16,11 @@ from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
-from bot.coordinator import N_, ChatKey, Reply, notation
+from bot.coordinator import N_, ChatKey, Reply, User, notation, preset_command
 from bot.coordinator import commands as cmd
 
 from .bot_commands import help_text
-from .context import PLATFORM, BotContext, BuildCommand, parts, replied_user
+from .context import PLATFORM, BotContext, BuildCommand, chat_key, parts, replied_user
 from .texts import html, tr
 
 AWAITING_COLOR_SIZE = 10_000
@@ -135,6 +135,29 @@ class CommandHandlers:
         # seat (and so their hand) switches language at once.
         await self.ctx.information(update, lambda chat, user: cmd.SetLanguage(
             chat, user, language=args[0], scope=scope), need_admin=scope == "chat", game_first=True)
+
+    async def on_preset(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/preset save|list|use|delete|share [name or code]``: the chat's saved house rules.
+        Saving, using and deleting are settings changes (admins/creator)."""
+        args = list(context.args or [])
+        incoming = parts(update)
+        if incoming is None:
+            return
+        message, tg_user, tg_chat = incoming
+        probe = preset_command(chat_key(tg_chat), User(str(tg_user.id), ""), args)
+        if not isinstance(probe, cmd.Command):
+            user = await self.ctx.user(tg_user)
+            await self.ctx.reply_in_chat(message, cmd.ListPresets(chat_key(tg_chat), user), Reply(
+                ok=False, text=probe, error="bad_preset", locale=await self.ctx.locale_of(tg_user)))
+            return
+        manages = isinstance(probe, cmd.SavePreset | cmd.UsePreset | cmd.DeletePreset)
+
+        def build(chat: ChatKey, user: User) -> cmd.Command:
+            built = preset_command(chat, user, args)
+            assert isinstance(built, cmd.Command)  # the same words as the probe
+            return built
+
+        await self.ctx.information(update, build, need_admin=manages)
 
     async def on_group_only(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if update.effective_message is None:

@@ -55,13 +55,15 @@ def register(app: Application, ctx: BotContext, stickers: StickerSets | None = N
         chats = group if name in GROUP_ONLY else None
         app.add_handler(CommandHandler(name, commands.simple(command), filters=chats))
     app.add_handler(CommandHandler("rules", commands.on_rules))
-    app.add_handler(CommandHandler(["new", "join", "leave", "stop", "ai", "kick", "settings", "notify"],
+    app.add_handler(CommandHandler(["new", "join", "leave", "stop", "ai", "kick", "settings", "notify",
+                                    "preset"],
                                    commands.on_group_only, filters=private))
     app.add_handler(CommandHandler("ai", commands.on_add_ai, filters=group))
     app.add_handler(CommandHandler("play", commands.on_play))
     app.add_handler(CommandHandler("uno", commands.on_uno))
     app.add_handler(CommandHandler("kick", commands.on_kick, filters=group))
     app.add_handler(CommandHandler("settings", settings.on_command, filters=group))
+    app.add_handler(CommandHandler("preset", commands.on_preset, filters=group))
     app.add_handler(CommandHandler("stats", commands.on_stats))
     app.add_handler(CommandHandler("top", commands.on_top))
     app.add_handler(CommandHandler("lang", commands.on_language))

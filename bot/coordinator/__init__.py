@@ -20,16 +20,20 @@ from .commands import (
     ChooseMove,
     Command,
     DeclareUno,
+    DeletePreset,
     Draw,
     Join,
     Kick,
     Leave,
+    ListPresets,
     NameColor,
     NewGame,
     Pass,
     PlayCards,
+    SavePreset,
     SetCardTheme,
     SetLanguage,
+    SharePreset,
     ShowHand,
     ShowLeaderboard,
     ShowRules,
@@ -37,6 +41,7 @@ from .commands import (
     ShowStats,
     StartGame,
     StopGame,
+    UsePreset,
 )
 from .coordinator import Coordinator
 from .lobby import TWO_TABLE_PLAYERS
@@ -46,6 +51,7 @@ from .notation import HAND_NUMBER_HELP, NOTATION_HELP, TypedPlay
 from .ports import (
     ChatKey,
     ChatPort,
+    ChatPreset,
     ChatSettings,
     Clock,
     Commands,
@@ -61,10 +67,13 @@ from .ports import (
     VersionConflict,
 )
 from .presenter import hand_view, table_view
+from .preset_codes import decode as decode_preset_code
+from .preset_codes import encode as encode_preset_code
+from .presets import PRESETS_PER_CHAT, preset_command
 from .queries import match_standings, standings, table_at
 from .refusals import Refusal
 from .setting_schema import all_settings, current_values, format_value, label, setting
-from .settings import apply_changes, rule_changes, rules_of
+from .settings import apply_changes, expand_code, rule_changes, rules_of
 from .snapshot import MatchCache, PlayerSnapshot, player_snapshot
 from .table_size import refuse_deal
 from .tables import split_table_chat, virtual_table_chat
@@ -94,6 +103,7 @@ __all__ = [
     "ChangeSettings",
     "ChatKey",
     "ChatPort",
+    "ChatPreset",
     "ChatSettings",
     "ChooseMove",
     "Clock",
@@ -103,9 +113,13 @@ __all__ = [
     "Coordinator",
     "current_values",
     "DeclareUno",
+    "decode_preset_code",
     "DEFAULT_CARD_THEME",
+    "DeletePreset",
     "DeliveryFailed",
     "Draw",
+    "encode_preset_code",
+    "expand_code",
     "FakeClock",
     "format_value",
     "GameRecord",
@@ -118,6 +132,7 @@ __all__ = [
     "Kick",
     "label",
     "Leave",
+    "ListPresets",
     "LobbyView",
     "match_standings",
     "MatchCache",
@@ -138,6 +153,8 @@ __all__ = [
     "PlayerSnapshot",
     "PlayerStats",
     "PlayOption",
+    "preset_command",
+    "PRESETS_PER_CHAT",
     "Public",
     "RealClock",
     "Refusal",
@@ -145,11 +162,13 @@ __all__ = [
     "Reply",
     "rule_changes",
     "rules_of",
+    "SavePreset",
     "Seat",
     "SeatView",
     "SetCardTheme",
     "SetLanguage",
     "setting",
+    "SharePreset",
     "ShowHand",
     "ShowLeaderboard",
     "ShowRules",
@@ -165,6 +184,7 @@ __all__ = [
     "Text",
     "TWO_TABLE_PLAYERS",
     "TypedPlay",
+    "UsePreset",
     "User",
     "UserProfile",
     "VersionConflict",

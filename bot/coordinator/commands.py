@@ -170,3 +170,36 @@ class ShowLeaderboard(Command):
 class SetLanguage(Command):
     language: str = "en"  # "en" | "zh_CN" (also accepts "zh")
     scope: str = "user"  # "user" (private messages) | "chat" (admins / creator)
+
+
+# ---- saved presets: house rules a chat keeps under a name, and share codes ----
+
+@dataclass(frozen=True)
+class SavePreset(Command):
+    """Keep the chat's current house rules under ``name`` (replacing one of that name)."""
+
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class ListPresets(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class UsePreset(Command):
+    """Play by a saved preset (by name, any case) or by a share code from any chat."""
+
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class DeletePreset(Command):
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class SharePreset(Command):
+    """The share code of a saved preset, or of the chat's current settings (no name)."""
+
+    name: str | None = None

@@ -25,6 +25,7 @@ from . import match_log
 from .ports import (
     MEDIA_KEY_LIMIT,
     ChatKey,
+    ChatPreset,
     ChatSettings,
     GameRecord,
     GameResult,
@@ -33,6 +34,7 @@ from .ports import (
     Seat,
     UserProfile,
     VersionConflict,
+    preset_key,
 )
 from .record import parts_from_json
 
@@ -88,6 +90,7 @@ class MemoryStore:
         self._settings: dict[ChatKey, ChatSettings] = {}
         self._notify: dict[ChatKey, dict[str, tuple[str, str]]] = {}  # chat -> user -> (name, language)
         self._profiles: dict[tuple[str, str], UserProfile] = {}
+        self._presets: dict[ChatKey, dict[str, ChatPreset]] = {}  # chat -> key -> preset
         self._media: dict[str, dict[str, str]] = {}  # platform -> key -> file id
         self.saves = 0  # successful saves, for tests and benchmarks
 
@@ -196,6 +199,19 @@ class MemoryStore:
             raise VersionConflict(f"settings of {chat} changed since version {settings.version}")
         self._settings[chat] = replace(_copy(settings), new=False, version=settings.version + 1)
         return _copy(self._settings[chat])
+
+    async def chat_presets(self, chat: ChatKey) -> list[ChatPreset]:
+        saved = self._presets.get(chat, {})
+        return [_copy(saved[key]) for key in sorted(saved)]
+
+    async def save_chat_preset(self, chat: ChatKey, preset: ChatPreset) -> bool:
+        saved = self._presets.setdefault(chat, {})
+        new = preset.key not in saved
+        saved[preset.key] = replace(_copy(preset), updated_at=self._now())
+        return new
+
+    async def delete_chat_preset(self, chat: ChatKey, name: str) -> bool:
+        return self._presets.get(chat, {}).pop(preset_key(name), None) is not None
 
     async def user_profile(self, platform: str, user_id: str) -> UserProfile:
         return _copy(self._profiles.get((platform, user_id)) or UserProfile())

@@ -128,6 +128,25 @@ class ChatSettings:
 
 
 @dataclass
+class ChatPreset:
+    """House rules a chat saved under a name. ``key`` is the name as compared (case-folded):
+    one preset per key and chat. ``values`` is a complete change request (preset_codes.carried)."""
+
+    name: str
+    values: dict[str, Any]
+    created_by: str = ""  # user id
+    updated_at: float = 0.0
+
+    @property
+    def key(self) -> str:
+        return preset_key(self.name)
+
+
+def preset_key(name: str) -> str:
+    return name.casefold()
+
+
+@dataclass
 class UserProfile:
     language: str | None = None  # override for private messages
     stats_opt_out: bool = False
@@ -203,6 +222,19 @@ class GameStore(Protocol):
         """Store ``settings`` only if the stored ones are still at ``settings.version`` (0: none
         stored yet); else VersionConflict (read again, re-apply the change, retry). Returns
         the settings with their new version."""
+        ...
+
+    async def chat_presets(self, chat: ChatKey) -> list[ChatPreset]:
+        """The chat's saved presets, by key."""
+        ...
+
+    async def save_chat_preset(self, chat: ChatKey, preset: ChatPreset) -> bool:
+        """Store ``preset`` (``updated_at`` set by the store), replacing the one with the same
+        key (its name as typed now). True when it is new."""
+        ...
+
+    async def delete_chat_preset(self, chat: ChatKey, name: str) -> bool:
+        """Forget the preset called ``name`` (any case); False when there was none."""
         ...
 
     async def user_profile(self, platform: str, user_id: str) -> UserProfile: ...

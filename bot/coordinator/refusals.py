@@ -58,6 +58,12 @@ MESSAGES: dict[str, str] = {
     "bad_move": N_("That button or move is not one of this game's: use the buttons of your "
                    "current hand."),
     "bad_setting": N_("Invalid setting: {detail}"),
+    "bad_preset_name": N_("A preset name is 1 to {most} letters, digits, - or _, and does not "
+                          "start with \"uno\" (share codes do): \"{name}\" cannot be one."),
+    "unknown_preset": N_("There is no preset \"{name}\" here. Saved presets: {names}."),
+    "no_presets": N_("There is no preset \"{name}\" here: none is saved yet."),
+    "too_many_presets": N_("This chat keeps at most {most} presets: delete one first."),
+    "bad_code": N_("That preset code cannot be used."),
     "rotation_players": N_("Partner rotation needs an even number of players, at least 4 "
                            "(there are {count})."),
     "two_tables_players": N_("Two tables need exactly 8 players (there are {count})."),

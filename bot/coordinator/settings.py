@@ -12,6 +12,7 @@ from bot.engine.errors import UnoError
 from bot.engine.rules import PRESETS, RULE_FIELDS, RuleSet
 
 from .ports import ChatSettings
+from .preset_codes import decode, looks_like_code
 from .refusals import Refusal
 from .setting_schema import (
     AFK_POLICIES,
@@ -52,6 +53,7 @@ def apply_changes(settings: ChatSettings, changes: dict[str, Any]) -> ChatSettin
     if not changes or not isinstance(changes, dict):
         raise Refusal("bad_setting", {"detail": "nothing to change" if not changes else str(changes)[:40]})
     new = replace(settings, overrides=dict(settings.overrides))
+    changes = expand_code(changes)
     # Each key and value is checked against the setting schema (a localised refusal naming
     # what is allowed); the RuleSet then checks the whole.
     parsed = {(item := setting(key)).name: parse(item, value) for key, value in changes.items()}
@@ -80,10 +82,24 @@ def apply_changes(settings: ChatSettings, changes: dict[str, Any]) -> ChatSettin
     return new
 
 
+def _key(name: Any) -> str:
+    return str(name).strip().lower().replace("-", "_")
+
+
+def expand_code(changes: dict[str, Any]) -> dict[str, Any]:
+    """``preset=<share code>`` as the settings the code stands for (a refusal when it is
+    damaged or newer), the request's other keys applied after it."""
+    code = next((value for key, value in changes.items()
+                 if _key(key) == "preset" and isinstance(value, str) and looks_like_code(value)), None)
+    if code is None:
+        return changes
+    return {**decode(code), **{key: value for key, value in changes.items() if _key(key) != "preset"}}
+
+
 def rule_changes(changes: dict[str, Any]) -> bool:
     """Whether a change request touches the rules (not allowed while a game runs)."""
-    return any(str(key).strip().lower().replace("-", "_") not in GAME_SETTINGS for key in changes)
+    return any(_key(key) not in GAME_SETTINGS for key in changes)
 
 
 __all__ = ["AFK_POLICIES", "GAME_SETTINGS", "HAND_SIZE_RANGE", "LANGUAGES", "TURN_TIMER_RANGE", "apply_changes",
-           "locale_hint", "normalize_language", "rule_changes", "rules_of"]
+           "expand_code", "locale_hint", "normalize_language", "rule_changes", "rules_of"]

@@ -4,7 +4,7 @@ each command's handler."""
 from __future__ import annotations
 
 from .. import commands as cmds
-from . import info, lobby, moves, series
+from . import info, lobby, moves, presets, series
 from .moves import Handler
 
 HANDLERS: dict[type, Handler] = {
@@ -21,6 +21,10 @@ HANDLERS: dict[type, Handler] = {
     cmds.SetCardTheme: info.set_card_theme, cmds.ShowRules: info.show_rules,
     cmds.ShowSettings: info.show_settings, cmds.ShowStats: info.show_stats,
     cmds.ShowLeaderboard: info.show_leaderboard,
+    # saved presets and share codes
+    cmds.SavePreset: presets.save_preset, cmds.ListPresets: presets.list_presets,
+    cmds.UsePreset: presets.use_preset, cmds.DeletePreset: presets.delete_preset,
+    cmds.SharePreset: presets.share_preset,
 }
 
-__all__ = ["HANDLERS", "Handler", "info", "lobby", "moves", "series"]
+__all__ = ["HANDLERS", "Handler", "info", "lobby", "moves", "presets", "series"]

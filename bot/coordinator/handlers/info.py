@@ -23,7 +23,7 @@ from ..transaction import Tx
 from ..views import DEFAULT_CARD_THEME, N_, Reply, Text
 
 
-def _may_manage(record, cmd: cmds.Command) -> bool:
+def may_manage(record, cmd: cmds.Command) -> bool:
     if record is None:
         return cmd.user.is_admin
     return cmd.user.is_admin or cmd.user.id == record.creator
@@ -63,7 +63,7 @@ async def change_settings(ctx: Context, cmd: cmds.ChangeSettings) -> Reply:
         refused change."""
         nonlocal new
         record = await ctx.store.load(cmd.chat)
-        if not _may_manage(record, cmd):
+        if not may_manage(record, cmd):
             raise Refusal("not_allowed")
         if record is not None and record.status == "running" and rule_changes(cmd.changes):
             raise Refusal("game_running")
@@ -80,7 +80,7 @@ async def change_settings(ctx: Context, cmd: cmds.ChangeSettings) -> Reply:
 
     def work(tx: Tx) -> None:
         record = tx.record
-        if not _may_manage(record, cmd):
+        if not may_manage(record, cmd):
             raise Refusal("not_allowed")
         if record is None:
             return
@@ -237,6 +237,6 @@ async def show_leaderboard(ctx: Context, cmd: cmds.ShowLeaderboard) -> Reply:
     return Reply(ok=True, text=title, lines=lines, locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 
 
-__all__ = ["RULE_LABELS", "THEME_LABELS", "VALUE_LABELS", "change_settings", "normalize_theme",
+__all__ = ["RULE_LABELS", "THEME_LABELS", "VALUE_LABELS", "change_settings", "may_manage", "normalize_theme",
            "set_card_theme", "set_language", "show_rules", "show_settings",
            "show_stats", "show_leaderboard"]

@@ -338,8 +338,12 @@ class FakeDiscord:
             if name == focused:
                 option["focused"] = True
             sub_options.append(option)
+        head, _, leaf = sub.partition(" ")  # "preset save": a subcommand of a subcommand group
+        inner: dict[str, Any] = {"type": 1, "name": leaf or head, "options": sub_options}
+        if leaf:
+            inner = {"type": 2, "name": head, "options": [inner]}
         data: dict[str, Any] = {"id": self._command_id(group), "name": group, "type": 1,
-                                "options": [{"type": 1, "name": sub, "options": sub_options}]}
+                                "options": [inner]}
         if resolved_users:
             data["resolved"] = {"users": resolved_users, "members": resolved_members}
         payload["data"] = data

@@ -32,11 +32,13 @@ from .commands import (
     SetLanguage,
     ShowHand,
     ShowLeaderboard,
+    ShowLog,
     ShowRules,
     ShowSettings,
     ShowStats,
     StartGame,
     StopGame,
+    VoteEnd,
 )
 from .coordinator import Coordinator
 from .lobby import TWO_TABLE_PLAYERS
@@ -152,6 +154,7 @@ __all__ = [
     "setting",
     "ShowHand",
     "ShowLeaderboard",
+    "ShowLog",
     "ShowRules",
     "ShowSettings",
     "ShowStats",
@@ -159,6 +162,7 @@ __all__ = [
     "standings",
     "StartGame",
     "StopGame",
+    "VoteEnd",
     "table_at",
     "table_view",
     "TableView",

@@ -170,3 +170,13 @@ class ShowLeaderboard(Command):
 class SetLanguage(Command):
     language: str = "en"  # "en" | "zh_CN" (also accepts "zh")
     scope: str = "user"  # "user" (private messages) | "chat" (admins / creator)
+
+
+@dataclass(frozen=True)
+class VoteEnd(Command):
+    """A seated person's vote to end the running game; a majority of them ends it, abandoned."""
+
+
+@dataclass(frozen=True)
+class ShowLog(Command):
+    """The last events of the game's UNO! race, with their times."""

@@ -11,6 +11,8 @@ the next hand starts or ``VOTE_LAPSE`` seconds after the first one, whichever is
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.i18n import CommandRef
 
 from .commands import Command
@@ -34,7 +36,7 @@ def needed(count: int) -> int:
     return count // 2 + 1
 
 
-def vote_end(tx: Tx, cmd: Command, reclaim) -> Text:
+def vote_end(tx: Tx, cmd: Command, reclaim: Callable[[Tx, str], None]) -> Text:
     """One vote to end the running game (``reclaim``: how a person an AI plays for takes
     their seat back: voting is acting)."""
     record, match = tx.running()

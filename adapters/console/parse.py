@@ -9,7 +9,8 @@ refused for want of one completes that play.
     play r7 2 | play r7 bob         a 7 under 7-0 and whom to swap with (seat number or name)
     play g3 g3 | p 2 3              several cards of one rank
     play r5 uno                     play and declare UNO at once
-    draw | d   pass   uno   catch [name]   challenge   hand   rules   stats   help   quit
+    draw | d   pass   uno   catch [name]   challenge   hand   rules   stats   log   help   quit
+    vote end                        vote to end the game
     color red                       the dealer names the colour of a Wild turned first
     settings [name=value ...]       show or change the settings
     preset save|list|use|delete|share [name or code]   saved house rules, share codes
@@ -38,7 +39,10 @@ SIMPLE: dict[str, type[cmd.Command]] = {
     "hand": cmd.ShowHand, "h": cmd.ShowHand, "手牌": cmd.ShowHand,
     "rules": cmd.ShowRules, "规则": cmd.ShowRules,
     "stats": cmd.ShowStats, "战绩": cmd.ShowStats,
+    "log": cmd.ShowLog, "记录": cmd.ShowLog,
 }
+VOTE_WORDS = {"vote", "投票"}
+END_WORDS = {"end", "结束"}
 SETTINGS_WORDS = {"settings", "setting", "set", "设置"}
 PRESET_WORDS = {"preset", "presets", "预设"}
 
@@ -80,6 +84,10 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
     head, rest = words[0].lower(), words[1:]
     if head in SIMPLE:
         return SIMPLE[head](chat=ctx.chat, user=ctx.user)
+    if head in VOTE_WORDS or head == "投票结束":
+        if head == "投票结束" or (len(rest) == 1 and rest[0].lower() in END_WORDS):
+            return cmd.VoteEnd(chat=ctx.chat, user=ctx.user)
+        return Refusal(Text(N_("Type \"vote end\" to vote to end the game.")))
     if head in SETTINGS_WORDS:
         return parse_settings(rest, ctx)
     if head in PRESET_WORDS:
@@ -188,4 +196,6 @@ HELP_LINES = (
        "kept under a name, and codes any chat can use"),
     N_("hand / 手牌 — show your hand again; rules / 规则 — the rules; stats / 战绩 — your "
        "statistics; help / 帮助; quit / 退出 — leave"),
+    N_("log / 记录 — the UNO! race: who pressed, and when; vote end / 投票 结束 — vote to end "
+       "the game"),
 )

@@ -28,6 +28,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("uno", N_("Say UNO! or call out a player who forgot")),
     ("challenge", N_("Challenge a Wild Draw Four played on you")),
     ("stop", N_("Stop the game (creator or admin)")),
+    ("voteend", N_("Vote to end the game (a majority of the players ends it)")),
+    ("log", N_("The UNO! race: who pressed, and when")),
     ("notify", N_("Tell me privately when the next game opens here")),
     ("kick", N_("Remove a player (reply to them)")),
     ("settings", N_("Show or change the house rules")),

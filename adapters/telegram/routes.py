@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 SIMPLE_COMMANDS: dict[str, type[cmd.Command]] = {
     "new": cmd.NewGame, "join": cmd.Join, "leave": cmd.Leave, "start": cmd.StartGame,
     "draw": cmd.Draw, "pass": cmd.Pass, "challenge": cmd.Challenge, "stop": cmd.StopGame,
-    "hand": cmd.ShowHand, "notify": cmd.NotifyMe,
+    "hand": cmd.ShowHand, "notify": cmd.NotifyMe, "voteend": cmd.VoteEnd, "log": cmd.ShowLog,
 }
 # Lobby commands only make sense in the group; moves also work from the private chat (they go
 # to the game the sender sits in).

@@ -36,12 +36,14 @@ from .commands import (
     SharePreset,
     ShowHand,
     ShowLeaderboard,
+    ShowLog,
     ShowRules,
     ShowSettings,
     ShowStats,
     StartGame,
     StopGame,
     UsePreset,
+    VoteEnd,
 )
 from .coordinator import Coordinator
 from .lobby import TWO_TABLE_PLAYERS
@@ -171,6 +173,7 @@ __all__ = [
     "SharePreset",
     "ShowHand",
     "ShowLeaderboard",
+    "ShowLog",
     "ShowRules",
     "ShowSettings",
     "ShowStats",
@@ -189,4 +192,5 @@ __all__ = [
     "UserProfile",
     "VersionConflict",
     "virtual_table_chat",
+    "VoteEnd",
 ]

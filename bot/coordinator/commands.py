@@ -203,3 +203,13 @@ class SharePreset(Command):
     """The share code of a saved preset, or of the chat's current settings (no name)."""
 
     name: str | None = None
+
+
+@dataclass(frozen=True)
+class VoteEnd(Command):
+    """A seated person's vote to end the running game; a majority of them ends it, abandoned."""
+
+
+@dataclass(frozen=True)
+class ShowLog(Command):
+    """The last events of the game's UNO! race, with their times."""

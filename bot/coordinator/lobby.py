@@ -9,6 +9,7 @@ from bot.engine import Match
 from bot.engine.errors import UnoError
 from bot.engine.rules import RuleSet
 
+from . import endings
 from .commands import Command
 from .names import display_name
 from .ports import ChatSettings, GameRecord, Seat
@@ -51,7 +52,7 @@ def open_lobby(tx: Tx, cmd: Command, *, game_id: str, seed: int, settings: ChatS
                language: str, lobby_timeout: float, theme: str | None = None,
                owner: str | None = None) -> Text:
     if tx.record is not None:
-        raise Refusal("game_exists")
+        raise endings.blocked(tx)
     tx.record = GameRecord(
         game_id=game_id, chat=cmd.chat, status="lobby", creator=cmd.user.id,
         seats=[Seat(cmd.user.id, cmd.user.name, language=language, theme=theme)],

@@ -24,7 +24,7 @@ from bot.engine.cards import Card, Color
 from bot.engine.errors import BadAction, NothingToCatch, UnoError
 
 from . import commands as cmds
-from . import fairness, presses, uno_calls
+from . import endings, fairness, presenter, presses, race, uno_calls
 from .lobby import remove
 from .names import display_name
 from .refusals import Refusal, from_engine
@@ -148,12 +148,12 @@ def name_color(tx: Tx, cmd: cmds.NameColor) -> Text:
     return Text(N_("You named {color}."), {"color": color})
 
 
-def declare(tx: Tx, cmd: cmds.Command) -> Text:
+def declare(tx: Tx, cmd: cmds.Command) -> Text | uno_calls.TooLate:
     user = cmd.user.id
     _in_hand(tx, user, cmd.press)
     if not _may_declare(tx, user):
         if uno_calls.already_called(tx.book, user, user) is not None:
-            raise uno_calls.refusal(_name(tx, user))  # a double press of UNO!
+            return _too_late(tx, cmd, user)  # caught first, or a double press of UNO!
         raise Refusal("cannot_declare")
     _engine(tx, DeclareUno(user))
     return Text(N_("UNO! You are safe."))
@@ -164,7 +164,8 @@ def _may_declare(tx: Tx, user: str) -> bool:
     return any(isinstance(a, DeclareUno) for a in legal_actions(tx.match.game, user))
 
 
-def call_uno(tx: Tx, cmd: cmds.CallUno, *, cooling: float = 0.0) -> tuple[Text, bool]:
+def call_uno(tx: Tx, cmd: cmds.CallUno, *,
+             cooling: float = 0.0) -> tuple[Text | uno_calls.TooLate, bool]:
     """ "UNO!" from anyone in the chat. Returns (reply text, ok). A seated caller exposed with
     one card declares; otherwise the target (or the first catchable player) is called out.
     A wrong call is refused; a seated caller pays the false-call penalty, a bystander nothing.
@@ -187,16 +188,33 @@ def call_uno(tx: Tx, cmd: cmds.CallUno, *, cooling: float = 0.0) -> tuple[Text, 
         target = next((p for p in state.catchable if p != user), None)
     if target is not None and target in state.catchable and target != user:
         caller = user if seated else _stand_in(state, target)
+        if not seated:
+            tx.stand_ins[caller] = display_name(cmd.user.name)
         _engine(tx, CatchUno(caller, target))
         if not seated:  # the engine needed a seated caller; the credit is the bystander's
             _rename_caller(tx, caller, user, display_name(cmd.user.name))
         return Text(N_("Caught! {target} draws the penalty."), {"target": _name(tx, target)}), True
     settled = uno_calls.already_called(tx.book, user, target)
     if settled is not None:  # a second press for a call already made: never a wrong call
-        raise uno_calls.refusal(_name(tx, settled))
+        return _too_late(tx, cmd, settled), False
     if not seated or record.status != "running":
         raise Refusal("nothing_to_catch")
     return _wrong_call(tx, user, target), False
+
+
+def _too_late(tx: Tx, cmd: cmds.Command, settled: str) -> uno_calls.TooLate:
+    """A press that lost the race: the race log and the table get it once per person, so
+    everyone sees how late it was; a repeat changes nothing."""
+    record, match = tx.running()
+    names = presenter.names_of(record)
+    refusal = uno_calls.refusal(_name(tx, settled))
+    line = race.late_press(record, names.get(cmd.user.id, display_name(cmd.user.name)),
+                           names.get(settled, settled), match.hand_number, tx.now)
+    if line is None:
+        raise refusal
+    tx.last.append(line)
+    tx.table_due = tx.dirty = True
+    return uno_calls.TooLate(refusal)
 
 
 def _name(tx: Tx, user_id: str) -> str:
@@ -275,12 +293,16 @@ def turn_timeout(tx: Tx, deadline: float) -> bool:
         timeouts.pop(player, None)
         remove(tx, player, Text(N_("{player} was away too long and left the game."),
                                 {"player": display_name(seat.name)}))
+        if tx.game().status == "stopped":  # nobody left playing: abandoned
+            tx.book.end_reason = "away"
         return True
     auto_move(tx, player)
     if timeouts[player] >= AFK_LIMIT:
         timeouts.pop(player, None)
         seat.ai = TAKEOVER_STRATEGY
         tx.book.taken_over.append(player)
+        if endings.everyone_away(tx, AFK_LIMIT):
+            return True
         tx.notice(Text(N_("{player} was away too long: a bot plays for them now."),
                        {"player": display_name(seat.name)}), mentions=(player,))
     return True

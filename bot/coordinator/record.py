@@ -160,6 +160,48 @@ class UnoCalls:
 
 
 @dataclass
+class RaceEvent:
+    """One event of the UNO! race (see ``race``), with the names as they were then.
+
+    ``kind``: "caught", "declared" (late, in the window), "missed", "late" (a press after
+    the call was settled), "in_time" (declared with the play), "false_call". ``ms``: after
+    the play that opened the window, as the bot's clock saw both (None: no window open)."""
+
+    kind: str
+    who: str
+    target: str
+    ms: int | None
+    window: int  # the reaction window in force, seconds
+    hand: int
+    opened: float  # when the window opened: the events of one window share it
+
+    def to_json(self) -> list[Any]:
+        return [self.kind, self.who, self.target, self.ms, self.window, self.hand, self.opened]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> RaceEvent:
+        kind, who, target, ms, window, hand, opened = data
+        return cls(str(kind), str(who), str(target), None if ms is None else int(ms),
+                   int(window), int(hand), float(opened))
+
+
+@dataclass
+class EndVote:
+    """Votes to end the running game (see ``votes``): they lapse with the hand or in time."""
+
+    voters: list[str]
+    hand: int
+    since: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"voters": list(self.voters), "hand": self.hand, "since": self.since}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EndVote:
+        return cls(list(data.get("voters", ())), int(data.get("hand", 0)), float(data.get("since", 0)))
+
+
+@dataclass
 class HandBook:
     """Bookkeeping of the hand and the match being played."""
 
@@ -170,6 +212,9 @@ class HandBook:
     taken_over: list[str] = field(default_factory=list)  # players an AI plays for
     names: dict[str, str] = field(default_factory=dict)  # names of players no longer seated
     uno_calls: UnoCalls | None = None
+    race: list[RaceEvent] = field(default_factory=list)  # the last UNO! race events, oldest first
+    end_vote: EndVote | None = None
+    end_reason: str | None = None  # why a game stopped early: "vote", "away" (None: stopped)
 
     def to_json(self) -> dict[str, Any]:
         # Empty parts are left out: they read back as empty.
@@ -181,18 +226,27 @@ class HandBook:
             data["taken_over"] = list(self.taken_over)
         if self.uno_calls is not None:
             data["uno_settled"] = self.uno_calls.to_json()
+        if self.race:
+            data["race"] = [e.to_json() for e in self.race]
+        if self.end_vote is not None:
+            data["end_vote"] = self.end_vote.to_json()
+        if self.end_reason is not None:
+            data["end_reason"] = self.end_reason
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> HandBook:
-        calls = data.get("uno_settled")
+        calls, vote = data.get("uno_settled"), data.get("end_vote")
         return cls(counters=_counters(data.get("counters")),
                    match_counters=_counters(data.get("match_counters")),
                    exposed_at={p: float(t) for p, t in (data.get("exposed_at") or {}).items()},
                    timeouts={p: int(n) for p, n in (data.get("timeouts") or {}).items()},
                    taken_over=list(data.get("taken_over", ())),
                    names=dict(data.get("names") or {}),
-                   uno_calls=UnoCalls.from_json(calls) if calls else None)
+                   uno_calls=UnoCalls.from_json(calls) if calls else None,
+                   race=[RaceEvent.from_json(e) for e in data.get("race") or ()],
+                   end_vote=EndVote.from_json(vote) if vote else None,
+                   end_reason=data.get("end_reason"))
 
 
 def _counters(data: Any) -> Counters:

@@ -50,6 +50,9 @@ MESSAGES: dict[str, str] = {
     "stale_press": N_("That button was for an earlier moment: your cards have changed since. "
                       "Use the buttons of your current hand."),
     "already_called": N_("UNO! has already been called. Nothing changes."),
+    "already_voted": N_("You have already voted to end the game: {count} of {needed} votes so far."),
+    "vote_two_tables": N_("A match at two tables is not ended by a vote: its creator or a chat "
+                          "admin can end it with {command}."),
     "cannot_declare": N_("You can declare UNO only when you hold one card."),
     "hand_over": N_("This hand is over; the next one starts shortly."),
     "bad_card": N_("I do not know the card {card}."),
@@ -74,7 +77,8 @@ MESSAGES: dict[str, str] = {
 }
 
 # Params a reason always has: commands are named the way the sender's platform writes them.
-DEFAULT_PARAMS: dict[str, dict[str, Any]] = {"no_game": {"command": CommandRef("new")}}
+DEFAULT_PARAMS: dict[str, dict[str, Any]] = {"no_game": {"command": CommandRef("new")},
+                                             "vote_two_tables": {"command": CommandRef("stop")}}
 
 
 class Refusal(Exception):

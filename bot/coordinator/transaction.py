@@ -13,7 +13,7 @@ from bot.engine import Match
 from bot.engine import events as ev
 from bot.engine.actions import Action
 
-from . import fairness, hand_end, match_log, presenter, results, uno_calls
+from . import fairness, hand_end, match_log, presenter, race, results, uno_calls
 from .ports import ChatKey, GameRecord, GameResult, Seat
 from .record import HandBook
 from .refusals import Refusal
@@ -58,6 +58,9 @@ class Tx:
     steps: list[match_log.Step] = field(default_factory=list)
     stepped: Match | None = None
     hand_ended: bool = False
+    # Engine seats standing in for a caller without one (a bystander's catch): the race log
+    # names the person who pressed.
+    stand_ins: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.record is not None:
@@ -155,6 +158,7 @@ class Tx:
 
     def _absorb(self, before, new_match: Match, events: list[ev.Event], actor: str | None) -> None:
         record = self.game()
+        hand = self.match.hand_number if self.match is not None else new_match.hand_number
         self.match = new_match
         self.dirty = True
         self.table_due = True
@@ -164,6 +168,9 @@ class Tx:
         self.last.extend(presenter.describe_all(events, names, after.rules))
         results.count(record.book.counters, events)
         uno_calls.note(record.book, events)
+        if before.catchable or any(isinstance(e, race.EVENTS) for e in events):
+            self.last.extend(race.note(record, before, after, events, actor=actor,
+                                       names={**names, **self.stand_ins}, hand=hand, now=self.now))
         fairness.note_exposed(record, before.catchable, after.catchable, self.now)
         # Private updates: the actor, the player to act, and whoever's cards changed.
         for player in after.players:

@@ -10,6 +10,8 @@ that is not part of an UNO call."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.engine import events as ev
 
 from .record import HandBook, UnoCalls
@@ -65,3 +67,11 @@ def already_called(book: HandBook, caller: str, target: str | None) -> str | Non
 def refusal(name: str) -> Refusal:
     return Refusal("already_called", text=Text(
         N_("UNO! was already called for {player}. Nothing changes."), {"player": name}))
+
+
+@dataclass(frozen=True)
+class TooLate:
+    """A press after the call was settled, logged in the UNO! race (so the transaction is
+    saved) and answered as the refusal it still is."""
+
+    refusal: Refusal

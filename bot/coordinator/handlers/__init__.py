@@ -11,7 +11,7 @@ HANDLERS: dict[type, Handler] = {
     # lobby
     cmds.NewGame: lobby.new_game, cmds.Join: lobby.join, cmds.Leave: lobby.leave,
     cmds.StartGame: lobby.start, cmds.AddAiSeat: lobby.add_ai, cmds.Kick: lobby.kick,
-    cmds.StopGame: lobby.stop, cmds.NotifyMe: lobby.notify_me,
+    cmds.StopGame: lobby.stop, cmds.NotifyMe: lobby.notify_me, cmds.VoteEnd: lobby.vote_end,
     # moves
     **moves.MOVES,
     cmds.ChooseMove: moves.choose_move, cmds.OpenColorPicker: moves.open_color_picker,
@@ -20,7 +20,7 @@ HANDLERS: dict[type, Handler] = {
     cmds.ChangeSettings: info.change_settings, cmds.SetLanguage: info.set_language,
     cmds.SetCardTheme: info.set_card_theme, cmds.ShowRules: info.show_rules,
     cmds.ShowSettings: info.show_settings, cmds.ShowStats: info.show_stats,
-    cmds.ShowLeaderboard: info.show_leaderboard,
+    cmds.ShowLeaderboard: info.show_leaderboard, cmds.ShowLog: info.show_log,
     # saved presets and share codes
     cmds.SavePreset: presets.save_preset, cmds.ListPresets: presets.list_presets,
     cmds.UsePreset: presets.use_preset, cmds.DeletePreset: presets.delete_preset,

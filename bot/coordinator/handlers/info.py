@@ -10,7 +10,7 @@ from bot.engine.rules import RuleSet
 from bot.i18n import language_name
 
 from .. import commands as cmds
-from .. import tables
+from .. import race, tables
 from ..context import Context
 from ..locales import safe_locale
 from ..ports import ChatSettings, VersionConflict
@@ -20,7 +20,7 @@ from ..setting_schema import RULE_LABELS, VALUE_LABELS, label, value_label
 from ..settings import apply_changes, normalize_language, rule_changes, rules_of
 from ..table_size import refuse_deal
 from ..transaction import Tx
-from ..views import DEFAULT_CARD_THEME, N_, Reply, Text
+from ..views import DEFAULT_CARD_THEME, N_, Nn_, Reply, Text
 
 
 def may_manage(record, cmd: cmds.Command) -> bool:
@@ -237,6 +237,20 @@ async def show_leaderboard(ctx: Context, cmd: cmds.ShowLeaderboard) -> Reply:
     return Reply(ok=True, text=title, lines=lines, locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 
 
-__all__ = ["RULE_LABELS", "THEME_LABELS", "VALUE_LABELS", "change_settings", "may_manage", "normalize_theme",
-           "set_card_theme", "set_language", "show_rules", "show_settings",
+async def show_log(ctx: Context, cmd: cmds.ShowLog) -> Reply:
+    """The game's UNO! race, for anyone in the chat: names and times only."""
+    record = await ctx.store.load(cmd.chat)
+    if record is None:
+        raise Refusal("no_game")
+    lines = race.log_lines(record.book.race)
+    title = Nn_("UNO! race of this game: the last {count} event, with its time after the play.",
+                "UNO! race of this game: the last {count} events, with their times after the play.",
+                len(lines)) if lines else Text(N_("No UNO! calls in this game yet."))
+    return Reply(ok=True, text=title, lines=lines,
+                 locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
+
+
+__all__ = ["RULE_LABELS", "THEME_LABELS", "VALUE_LABELS", "change_settings", "may_manage",
+           "normalize_theme",
+           "set_card_theme", "set_language", "show_log", "show_rules", "show_settings",
            "show_stats", "show_leaderboard"]

@@ -7,7 +7,7 @@ from dataclasses import replace
 from bot.i18n import Mention
 
 from .. import commands as cmds
-from .. import lobby, tables
+from .. import endings, lobby, play, tables
 from ..context import Context
 from ..locales import personal, personal_locale
 from ..names import display_name
@@ -24,6 +24,8 @@ async def new_game(ctx: Context, cmd: cmds.NewGame) -> Reply:
     first = settings.new
     if first:  # a new chat speaks the language of whoever opens its first game
         settings = replace(settings, language=language, new=False)
+    # A game nobody can play any more gives way (said in the chat) rather than block it.
+    await ctx.transact(cmd.chat, endings.clear_rotten)
     game_id = ctx.new_game_id()
     seed = ctx.rng.randrange(2**31)
     answer = await ctx.answer(cmd, lambda tx: lobby.open_lobby(
@@ -114,3 +116,7 @@ async def stop(ctx: Context, cmd: cmds.StopGame) -> Reply:
             if other.active:
                 await ctx.transact(other.chat, lambda t: tables.stop_all(t, cmd.user.name))
     return reply(tx, cmd.user, text)
+
+
+async def vote_end(ctx: Context, cmd: cmds.VoteEnd) -> Reply:
+    return await ctx.answer(cmd, lambda tx: endings.vote_end(tx, cmd, play.reclaim))

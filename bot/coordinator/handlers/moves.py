@@ -10,7 +10,7 @@ from bot.engine.errors import UnoError
 from bot.i18n import CommandRef
 
 from .. import commands as cmds
-from .. import fairness, play, presses
+from .. import fairness, play, presses, uno_calls
 from ..choose import command_for
 from ..context import Context
 from ..ports import ChatKey
@@ -59,7 +59,14 @@ async def pass_turn(ctx: Context, cmd: cmds.Pass) -> Reply:
 
 
 async def declare(ctx: Context, cmd: cmds.DeclareUno) -> Reply:
-    return await ctx.answer(cmd, lambda tx: play.declare(tx, cmd))
+    outcome, tx = await ctx.transact(cmd.chat, lambda tx: play.declare(tx, cmd))
+    return _answer(tx, cmd, outcome)
+
+
+def _answer(tx: Tx, cmd: cmds.Command, outcome: Text | uno_calls.TooLate) -> Reply:
+    if isinstance(outcome, uno_calls.TooLate):  # logged in the race, yet still refused
+        return reply(tx, cmd.user, outcome.refusal.text, ok=False, error=outcome.refusal.code)
+    return reply(tx, cmd.user, outcome)
 
 
 async def challenge(ctx: Context, cmd: cmds.Challenge) -> Reply:
@@ -80,6 +87,8 @@ async def call_uno(ctx: Context, cmd: cmds.CallUno) -> Reply:
         if refusal.code == "nothing_to_catch":  # a free wrong call: no spamming the group
             _start_cooldown(ctx, key)
         raise
+    if isinstance(text, uno_calls.TooLate):
+        return _answer(tx, cmd, text)
     answer = reply(tx, cmd.user, text)
     if not ok:  # a wrong call that cost the caller cards: refused, yet the state changed
         return Reply(ok=False, text=text, error="nothing_to_catch", hand=answer.hand,

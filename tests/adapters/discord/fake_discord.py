@@ -338,12 +338,12 @@ class FakeDiscord:
             if name == focused:
                 option["focused"] = True
             sub_options.append(option)
-        head, _, leaf = sub.partition(" ")  # "preset save": a subcommand of a subcommand group
-        inner: dict[str, Any] = {"type": 1, "name": leaf or head, "options": sub_options}
-        if leaf:
-            inner = {"type": 2, "name": head, "options": [inner]}
+        *nest, leaf = sub.split()  # "vote end": a subcommand inside a subcommand group
+        option_tree: dict[str, Any] = {"type": 1, "name": leaf, "options": sub_options}
+        for parent in reversed(nest):
+            option_tree = {"type": 2, "name": parent, "options": [option_tree]}
         data: dict[str, Any] = {"id": self._command_id(group), "name": group, "type": 1,
-                                "options": [inner]}
+                                "options": [option_tree]}
         if resolved_users:
             data["resolved"] = {"users": resolved_users, "members": resolved_members}
         payload["data"] = data

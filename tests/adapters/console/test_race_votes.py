@@ -1,0 +1,44 @@
+"""The console's ``log`` and ``vote end`` (投票 结束): typed, answered in the player's language."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.console.parse import Context, Refusal, parse_line
+from bot.coordinator import ChatKey, User
+from bot.coordinator import commands as cmd
+from bot.coordinator.memory_store import MemoryStore
+
+from .test_console import Terminal, console_args, make_session
+
+CTX = Context(ChatKey("console", "local"), User("human", "you"))
+
+
+@pytest.mark.parametrize("line, kind", [("log", cmd.ShowLog), ("记录", cmd.ShowLog),
+                                        ("vote end", cmd.VoteEnd), ("投票 结束", cmd.VoteEnd),
+                                        ("投票结束", cmd.VoteEnd), ("VOTE END", cmd.VoteEnd)])
+def test_the_words(line, kind):
+    assert isinstance(parse_line(line, CTX), kind)
+
+
+def test_a_vote_without_end_is_explained():
+    refused = parse_line("vote", CTX)
+    assert isinstance(refused, Refusal) and "vote end" in refused.text.msgid
+
+
+@pytest.mark.parametrize("lang, log_line, vote_line, empty, ended", [
+    ("en", "log", "vote end", "No UNO! calls in this game yet.", "voted to end the game: it ends here"),
+    ("zh", "记录", "投票 结束", "本局还没有人喊过 UNO!。", "投票结束游戏：游戏到此结束"),
+])
+async def test_log_then_a_vote_ends_the_game_for_nobody(lang, log_line, vote_line, empty, ended):
+    store, terminal = MemoryStore(), Terminal()
+    lines = iter([log_line, vote_line])
+
+    async def typist(session):
+        return next(lines, None)
+
+    session = make_session(console_args(lang=lang), store, typist, terminal)
+    assert await session.run() == 0
+    assert empty in terminal.text and ended in terminal.text
+    record = await store.get(session.game_id)
+    assert (record.status, record.book.end_reason) == ("stopped", "vote")

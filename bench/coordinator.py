@@ -31,7 +31,6 @@ from bot.coordinator.clock import FakeClock  # noqa: E402
 from bot.coordinator.coordinator import Coordinator  # noqa: E402
 from bot.coordinator.memory_store import MemoryStore  # noqa: E402
 from bot.coordinator.ports import ChatKey, ChatSettings, User  # noqa: E402
-from bot.engine import Match  # noqa: E402
 from bot.engine.actions import ChooseColor, Draw, Pass, Play  # noqa: E402
 
 
@@ -72,7 +71,7 @@ async def play_human(coordinator: Coordinator, store: MemoryStore, chat: ChatKey
         record = await store.load(chat)
         if record is None:
             return
-        state = Match.from_json(record.match).game
+        state = record.current().game
         if state.current != human.id:
             await asyncio.sleep(0)
             continue

@@ -75,13 +75,22 @@ class RealClock:
 
 
 class _FakeTimer:
-    def __init__(self, when: float, callback: Callback) -> None:
+    def __init__(self, when: float, callback: Callback, clock: FakeClock | None = None) -> None:
         self.when = when
         self.callback = callback
         self.cancelled = False
+        self._clock = clock
 
     def cancel(self) -> None:
-        self.cancelled = True
+        if not self.cancelled:
+            self.cancelled = True
+            self.callback = _cancelled  # let go of what the callback holds
+            if self._clock is not None:
+                self._clock._cancelled_one()
+
+
+async def _cancelled() -> None:
+    return None
 
 
 class FakeClock:
@@ -92,14 +101,24 @@ class FakeClock:
         self._now = start
         self._heap: list[tuple[float, int, _FakeTimer]] = []
         self._order = itertools.count()
+        self._cancelled = 0
 
     def now(self) -> float:
         return self._now
 
     def call_at(self, when: float, callback: Callback) -> _FakeTimer:
-        timer = _FakeTimer(when, callback)
+        timer = _FakeTimer(when, callback, self)
         heapq.heappush(self._heap, (when, next(self._order), timer))
         return timer
+
+    def _cancelled_one(self) -> None:
+        # Timers re-armed on every move leave cancelled ones behind: drop them once they are
+        # half the heap (as asyncio does), so memory follows the timers actually armed.
+        self._cancelled += 1
+        if self._cancelled > 64 and 2 * self._cancelled > len(self._heap):
+            self._heap = [entry for entry in self._heap if not entry[2].cancelled]
+            heapq.heapify(self._heap)
+            self._cancelled = 0
 
     @property
     def pending(self) -> int:
@@ -111,6 +130,7 @@ class FakeClock:
         while self._heap and self._heap[0][0] <= target:
             when, _, timer = heapq.heappop(self._heap)
             if timer.cancelled:
+                self._cancelled = max(0, self._cancelled - 1)
                 continue
             self._now = max(self._now, when)
             await timer.callback()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from bot.engine import Match
 from bot.engine.errors import UnoError
-from bot.engine.rules import RuleSet
 
 from . import endings
 from .commands import Command
@@ -23,7 +22,7 @@ from .presenter import (
 )
 from .record import GameOptions
 from .refusals import Refusal, from_engine
-from .settings import rules_of
+from .settings import game_rules, rules_of
 from .table_size import refuse_deal, refuse_seat, seats_for
 from .transaction import Tx
 from .views import N_, Text
@@ -76,7 +75,7 @@ def join(tx: Tx, cmd: Command, *, language: str, theme: str | None = None) -> Te
         raise Refusal("game_running")
     if len(record.seats) >= seat_limit(record):
         raise Refusal("game_full")
-    rules = RuleSet(**record.rules)
+    rules = game_rules(record.rules)
     refuse_seat(rules, len(record.seats))
     record.seats.append(Seat(cmd.user.id, cmd.user.name, language=language, theme=theme))
     if len(record.seats) == seats_for(rules) and rules.tables == 1:
@@ -91,7 +90,7 @@ def join_late(tx: Tx, cmd: Command, *, language: str, theme: str | None = None) 
     after the current player. Between hands it is refused (the next deal is seconds away)."""
     record = tx.game()
     if not can_join_late(record):
-        rules = RuleSet(**record.rules)
+        rules = game_rules(record.rules)
         if not rules.late_join or rules.teams:
             raise Refusal("game_running")
         refuse_seat(rules, len(record.seats))
@@ -116,7 +115,7 @@ def add_ai(tx: Tx, cmd: Command, strategy: str) -> Text:
         raise Refusal("bad_strategy", {"name": str(strategy)[:20]})
     if len(record.seats) >= seat_limit(record):
         raise Refusal("game_full")
-    rules = RuleSet(**record.rules)
+    rules = game_rules(record.rules)
     refuse_seat(rules, len(record.seats))
     taken = {seat.user_id for seat in record.seats}
     number = next(n for n in range(1, 2 * MAX_PLAYERS + 2) if f"ai{n}" not in taken)
@@ -142,7 +141,7 @@ def start(tx: Tx, cmd: Command) -> Text:
 def start_match(tx: Tx) -> None:
     record = tx.game()
     players = [seat.user_id for seat in record.seats]
-    rules = RuleSet(**record.rules)
+    rules = game_rules(record.rules)
     if len(players) < MIN_PLAYERS:
         raise Refusal("not_enough_players")
     if rules.tables > 1 and len(players) != 8:

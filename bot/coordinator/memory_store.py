@@ -36,7 +36,6 @@ from .ports import (
     VersionConflict,
     preset_key,
 )
-from .record import parts_from_json
 
 
 def _copy(value: Any) -> Any:
@@ -63,16 +62,19 @@ class _Stored:
 
 
 def _detached(record: GameRecord) -> GameRecord:
-    """A copy sharing nothing mutable with ``record`` (the match: only its immutable value)."""
+    """A copy sharing nothing mutable with ``record``: the match is an immutable value, and the
+    rules dict is only ever replaced, never changed in place."""
     return GameRecord(
         record.game_id, record.chat, record.status, record.creator,
         [Seat(s.user_id, s.name, s.language, s.ai, s.theme) for s in record.seats],
-        dict(record.rules), version=record.version, table_message_id=record.table_message_id,
+        record.rules, version=record.version, table_message_id=record.table_message_id,
         hand_message_ids=dict(record.hand_message_ids), deadlines=dict(record.deadlines),
         created_at=record.created_at, updated_at=record.updated_at,
         snapshot=_copy(record.snapshot) if record.state is None and record.snapshot is not None else None,
         state=record.state, snapshot_version=record.snapshot_version, replaced=False,
-        **parts_from_json(record.parts_json()))
+        options=record.options.copy(), delivery=record.delivery.copy(), book=record.book.copy(),
+        two_tables=record.two_tables.copy() if record.two_tables is not None else None,
+        series=record.series.copy() if record.series is not None else None, owner=record.owner)
 
 
 class MemoryStore:

@@ -22,6 +22,7 @@ from . import presses
 from .moves import moves_of, play_options
 from .names import display_names
 from .ports import GameRecord, Seat
+from .settings import game_rules
 from .table_size import seats_for
 from .views import (
     DEFAULT_CARD_THEME,
@@ -57,7 +58,7 @@ def unreachable(record: GameRecord) -> set[str]:
 
 
 def lobby_view(record: GameRecord, locale: str, notice: Text | None = None) -> LobbyView:
-    rules = RuleSet(**record.rules)
+    rules = game_rules(record.rules)
     preset = record.options.preset
     names = names_of(record)
     away = unreachable(record)
@@ -102,7 +103,7 @@ def can_join_late(record: GameRecord) -> bool:
     """Whether a person may still join this running game (late join on, a seat free)."""
     from .table_size import seats_for
 
-    rules = RuleSet(**record.rules)
+    rules = game_rules(record.rules)
     return rules.late_join and not rules.teams and len(record.seats) < seats_for(rules)
 
 

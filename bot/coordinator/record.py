@@ -9,7 +9,7 @@ format of earlier versions, so older games load as they are, missing keys taking
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 REACTION_WINDOW = 3  # seconds, the default of the chat setting ``reaction_window``
@@ -71,6 +71,10 @@ class GameOptions:
                 "turn_timer": self.turn_timer, "afk_policy": self.afk_policy,
                 "reaction_window": self.reaction_window}
 
+    def copy(self) -> GameOptions:
+        return GameOptions(self.language, self.preset, self.seed, self.turn_timer,
+                           self.afk_policy, self.reaction_window)
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameOptions:
         return cls(language=data.get("language", "en"), preset=data.get("preset", "official"),
@@ -98,6 +102,9 @@ class Outbox:
         if self.hands:
             data["hands"] = self.hands
         return data
+
+    def copy(self) -> Outbox:
+        return Outbox(self.version, list(self.notices), self.table, list(self.hands))
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Outbox:
@@ -137,6 +144,11 @@ class DeliveryState:
             data["color_pickers"] = {u: p.to_json() for u, p in self.color_pickers.items()}
         return data
 
+    def copy(self) -> DeliveryState:
+        return DeliveryState(self.outbox.copy() if self.outbox is not None else None,
+                             list(self.unreachable),
+                             {u: replace(p) for u, p in self.color_pickers.items()})
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DeliveryState:
         outbox = data.get("outbox")
@@ -159,7 +171,7 @@ class UnoCalls:
         return cls(list(data.get("targets", ())), list(data.get("callers", ())))
 
 
-@dataclass
+@dataclass(frozen=True)
 class RaceEvent:
     """One event of the UNO! race (see ``race``), with the names as they were then.
 
@@ -234,6 +246,18 @@ class HandBook:
             data["end_reason"] = self.end_reason
         return data
 
+    def copy(self) -> HandBook:
+        """A copy sharing nothing mutable (race events are immutable: shared)."""
+        calls, vote = self.uno_calls, self.end_vote
+        return HandBook({p: dict(r) for p, r in self.counters.items()},
+                        {p: dict(r) for p, r in self.match_counters.items()},
+                        dict(self.exposed_at), dict(self.timeouts), list(self.taken_over),
+                        dict(self.names),
+                        UnoCalls(list(calls.targets), list(calls.callers)) if calls else None,
+                        list(self.race),
+                        EndVote(list(vote.voters), vote.hand, vote.since) if vote else None,
+                        self.end_reason)
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> HandBook:
         calls, vote = data.get("uno_settled"), data.get("end_vote")
@@ -263,6 +287,9 @@ class TwoTables:
     def to_json(self) -> dict[str, Any]:
         return {"chats": [c.to_json() for c in self.chats], "games": list(self.games)}
 
+    def copy(self) -> TwoTables:
+        return TwoTables(list(self.chats), list(self.games))
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TwoTables:
         return cls([ChatKey.from_json(c) for c in data.get("chats", ())], list(data["games"]))
@@ -283,6 +310,10 @@ class TableOfMatch:
         return {"table": self.table, "hub": self.hub.to_json(), "hub_game": self.hub_game,
                 "games": list(self.games), "seats": [s.to_json() for s in self.seats],
                 "bots": dict(self.bots)}
+
+    def copy(self) -> TableOfMatch:
+        return TableOfMatch(self.table, self.hub, self.hub_game, list(self.games),
+                            [replace(s) for s in self.seats], dict(self.bots))
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableOfMatch:

@@ -6,6 +6,7 @@ the lot (``bad_setting``) and leaves the settings as they were."""
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from bot.engine.errors import UnoError
@@ -103,3 +104,17 @@ def rule_changes(changes: dict[str, Any]) -> bool:
 
 __all__ = ["AFK_POLICIES", "GAME_SETTINGS", "HAND_SIZE_RANGE", "LANGUAGES", "TURN_TIMER_RANGE", "apply_changes",
            "expand_code", "locale_hint", "normalize_language", "rule_changes", "rules_of"]
+
+
+@lru_cache(maxsize=256)
+def _shared_rules(items: tuple[tuple[str, Any], ...]) -> RuleSet:
+    return RuleSet(**dict(items))
+
+
+def game_rules(stored: dict[str, Any]) -> RuleSet:
+    """A game's RuleSet from its stored rules: one shared value for every game played by the
+    same rules (a RuleSet is immutable), so open games do not each hold and validate a copy."""
+    try:
+        return _shared_rules(tuple(sorted(stored.items())))
+    except TypeError:  # an unhashable value: not a rules dict this bot wrote
+        return RuleSet(**stored)

@@ -24,7 +24,6 @@ from dataclasses import replace
 from bot.engine import Match
 from bot.engine.errors import UnoError
 from bot.engine.match import champion
-from bot.engine.rules import RuleSet
 
 from . import presenter
 from .names import display_names
@@ -32,6 +31,7 @@ from .ports import ChatKey, GameRecord, GameResult, PlayerResult, Seat
 from .record import HandBook, TableOfMatch, TwoTables
 from .refusals import Refusal, from_engine
 from .results import COUNTERS, add_up
+from .settings import game_rules
 from .transaction import Tx
 from .views import N_, Text
 
@@ -96,7 +96,7 @@ def open_table(tx: Tx, hub: GameRecord, number: int, game_id: str, games: list[s
     """Create table ``number``'s record in ``tx.chat`` and deal its first hand."""
     if tx.record is not None:
         raise Refusal("game_exists")
-    rules = RuleSet(**hub.rules)
+    rules = game_rules(hub.rules)
     players = [seat.user_id for seat in hub.seats]
     try:
         match, events = Match.start(players, rules, hub.options.seed, table=number)
@@ -207,7 +207,7 @@ def conclude(tx: Tx) -> bool:
     matches = [r.current() for r in tables if r.has_match]
     players = [seat.user_id for seat in record.seats]
     totals = {p: sum(m.scores.get(p, 0) for m in matches) for p in players}
-    rules = RuleSet(**record.rules)
+    rules = game_rules(record.rules)
     winner = champion(rules.scoring, totals, players)
     names = presenter.names_of(record)
     counters = add_up({}, [r.book.match_counters for r in tables])

@@ -17,7 +17,7 @@ from ..ports import ChatSettings, VersionConflict
 from ..refusals import Refusal
 from ..rules_text import rules_texts
 from ..setting_schema import RULE_LABELS, VALUE_LABELS, label, value_label
-from ..settings import apply_changes, normalize_language, rule_changes, rules_of
+from ..settings import apply_changes, game_rules, normalize_language, rule_changes, rules_of
 from ..table_size import refuse_deal
 from ..transaction import Tx
 from ..views import DEFAULT_CARD_THEME, N_, Nn_, Reply, Text
@@ -190,7 +190,7 @@ async def set_card_theme(ctx: Context, cmd: cmds.SetCardTheme) -> Reply:
 async def show_rules(ctx: Context, cmd: cmds.ShowRules) -> Reply:
     record = await ctx.store.load(cmd.chat)
     if record is not None:
-        rules, preset = RuleSet(**record.rules), record.options.preset
+        rules, preset = game_rules(record.rules), record.options.preset
     else:
         settings = await ctx.store.chat_settings(cmd.chat)
         rules, preset = rules_of(settings), settings.preset

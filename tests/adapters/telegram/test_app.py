@@ -123,6 +123,7 @@ async def test_restart_on_the_sql_store_keeps_the_game_and_its_keyboards(api, tm
         await harness.start_game(ANA, [ANA, BO, CY])
         await take_turn(harness, await next_actor(harness, [ANA, BO, CY]))
         mover = await next_actor(harness, [ANA, BO, CY])
+        await harness.settle()  # the table edit is queued, not awaited by the move
         table = harness.table().message_id
         await harness.restart()
         await take_turn(harness, mover)  # the keyboard sent before the restart

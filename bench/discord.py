@@ -11,7 +11,8 @@ Prints, for the same run:
     pictures uploaded with them (the table's top card, the hand pictures), and the CPU time
     per turn of the whole process (bot, robots and fake: steadier than the wall clock when
     the machine is shared).
-    A "turn" is one card played by a robot player; robots play as people would: from their
+    A "turn" is one card played by a robot player (a turn taken, whether it played, drew and
+    played, or drew and passed, is counted as well); robots play as people would: from their
     hand view when it already shows their turn, else after pressing Refresh or My hand.
 The fake server and the bot share one event loop (and CPU), so absolute figures are a floor.
 """
@@ -89,7 +90,7 @@ def _on_ready(event: asyncio.Event):
     return on_ready
 
 
-async def play_one_game(bot: BotHarness, channel: int, players: list[FakeUser]) -> Table:
+async def play_one_game(bot: BotHarness, channel: int, players: list[FakeUser]) -> tuple[Table, int]:
     creator = players[0]
     await bot.slash(creator, "new", channel)
     for user in players[1:]:
@@ -100,7 +101,7 @@ async def play_one_game(bot: BotHarness, channel: int, players: list[FakeUser]) 
     for turn in range(1000):
         match = await table.match()
         if match is None or match.hand_number != first:
-            return table
+            return table, turn  # turns taken
         current = bot.current_player_id(channel)
         await table.take_turn(table.users[current], use_slash=turn % 4 == 3)
     raise RuntimeError("hand did not finish")
@@ -113,7 +114,7 @@ async def bench_uno(fake: FakeDiscord, games: int) -> dict[str, float]:
     requests_before = len(fake.requests)
     started = time.perf_counter()
     cpu_started = time.process_time()
-    tables = await asyncio.gather(*[
+    played = await asyncio.gather(*[
         play_one_game(bot, fake.channel_ids[g], [FakeUser(10_000 + 10 * g + i, f"P{g}{i}") for i in range(3)])
         for g in range(games)])
     wall = time.perf_counter() - started
@@ -122,6 +123,8 @@ async def bench_uno(fake: FakeDiscord, games: int) -> dict[str, float]:
     bot.assert_no_errors()
     records = [r for i, r in fake.interactions.items() if i > first_interaction]
     lat = latencies_ms(records)
+    tables = [t for t, _ in played]
+    taken = sum(n for _, n in played)
     turns = sum(t.turns for t in tables)
     requests = fake.requests[requests_before:]
     public = sum(1 for r in requests if r.path.startswith("/channels/"))
@@ -141,6 +144,7 @@ async def bench_uno(fake: FakeDiscord, games: int) -> dict[str, float]:
     return {"interactions": len(records), "per_s": len(records) / wall, "p50": statistics.median(lat),
             "p99": percentile(lat, 0.99), "turns": turns, "public_per_turn": public / turns,
             "ephemeral_per_turn": ephemeral / turns, "interactions_per_turn": len(records) / turns,
+            "taken": taken, "public_per_taken": public / taken,
             "wall": wall, "edits": per_turn("PATCH", "/channels/"), "posts": per_turn("POST", "/channels/"),
             "deletes": per_turn("DELETE", "/channels/"), "callbacks": per_turn("POST", "/interactions/"),
             "webhook_edits": per_turn("PATCH", "/webhooks/"), "followups": per_turn("POST", "/webhooks/"),
@@ -173,8 +177,9 @@ async def main() -> None:
           "p50 {p50:.2f} ms, p99 {p99:.2f} ms".format(**uno))
     print("UNO per turn               : {interactions_per_turn:.2f} interactions, REST {public_per_turn:.2f} public "
           "+ {ephemeral_per_turn:.2f} ephemeral ({turns} turns)".format(**uno))
-    print("  public    : {edits:.2f} table edits, {posts:.2f} posts (turn pings, notices), "
-          "{deletes:.2f} deletes (previous pings)".format(**uno))
+    print("  public    : {edits:.2f} table edits, {posts:.2f} posts (tables mentioning the player to act, "
+          "notices), {deletes:.2f} deletes (the tables they replaced); per turn taken "
+          "({taken}, drawing ones too): {public_per_taken:.2f}".format(**uno))
     print("  ephemeral : {callbacks:.2f} interaction answers, {webhook_edits:.2f} webhook edits (hand views "
           "refreshed by themselves, answers after a defer), {followups:.2f} follow-ups".format(**uno))
     print("  pictures  : {top_files:.2f} top cards ({top_kb:.1f} KB each) and {hand_files:.2f} hands "

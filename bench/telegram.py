@@ -190,6 +190,10 @@ async def bench_games(games: int, players: int, turns: int, telegram_limits: boo
                     and c.method in ("sendPhoto", "editMessageMedia", "editMessageCaption"))
     print(f"  table calls: {dict(sorted(table.items()))}; card pictures uploaded: {len(api.uploads)} "
           f"(each once, then by file id)")
+    private = Counter(c.method for c in api.calls[calls_before:]
+                      if c.chat_id is not None and c.chat_id > 0 and c.method != "answerCallbackQuery")
+    print("  private calls per turn by method: " +
+          ", ".join(f"{m} {n / total_turns:.2f}" for m, n in sorted(private.items())))
 
 
 async def bench_echo(count: int, concurrency: int, latency: float) -> None:

@@ -1,24 +1,25 @@
-"""The coordinator's ChatPort on Discord: one public table message per game, edited in place,
-a ping for the player whose turn it is, and their open hand view refreshed.
+"""The coordinator's ChatPort on Discord: one public table message per game, which mentions
+the player whose turn it is, and their open hand view refreshed.
 
-Turns reach people with a ping: editing the table notifies nobody, so when the turn passes to
-a person (never an AI seat), a short message mentions them (allowed mentions: that user
-only), with a My hand button, and the previous ping is deleted so the channel keeps one. We
-chose this over moving the table to the bottom (delete + repost every turn): the table keeps
-its id, so a UNO! or My hand click never lands on a message deleted a moment ago, and a
-small ping costs less of the channel's ~5 messages per 5 s than a reposted embed. Pings are
-tracked in memory: after a restart one old ping may stay behind.
+Turns reach people with a mention, and an edit notifies nobody: so when the turn passes to a
+person (never an AI seat), the table is posted anew with a line naming them in its content
+(allowed mentions: that user only) and the previous table deleted, 2 REST calls; while the
+turn stays (they drew, a timer was changed) or passes to an AI seat, the table is edited in
+place, 1 call. A separate ping beside an edited table cost 3 (the edit, the ping, the old
+ping's deletion). Clicks on a table deleted a moment ago still work: table buttons answer
+with ephemeral messages and never edit the table. Whom the table last mentioned is kept in
+memory: after a restart the first table is posted anew once more.
 
 The table shows the top card as its embed's picture (pictures.py): the file goes with the
-table's own send or edit, so a move still costs one REST call on the channel.
+table's own send or edit, so the picture costs no REST call of its own.
 
 Private hands: Discord lets a bot show an ephemeral message only as the answer to that
 player's own interaction, so ``send_hand`` cannot push a new one. We chose not to DM hands (DMs
 fail with 50007 for many users, and switching between the server and DMs is what players of
 other bots complain about). A player opens their hand with My hand or ``/uno hand``; that
 message then refreshes itself through its interaction's webhook for 15 minutes (see
-``hand_views``), so when the turn comes an ordinary card takes one click. After that the ping
-asks for a click on My hand.
+``hand_views``), so when the turn comes an ordinary card takes one click. After that the
+table's mention asks for a click on My hand.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from bot.coordinator import (
 )
 from bot.i18n import N_
 
-from .components import lobby_components, ping_components, table_components
+from .components import lobby_components, table_components
 from .embeds import lobby_embed, notice_content, table_embed, tr, tr_markup
 from .hand_views import OpenHands
 from .pictures import TOP_FILE, as_file, top_card_png
@@ -56,10 +57,11 @@ PICTURES_RETRY = 600.0  # seconds before a channel that refused a picture is off
 
 @dataclass(frozen=True)
 class Ping:
+    """Whose turn the table last announced with a mention (one per game's chat)."""
+
     game_id: str
     hand_number: int
     user_id: str
-    message_id: int | None  # None: the ping could not be posted
 
 
 class DiscordChatPort:
@@ -71,13 +73,13 @@ class DiscordChatPort:
         self.edits = 0
         self.deletes = 0
         self.failures: dict[str, int] = {}  # chat id -> publish failures (permissions, ...)
-        self.pings: dict[str, Ping] = {}  # chat id -> the turn ping standing in the channel
+        self.pings: dict[str, Ping] = {}  # chat id -> the turn its table last announced
         self.clock = clock
         self.pictures_refused: dict[str, float] = {}  # chat id -> when it refused a picture
 
-    def _render(self, message: Public, *, picture: bool = False) -> dict:
+    def _render(self, message: Public, *, picture: bool = False, content: str | None = None) -> dict:
         if isinstance(message, TableView):
-            return {"content": None, "embed": table_embed(message, picture=picture),
+            return {"content": content, "embed": table_embed(message, picture=picture),
                     "view": table_components(message)}
         if isinstance(message, LobbyView):
             return {"content": None, "embed": lobby_embed(message), "view": lobby_components(message)}
@@ -97,18 +99,28 @@ class DiscordChatPort:
         return await top_card_png(message.top, message.color)
 
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
-        published = await self._publish(chat, message, edit=edit)
-        if isinstance(message, TableView):
-            await self._ping_turn(chat, message)
-        elif isinstance(message, LobbyView):  # a new game: no turn of an older one stands
-            await self._drop_ping(chat)
-        # a notice changes no turn; when a hand or the game ends, every seat is sent a hand
-        # marked over, and that removes the ping (send_hand)
+        if not isinstance(message, TableView):
+            if isinstance(message, LobbyView):  # a new game: no turn of an older one stands
+                self.pings.pop(chat.chat_id, None)
+            return await self._publish(chat, message, edit=edit)
+        turn = self._turn(chat, message)
+        if turn is None:  # nobody to notify: an AI seat's turn, or the table's last state
+            self.pings.pop(chat.chat_id, None)
+            return await self._publish(chat, message, edit=edit)
+        content, ping = turn
+        if self.pings.get(chat.chat_id) == ping:  # still their turn: told already
+            return await self._publish(chat, message, edit=edit, content=content)
+        # An edit notifies nobody: the table goes out anew, mentioning them, and the old goes.
+        published = await self._publish(chat, message, edit=None, content=content,
+                                         mention=ping.user_id)
+        self.pings[chat.chat_id] = ping
+        if edit is not None and edit != published:
+            await self._delete(chat, int(edit))
         return published
 
     async def open_table(self, chat: ChatKey, number: int, locale: str) -> ChatKey:
         """Table ``number`` of a two-table match plays in a public thread of the channel (its
-        own table message, pings and buttons); without the right to open threads, in the
+        own table message, turn mentions and buttons); without the right to open threads, in the
         channel itself beside the other table."""
         title = tr(N_("UNO table {table}"), locale, table=number)
         try:
@@ -125,11 +137,13 @@ class DiscordChatPort:
         self.sends += 1
         return ChatKey(chat.platform, str(thread.id))
 
-    async def _publish(self, chat: ChatKey, message: Public, *, edit: str | None) -> str | None:
+    async def _publish(self, chat: ChatKey, message: Public, *, edit: str | None,
+                       content: str | None = None, mention: str | None = None) -> str | None:
         channel = self.client.get_partial_messageable(int(split_table_chat(chat.chat_id)[0]))
         picture = await self._picture(chat, message)
+        text = (content, mention)
         try:
-            return await self._put(channel, chat, message, edit, picture)
+            return await self._put(channel, chat, message, edit, picture, text)
         except discord.Forbidden as error:
             if picture is None or error.code != MISSING_PERMISSIONS:
                 raise self._failed(chat, error) from None
@@ -141,27 +155,33 @@ class DiscordChatPort:
         except discord.HTTPException as error:
             raise self._failed(chat, error) from None
         try:
-            return await self._put(channel, chat, message, edit, None)
+            return await self._put(channel, chat, message, edit, None, text)
         except discord.HTTPException as error:
             raise self._failed(chat, error) from None
 
     async def _put(self, channel: discord.PartialMessageable, chat: ChatKey, message: Public,
-                   edit: str | None, picture: bytes | None) -> str:
+                   edit: str | None, picture: bytes | None,
+                   text: tuple[str | None, str | None] = (None, None)) -> str:
         """Edit the message ``edit`` into ``message``, or post it (a notice, or the old table
-        is gone). Raises what Discord answered."""
-        kwargs = self._render(message, picture=picture is not None)
+        is gone). ``text``: a table's content and the user it may notify. Raises what
+        Discord answered."""
+        content, mention = text
+        kwargs = self._render(message, picture=picture is not None, content=content)
         if edit is not None and not isinstance(message, Notice):
             try:
                 self.edits += 1
                 # the new top card replaces the old one: v10 keeps only the files listed
                 # (a lobby lists none: a lobby shown where a table was has no card left over)
                 files = [as_file(picture, TOP_FILE)] if picture is not None else []
-                edited = await channel.get_partial_message(int(edit)).edit(attachments=files, **kwargs)
+                edited = await channel.get_partial_message(int(edit)).edit(
+                    attachments=files, allowed_mentions=discord.AllowedMentions.none(), **kwargs)
                 return str(edited.id)
             except discord.NotFound:
                 log.info("table message %s in %s is gone; posting a new one", edit, chat)
         mentions = tuple(u for u in getattr(message, "mentions", ()) if u.isdigit())
-        allowed = discord.AllowedMentions(everyone=False, roles=False,
+        if mention is not None:
+            mentions = (mention,)
+        allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                           users=[discord.Object(int(u)) for u in mentions])
         if picture is not None:  # a fresh File: one that went with a failed edit is spent
             kwargs["file"] = as_file(picture, TOP_FILE)
@@ -202,25 +222,20 @@ class DiscordChatPort:
                         edit: str | None = None) -> str | None:
         """Refresh the player's open hand view, if any (see the module docstring). No message
         id to store: the view belongs to an interaction, not to the game."""
-        if view.hand_over:
-            await self._drop_ping(chat, game_id=view.game_id)
+        if view.hand_over:  # the table's final edit drops the mention; a new hand mentions anew
+            standing = self.pings.get(chat.chat_id)
+            if standing is not None and standing.game_id == view.game_id:
+                del self.pings[chat.chat_id]
         await self.hands.deliver(chat.chat_id, user_id, view)
         return None
 
-    # ---- turn pings ------------------------------------------------------------------------
+    # ---- the turn's mention -----------------------------------------------------------------
 
-    async def _ping_turn(self, chat: ChatKey, table: TableView) -> None:
-        """Ping the player to act when the turn has passed to them (a person, not an AI)."""
+    def _turn(self, chat: ChatKey, table: TableView) -> tuple[str, Ping] | None:
+        """The line naming the person to act, and that turn; None when no person acts."""
         current = next((s for s in table.seats if s.user_id == table.current), None)
-        person = current is not None and not current.is_ai and current.user_id.isdigit()
-        standing = self.pings.get(chat.chat_id)
-        if standing is not None and person and (standing.game_id, standing.hand_number, standing.user_id) == \
-                (table.game_id, table.hand_number, table.current):
-            return  # still their turn (they drew, a timer was changed...): pinged already
-        if not person:
-            await self._drop_ping(chat)
-            return
-        assert current is not None
+        if current is None or current.is_ai or not current.user_id.isdigit():
+            return None
         user = f"<@{current.user_id}>"
         if self.hands.live(chat.chat_id, current.user_id) is not None:
             text = tr_markup(N_("{player}, it is your turn."), table.locale, player=user)
@@ -228,32 +243,16 @@ class DiscordChatPort:
             text = tr_markup(N_("{player}, it is your turn: press My hand to play."), table.locale, player=user)
         if table.deadline:
             text += f" ⏱️ <t:{int(table.deadline)}:R>"
-        channel = self.client.get_partial_messageable(int(split_table_chat(chat.chat_id)[0]))
-        message_id: int | None = None
-        try:
-            self.sends += 1
-            sent = await channel.send(
-                text, view=ping_components(table),
-                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                                         users=[discord.Object(int(current.user_id))]))
-            message_id = sent.id
-        except discord.HTTPException as error:
-            self._failed(chat, error)  # logged; a missing ping is not worth a retry
-        await self._drop_ping(chat)  # after the new one is up: the channel is never without one
-        self.pings[chat.chat_id] = Ping(table.game_id, table.hand_number, current.user_id, message_id)
+        return text, Ping(table.game_id, table.hand_number, current.user_id)
 
-    async def _drop_ping(self, chat: ChatKey, *, game_id: str | None = None) -> None:
-        standing = self.pings.get(chat.chat_id)
-        if standing is None or (game_id is not None and standing.game_id != game_id):
-            return
-        del self.pings[chat.chat_id]
-        if standing.message_id is None:
-            return
+    async def _delete(self, chat: ChatKey, message_id: int) -> None:
+        """The table the new one replaces. Never fails the move: a table left behind only
+        shows an older state (its buttons still answer)."""
         channel = self.client.get_partial_messageable(int(split_table_chat(chat.chat_id)[0]))
         try:
             self.deletes += 1
-            await channel.get_partial_message(standing.message_id).delete()
+            await channel.get_partial_message(message_id).delete()
         except discord.NotFound:
             pass  # someone deleted it already
         except discord.HTTPException as error:
-            log.info("could not delete a turn ping in channel %s (HTTP %s)", chat.chat_id, error.status)
+            log.info("could not delete an old table in channel %s (HTTP %s)", chat.chat_id, error.status)

@@ -8,7 +8,7 @@ coordinator sends that player a hand (their turn came, their cards changed, the 
 the view is edited in place. Exactly one view per player stays live: when a newer one opens,
 the older one becomes a short stub pointing below, so no stale "it is your turn" lingers.
 Older than ``TOKEN_LIFETIME``, or after a restart (kept in
-memory only), the view is left alone and the turn ping asks for a click on My hand.
+memory only), the view is left alone and the table's turn mention asks for a click on My hand.
 
 The hand message shows a picture of the hand (pictures.py) in its embed, right above the
 buttons; every edit sends the new picture with it, in the same request.
@@ -200,7 +200,7 @@ class OpenHands:
             await opened.edit(**await self.message(view, user_id, opened.page))
         except discord.HTTPException as error:
             # dismissed (10008), token expired (50027 / 10015) or Discord failing: the view is
-            # not ours any more; the next ping asks for My hand
+            # not ours any more; the next turn mention asks for My hand
             self.forget(chat_id, user_id)
             log.info("hand view in channel %s could not be refreshed (HTTP %s, code %s)",
                      chat_id, error.status, error.code)

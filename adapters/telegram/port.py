@@ -11,7 +11,10 @@ with the table as its caption (photos.py): one call per turn still, each picture
 Edits notify nobody, so when the turn passes to a player (``HandView.turn_started``) their
 hand goes out as a new message headed "your turn in <group>", and the previous hand message
 is deleted (or, where Telegram refuses, loses its keyboard): one live hand keyboard per
-player. ``/hand`` (``HandView.repost``) posts anew the same way, so it always shows. A player
+player. The mover's hand is deleted rather than edited when the turn left them with nothing
+to press until it comes back (``HandView.turn_ended``: no jump-in, no call-out): a plain turn
+costs the table edit, that deletion and the next player's new message, 3 calls. Between
+turns such a player sees their cards through My cards (inline mode) or ``/hand``. ``/hand`` (``HandView.repost``) posts anew the same way, so it always shows. A player
 who blocked the bot is not tried again until they write to it (their 403s would only use up
 the private budget); the coordinator pings them in the group instead.
 
@@ -250,6 +253,13 @@ class TelegramChatPort:
             raise DeliveryFailed("other", "not a Telegram user")
         if self._blocked.get(user_id):
             raise DeliveryFailed("blocked")
+        if view.turn_ended or (view.hand_over and edit is None):
+            # Nothing to press until the turn comes back, and that turn posts the hand anew:
+            # one deletion now instead of an edit now and a deletion then. A hand that ended
+            # with no message showing it has no buttons to disable.
+            if edit is not None:
+                await self._retire(int(user_id), int(edit))
+            return ""
         text = render_hand(view, escape=html)
         if view.turn_started:
             title = await self.chat_title(int(split_table_chat(chat.chat_id)[0]))

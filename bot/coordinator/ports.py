@@ -53,7 +53,8 @@ class ChatPort(Protocol):
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
                         edit: str | None = None) -> str | None:
         """Send or update one player's private hand. Raises DeliveryFailed when the player cannot
-        be reached. Returns the private message id (None where the platform has none)."""
+        be reached. Returns the private message id, "" when no message shows the hand now (the
+        port took it down: ``HandView.turn_ended``), None where the platform has none."""
         ...
 
     # Optional: ``async def notify_user(chat, user_id, message: Notice) -> None`` tells one

@@ -127,7 +127,8 @@ def score_of(scores: Mapping, state, player: str) -> int:
 
 
 def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
-              note: Text | None = None, turn_started: bool = False, repost: bool = False) -> HandView:
+              note: Text | None = None, turn_started: bool = False, turn_ended: bool = False,
+              repost: bool = False) -> HandView:
     state = match.game
     over = state.winner is not None or record.status != "running"
     moves = moves_of([] if over else legal_actions(state, user_id), state)
@@ -155,6 +156,8 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
         catchable=tuple(m.target for m in moves if m.kind == "catch" and m.target is not None),
         swap_targets=swap_targets, multi_play=state.rules.multi_play, hand_over=over, note=note,
         turn_started=turn_started and state.current == user_id and not over, repost=repost,
+        turn_ended=(turn_ended and not over and state.current != user_id and not moves
+                    and not state.rules.jump_in and note is None and not repost),
         name_color="name_color" in kinds,
         color_pending=not over and awaiting_color(state),
         press=presses.token(match, user_id),

@@ -52,6 +52,7 @@ class Tx:
     linked: list[GameRecord] = field(default_factory=list)
     series_due: bool = False
     turn_started: str | None = None  # the player the turn passed to in this transaction
+    turn_ended: str | None = None  # the player the turn left in this transaction
     told: Text | None = None  # the last public notice queued (how a stopped game ended)
     # The engine steps played since the load (match_log), and the match they lead to: a
     # match set otherwise (a new one dealt) is stored in full instead.
@@ -180,6 +181,7 @@ class Tx:
         fairness.rearm_turn(record, before.current, after.current, actor, self.now)
         if after.current != before.current:  # a new turn (a player continuing is not one)
             self.turn_started = after.current
+            self.turn_ended = before.current
         hand_won = next((e for e in events if isinstance(e, ev.HandWon)), None)
         match_won = next((e for e in events if isinstance(e, ev.MatchWon)), None)
         if hand_won is not None:

@@ -155,6 +155,10 @@ class HandView:
     # The turn just passed to this player: where edits notify nobody, the adapter posts the
     # hand as a new (notifying) message and retires the previous one.
     turn_started: bool = False
+    # The turn just left this player and nothing on this hand can be pressed before it comes
+    # back (no move now, no jump-in under these rules, no private note): where that turn posts
+    # the hand anew anyway, the adapter may take this message down rather than edit it.
+    turn_ended: bool = False
     # The player asked to see the hand: post it anew (below everything) rather than editing.
     repost: bool = False
     theme: str = "classic"  # the player's card pictures: "classic" | "high_contrast"

@@ -102,7 +102,7 @@ class Deliverer:
                 if seat is not None and seat.ai is None:
                     tx.views[user_id] = presenter.hand_view(
                         record, tx.match, user_id, seat_locale(record, seat), note=note,
-                        turn_started=user_id == tx.turn_started)
+                        turn_started=user_id == tx.turn_started, turn_ended=user_id == tx.turn_ended)
         earlier = record.delivery.outbox
         done = self._delivered.get(tx.chat)
         if earlier and done is not None and done[0] == record.game_id and earlier.version <= done[1]:
@@ -229,14 +229,15 @@ class Deliverer:
 
     # ---- private hands -------------------------------------------------------------------
     async def _push_hand(self, record: GameRecord, user_id: str, view: HandView) -> bool:
-        """Send one rendered hand, editing the player's hand message when there is one."""
+        """Send one rendered hand, editing the player's hand message when there is one ("" is
+        stored for a hand message the port took down: none to edit)."""
         seat = next((s for s in record.seats if s.user_id == user_id), None)
         if seat is None or seat.ai is not None:
             return False
         away = record.delivery.unreachable
         try:
             message_id = await self.chat.send_hand(record.chat, user_id, view,
-                                                   edit=record.hand_message_ids.get(user_id))
+                                                   edit=record.hand_message_ids.get(user_id) or None)
         except DeliveryFailed as failure:
             if failure.reason == "blocked" and user_id not in away:
                 away.append(user_id)
@@ -250,7 +251,7 @@ class Deliverer:
         except Exception as error:
             self.log_failure(error, "sending a private hand", record.chat)
             return False
-        if user_id in away:
+        if user_id in away and message_id != "":  # "": nothing was sent, nothing proven
             away.remove(user_id)
         if message_id is not None:
             record.hand_message_ids[user_id] = message_id

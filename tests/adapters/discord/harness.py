@@ -86,16 +86,17 @@ class BotHarness:
     # ---- reading what players see ----------------------------------------------------------
 
     def table_message(self, channel_id: int | None = None) -> dict[str, Any]:
-        """The latest public message carrying table/lobby buttons (an embed: not a turn ping)."""
+        """The latest public message carrying table/lobby buttons (an embed: not a notice)."""
         tables = [m for m in self.fake.channel_messages(channel_id) if m.get("embeds") and any(
             isinstance(decode(c.get("custom_id", "")), TableId) for c in self.fake.iter_components(m))]
         assert tables, "no table message posted"
         return max(tables, key=lambda m: int(m["id"]))
 
     def pings(self, channel_id: int | None = None) -> list[dict[str, Any]]:
-        """The turn pings standing in the channel: plain messages that mention someone."""
+        """The turn mentions standing in the channel: table messages whose content mentions
+        the player to act."""
         return [m for m in self.fake.channel_messages(channel_id)
-                if not m.get("embeds") and MENTION.search(m.get("content") or "")
+                if m.get("embeds") and MENTION.search(m.get("content") or "")
                 and any(isinstance(decode(c.get("custom_id", "")), TableId) for c in self.fake.iter_components(m))]
 
     def table_button(self, action: str, message: dict[str, Any] | None = None) -> tuple[int, str]:

@@ -26,9 +26,11 @@ async def test_a_stopped_game_leaves_a_table_without_turn_or_buttons(bot, fake):
 
 async def test_the_table_of_a_finished_hand_says_who_won(bot, fake):
     await open_game(bot)
-    first = int(bot.table_message()["id"])
-    await play_until_hand_over(bot, Table(bot, USERS))
-    closed = fake.messages[first]
+    hand_one = Table(bot, USERS)
+    await play_until_hand_over(bot, hand_one)
+    # the table stands where the last turn posted it: the one whose embed has a result
+    closed = next(m for m in fake.channel_messages() if m.get("embeds") and "Result" in fields(m))
+    first = int(closed["id"])
     assert not list(fake.iter_components(closed))
     shown = fields(closed)
     assert "Turn" not in shown and "won hand 1" in shown["Result"] and "Standings" in shown["Result"]

@@ -45,17 +45,19 @@ def png_size(data: bytes) -> tuple[int, int]:
         return image.size
 
 
-def table_edits(fake, table_id: int, since: int = 0) -> list:
+def table_edits(fake, table_id: int | None = None, since: int = 0) -> list:
+    """The requests that painted the table since ``since``: its edits in place (of message
+    ``table_id`` when given), and its posts anew when the turn passed to a person."""
     return [r for r in fake.requests[since:]
-            if r.method == "PATCH" and re.fullmatch(rf"/channels/\d+/messages/{table_id}", r.path)]
+            if (r.method == "PATCH" and re.fullmatch(rf"/channels/\d+/messages/{table_id or '[0-9]+'}", r.path))
+            or (r.method == "POST" and re.fullmatch(r"/channels/\d+/messages", r.path) and "top.png" in str(r.body))]
 
 
 async def test_the_table_shows_the_top_card_and_every_move_sends_the_new_one(bot, fake):
     await open_game(bot)
     table = Table(bot, USERS)
-    table_id = int(bot.table_message()["id"])
     for turn in range(8):
-        message = fake.messages[table_id]
+        message = bot.table_message()
         game = (await table.match()).game
         # the embed's picture is the renderer's top card (classic: the table is public), the
         # embed's colour the colour in force, and no file hangs loose under the embed
@@ -65,13 +67,13 @@ async def test_the_table_shows_the_top_card_and_every_move_sends_the_new_one(bot
         assert message["attachments"] == []
         seen = len(fake.requests)
         await table.take_turn(USERS[bot.current_player_id()], use_slash=turn % 2 == 1)
-        edits = table_edits(fake, table_id, seen)
+        edits = table_edits(fake, since=seen)
         assert edits  # the move repainted the table ...
         for edit in edits:  # ... each edit one request carrying the new top card as its only file
             assert set(fake.uploads(edit)) == {"top.png"}
             assert edit.body["attachments"] == [{"id": 0, "filename": "top.png"}]
             assert edit.body["embeds"][0]["image"]["url"] == "attachment://top.png"
-    assert int(bot.table_message()["id"]) == table_id  # edited in place all along
+    assert len([m for m in fake.channel_messages() if m.get("embeds")]) == 1  # one table stands
 
 
 async def test_a_wild_on_top_is_framed_in_the_colour_chosen(bot, fake):
@@ -249,11 +251,11 @@ async def test_the_cards_command_repaints_the_players_own_pictures_only(bot, fak
 
 async def test_a_rate_limited_table_edit_is_retried_with_the_whole_picture(bot, fake):
     await open_game(bot)
-    table_id = int(bot.table_message()["id"])
-    fake.rate_limit_next(rf"PATCH /channels/\d+/messages/{table_id}", retry_after=0.05)
+    # the turn passes: the table goes out anew (a post), and that post is rate limited
+    fake.rate_limit_next(r"POST /channels/\d+/messages$", retry_after=0.05)
     seen = len(fake.requests)
     await Table(bot, USERS).take_turn(USERS[bot.current_player_id()], use_slash=False)
-    limited, retried = table_edits(fake, table_id, seen)[:2]
+    limited, retried = table_edits(fake, since=seen)[:2]
     assert limited.status == 429 and retried.status == 200
     assert fake.uploads(retried)["top.png"] == fake.uploads(limited)["top.png"] != b""
     game = (await Table(bot, USERS).match()).game
@@ -262,14 +264,13 @@ async def test_a_rate_limited_table_edit_is_retried_with_the_whole_picture(bot, 
 
 async def test_a_channel_that_refuses_files_gets_its_table_without_the_picture(bot, fake):
     await open_game(bot)
-    table_id = int(bot.table_message()["id"])
-    # no Attach Files permission: Discord refuses the edit that carries the picture
-    fake.fail_next(rf"PATCH /channels/\d+/messages/{table_id}", 403, {"message": "Missing Permissions", "code": 50013})
+    # no Attach Files permission: Discord refuses the table (posted anew) that carries the picture
+    fake.fail_next(r"POST /channels/\d+/messages$", 403, {"message": "Missing Permissions", "code": 50013})
     table = Table(bot, USERS)
     before = await table.match()
     await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
     assert (await table.match()) != before  # the move counted, and the table shows it as text
-    message = fake.messages[table_id]
+    message = bot.table_message()
     assert "image" not in message["embeds"][0] and fake.message_files(message) == {}
     game = (await table.match()).game
     assert any(f["name"] == "Top card" for f in message["embeds"][0]["fields"])
@@ -278,13 +279,13 @@ async def test_a_channel_that_refuses_files_gets_its_table_without_the_picture(b
     # for a while the channel is offered no picture (no second refusal) ...
     seen = len(fake.requests)
     await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
-    assert all(not fake.uploads(r) and r.status == 200 for r in table_edits(fake, table_id, seen))
+    assert all(not fake.uploads(r) and r.status == 200 for r in table_edits(fake, since=seen))
     # ... then it is tried again (the permission may have been granted)
     port = bot.app.chat_port
     port.pictures_refused[str(CHANNEL)] -= 601
     await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
     game = (await table.match()).game
-    assert fake.embed_image(fake.messages[table_id]) == top_card_image(game.top, game.color)
+    assert fake.embed_image(bot.table_message()) == top_card_image(game.top, game.color)
 
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"

@@ -1,6 +1,6 @@
-"""Your turn reaches you: a ping per turn that mentions only the player to act (the previous
-one deleted, AI seats never pinged), and the open hand view refreshing itself through its
-interaction's webhook, so an ordinary card takes one click."""
+"""Your turn reaches you: the table, posted anew when the turn passes, mentions only the
+player to act (the previous table deleted, AI seats never pinged), and the open hand view
+refreshes itself through its interaction's webhook, so an ordinary card takes one click."""
 
 from __future__ import annotations
 
@@ -51,9 +51,9 @@ async def test_each_turn_pings_the_player_to_act_and_only_them(bot, fake):
         current = bot.current_player_id()
         (ping,) = bot.pings()  # the channel keeps exactly one
         assert pinged(ping) == [current] and allowed_users(ping) == [current]
-        assert not ping["flags"] & EPHEMERAL and not ping["embeds"]
+        assert not ping["flags"] & EPHEMERAL and ping["id"] == bot.table_message()["id"]  # the table itself
         assert "it is your turn" in ping["content"]
-        assert bot.table_button("hand", ping)  # My hand, right under the ping
+        assert bot.table_button("hand", ping)  # My hand, right under the mention
         if previous is not None and previous["id"] != ping["id"]:
             gone = f"/channels/{ping['channel_id']}/messages/{previous['id']}"
             assert any(r.method == "DELETE" and r.path == gone for r in fake.requests)
@@ -234,16 +234,18 @@ async def test_a_notice_during_a_turn_keeps_that_turns_ping(bot, fake):
     assert [p["id"] for p in bot.pings()] == [ping["id"]]  # not pinged twice
 
 
-async def test_a_ping_deleted_by_a_moderator_or_a_failing_post_breaks_nothing(bot, fake):
+async def test_a_table_deleted_by_a_moderator_or_a_failing_repost_breaks_nothing(bot, fake):
     await open_game(bot)
     table = Table(bot, USERS)
     (ping,) = bot.pings()
+    current = USERS[bot.current_player_id()]
+    await table.hand_message(current, fresh=False)  # opened before the table went
     del fake.messages[int(ping["id"])]  # a moderator removed it: deleting it again finds nothing
-    await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
+    await table.take_turn(current, use_slash=False)
     assert len(bot.pings()) == 1
-    fake.fail_next(r"POST /channels/\d+/messages$", 403, {"message": "Missing Permissions", "code": 50013})
+    fake.fail_next(r"POST /channels/\d+/messages$", 403, {"message": "Missing Access", "code": 50001})
     before = await table.match()
     await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
-    assert (await table.match()) != before  # the move stands without its ping
-    await table.take_turn(USERS[bot.current_player_id()], use_slash=False)
-    assert len(bot.pings()) == 1  # and pings resume
+    assert (await table.match()) != before  # the move stands without its table
+    await table.take_turn(USERS[(await table.match()).game.current], use_slash=True)
+    assert len(bot.pings()) == 1  # and the table with its mention is back

@@ -1,0 +1,72 @@
+"""What a turn costs in public REST calls (real discord.py against the fake Discord): a plain
+turn passing to a person posts the table anew with their mention and deletes the old one, 2
+calls; a turn that stays (a draw) edits the table, 1; over a whole hand at most 3 per turn.
+Counting calls, not timing them."""
+
+from __future__ import annotations
+
+from .harness import MENTION
+from .players import Table
+from .test_game import ANA, BO, CY, USERS, open_game
+from .test_resilience import set_position
+
+A, B, C = (str(u.id) for u in (ANA, BO, CY))
+CEILING = 3  # public REST calls per turn
+
+
+def public(fake, since: int) -> list[tuple[str, str]]:
+    """(method, path) of the channel calls made since request number ``since``."""
+    return [(r.method, r.path) for r in fake.requests[since:] if r.path.startswith("/channels/")]
+
+
+async def test_a_plain_turn_reposts_the_table_with_the_mention_and_deletes_the_old(bot, fake):
+    await open_game(bot)
+    await set_position(bot, {A: ["R1", "G2", "B3"], B: ["R5", "Y7", "G9"], C: ["B2", "Y1"]}, ["R3"], A)
+    table = Table(bot, USERS)
+    await table.hand_message(ANA, fresh=False)
+    old = bot.table_message()
+    mark = len(fake.requests)
+    await table.take_turn(ANA, use_slash=False)  # R1 on R3: Bo's turn
+    calls = public(fake, mark)
+    new = bot.table_message()
+    assert calls == [("POST", "/channels/1000/messages"),
+                     ("DELETE", f"/channels/1000/messages/{old['id']}")], calls
+    assert MENTION.findall(new["content"]) == [B]
+    assert [str(u) for u in new["_allowed_mentions"]["users"]] == [B]
+    assert int(old["id"]) not in fake.messages  # one table stands
+
+
+async def test_a_draw_that_keeps_the_turn_edits_the_table_in_place(bot, fake):
+    await open_game(bot)
+    # Ana plays R1; Bo holds nothing that matches it and must draw
+    await set_position(bot, {A: ["R1", "G2", "B3"], B: ["G7", "Y9"], C: ["B2", "Y1"]}, ["R3"], A)
+    table = Table(bot, USERS)
+    await table.take_turn(ANA, use_slash=False)
+    hand = await table.hand_message(BO, fresh=False)
+    before = bot.table_message()
+    draw = next(c for h, c in bot.hand_buttons(hand) if h.action == "d")
+    mark = len(fake.requests)
+    await bot.click(BO, int(hand["id"]), draw["custom_id"])
+    match = await table.match()
+    if match.game.current != B:  # the rules passed the turn with the draw: a turn passed
+        assert len(public(fake, mark)) <= 2
+        return
+    assert public(fake, mark) == [("PATCH", f"/channels/1000/messages/{before['id']}")]
+    assert MENTION.findall(bot.table_message()["content"]) == [B]  # still names him
+
+
+async def test_a_whole_hand_costs_at_most_three_public_calls_per_turn(bot, fake):
+    await open_game(bot)
+    table = Table(bot, USERS)
+    first = (await table.match()).hand_number
+    mark = len(fake.requests)
+    turns = 0
+    for _ in range(300):
+        match = await table.match()
+        if match is None or match.hand_number != first or match.game.winner is not None:
+            break
+        await table.take_turn(USERS[bot.current_player_id()], use_slash=False, declare=False)
+        turns += 1
+    assert turns > 3
+    calls = public(fake, mark)
+    assert len(calls) <= CEILING * turns, (len(calls), turns)

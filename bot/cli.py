@@ -56,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
                                              "stats stay")
     prune.add_argument("--older-than", type=float, required=True, metavar="DAYS",
                        help="only games finished more than DAYS days ago")
+    ratings = sub.add_parser("ratings", help="player ratings (DATABASE_URL)")
+    ratings.add_subparsers(dest="action", required=True).add_parser(
+        "rebuild", help="recompute every rating from the stored results (seasons kept); safe "
+                        "while the bot runs")
     doctor = sub.add_parser("doctor", help="check the configuration, token, database and "
                                            "permissions; exit 0 only if all pass")
     doctor.add_argument("platform", nargs="?", choices=("telegram", "discord"),
@@ -247,6 +251,16 @@ def _doctor(args: argparse.Namespace, settings: Settings | ConfigError) -> int:
     return 0 if all(ok for _, ok, _ in lines) else 1
 
 
+async def _rebuild_ratings(settings: Settings) -> int:
+    store = await _open_store(settings.database_url.get_secret_value(), "DATABASE_URL")
+    try:
+        rated = await store.rebuild_ratings()
+    finally:
+        await store.close()
+    print(f"ratings rebuilt from {rated} rated hand(s)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -266,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "db":
             return _db(args, settings)
+        if args.command == "ratings":
+            return asyncio.run(_rebuild_ratings(settings))
         if args.command == "doctor":
             return _doctor(args, settings)
     except ConfigError as error:

@@ -10,9 +10,10 @@ refused for want of one completes that play.
     play g3 g3 | p 2 3              several cards of one rank
     play r5 uno                     play and declare UNO at once
     draw | d   pass   uno   catch [name]   challenge   hand   rules   stats   help   quit
+    top [previous | global]         the rating table (this season, the last one, everywhere)
     color red                       the dealer names the colour of a Wild turned first
     settings [name=value ...]       show or change the settings
-Every command has its Chinese word too (出 摸 过 抓 质疑 颜色 设置 手牌 规则 战绩 帮助 退出).
+Every command has its Chinese word too (出 摸 过 抓 质疑 颜色 设置 手牌 规则 战绩 排行 帮助 退出).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.coordinator import N_, ChatKey, Text, User, notation
+from bot.coordinator import N_, ChatKey, Text, User, notation, top_request
 from bot.coordinator import commands as cmd
 from bot.engine.cards import Card
 
@@ -39,6 +40,7 @@ SIMPLE: dict[str, type[cmd.Command]] = {
     "stats": cmd.ShowStats, "战绩": cmd.ShowStats,
 }
 SETTINGS_WORDS = {"settings", "setting", "set", "设置"}
+TOP_WORDS = {"top", "排行", "排行榜"}
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,9 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return SIMPLE[head](chat=ctx.chat, user=ctx.user)
     if head in SETTINGS_WORDS:
         return parse_settings(rest, ctx)
+    if head in TOP_WORDS:
+        scope, season = top_request(rest)
+        return cmd.ShowLeaderboard(chat=ctx.chat, user=ctx.user, scope=scope, season=season)
     if head in UNO_WORDS:
         return cmd.DeclareUno(chat=ctx.chat, user=ctx.user)
     if head in CATCH_WORDS:
@@ -181,4 +186,6 @@ HELP_LINES = (
     N_("settings / 设置 — show the settings; settings stacking=same — change one (see the list)"),
     N_("hand / 手牌 — show your hand again; rules / 规则 — the rules; stats / 战绩 — your "
        "statistics; help / 帮助; quit / 退出 — leave"),
+    N_("top / 排行 — the rating table; top previous / 排行 上赛季 — the last season's final "
+       "table; top global — across all chats"),
 )

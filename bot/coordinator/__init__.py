@@ -62,6 +62,7 @@ from .ports import (
 )
 from .presenter import hand_view, table_view
 from .queries import match_standings, standings, table_at
+from .rating_text import top_request
 from .refusals import Refusal
 from .setting_schema import all_settings, current_values, format_value, label, setting
 from .settings import apply_changes, rule_changes, rules_of
@@ -164,6 +165,7 @@ __all__ = [
     "TableView",
     "Text",
     "TWO_TABLE_PLAYERS",
+    "top_request",
     "TypedPlay",
     "User",
     "UserProfile",

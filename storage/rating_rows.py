@@ -37,13 +37,16 @@ class RatingRows:
         self.open_season = ("INSERT INTO rating_seasons (platform, chat_id, number, started_at, "
                             f"ends_at) VALUES ({p(1)}, {p(2)}, {p(3)}, {p(4)}, {p(5)}) "
                             "ON CONFLICT DO NOTHING")
-        key = f"platform = {p(1)} AND chat_id = {p(2)} AND season = {p(3)} AND user_id = {p(4)}"
+        def key(n: int) -> str:  # placeholders from n on ("?" is positional on SQLite)
+            return (f"platform = {p(n)} AND chat_id = {p(n + 1)} AND season = {p(n + 2)} "
+                    f"AND user_id = {p(n + 3)}")
+
         self.create = ("INSERT INTO ratings (platform, chat_id, season, user_id, mu, sigma, "
                        f"ordinal, hands) VALUES ({p(1)}, {p(2)}, {p(3)}, {p(4)}, {p(5)}, "
                        f"{p(6)}, {p(7)}, 0) ON CONFLICT DO NOTHING")
-        self.read = f"SELECT mu, sigma, hands FROM ratings WHERE {key} {lock}"
-        self.update = (f"UPDATE ratings SET mu = {p(5)}, sigma = {p(6)}, ordinal = {p(7)}, "
-                       f"hands = {p(8)} WHERE {key}")
+        self.read = f"SELECT mu, sigma, hands FROM ratings WHERE {key(1)} {lock}"
+        self.update = (f"UPDATE ratings SET mu = {p(1)}, sigma = {p(2)}, ordinal = {p(3)}, "
+                       f"hands = {p(4)} WHERE {key(5)}")
         self.change = ("INSERT INTO rating_changes (result_id, chat_id, user_id, platform, "
                        f"season, mu, sigma, delta) VALUES ({p(1)}, {p(2)}, {p(3)}, {p(4)}, "
                        f"{p(5)}, {p(6)}, {p(7)}, {p(8)})")
@@ -81,8 +84,8 @@ class RatingRows:
             old = [before[(scope, number, user)] for user, _ in ranks]
             new = rt.rate(old, [rank for _, rank in ranks])
             for (user, _), was, rating in zip(ranks, old, new, strict=True):
-                await db.run(self.update, (platform, scope, number, user, rating.mu,
-                                           rating.sigma, rating.ordinal, rating.hands))
+                await db.run(self.update, (rating.mu, rating.sigma, rating.ordinal, rating.hands,
+                                           platform, scope, number, user))
                 changes.append((result_id, scope, user, platform, number, rating.mu,
                                 rating.sigma, rating.ordinal - was.ordinal))
         await db.many(self.change, changes)

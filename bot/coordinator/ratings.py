@@ -12,9 +12,10 @@ What is rated and how (the one definition every store and the rebuild use):
   ``PLATFORM_WIDE``/season 0).
 
 Seasons belong to a chat: the first rated hand opens season 1 for ``season_days`` days;
-a hand after a season's end opens the next one on the same grid of that length (a quiet
-month leaves no empty season behind), so a season's length changes only from the next
-season on. Seasons once opened are kept: a rebuild reuses them, so it gives the live numbers.
+the first hand after a season's end opens the next, which starts where the last one ended
+(or whole seasons later after a quiet spell: no empty season is kept) and lasts the
+``season_days`` set then, so a new length counts from the next season on. Seasons once
+opened are kept: a rebuild reuses them, so it gives the live numbers.
 """
 
 from __future__ import annotations

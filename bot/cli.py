@@ -58,8 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="only games finished more than DAYS days ago")
     ratings = sub.add_parser("ratings", help="player ratings (DATABASE_URL)")
     ratings.add_subparsers(dest="action", required=True).add_parser(
-        "rebuild", help="recompute every rating from the stored results (seasons kept); safe "
-                        "while the bot runs")
+        "rebuild", help="recompute every rating from the stored results (seasons kept)")
     doctor = sub.add_parser("doctor", help="check the configuration, token, database and "
                                            "permissions; exit 0 only if all pass")
     doctor.add_argument("platform", nargs="?", choices=("telegram", "discord"),

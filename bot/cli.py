@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("game")
     export.add_argument("hand", type=int)
     export.add_argument("--output", "-o", default=None, help="the file to write (default: stdout)")
+    ratings = sub.add_parser("ratings", help="player ratings (DATABASE_URL)")
+    ratings.add_subparsers(dest="action", required=True).add_parser(
+        "rebuild", help="recompute every rating from the stored results (seasons kept)")
     doctor = sub.add_parser("doctor", help="check the configuration, token, database and "
                                            "permissions; exit 0 only if all pass")
     doctor.add_argument("platform", nargs="?", choices=("telegram", "discord"),
@@ -297,6 +300,16 @@ def _doctor(args: argparse.Namespace, settings: Settings | ConfigError) -> int:
     return 0 if all(ok for _, ok, _ in lines) else 1
 
 
+async def _rebuild_ratings(settings: Settings) -> int:
+    store = await _open_store(settings.database_url.get_secret_value(), "DATABASE_URL")
+    try:
+        rated = await store.rebuild_ratings()
+    finally:
+        await store.close()
+    print(f"ratings rebuilt from {rated} rated hand(s)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -316,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "db":
             return _db(args, settings)
+        if args.command == "ratings":
+            return asyncio.run(_rebuild_ratings(settings))
         if args.command == "doctor":
             return _doctor(args, settings)
         if args.command in ("replay", "export"):

@@ -30,6 +30,7 @@ from sqlalchemy.engine import URL
 
 from .db import asyncpg_dsn
 from .models import game_seats, games, result_players, results
+from .rating_rows import PostgresDb, RatingRows, SqliteDb
 
 GAME_COLUMNS = tuple(column.name for column in games.columns)
 # What a load reads: the save's own steps are in game_log once written.
@@ -48,6 +49,8 @@ ACTIVE = "status IN ('lobby', 'running')"
 
 
 Update = tuple[dict[str, Any], str, int, bool]
+# A result to store: its row, its players' rows, and the finishing ranks when it is rated.
+Result = tuple[dict[str, Any], list[dict[str, Any]], list[tuple[str, int]] | None]
 
 
 class UniqueViolation(Exception):
@@ -69,6 +72,8 @@ def decode(names: Sequence[str], values: Sequence[Any]) -> dict[str, Any]:
 
 class GameRows:
     """Statements shared by both dialects; ``_p(n)`` is the dialect's n-th placeholder."""
+
+    rating_rows: RatingRows
 
     def _p(self, n: int) -> str:
         raise NotImplementedError
@@ -169,13 +174,27 @@ class GameRows:
 
     async def write(self, *, insert: dict[str, Any] | None = None, update: Update | None = None,
                     seats: tuple[str, list[dict[str, Any]]] | None = None,
-                    results: Sequence[tuple[dict[str, Any], list[dict[str, Any]]]] = (),
+                    results: Sequence[Result] = (),
                     base: tuple[str, int, str] | None = None) -> bool:
         """Insert or version-checked update of a game row (``update``: the row, game id, the
         version it must still have, whether it writes a snapshot), optionally with its seat
-        rows, results and the match it begins (``base``), atomically. False when the update
-        matched no row (stale version)."""
+        rows, results (rated ones updating the ratings) and the match it begins (``base``),
+        atomically. False when the update matched no row (stale version)."""
         raise NotImplementedError
+
+    async def _store_result(self, db: Any, result: Result, insert_result: Any) -> None:
+        """One result and its players, the ratings locked before it takes its id."""
+        head, players, ranks = result
+        before = None
+        if ranks is not None:
+            before = await self.rating_rows.lock(db, head["platform"], head["chat_id"],
+                                                 head["finished_at"], ranks)
+        result_id = await insert_result([head[c] for c in RESULT_COLUMNS])
+        await db.many(self.insert_result_player, [
+            [result_id if c == "result_id" else p[c] for c in RESULT_PLAYER_COLUMNS]
+            for p in players])
+        if ranks is not None and before is not None:
+            await self.rating_rows.apply(db, head["platform"], result_id, ranks, before)
 
     async def close(self) -> None: ...
 
@@ -192,6 +211,8 @@ class SqliteGameRows(GameRows):
         self._conn: Any = None
         self._transaction = asyncio.Lock()  # held from BEGIN to COMMIT/ROLLBACK (and to connect)
         self._sql()
+        # BEGIN IMMEDIATE holds the only writer's lock: no row lock is needed.
+        self.rating_rows = RatingRows(self._p, lock="")
 
     def _p(self, n: int) -> str:
         return "?"
@@ -246,12 +267,14 @@ class SqliteGameRows(GameRows):
                         await conn.execute(self.delete_seats, (seats[0],))
                         await conn.executemany(self.insert_seat,
                                                [[s[c] for c in SEAT_COLUMNS] for s in seats[1]])
-                    for result, players in results:
-                        [(result_id,)] = await conn.execute_fetchall(
-                            self.insert_result, [result[c] for c in RESULT_COLUMNS])
-                        await conn.executemany(self.insert_result_player, [
-                            [result_id if c == "result_id" else p[c] for c in RESULT_PLAYER_COLUMNS]
-                            for p in players])
+                    db = SqliteDb(conn)
+
+                    async def insert_result(values: list[Any]) -> int:
+                        [(result_id,)] = await conn.execute_fetchall(self.insert_result, values)
+                        return int(result_id)
+
+                    for result in results:
+                        await self._store_result(db, result, insert_result)
                 except BaseException:
                     await conn.execute("ROLLBACK")
                     raise
@@ -303,6 +326,7 @@ class PostgresGameRows(GameRows):
         self._pool: Any = None
         self._pool_lock = asyncio.Lock()
         self._sql()
+        self.rating_rows = RatingRows(self._p, lock="FOR UPDATE")
 
     def _p(self, n: int) -> str:
         return f"${n}"
@@ -346,12 +370,13 @@ class PostgresGameRows(GameRows):
                     await conn.execute(self.delete_seats, seats[0])
                     await conn.executemany(self.insert_seat,
                                            [[s[c] for c in SEAT_COLUMNS] for s in seats[1]])
-                for result, players in results:
-                    result_id = await conn.fetchval(self.insert_result,
-                                                    *[result[c] for c in RESULT_COLUMNS])
-                    await conn.executemany(self.insert_result_player, [
-                        [result_id if c == "result_id" else p[c] for c in RESULT_PLAYER_COLUMNS]
-                        for p in players])
+                db = PostgresDb(conn)
+
+                async def insert_result(values: list[Any]) -> int:
+                    return int(await conn.fetchval(self.insert_result, *values))
+
+                for result in results:
+                    await self._store_result(db, result, insert_result)
             return True
         except asyncpg.IntegrityConstraintViolationError as error:
             raise UniqueViolation(str(error)) from None

@@ -118,6 +118,8 @@ class ChatSettingsRow(SQLModel, table=True):
     afk_policy: str = Field(max_length=16)
     reaction_window: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False,
                                                      server_default="3"))
+    season_days: int = Field(default=30, sa_column=sa.Column(sa.Integer(), nullable=False,
+                                                             server_default="30"))
     updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
     # Bumped by every save: a change is a compare-and-set on it, so two admins changing
     # settings at once cannot lose one change.
@@ -216,6 +218,57 @@ class ResultPlayerRow(SQLModel, table=True):
     uno_calls: int = 0
     caught: int = 0
     challenges_won: int = 0
+    # Cards in their hand when the hand ended: the rating's tie-break after the winner.
+    cards_left: int = Field(default=0, sa_column=sa.Column(sa.Integer(), nullable=False,
+                                                           server_default="0"))
+
+
+class RatingSeasonRow(SQLModel, table=True):
+    """A chat's rating season, kept once opened so a rebuild gives the live numbers."""
+
+    __tablename__ = "rating_seasons"
+
+    platform: str = Field(primary_key=True, max_length=16)
+    chat_id: str = Field(primary_key=True, max_length=64)
+    number: int = Field(sa_column=sa.Column(sa.Integer(), primary_key=True, autoincrement=False))
+    started_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+    ends_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+
+
+class RatingRow(SQLModel, table=True):
+    """One person's rating in a chat's season, or across the platform (chat_id '', season 0).
+    ``ordinal`` (mu - 3 sigma) is stored as computed, so tables rank by the exact value."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (sa.Index("ix_ratings_rank", "platform", "chat_id", "season", "ordinal"),)
+
+    platform: str = Field(primary_key=True, max_length=16)
+    chat_id: str = Field(primary_key=True, max_length=64)
+    season: int = Field(sa_column=sa.Column(sa.Integer(), primary_key=True, autoincrement=False))
+    user_id: str = Field(primary_key=True, max_length=64)
+    mu: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+    sigma: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+    ordinal: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+    hands: int = 0
+
+
+class RatingChangeRow(SQLModel, table=True):
+    """A rating after one rated hand, in one scope: the trend is the sum of the last deltas."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (sa.Index("ix_rating_changes_user", "platform", "chat_id", "season",
+                               "user_id", "result_id"),)
+
+    result_id: int = Field(sa_column=sa.Column(
+        sa.Integer(), sa.ForeignKey("results.id", ondelete="CASCADE"), primary_key=True,
+        autoincrement=False))
+    chat_id: str = Field(primary_key=True, max_length=64)
+    user_id: str = Field(primary_key=True, max_length=64)
+    platform: str = Field(max_length=16)
+    season: int
+    mu: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+    sigma: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
+    delta: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
 
 
 metadata = SQLModel.metadata
@@ -231,3 +284,6 @@ media_files: sa.Table = metadata.tables["media_files"]
 chat_presets: sa.Table = metadata.tables["chat_presets"]
 results: sa.Table = metadata.tables["results"]
 result_players: sa.Table = metadata.tables["result_players"]
+rating_seasons: sa.Table = metadata.tables["rating_seasons"]
+ratings: sa.Table = metadata.tables["ratings"]
+rating_changes: sa.Table = metadata.tables["rating_changes"]

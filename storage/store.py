@@ -28,6 +28,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.coordinator import ratings
 from bot.coordinator.match_log import digest, logged_steps, replay, takes_snapshot
 from bot.coordinator.ports import (
     MEDIA_KEY_LIMIT,
@@ -37,7 +38,9 @@ from bot.coordinator.ports import (
     GameRecord,
     GameResult,
     MatchHistory,
+    PlayerRating,
     PlayerStats,
+    RatingTable,
     Seat,
     UserProfile,
     VersionConflict,
@@ -46,9 +49,16 @@ from bot.coordinator.ports import (
 from bot.coordinator.record import parts_from_json
 from bot.engine import Match
 
-from . import stats_queries
+from . import rating_queries, stats_queries
 from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
-from .game_rows import GameRows, PostgresGameRows, SqliteGameRows, UniqueViolation, encode
+from .game_rows import (
+    GameRows,
+    PostgresGameRows,
+    Result,
+    SqliteGameRows,
+    UniqueViolation,
+    encode,
+)
 from .models import (
     ChatSettingsRow,
     UserProfileRow,
@@ -204,8 +214,7 @@ class SqlStore:
                  "name": seat.name[:NAME_LIMIT], "language": seat.language, "ai": seat.ai}
                 for position, seat in enumerate(record.seats)]
 
-    def _result_rows(self, result: GameResult, now: float
-                     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    def _result_rows(self, result: GameResult, now: float) -> Result:
         finished_at = float(result.finished_at or now)
         head = {"game_id": result.game_id, "platform": result.chat.platform,
                 "chat_id": result.chat.chat_id, "kind": result.kind,
@@ -215,9 +224,10 @@ class SqlStore:
                     "finished_at": finished_at, "user_id": player.user_id,
                     "name": player.name[:NAME_LIMIT], "is_ai": player.is_ai, "won": player.won,
                     "points": player.points, "uno_calls": player.uno_calls,
-                    "caught": player.caught, "challenges_won": player.challenges_won}
+                    "caught": player.caught, "challenges_won": player.challenges_won,
+                    "cards_left": player.cards_left}
                    for player in result.players]
-        return head, players
+        return head, players, ratings.finishing_ranks(replace(result, finished_at=finished_at))
 
     async def _record(self, row: dict[str, Any]) -> GameRecord:
         record = GameRecord(
@@ -256,12 +266,14 @@ class SqlStore:
             return ChatSettings(new=True)
         return ChatSettings(preset=row.preset, overrides=row.overrides, language=row.language,
                             turn_timer=row.turn_timer, afk_policy=row.afk_policy,
-                            reaction_window=row.reaction_window, version=row.version)
+                            reaction_window=row.reaction_window, season_days=row.season_days,
+                            version=row.version)
 
     def _settings_values(self, settings: ChatSettings) -> dict[str, Any]:
         return {"preset": settings.preset, "overrides": copy.deepcopy(settings.overrides),
                 "language": settings.language, "turn_timer": settings.turn_timer,
                 "afk_policy": settings.afk_policy, "reaction_window": settings.reaction_window,
+                "season_days": settings.season_days,
                 "updated_at": float(self._now())}
 
     async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None:
@@ -399,6 +411,20 @@ class SqlStore:
                           limit: int = 10) -> list[PlayerStats]:
         async with self.engine.connect() as conn:
             return await stats_queries.leaderboard(conn, platform, chat, limit)
+
+    async def rating_table(self, platform: str, chat: ChatKey | None, now: float, *,
+                           previous: bool = False, limit: int = 10) -> RatingTable:
+        async with self.engine.connect() as conn:
+            return await rating_queries.table(conn, platform, chat, now, previous, limit)
+
+    async def player_rating(self, platform: str, user_id: str, chat: ChatKey | None,
+                            now: float) -> PlayerRating:
+        async with self.engine.connect() as conn:
+            return await rating_queries.player(conn, platform, user_id, chat, now)
+
+    async def rebuild_ratings(self) -> int:
+        async with self.engine.begin() as conn:
+            return await rating_queries.rebuild(conn)
 
 
     async def match_history(self, game_id: str) -> MatchHistory | None:

@@ -11,10 +11,11 @@ refused for want of one completes that play.
     play r5 uno                     play and declare UNO at once
     draw | d   pass   uno   catch [name]   challenge   hand   rules   stats   log   help   quit
     vote end                        vote to end the game
+    top [previous | global]         the rating table (this season, the last one, everywhere)
     color red                       the dealer names the colour of a Wild turned first
     settings [name=value ...]       show or change the settings
     preset save|list|use|delete|share [name or code]   saved house rules, share codes
-Every command has its Chinese word too (出 摸 过 抓 质疑 颜色 设置 手牌 规则 战绩 帮助 退出).
+Every command has its Chinese word too (出 摸 过 抓 质疑 颜色 设置 手牌 规则 战绩 排行 帮助 退出).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.coordinator import N_, ChatKey, Text, User, notation, preset_command
+from bot.coordinator import N_, ChatKey, Text, User, notation, preset_command, top_request
 from bot.coordinator import commands as cmd
 from bot.engine.cards import Card
 
@@ -45,6 +46,7 @@ VOTE_WORDS = {"vote", "投票"}
 END_WORDS = {"end", "结束"}
 SETTINGS_WORDS = {"settings", "setting", "set", "设置"}
 PRESET_WORDS = {"preset", "presets", "预设"}
+TOP_WORDS = {"top", "排行", "排行榜"}
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,9 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
     if head in PRESET_WORDS:
         command = preset_command(ctx.chat, ctx.user, rest)
         return command if isinstance(command, cmd.Command) else Refusal(command)
+    if head in TOP_WORDS:
+        scope, season = top_request(rest)
+        return cmd.ShowLeaderboard(chat=ctx.chat, user=ctx.user, scope=scope, season=season)
     if head in UNO_WORDS:
         return cmd.DeclareUno(chat=ctx.chat, user=ctx.user)
     if head in CATCH_WORDS:
@@ -198,4 +203,6 @@ HELP_LINES = (
        "statistics; help / 帮助; quit / 退出 — leave"),
     N_("log / 记录 — the UNO! race: who pressed, and when; vote end / 投票 结束 — vote to end "
        "the game"),
+    N_("top / 排行 — the rating table; top previous / 排行 上赛季 — the last season's final "
+       "table; top global — across all chats"),
 )

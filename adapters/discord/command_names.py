@@ -10,7 +10,7 @@ from typing import Any
 
 GROUP = "uno"
 # shared command names (CommandRef) whose /uno subcommand is called differently
-ALIASES = {"uno": "call", "top": "leaderboard", "lang": "language", "voteend": "vote end"}
+ALIASES = {"uno": "call", "lang": "language", "voteend": "vote end"}
 
 _group_id: dict[str, int] = {}  # "uno" -> the registered command's id (one bot per process)
 

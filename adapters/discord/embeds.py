@@ -240,7 +240,7 @@ def reply_pages(reply: Reply) -> list[discord.Embed]:
 
 
 def reply_embed(reply: Reply) -> discord.Embed | None:
-    """Long answers (rules, stats, leaderboard, settings) go in an embed; one-liners don't."""
+    """Long answers (rules, stats, rating table, settings) go in an embed; one-liners don't."""
     if not reply.lines:
         return None
     embed = discord.Embed(description=reply_text(reply), colour=NEUTRAL)
@@ -262,7 +262,7 @@ def help_text(locale: str) -> str:
         (N_("/uno call"), N_("say UNO! with one card left, or catch someone who forgot")),
         (N_("/uno challenge"), N_("challenge a Wild Draw Four played on you")),
         (N_("/uno settings"), N_("show or change house rules (creator or admins)")),
-        (N_("/uno rules, /uno stats, /uno leaderboard"), N_("rules, your numbers, the best players")),
+        (N_("/uno rules, /uno stats, /uno top"), N_("rules, your numbers and rating, the rating table")),
         (N_("/uno language"), N_("English or 中文, for you or the whole channel")),
         (N_("/uno cards"), N_("classic or high-contrast colours for the pictures of your cards")),
         (N_("/uno kick, /uno stop"), N_("remove a player, end the game (creator or admins)")),

@@ -44,11 +44,11 @@ ZH_NAMES = {
     "new": "新游戏", "join": "加入", "leave": "离开", "start": "开始", "hand": "手牌",
     "play": "出牌", "draw": "摸牌", "pass": "过牌", "call": "喊uno", "challenge": "质疑",
     "stop": "结束", "kick": "踢出", "settings": "设置", "rules": "规则", "stats": "战绩",
-    "leaderboard": "排行榜", "language": "语言", "help": "帮助", "notify": "通知我", "cards": "牌面",
+    "top": "排行榜", "language": "语言", "help": "帮助", "notify": "通知我", "cards": "牌面",
     "log": "抢答记录", "vote": "投票", "end": "结束对局",
     # options
     "card": "牌", "color": "颜色", "uno": "uno", "swap_with": "交换对象", "target": "目标",
-    "player": "玩家", "scope": "范围", "preset": "预设", "stacking": "叠加", "jump_in": "抢出",
+    "player": "玩家", "scope": "范围", "season": "赛季", "preset": "预设", "stacking": "叠加", "jump_in": "抢出",
     "multi_play": "多张同出", "seven_zero": "七零交换", "draw_until_playable": "摸到能出为止",
     "force_play": "强制出牌", "uno_penalty": "uno罚牌", "false_uno_penalty": "误喊罚牌",
     "wd4_challenge": "王牌质疑", "scoring": "计分", "target_score": "目标分数",
@@ -295,14 +295,20 @@ def build_group(frontend: Frontend) -> app_commands.Group:
         await run(interaction, lambda chat, user: cmd.ShowStats(
             chat, user, target=str(player.id) if player else None, names=named(player)), show_hand=False)
 
-    @uno.command(name=name("leaderboard"), description=locale_str(N_("The best players")))
-    @app_commands.rename(scope=name("scope"))
-    @app_commands.describe(scope=locale_str(N_("This channel's players, or everyone's")))
+    @uno.command(name=name("top"), description=locale_str(N_("The rating table")))
+    @app_commands.rename(scope=name("scope"), season=name("season"))
+    @app_commands.describe(scope=locale_str(N_("This channel's season, or all channels' ratings")),
+                           season=locale_str(N_("This season, or the last one's final table")))
     @app_commands.choices(scope=[Choice(name=locale_str(N_("This channel")), value="chat"),
-                                 Choice(name=locale_str(N_("Everywhere")), value="global")])
-    async def leaderboard(interaction: discord.Interaction, scope: Choice[str] | None = None) -> None:
-        await run(interaction, lambda chat, user: cmd.ShowLeaderboard(chat, user, scope=scope.value if scope else "chat"),
-                  show_hand=False)
+                                 Choice(name=locale_str(N_("Everywhere")), value="global")],
+                          season=[Choice(name=locale_str(N_("This season")), value="current"),
+                                  Choice(name=locale_str(N_("The previous season")),
+                                         value="previous")])
+    async def top(interaction: discord.Interaction, scope: Choice[str] | None = None,
+                  season: Choice[str] | None = None) -> None:
+        await run(interaction, lambda chat, user: cmd.ShowLeaderboard(
+            chat, user, scope=scope.value if scope else "chat",
+            season=season.value if season else "current"), show_hand=False)
 
     @uno.command(name=name("language"), description=locale_str(N_("English or Chinese, for you or the channel")))
     @app_commands.rename(language=name("language"), scope=name("scope"))

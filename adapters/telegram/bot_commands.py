@@ -36,7 +36,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("preset", N_("Saved house rules: /preset save|list|use|delete|share NAME")),
     ("rules", N_("The official rules and this group's changes")),
     ("stats", N_("Your statistics")),
-    ("top", N_("Leaderboard of this group")),
+    ("top", N_("Rating table of this group (/top previous: the last season)")),
     ("lang", N_("Language: /lang en|zh")),
     ("cards", N_("Colours of your card pictures: /cards classic|contrast")),
     ("help", N_("How to play here")),

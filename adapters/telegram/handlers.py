@@ -16,7 +16,7 @@ from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
-from bot.coordinator import N_, ChatKey, Reply, User, notation, preset_command
+from bot.coordinator import N_, ChatKey, Reply, User, notation, preset_command, top_request
 from bot.coordinator import commands as cmd
 
 from .bot_commands import help_text
@@ -117,10 +117,13 @@ class CommandHandlers:
         await self.ctx.information(update, lambda chat, user: cmd.ShowStats(chat, user, target=target))
 
     async def on_top(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        wanted = (context.args or [""])[0].lower() in ("global", "all")
+        """``/top`` this season's rating table; ``/top previous`` the last season's;
+        ``/top global`` (and in the private chat) across all chats."""
+        scope, season = top_request(list(context.args or []))
         private = update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE
-        scope = "global" if wanted or private else "chat"
-        await self.ctx.information(update, lambda chat, user: cmd.ShowLeaderboard(chat, user, scope=scope))
+        scope = "global" if private else scope
+        await self.ctx.information(update, lambda chat, user: cmd.ShowLeaderboard(
+            chat, user, scope=scope, season=season))
 
     async def on_language(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/lang zh`` in a group sets the chat's language (admins/creator); ``/lang zh me``

@@ -73,6 +73,7 @@ from .preset_codes import decode as decode_preset_code
 from .preset_codes import encode as encode_preset_code
 from .presets import PRESETS_PER_CHAT, preset_command
 from .queries import match_standings, standings, table_at
+from .rating_text import top_request
 from .refusals import Refusal
 from .setting_schema import all_settings, current_values, format_value, label, setting
 from .settings import apply_changes, expand_code, rule_changes, rules_of
@@ -186,6 +187,7 @@ __all__ = [
     "TableView",
     "Text",
     "TWO_TABLE_PLAYERS",
+    "top_request",
     "TypedPlay",
     "UsePreset",
     "User",

@@ -163,7 +163,10 @@ class ShowStats(Command):
 
 @dataclass(frozen=True)
 class ShowLeaderboard(Command):
+    """The rating table: this chat's season or the platform's all-time ratings."""
+
     scope: str = "chat"  # "chat" | "global"
+    season: str = "current"  # "current" | "previous" (the chat's last finished season)
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,8 @@ def hand_finished(tx: Tx, won: ev.HandWon, events: list[ev.Event]) -> None:
                    [{player: counters.get(player, {}) for player in state.players}])
     rows = [results.player_row(player, names.get(player, player), tx.seat(player),
                                points=changes.get(player, won.points if player == won.winner else 0),
-                               won=player in winners, counters=counters.get(player, {}))
+                               won=player in winners, counters=counters.get(player, {}),
+                               cards_left=state.card_count(player))  # the rating's tie-break
             for player in state.players]
     series = record.series
     chat = series.hub if series else record.chat  # stats count in the lobby's chat

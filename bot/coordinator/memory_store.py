@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
-from . import match_log
+from . import match_log, ratings
 from .ports import (
     MEDIA_KEY_LIMIT,
     ChatKey,
@@ -30,7 +30,10 @@ from .ports import (
     GameRecord,
     GameResult,
     MatchHistory,
+    PlayerRating,
     PlayerStats,
+    RatedPlayer,
+    RatingTable,
     Seat,
     UserProfile,
     VersionConflict,
@@ -94,6 +97,7 @@ class MemoryStore:
         self._profiles: dict[tuple[str, str], UserProfile] = {}
         self._presets: dict[ChatKey, dict[str, ChatPreset]] = {}  # chat -> key -> preset
         self._media: dict[str, dict[str, str]] = {}  # platform -> key -> file id
+        self._ratings: dict[str, ratings.RatingBook] = {}  # platform -> its ratings
         self.saves = 0  # successful saves, for tests and benchmarks
 
     # ---- games ---------------------------------------------------------------------------
@@ -135,7 +139,10 @@ class MemoryStore:
             self._active[new.chat] = record.game_id
         elif holder == record.game_id:
             del self._active[new.chat]
-        self._results.extend(_copy(list(results)))
+        for result in _copy(list(results)):
+            self._results.append(result)
+            self._book(result.chat.platform).apply(len(self._results), result,
+                                                   self._season_days(result.chat))
         self.saves += 1
         # A shallow copy is returned: the stored state lives in the blob, not in these objects.
         return saved
@@ -284,3 +291,75 @@ class MemoryStore:
                 and not (self._profiles.get((platform, s.user_id)) or UserProfile()).stats_opt_out]
         rows.sort(key=lambda s: (-s.wins, -s.points, s.user_id))
         return rows[:limit]
+
+    # ---- ratings -----------------------------------------------------------------------------
+    def _book(self, platform: str) -> ratings.RatingBook:
+        return self._ratings.setdefault(platform, ratings.RatingBook(platform))
+
+    def _season_days(self, chat: ChatKey) -> int:
+        stored = self._settings.get(chat)
+        return stored.season_days if stored else ratings.DEFAULT_SEASON_DAYS
+
+    def _latest_name(self, platform: str, user_id: str) -> str:
+        return next((row.name for result in reversed(self._results)
+                     if result.chat.platform == platform
+                     for row in result.players if row.user_id == user_id), user_id)
+
+    def _scope(self, platform: str, chat: ChatKey | None, now: float,
+               previous: bool) -> tuple[str, ratings.Season | None]:
+        if chat is None:
+            return ratings.PLATFORM_WIDE, None
+        seasons = self._book(platform).seasons.get(chat.chat_id, [])
+        pick = ratings.previous_season if previous else ratings.current_season
+        return chat.chat_id, pick(seasons, now)
+
+    def _ranked(self, platform: str, scope: str, season: int) -> list[RatedPlayer]:
+        rows = [RatedPlayer(user, self._latest_name(platform, user), r.mu, r.sigma, r.hands)
+                for (chat_id, number, user), r in self._book(platform).ratings.items()
+                if chat_id == scope and number == season and r.hands >= ratings.QUALIFYING_HANDS
+                and not (self._profiles.get((platform, user)) or UserProfile()).stats_opt_out]
+        rows.sort(key=lambda row: (-row.rating, row.user_id))
+        return rows
+
+    async def rating_table(self, platform: str, chat: ChatKey | None, now: float, *,
+                           previous: bool = False, limit: int = 10) -> RatingTable:
+        scope, season = self._scope(platform, chat, now, previous)
+        if chat is not None and season is None:
+            return RatingTable(chat, None, None, None, [])
+        rows = self._ranked(platform, scope, season.number if season else 0)[:limit]
+        return RatingTable(chat, season.number if season else None,
+                           season.started_at if season else None,
+                           season.ends_at if season else None, rows)
+
+    async def player_rating(self, platform: str, user_id: str, chat: ChatKey | None,
+                            now: float) -> PlayerRating:
+        scope, season = self._scope(platform, chat, now, False)
+        if chat is not None and season is None:
+            return PlayerRating(None)
+        number = season.number if season else 0
+        rating = self._book(platform).ratings.get((scope, number, user_id))
+        if rating is None:
+            return PlayerRating(None, season=season.number if season else None)
+        deltas = [c.delta for c in self._book(platform).changes
+                  if (c.chat_id, c.season, c.user_id) == (scope, number, user_id)]
+        ranked = [row.user_id for row in self._ranked(platform, scope, number)]
+        return PlayerRating(
+            RatedPlayer(user_id, self._latest_name(platform, user_id), rating.mu, rating.sigma,
+                        rating.hands),
+            trend=ratings.trend(deltas), trend_hands=min(len(deltas), ratings.TREND_HANDS),
+            rank=ranked.index(user_id) + 1 if user_id in ranked else None,
+            season=season.number if season else None)
+
+    async def rebuild_ratings(self) -> int:
+        positioned = list(enumerate(self._results, 1))
+        for platform in {result.chat.platform for result in self._results}:
+            def days(chat_id: str, platform: str = platform) -> int:
+                return self._season_days(ChatKey(platform, chat_id))
+
+            self._ratings[platform] = ratings.rebuild(platform, positioned,
+                                                      self._book(platform).seasons, days)
+        return sum(1 for result in self._results if ratings.finishing_ranks(result) is not None)
+
+    def rating_changes(self, platform: str) -> list[ratings.Change]:
+        """Every rating change, in order (for tests comparing a rebuild with the live path)."""
+        return list(self._book(platform).changes)

@@ -98,6 +98,7 @@ class PlayerResult:
     uno_calls: int = 0  # successful call-outs made
     caught: int = 0  # times caught without declaring
     challenges_won: int = 0
+    cards_left: int = 0  # in their hand when the hand ended (a hand row; 0 in a match row)
 
 
 @dataclass
@@ -120,6 +121,7 @@ class ChatSettings:
     turn_timer: int = 60  # seconds; 0 = off
     afk_policy: str = "ai"  # after 3 timeouts in a row: "ai" takes the seat, or "leave"
     reaction_window: int = 3  # seconds AI seats leave people to call out a forgotten UNO!
+    season_days: int = 30  # the length of the chat's rating seasons, from the next one on
     # Not stored: True when the chat has no saved settings yet (its first game takes the
     # opener's language). Stores set it; equality ignores it.
     new: bool = field(default=False, compare=False)
@@ -170,6 +172,44 @@ class PlayerStats:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class RatedPlayer:
+    user_id: str
+    name: str
+    mu: float
+    sigma: float
+    hands: int  # rated hands in this scope
+
+    @property
+    def rating(self) -> float:
+        """The conservative rating, mu - 3 sigma: what tables rank by."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class RatingTable:
+    """A ranked table: a chat's season (``season`` None: no season at that time) or the
+    platform's all-time ratings (``chat`` None). Only people with enough rated hands."""
+
+    chat: ChatKey | None
+    season: int | None
+    started_at: float | None
+    ends_at: float | None
+    rows: list[RatedPlayer]
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """One person's rating in one scope (None: no rated hand there yet), its change over the
+    last rated hands, and their place (None until they have enough rated hands)."""
+
+    rated: RatedPlayer | None
+    trend: float = 0.0
+    trend_hands: int = 0  # how many hands the trend spans
+    rank: int | None = None
+    season: int | None = None
 
 
 class VersionConflict(Exception):
@@ -259,6 +299,24 @@ class GameStore(Protocol):
     async def leaderboard(self, platform: str, chat: ChatKey | None = None,
                           limit: int = 10) -> list[PlayerStats]:
         """Best players by match wins, then points (AI seats and opted-out users excluded)."""
+        ...
+
+    async def rating_table(self, platform: str, chat: ChatKey | None, now: float, *,
+                           previous: bool = False, limit: int = 10) -> RatingTable:
+        """The best rated people (rated hands >= ratings.QUALIFYING_HANDS, opted-out users left
+        out) by mu - 3 sigma: of the chat's season running at ``now`` (``previous``: the last
+        season ended by then), or across the platform when ``chat`` is None."""
+        ...
+
+    async def player_rating(self, platform: str, user_id: str, chat: ChatKey | None,
+                            now: float) -> PlayerRating:
+        """One person's rating, trend and place in the chat's season running at ``now``, or
+        across the platform when ``chat`` is None."""
+        ...
+
+    async def rebuild_ratings(self) -> int:
+        """Recompute every rating from the stored results (the seasons opened are kept);
+        returns how many hands were rated."""
         ...
 
     async def add_notify_request(self, chat: ChatKey, user_id: str, name: str, language: str) -> bool:

@@ -41,9 +41,9 @@ def add_up(totals: Counters, rows: Iterable[Mapping[str, Mapping[str, int]]]) ->
 
 
 def player_row(player: str, name: str, seat: Seat | None, *, points: int, won: bool,
-               counters: Mapping[str, int]) -> PlayerResult:
+               counters: Mapping[str, int], cards_left: int = 0) -> PlayerResult:
     return PlayerResult(player, name, points=points, won=won, is_ai=bool(seat and seat.ai),
-                        **{key: counters.get(key, 0) for key in COUNTERS})
+                        cards_left=cards_left, **{key: counters.get(key, 0) for key in COUNTERS})
 
 
 def result(game_id: str, chat: ChatKey, kind: str, hand_number: int, rows: list[PlayerResult],

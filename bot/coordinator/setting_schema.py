@@ -17,6 +17,7 @@ from bot.engine.rules import FIELD_RANGES, FIELD_SPECS, PRESETS, RuleSet
 
 from .fairness import REACTION_WINDOW_RANGE
 from .ports import ChatSettings
+from .ratings import SEASON_DAYS_RANGE
 from .refusals import MESSAGES, Refusal
 from .views import N_, Text
 
@@ -59,6 +60,7 @@ CHAT_LABELS: dict[str, str] = {
     "turn_timer": N_("Turn timer (seconds, 0 = off)"),
     "afk_policy": N_("After 3 missed turns"),
     "reaction_window": N_("Seconds to call UNO! before a bot moves on"),
+    "season_days": N_("Days in a rating season (from the next season on)"),
 }
 VALUE_LABELS: dict[str, str] = {
     "off": N_("off"),
@@ -131,6 +133,8 @@ class Setting:
             picks = {100, 200, 250, 500, 1000}
         elif self.name == "hand_size":
             picks = {5, 6, 7, 8, 10, 12}
+        elif self.name == "season_days":
+            picks = {7, 14, 30, 60, 90, 365}
         return tuple(str(v) for v in sorted(picks))
 
 
@@ -155,6 +159,8 @@ def all_settings() -> tuple[Setting, ...]:
         Setting("afk_policy", "choice", CHAT_LABELS["afk_policy"], choices=AFK_POLICIES, rule=False),
         Setting("reaction_window", "int", CHAT_LABELS["reaction_window"], low=REACTION_WINDOW_RANGE[0],
                 high=REACTION_WINDOW_RANGE[1], rule=False),
+        Setting("season_days", "int", CHAT_LABELS["season_days"], low=SEASON_DAYS_RANGE[0],
+                high=SEASON_DAYS_RANGE[1], rule=False),
     )
     # (the field types are strings under ``from __future__ import annotations``: "bool", "int")
     return chat + tuple(_rule_setting(f.name, getattr(f.type, "__name__", str(f.type))) for f in fields(RuleSet))

@@ -24,7 +24,7 @@ from .setting_schema import (
     setting,
 )
 
-GAME_SETTINGS = ("language", "turn_timer", "afk_policy", "reaction_window")  # may change while a game runs
+GAME_SETTINGS = ("language", "turn_timer", "afk_policy", "reaction_window", "season_days")  # may change while a game runs
 
 
 
@@ -72,6 +72,8 @@ def apply_changes(settings: ChatSettings, changes: dict[str, Any]) -> ChatSettin
             new.afk_policy = value
         elif key == "reaction_window":
             new.reaction_window = value
+        elif key == "season_days":
+            new.season_days = value
         elif key in RULE_FIELDS:
             new.overrides[key] = value
     try:

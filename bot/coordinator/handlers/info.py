@@ -14,6 +14,7 @@ from .. import race, tables
 from ..context import Context
 from ..locales import safe_locale
 from ..ports import ChatSettings, VersionConflict
+from ..rating_text import rating_lines, table_lines
 from ..refusals import Refusal
 from ..rules_text import rules_texts
 from ..setting_schema import RULE_LABELS, VALUE_LABELS, label, value_label
@@ -42,7 +43,9 @@ def setting_lines(settings: ChatSettings) -> tuple[Text, ...]:
                   {"policy": Text(N_("a bot takes the seat")) if settings.afk_policy == "ai"
                    else Text(N_("the player leaves"))}),
              Text(N_("Time to call UNO! before a bot moves on: {seconds} s"),
-                  {"seconds": settings.reaction_window})]
+                  {"seconds": settings.reaction_window}),
+             Text(N_("Rating seasons: {days}"),
+                  {"days": Nn_("{count} day", "{count} days", settings.season_days)})]
     for f in fields(RuleSet):
         lines.append(Text(N_("{rule}: {value}"), {"rule": label(f.name),
                                                   "value": _value(getattr(rules, f.name))}))
@@ -215,11 +218,14 @@ def _stats_lines(stats) -> list[Text]:
 
 async def show_stats(ctx: Context, cmd: cmds.ShowStats) -> Reply:
     user_id = cmd.target or cmd.user.id
-    here = await ctx.store.stats(cmd.chat.platform, user_id, cmd.chat)
-    everywhere = await ctx.store.stats(cmd.chat.platform, user_id, None)
+    platform, now = cmd.chat.platform, ctx.clock.now()
+    here = await ctx.store.stats(platform, user_id, cmd.chat)
+    everywhere = await ctx.store.stats(platform, user_id, None)
+    rated_here = await ctx.store.player_rating(platform, user_id, cmd.chat, now)
+    rated_everywhere = await ctx.store.player_rating(platform, user_id, None, now)
     name = here.name or everywhere.name or (cmd.user.name if user_id == cmd.user.id else user_id)
-    lines = [Text(N_("In this chat:")), *_stats_lines(here),
-             Text(N_("Everywhere:")), *_stats_lines(everywhere)]
+    lines = [Text(N_("In this chat:")), *_stats_lines(here), *rating_lines(rated_here),
+             Text(N_("Everywhere:")), *_stats_lines(everywhere), *rating_lines(rated_everywhere)]
     return Reply(ok=True, text=Text(N_("Stats of {player}"), {"player": name}), lines=tuple(lines),
                  locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 
@@ -227,14 +233,18 @@ async def show_stats(ctx: Context, cmd: cmds.ShowStats) -> Reply:
 async def show_leaderboard(ctx: Context, cmd: cmds.ShowLeaderboard) -> Reply:
     if cmd.scope not in ("chat", "global"):
         raise Refusal("bad_setting", {"detail": f"scope = {cmd.scope}"})
-    rows = await ctx.store.leaderboard(cmd.chat.platform, cmd.chat if cmd.scope == "chat" else None)
-    lines = tuple(Text(N_("{rank}. {player}: {wins} wins, {points} points"),
-                       {"rank": rank, "player": row.name, "wins": row.wins, "points": row.points})
-                  for rank, row in enumerate(rows, 1))
-    if not lines:
-        lines = (Text(N_("No finished games yet.")),)
-    title = Text(N_("Leaderboard of this chat")) if cmd.scope == "chat" else Text(N_("Leaderboard"))
-    return Reply(ok=True, text=title, lines=lines, locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
+    if cmd.season not in ("current", "previous"):
+        raise Refusal("bad_setting", {"detail": f"season = {cmd.season} (current, previous)"})
+    if cmd.scope == "global" and cmd.season == "previous":
+        raise Refusal("bad_setting", text=Text(N_(
+            "Seasons belong to a chat: the ranking across all chats counts every hand ever "
+            "rated. Ask for the previous season in the chat itself.")))
+    chat = cmd.chat if cmd.scope == "chat" else None
+    table = await ctx.store.rating_table(cmd.chat.platform, chat, ctx.clock.now(),
+                                         previous=cmd.season == "previous")
+    title, lines = table_lines(table, previous=cmd.season == "previous")
+    return Reply(ok=True, text=title, lines=lines,
+                 locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 
 
 async def show_log(ctx: Context, cmd: cmds.ShowLog) -> Reply:

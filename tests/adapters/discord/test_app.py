@@ -52,7 +52,7 @@ async def test_commands_are_registered_with_chinese_localisations(bot, fake):
     assert group["name"] == "uno"
     subs = {o["name"]: o for o in group["options"]}
     assert set(subs) == {"new", "join", "leave", "start", "hand", "play", "draw", "pass", "call",
-                         "challenge", "stop", "kick", "settings", "rules", "stats", "leaderboard",
+                         "challenge", "stop", "kick", "settings", "rules", "stats", "top",
                          "language", "help", "notify", "cards", "preset", "log", "vote"}
     assert [o["name"] for o in subs["vote"]["options"]] == ["end"]  # /uno vote end
     for name, sub in subs.items():
@@ -75,7 +75,7 @@ async def test_commands_are_registered_with_chinese_localisations(bot, fake):
 
 async def test_information_commands_answer_ephemerally(bot, fake):
     await open_game(bot)
-    for sub, options in [("rules", {}), ("settings", {}), ("stats", {}), ("leaderboard", {}),
+    for sub, options in [("rules", {}), ("settings", {}), ("stats", {}), ("top", {}),
                          ("help", {}), ("language", {"language": "zh_CN"}), ("hand", {})]:
         record = await bot.slash(BO, sub, **options)
         message = fake.response_message(record)

@@ -33,7 +33,7 @@ async def test_every_command_and_option_is_described_in_english_and_chinese(bot,
         assert option["description"] not in ("", "…") and option["description"].isascii(), where
         assert chinese(option["description_localizations"]["zh-CN"]), where
     subs = {o["name"]: o for o in group["options"]}
-    for sub, option in [("leaderboard", "scope"), ("language", "language"), ("language", "scope")]:
+    for sub, option in [("top", "scope"), ("top", "season"), ("language", "language"), ("language", "scope")]:
         opt = next(o for o in subs[sub]["options"] if o["name"] == option)
         assert opt["description"] != "…", (sub, option)
 

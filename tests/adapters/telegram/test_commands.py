@@ -30,7 +30,7 @@ async def test_information_commands_answer_in_the_chat(harness: Harness):
     stats = await ask(harness, ANA, "/stats")
     assert "Stats of \u2068Ana\u2069" in stats  # the name isolated for right-to-left text
     top = await ask(harness, ANA, "/top")
-    assert "Leaderboard" in top
+    assert "Ratings of this chat" in top and "No season is running" in top
 
 
 async def test_kick_by_reply_stop_and_language(harness: Harness):

@@ -98,6 +98,32 @@ async def run(store, games: int, target: int, seed: int) -> dict[str, float]:
             "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]}
 
 
+async def database_bytes(name: str, url: str | None) -> int | None:
+    """The database's size on disk, after a checkpoint (SQLite) or as PostgreSQL counts it."""
+    if name == "sqlite" and url:
+        import sqlite3
+
+        path = url.split("///", 1)[1]
+        with sqlite3.connect(path) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            [(pages,)] = db.execute("PRAGMA page_count")
+            [(free,)] = db.execute("PRAGMA freelist_count")
+            [(size,)] = db.execute("PRAGMA page_size")
+        return (pages - free) * size
+    if name == "postgresql" and url:
+        import asyncpg
+
+        conn = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"))
+        try:
+            await conn.execute("VACUUM FULL")  # live rows only: dead versions are reused anyway
+            return int(await conn.fetchval("SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c "
+                                           "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                                           "WHERE n.nspname = 'public' AND c.relkind = 'r'"))
+        finally:
+            await conn.close()
+    return None
+
+
 async def scratch_pg(admin_url: str):
     """Create a scratch database next to ``admin_url``'s; returns (url, drop coroutine)."""
     import asyncpg
@@ -129,17 +155,21 @@ async def main() -> None:
     args = parser.parse_args()
 
     backends: list[tuple[str, object, object]] = []  # (name, store factory, cleanup)
+    urls: dict[str, str] = {}
     tmp = tempfile.TemporaryDirectory()
     backends.append(("memory", MemoryStore, None))
     sqlite_url = f"sqlite+aiosqlite:///{tmp.name}/bench.db"
     backends.append(("sqlite", lambda: open_store(sqlite_url), None))
+    urls["sqlite"] = sqlite_url
     try:
         pg_url, drop_pg = await scratch_pg(args.pg)
         backends.append(("postgresql", lambda: open_store(pg_url), drop_pg))
+        urls["postgresql"] = pg_url
     except Exception as error:  # no server: say so and go on
         print(f"postgresql skipped: {type(error).__name__}: {error}")
 
-    print(f"{'store':<11}{'games':>6}{'actions':>9}{'actions/s':>11}{'p50 ms':>9}{'p99 ms':>9}{'x memory':>10}")
+    print(f"{'store':<11}{'games':>6}{'actions':>9}{'actions/s':>11}{'p50 ms':>9}{'p99 ms':>9}"
+          f"{'x memory':>10}{'B/action':>10}")
     baseline: dict[int, float] = {}
     for name, factory, cleanup in backends:
         made = factory()
@@ -148,12 +178,16 @@ async def main() -> None:
             for games in args.games:
                 # A seed per run: the coordinator derives game ids from it, and each run
                 # shares its store with the previous one.
+                size_before = await database_bytes(name, urls.get(name))
                 figures = await run(store, games, args.target, args.seed + 1000 * games)
+                size_after = await database_bytes(name, urls.get(name))
+                grown = ((size_after - size_before) / figures["actions"]
+                         if size_before is not None and size_after is not None else float("nan"))
                 if name == "memory":
                     baseline[games] = figures["per_s"]
                 ratio = baseline[games] / figures["per_s"] if games in baseline else float("nan")
                 print(f"{name:<11}{games:>6}{figures['actions']:>9}{figures['per_s']:>11.0f}"
-                      f"{figures['p50_ms']:>9.2f}{figures['p99_ms']:>9.2f}{ratio:>9.1f}x")
+                      f"{figures['p50_ms']:>9.2f}{figures['p99_ms']:>9.2f}{ratio:>9.1f}x{grown:>10.0f}")
         finally:
             if hasattr(store, "close"):
                 await store.close()

@@ -112,3 +112,11 @@ def product_graph() -> dict[str, set[str]]:
 def test_no_import_cycle_in_the_product():
     cycle = find_cycle(product_graph())
     assert cycle is None, " -> ".join(cycle or ())
+
+
+def test_no_product_module_is_over_500_lines():
+    """A module does one thing: past 500 lines it is doing several."""
+    long = {str(p.relative_to(ROOT)): n for top in ("bot", "adapters", "storage")
+            for p in (ROOT / top).rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 500}
+    assert not long, long

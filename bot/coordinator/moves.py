@@ -166,21 +166,3 @@ def parse_ref(ref: object) -> dict[str, object]:
     if found is None:
         raise BadMoveRef(ref)
     return {k: v for k, v in found.groupdict().items() if v is not None}
-
-
-def action_for(ref: str, player: str) -> act.Action:
-    """The engine action a reference stands for (what the tests compare with
-    ``legal_actions``). A catch is ``CatchUno``, as the engine lists it."""
-    parts = parse_ref(ref)
-    if "cards" in parts:
-        cards = tuple(Card.parse(c) for c in str(parts["cards"]).split("."))
-        color = Color.parse(str(parts["pcolor"])) if "pcolor" in parts else None
-        swap = parts.get("swap")
-        return act.Play(player, cards, color, "uno" in parts, None if swap is None else str(swap))
-    if "catch" in parts:
-        return act.CatchUno(player, str(parts["catch"]))
-    if "ocolor" in parts:
-        return act.ChooseColor(player, Color.parse(str(parts["ocolor"])))
-    simple: dict[str, type[act.Draw | act.Pass | act.DeclareUno | act.Challenge]] = {
-        "d": act.Draw, "n": act.Pass, "u": act.DeclareUno, "c": act.Challenge}
-    return simple[str(parts["simple"])](player)

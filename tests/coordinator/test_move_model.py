@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from bot.coordinator import commands as cmds
 from bot.coordinator.choose import command_for
-from bot.coordinator.moves import BadMoveRef, action_for, moves_of, parse_ref, play_options
+from bot.coordinator.moves import BadMoveRef, moves_of, parse_ref, play_options
 from bot.coordinator.ports import ChatKey, User
 from bot.coordinator.refusals import Refusal
 from bot.engine import GameState, apply, legal_actions
@@ -19,6 +19,7 @@ from bot.engine.actions import CatchUno, Play
 from bot.engine.cards import Card, Color
 from bot.engine.rules import HOUSE, OFFICIAL
 from tests.engine.test_properties import games
+from tests.positions import action_for
 from tests.positions import positions as _positions
 
 CHAT = ChatKey("telegram", "-1")

@@ -9,13 +9,13 @@ from hypothesis import strategies as st
 
 from adapters.web.views import snapshot_json
 from bot.coordinator import presenter
-from bot.coordinator.moves import action_for
 from bot.coordinator.ports import ChatKey, GameRecord, Seat
 from bot.coordinator.snapshot import PlayerSnapshot
 from bot.engine import Match, legal_actions
 from bot.engine.rules import HOUSE, OFFICIAL
 from tests.adapters.web.test_server import act, session_for, state_of
 from tests.engine.test_properties import games
+from tests.positions import action_for
 from tests.positions import positions as _positions
 
 CHAT = ChatKey("telegram", "-100")

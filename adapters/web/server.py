@@ -66,9 +66,8 @@ MAX_BODY = 16 * 1024
 # opening another closes the oldest (with REPLACED; the page says so and does not reconnect).
 MAX_PAGES_PER_PLAYER = 3
 REPLACED = 4409
-# "move" sends one of the moves the page was given, by its reference (the move model); the
-# others are the older per-kind actions, still understood.
-ACTIONS = ("move", "play", "draw", "pass", "uno", "call_out", "challenge", "name_color")
+# "move" sends one of the moves the page was given, by its reference (the move model).
+ACTIONS = ("move",)
 _BAD_ACTION = Text(N_("The page sent something I do not understand. Reload it."))
 _STALE = Text(N_("The game moved on before your tap arrived: look again and choose."))
 
@@ -318,18 +317,14 @@ class WebHand:
         against an older state (a double tap); None when it is malformed."""
         if not isinstance(body, dict) or body.get("action") not in ACTIONS:
             return None
-        action = body["action"]
         version = body.get("version")
         ref = body.get("ref")
-        if action == "move":
-            try:
-                parts = parse_ref(ref)
-            except BadMoveRef:
-                return None
-            # Saying or calling "UNO!" is a race that must not be lost to a move in between.
-            racing = "catch" in parts or parts.get("simple") == "u"
-        else:
-            racing = action in ("uno", "call_out")
+        try:
+            parts = parse_ref(ref)
+        except BadMoveRef:
+            return None
+        # Saying or calling "UNO!" is a race that must not be lost to a move in between.
+        racing = "catch" in parts or parts.get("simple") == "u"
         if not racing and version != seen:
             return "stale"
         chat = snapshot.chat
@@ -337,32 +332,7 @@ class WebHand:
         # The hand the page saw (its version matched): the coordinator refuses the move under
         # its lock if that hand has changed since, so two taps racing in play one card.
         press = snapshot.hand.press if snapshot.hand is not None else None
-        if action == "move":
-            return cmds.ChooseMove(chat, user, ref=str(ref), press=None if racing else press)
-        if action == "play":
-            cards = body.get("cards")
-            if (not isinstance(cards, list) or not 1 <= len(cards) <= 20
-                    or not all(isinstance(card, str) and len(card) <= 4 for card in cards)):
-                return None
-            color, swap = body.get("color"), body.get("swap")
-            if color is not None and not isinstance(color, str):
-                return None
-            if swap is not None and not isinstance(swap, str):
-                return None
-            return cmds.PlayCards(chat, user, tuple(cards), color=color,
-                                  declare_uno=body.get("uno") is True, swap_with=swap,
-                                  press=press)
-        if action == "call_out":
-            target = body.get("target")
-            return cmds.CallUno(chat, user, target=target) if isinstance(target, str) else None
-        if action == "uno":
-            return cmds.CallUno(chat, user)
-        if action == "name_color":
-            color = body.get("color")
-            return cmds.NameColor(chat, user, color=color, press=press) if isinstance(color, str) else None
-        simple: dict[str, type[cmds.Command]] = {
-            "draw": cmds.Draw, "pass": cmds.Pass, "challenge": cmds.Challenge}
-        return simple[action](chat, user, press=press)
+        return cmds.ChooseMove(chat, user, ref=str(ref), press=None if racing else press)
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
         socket = web.WebSocketResponse(heartbeat=30)

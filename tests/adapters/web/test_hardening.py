@@ -13,8 +13,7 @@ from bot.engine.rules import HOUSE
 from tests.adapters.web.test_server import act, receive_state, session_for, state_of
 
 
-@pytest.mark.parametrize("tap", [{"action": "move", "ref": "pR5"},
-                                 {"action": "play", "cards": ["R5"]}])
+@pytest.mark.parametrize("tap", [{"action": "move", "ref": "pR5"}])
 async def test_two_concurrent_taps_of_the_same_card_play_it_once(web, tap):
     ana, bo = await web.two_players()
     game = await web.game_id()
@@ -157,7 +156,7 @@ async def test_a_fourth_live_page_of_one_player_closes_the_oldest(web):
     await web.rig({ana.id: ["R5", "G7"], bo.id: ["R9", "Y2"]}, ["B3", "B4"], ["R1"],
                   current=ana.id)
     version = (await state_of(web, session))["version"]
-    assert (await act(web, session, action="play", cards=["R5"], version=version))["ok"]
+    assert (await act(web, session, action="move", ref="pR5", version=version))["ok"]
     for socket in sockets[2:]:
         state = await receive_state(socket)
         while state["table"]["top"] != "R5":
@@ -177,12 +176,12 @@ async def test_the_dealer_names_a_first_wilds_colour_through_the_api(web):
     assert state["labels"]["name_color"] == "Name the colour of the first card"
     bo_state = await state_of(web, await session_for(web, bo.id, game))
     assert bo_state["hand"]["name_color"] is False
-    answer = await act(web, session, action="name_color", color="B", version=state["version"])
+    answer = await act(web, session, action="move", ref="o~B", version=state["version"])
     assert answer["ok"], answer
     assert answer["state"]["table"]["color"] == "B" and answer["state"]["hand"]["name_color"] is False
     assert (await web.state()).color.value == "B"
     # The same tap again (its twin racing in, or an old page): refused, nothing changes.
     before = await web.state()
-    again = await act(web, session, action="name_color", color="G", version=state["version"])
+    again = await act(web, session, action="move", ref="o~G", version=state["version"])
     assert again["ok"] is False and again["error"] == "stale"
     assert (await web.state()) == before

@@ -96,7 +96,7 @@ async def test_api_calls_without_a_session_are_401(web):
     link = web.link_token(ana.id, game)
     for headers in ({}, {"Authorization": "Bearer nonsense"}, {"Authorization": f"Bearer {link}"}):
         assert (await web.client.get("/api/state", headers=headers)).status == 401
-        assert (await web.client.post("/api/action", json={"action": "draw"},
+        assert (await web.client.post("/api/action", json={"action": "move", "ref": "d"},
                                       headers=headers)).status == 401
 
 
@@ -107,13 +107,13 @@ async def test_a_move_goes_through_the_coordinator_and_a_stale_tap_is_refused(we
                   ["R1"], current=ana.id)
     session = await session_for(web, ana.id, game)
     state = await state_of(web, session)
-    answer = await act(web, session, action="play", cards=["R5"], version=state["version"])
+    answer = await act(web, session, action="move", ref="pR5", version=state["version"])
     assert answer["ok"], answer
     assert Card.parse("R5") not in (await web.state()).hand(ana.id)
     assert answer["state"]["table"]["top"] == "R5"
     # The same tap again, against the old version: refused, nothing changes.
     before = await web.state()
-    again = await act(web, session, action="play", cards=["G7"], version=state["version"])
+    again = await act(web, session, action="move", ref="pG7", version=state["version"])
     assert again["ok"] is False and again["error"] == "stale"
     assert "moved on" in again["text"]
     assert (await web.state()) == before
@@ -127,7 +127,7 @@ async def test_refusals_are_the_coordinators_localised_answers(web):
     state = await state_of(web, session)
     assert state["locale"] == "zh_CN" and state["labels"]["draw"] == "摸牌"
     before = await web.state()
-    answer = await act(web, session, action="play", cards=["R9"], version=state["version"])
+    answer = await act(web, session, action="move", ref="pR9", version=state["version"])
     assert answer["ok"] is False and answer["error"] == "not_your_turn"
     assert answer["text"] == "还没轮到你。"
     assert (await web.state()) == before
@@ -156,9 +156,9 @@ async def test_a_wild_needs_its_colour_and_then_sets_it(web):
                   current=ana.id)
     session = await session_for(web, ana.id, game)
     version = (await state_of(web, session))["version"]
-    refused = await act(web, session, action="play", cards=["W"], version=version)
+    refused = await act(web, session, action="move", ref="pW", version=version)
     assert refused["ok"] is False
-    answer = await act(web, session, action="play", cards=["W"], color="G", version=version)
+    answer = await act(web, session, action="move", ref="pW~G", version=version)
     assert answer["ok"], answer
     assert answer["state"]["table"]["color"] == "G"
 
@@ -180,7 +180,7 @@ async def test_live_pages_follow_every_move(web):
     first = await receive_state(bo_socket)
     assert first["hand"]["is_turn"] is False and first["table"]["top"] == "R1"
     version = (await state_of(web, ana_session))["version"]
-    assert (await act(web, ana_session, action="play", cards=["R5"], version=version))["ok"]
+    assert (await act(web, ana_session, action="move", ref="pR5", version=version))["ok"]
     pushed = await receive_state(bo_socket)
     assert pushed["table"]["top"] == "R5" and pushed["hand"]["is_turn"] is True
     assert sorted(c["code"] for c in pushed["hand"]["cards"]) == ["R9", "Y2", "Y3"]

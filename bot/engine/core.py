@@ -15,7 +15,7 @@ from .rules import MAX_PLAYERS as MAX_PLAYERS  # noqa: F401  (read by the coordi
 from .state import GameState, build_state
 
 
-class Tx:
+class WorkingCopy:
     """A mutable working copy for one ``apply``; ``freeze`` makes the next state."""
 
     __slots__ = ("s", "hands", "pile", "discard", "color", "direction", "turn", "pending", "drawn",

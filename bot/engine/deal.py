@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from . import events as ev
 from .cards import Card, Color, Rank, full_deck
-from .core import Tx, seat_cache
+from .core import WorkingCopy, seat_cache
 from .errors import BadAction
 from .predicates import D2, W4
 from .rng import randbelow, seeded_rng, shuffle
@@ -133,7 +133,7 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
             winner=s.winner, hand_points=s.hand_points, team_ids=s.team_ids, seed=s.seed,
             rng_counter=s.rng_counter, penalty_play=s.penalty_play), [
                 ev.FirstCardTurned(card, reshuffled), seat_cache(s.players[first]).started]
-    tx = Tx(state.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1))
+    tx = WorkingCopy(state.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1))
     events = tx.events
     events.append(ev.FirstCardTurned(card, reshuffled))
     first = tx.next_seat(d)

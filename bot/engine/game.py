@@ -38,7 +38,7 @@ from collections.abc import Callable
 from . import events as ev
 from .actions import Action, CatchUno, Challenge, ChooseColor, DeclareUno, Draw, Pass, Play
 from .cards import Card, Color, Rank
-from .core import Tx
+from .core import WorkingCopy
 from .deal import choose_dealer, new_hand, position, turn_first_card
 from .errors import (
     BadAction,
@@ -179,7 +179,7 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
     last = cards[-1]
     player = a.player
     pending_before, color_before, top_before = s.pending_draw, s.color, s.discard[-1]
-    tx = Tx(s)
+    tx = WorkingCopy(s)
     tx.close_windows(player)
     tx.hands[seat] = remaining
     tx.discard = s.discard + cards
@@ -255,7 +255,7 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
     return tx.freeze(), events
 
 
-def _uno_after_play(tx: Tx, a: Play, seat: int) -> None:
+def _uno_after_play(tx: WorkingCopy, a: Play, seat: int) -> None:
     player = a.player
     if uno_hand(tx.s.rules, tx.hands[seat]):
         if a.uno:
@@ -268,7 +268,7 @@ def _uno_after_play(tx: Tx, a: Play, seat: int) -> None:
         tx.forget_uno(player)
 
 
-def _finish(tx: Tx, winner: str) -> None:
+def _finish(tx: WorkingCopy, winner: str) -> None:
     s = tx.s
     points = hand_winner_points(s.players, tx.hands, s.team_ids, winner)
     changes = score_changes(s.players, tx.hands, s.team_ids, winner, s.rules.scoring)
@@ -288,7 +288,7 @@ def _apply_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Ev
         raise NotYourTurn(f"it is {s.current}'s turn", a)
     rules = s.rules
     if s.pending_draw:
-        tx = Tx(s)
+        tx = WorkingCopy(s)
         tx.close_windows(a.player)
         tx.draw(seat, s.pending_draw, "penalty")
         tx.pending = 0
@@ -302,7 +302,7 @@ def _apply_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Ev
     top, color = s.discard[-1], s.color
     if rules.force_play and any(playable(rules, c, hand, top, color) for c in hand):
         raise IllegalPlay("a playable card must be played (force play)", a)
-    tx = Tx(s)
+    tx = WorkingCopy(s)
     tx.close_windows(a.player)
     if rules.draw_until_playable:
         drawn: tuple[Card, ...] = ()
@@ -332,7 +332,7 @@ def _apply_pass(s: GameState, a: Pass, seat: int) -> tuple[GameState, list[ev.Ev
         raise NotYourTurn(f"it is {s.current}'s turn", a)
     if s.drawn_card is None:
         raise CannotPass("pass only after drawing a playable card", a)
-    tx = Tx(s)
+    tx = WorkingCopy(s)
     tx.close_windows(a.player)
     tx.events.append(ev.TurnPassed(a.player))
     tx.start_turn(tx.next_seat(seat))
@@ -343,7 +343,7 @@ def _apply_declare(s: GameState, a: DeclareUno, seat: int) -> tuple[GameState, l
     p = a.player
     if not uno_hand(s.rules, s.hands[seat]) or p in s.declared or p in s.caught:
         raise BadAction("UNO is declared holding one card, once, before being caught", a)
-    tx = Tx(s)
+    tx = WorkingCopy(s)
     tx.forget_uno(p)
     tx.declared = tx.declared | {p}
     tx.events.append(ev.UnoDeclared(p))
@@ -354,7 +354,7 @@ def _apply_catch(s: GameState, a: CatchUno, seat: int) -> tuple[GameState, list[
     target = a.target
     if target not in s.players or target == a.player:
         raise BadAction("catch another player of this hand", a)
-    tx = Tx(s)
+    tx = WorkingCopy(s)
     if target not in s.catchable:
         exc = NothingToCatch(f"{target} cannot be called out now", a)
         penalty = s.rules.false_uno_penalty
@@ -379,7 +379,7 @@ def _apply_challenge(s: GameState, a: Challenge, seat: int) -> tuple[GameState, 
         raise CannotChallenge("there is no W+4 to challenge", a)
     bluffer = s.wd4_by
     assert bluffer is not None
-    tx = Tx(s)
+    tx = WorkingCopy(s)
     pending = s.pending_draw
     tx.pending = 0
     tx.wd4_by = None
@@ -404,7 +404,7 @@ def _apply_choose_color(s: GameState, a: ChooseColor, seat: int) -> tuple[GameSt
         raise NotYourTurn(f"{s.current} names the colour of the first card", a)
     if not isinstance(a.color, Color):
         raise ColorRequired("name a colour", a)
-    tx = Tx(s)
+    tx = WorkingCopy(s)
     tx.color = a.color
     tx.events.append(ev.ColorChosen(a.player, a.color))
     if s.rules.first_wild == "dealer_names":
@@ -451,7 +451,7 @@ def remove_player(state: GameState, player: str) -> tuple[GameState, list[ev.Eve
     new = s.evolve(**changes)
     if new.winner is None and (len(players) == 1 or (team_ids and len(set(team_ids)) == 1)):
         winner = min(players, key=lambda p: len(new.hands[players.index(p)]))
-        tx = Tx(new)
+        tx = WorkingCopy(new)
         _finish(tx, winner)
         new = tx.freeze()
         events = tx.events
@@ -475,7 +475,7 @@ def add_player(state: GameState, player: str) -> tuple[GameState, list[ev.Event]
     hands = s.hands[:seat] + ((),) + s.hands[seat:]
     new_turn = turn if s.direction == 1 else turn + 1
     seated = s.evolve(players=players, hands=hands, turn=new_turn)
-    tx = Tx(seated)
+    tx = WorkingCopy(seated)
     tx.events.append(ev.PlayerJoined(player, s.players[turn], s.rules.hand_size))
     tx.draw(seat, s.rules.hand_size, "deal")
     return tx.freeze(), tx.events

@@ -1,5 +1,5 @@
 """The working copy that one ``apply`` mutates before freezing it into the next GameState, and
-the per-player values the hot paths hand out again and again."""
+the per-player values every move hands out again and again."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from .state import GameState, build_state
 
 
 class WorkingCopy:
-    """A mutable working copy for one ``apply``; ``freeze`` makes the next state."""
+    """A mutable working copy of a GameState for one ``apply``; ``freeze`` makes the next state.
+    Every change to the UNO bookkeeping (declared, catchable, caught) goes through it."""
 
     __slots__ = ("s", "hands", "pile", "discard", "color", "direction", "turn", "pending", "drawn",
                  "declared", "catchable", "caught", "wd4_by", "wd4_bluff", "winner", "points",
@@ -90,6 +91,13 @@ class WorkingCopy:
         self.events.append(ev.CardsDrawn(self.s.players[seat], len(cards), cards, reason))
         return cards
 
+    def skip(self, seat: int) -> None:
+        self.events.append(seat_cache(self.s.players[seat]).skipped)
+
+    def reverse(self) -> None:
+        self.direction = -self.direction
+        self.events.append(REVERSED[1] if self.direction == 1 else REVERSED[0])
+
     def hand_changed(self, seat: int) -> None:
         """UNO bookkeeping only applies to a one-card hand: forget it when the count moves
         (cards were added: a hand of identical cards that grows declares again)."""
@@ -110,7 +118,10 @@ class WorkingCopy:
             self.catchable = tuple(p for p in self.catchable if p == actor)
 
 
-# --- per-player values the hot paths hand out again and again --------------------------------
+# --- values every move hands out again and again ----------------------------------------------
+
+REVERSED: Final = (ev.DirectionReversed(-1), ev.DirectionReversed(1))
+
 
 class SeatCache:
     """Frozen values one player's moves keep producing (plays, events, a Draw), built once per
@@ -120,22 +131,22 @@ class SeatCache:
 
     def __init__(self, player: str) -> None:
         self.player = player
-        # Plays of one card with 0, 1 or 2+ cards left: card -> every variant (colours, UNO).
-        self.plays: tuple[dict[Card, tuple[Play, ...]], ...] = ({}, {}, {})
+        # Plays of one card, without and with a UNO to declare: card -> every variant.
+        self.plays: tuple[dict[Card, tuple[Play, ...]], dict[Card, tuple[Play, ...]]] = ({}, {})
         self.played: dict[Card, ev.CardPlayed] = {}  # a coloured card played on one's turn
         self.started = ev.TurnStarted(player)
         self.passed = ev.TurnPassed(player)
         self.skipped = ev.PlayerSkipped(player)
         self.draw = Draw(player)
 
-    def plays_of(self, card: Card, left: int) -> tuple[Play, ...]:
-        """Every Play of ``card`` alone leaving ``left`` cards (no 7-0 swap target): a colour
-        per wild, with and without UNO when one card is left; the order legal_actions lists."""
-        table = self.plays[left if left < 2 else 2]
+    def plays_of(self, card: Card, uno: bool) -> tuple[Play, ...]:
+        """Every Play of ``card`` alone with no 7-0 swap target: a colour per wild, with and
+        without declaring UNO when the hand left must (``uno``); the order legal_actions lists."""
+        table = self.plays[1 if uno else 0]
         plays = table.get(card)
         if plays is None:
             colors: Sequence[Color | None] = COLORS if card.color is None else (None,)
-            unos = (False, True) if left == 1 else (False,)
+            unos = (False, True) if uno else (False,)
             plays = table[card] = tuple(Play(self.player, (card,), color, uno, None)
                                         for color in colors for uno in unos)
         return plays

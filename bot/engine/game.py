@@ -33,12 +33,10 @@ Decisions where the printed rules leave room (all documented in the README's rul
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from . import events as ev
 from .actions import Action, CatchUno, Challenge, ChooseColor, DeclareUno, Draw, Pass, Play
 from .cards import Card, Color, Rank
-from .core import WorkingCopy
+from .core import WorkingCopy, seat_cache
 from .deal import choose_dealer, new_hand, position, turn_first_card
 from .errors import (
     BadAction,
@@ -52,8 +50,7 @@ from .errors import (
     NotYourTurn,
     UnoError,
 )
-from .fast import fast_draw, fast_play
-from .legal import legal_actions, legal_plays
+from .legal import legal_actions, legal_plays, match_set
 from .predicates import (
     D2,
     W4,
@@ -72,29 +69,31 @@ from .state import GameState
 
 def apply(state: GameState, action: Action) -> tuple[GameState, list[ev.Event]]:
     """Apply ``action``; returns the new state and what happened. Raises ``UnoError``."""
-    if FAST_PATHS:
-        kind = type(action)
-        if kind is Play:
-            done = fast_play(state, action)  # type: ignore[arg-type]
-            if done is not None:
-                return done
-        elif kind is Draw:
-            done = fast_draw(state, action)  # type: ignore[arg-type]
-            if done is not None:
-                return done
     if state.winner is not None:
         raise GameOver("the hand is over", action)
     player = getattr(action, "player", None)
     if player not in state.players:
         raise BadAction(f"{player!r} is not playing in this hand", action)
     seat = state.players.index(player)
-    if state.color is None and awaiting_color(state) and type(action) is not ChooseColor:
+    kind = type(action)
+    if state.color is None and awaiting_color(state) and kind is not ChooseColor:
         if seat == state.turn:
             raise ColorRequired("name the colour of the first card before play starts", action)
         raise NotYourTurn(f"{state.current} names the colour of the first card", action)
-    handler = _HANDLERS.get(type(action))
-    if handler is not None:
-        return handler(state, action, seat)
+    if kind is Play:
+        return _apply_play(state, action, seat)  # type: ignore[arg-type]
+    if kind is Draw:
+        return _apply_draw(state, action, seat)  # type: ignore[arg-type]
+    if kind is Pass:
+        return _apply_pass(state, action, seat)  # type: ignore[arg-type]
+    if kind is CatchUno:
+        return _apply_catch(state, action, seat)  # type: ignore[arg-type]
+    if kind is DeclareUno:
+        return _apply_declare(state, action, seat)  # type: ignore[arg-type]
+    if kind is Challenge:
+        return _apply_challenge(state, action, seat)  # type: ignore[arg-type]
+    if kind is ChooseColor:
+        return _apply_choose_color(state, action, seat)  # type: ignore[arg-type]
     raise BadAction(f"not an action: {action!r}", action)
 
 
@@ -109,13 +108,11 @@ def is_legal(state: GameState, action: Action) -> bool:
 def _remove_cards(hand: tuple[Card, ...], cards: tuple[Card, ...], action: Action) -> tuple[Card, ...]:
     if len(cards) == 1:
         card = cards[0]
-        for i, c in enumerate(hand):  # hands hold canonical cards: identity is the fast test
-            if c is card:
-                return hand[:i] + hand[i + 1:]
-        for i, c in enumerate(hand):
-            if c == card:
-                return hand[:i] + hand[i + 1:]
-        raise NotInHand(f"{card} is not in the hand", action)
+        try:
+            i = hand.index(card)  # one instance per card: an identity test, in C
+        except ValueError:
+            raise NotInHand(f"{card} is not in the hand", action) from None
+        return hand[:i] + hand[i + 1:]
     rest = list(hand)
     for card in cards:
         try:
@@ -169,9 +166,6 @@ def _check_play(s: GameState, a: Play, seat: int) -> tuple[tuple[Card, ...], boo
     return remaining, jump, new_color
 
 
-FAST_PATHS = True  # the lean paths of fast.py; tests switch them off to compare
-
-
 def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Event]]:
     remaining, jump, new_color = _check_play(s, a, seat)
     rules = s.rules
@@ -188,9 +182,13 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
     tx.wd4_by = None
     tx.wd4_bluff = False
     events = tx.events
-    events.append(ev.CardPlayed(player, cards, new_color, jump))
     if last.color is None:
+        events.append(ev.CardPlayed(player, cards, new_color, jump))
         events.append(ev.ColorChosen(player, new_color))
+    elif len(cards) == 1 and not jump:
+        events.append(seat_cache(player).card_played(last))  # the same event, shared
+    else:
+        events.append(ev.CardPlayed(player, cards, new_color, jump))
     rank = last.rank
     count = len(cards)
     amount = (2 if rank is D2 else 4 if rank is W4 else 0) * count
@@ -220,17 +218,16 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
 
     if rank is Rank.SKIP:
         for i in range(1, count + 1):
-            events.append(ev.PlayerSkipped(s.players[tx.next_seat(seat, i)]))
+            tx.skip(tx.next_seat(seat, i))
         tx.start_turn(tx.next_seat(seat, count + 1))
     elif rank is Rank.REVERSE:
         if tx.n == 2:  # reverse acts as skip with two players (the direction stays)
             for _ in range(count):
-                events.append(ev.PlayerSkipped(s.players[tx.next_seat(seat)]))
+                tx.skip(tx.next_seat(seat))
             tx.start_turn(tx.next_seat(seat, count + 1))
         else:
             if count % 2:
-                tx.direction = -tx.direction
-                events.append(ev.DirectionReversed(tx.direction))
+                tx.reverse()
             tx.start_turn(tx.next_seat(seat))
     elif amount:
         total = pending_before + amount
@@ -248,7 +245,7 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
         else:  # paid at once: draw and lose the turn
             tx.pending = 0
             tx.draw(victim, total, "penalty")
-            events.append(ev.PlayerSkipped(s.players[victim]))
+            tx.skip(victim)
             tx.start_turn(tx.next_seat(victim))
     else:
         tx.start_turn(tx.next_seat(seat))
@@ -300,7 +297,9 @@ def _apply_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Ev
         raise BadAction("already drew: play the drawn card or pass", a)
     hand = s.hands[seat]
     top, color = s.discard[-1], s.color
-    if rules.force_play and any(playable(rules, c, hand, top, color) for c in hand):
+    # Some card is playable exactly when some card matches: a W+4 is refused only for holding
+    # a matching card.
+    if rules.force_play and _holds_match(hand, top, color):
         raise IllegalPlay("a playable card must be played (force play)", a)
     tx = WorkingCopy(s)
     tx.close_windows(a.player)
@@ -322,9 +321,14 @@ def _apply_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Ev
     if drawn and rules.play_after_draw and playable(rules, drawn[-1], tx.hands[seat], top, color):
         tx.drawn = drawn[-1]
     else:
-        tx.events.append(ev.TurnPassed(a.player))
+        tx.events.append(seat_cache(a.player).passed)
         tx.start_turn(tx.next_seat(seat))
     return tx.freeze(), tx.events
+
+
+def _holds_match(hand: tuple[Card, ...], top: Card, color: Color | None) -> bool:
+    ok = match_set(top, color)
+    return bool(hand) if ok is None else not ok.isdisjoint(hand)
 
 
 def _apply_pass(s: GameState, a: Pass, seat: int) -> tuple[GameState, list[ev.Event]]:
@@ -334,7 +338,7 @@ def _apply_pass(s: GameState, a: Pass, seat: int) -> tuple[GameState, list[ev.Ev
         raise CannotPass("pass only after drawing a playable card", a)
     tx = WorkingCopy(s)
     tx.close_windows(a.player)
-    tx.events.append(ev.TurnPassed(a.player))
+    tx.events.append(seat_cache(a.player).passed)
     tx.start_turn(tx.next_seat(seat))
     return tx.freeze(), tx.events
 
@@ -412,12 +416,6 @@ def _apply_choose_color(s: GameState, a: ChooseColor, seat: int) -> tuple[GameSt
     else:
         tx.start_turn(seat)  # first_player_names: the first player named it and now plays
     return tx.freeze(), tx.events
-
-
-_HANDLERS: dict[type, Callable[..., tuple[GameState, list[ev.Event]]]] = {
-    Play: _apply_play, Draw: _apply_draw, Pass: _apply_pass, CatchUno: _apply_catch,
-    DeclareUno: _apply_declare, Challenge: _apply_challenge, ChooseColor: _apply_choose_color,
-}
 
 
 # --- leaving ---------------------------------------------------------------------------------

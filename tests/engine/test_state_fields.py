@@ -48,7 +48,7 @@ def test_every_field_is_classified_for_every_transition():
 
 
 def test_the_hot_paths_builder_takes_every_field_by_name():
-    """``build_state`` (fast.py, WorkingCopy.freeze) has no default: a new field must be passed there."""
+    """``build_state`` (WorkingCopy.freeze) has no default: a new field must be passed there."""
     params = inspect.signature(build_state).parameters.values()
     assert [p.name for p in params] == [f.name for f in fields(GameState)]
     assert all(p.kind is p.KEYWORD_ONLY and p.default is p.empty for p in params)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import random
 from collections import Counter
-from dataclasses import fields
+from dataclasses import MISSING, fields
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -52,6 +52,15 @@ def test_the_hot_paths_builder_takes_every_field_by_name():
     params = inspect.signature(build_state).parameters.values()
     assert [p.name for p in params] == [f.name for f in fields(GameState)]
     assert all(p.kind is p.KEYWORD_ONLY and p.default is p.empty for p in params)
+
+
+def test_the_written_out_init_takes_every_field_with_its_default():
+    """``GameState.__init__`` is written out (compiled, it runs natively): the same names in the
+    same order, with the same defaults, as the fields."""
+    params = list(inspect.signature(GameState.__init__).parameters.values())[1:]
+    assert [p.name for p in params] == [f.name for f in fields(GameState)]
+    for p, f in zip(params, fields(GameState), strict=True):
+        assert p.default == (p.empty if f.default is MISSING else f.default), f.name
 
 
 def walk(game, steps: int, walk_seed: int) -> list[GameState]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from . import events as ev
-from .actions import Draw, Play
+from .actions import Challenge, DeclareUno, Draw, Pass, Play
 from .cards import Card, Color
 from .predicates import COLORS
 from .rng import seeded_rng, shuffle
@@ -124,20 +124,27 @@ REVERSED: Final = (ev.DirectionReversed(-1), ev.DirectionReversed(1))
 
 
 class SeatCache:
-    """Frozen values one player's moves keep producing (plays, events, a Draw), built once per
+    """Frozen values one player's moves keep producing (plays, events, actions), built once per
     player id. They are immutable and equal to freshly built ones, so sharing them is safe."""
 
-    __slots__ = ("player", "plays", "played", "started", "passed", "skipped", "draw")
+    __slots__ = ("player", "plays", "played", "chosen", "started", "passed", "skipped",
+                 "declared", "draw", "pass_", "declare", "challenge")
 
     def __init__(self, player: str) -> None:
         self.player = player
         # Plays of one card, without and with a UNO to declare: card -> every variant.
         self.plays: tuple[dict[Card, tuple[Play, ...]], dict[Card, tuple[Play, ...]]] = ({}, {})
-        self.played: dict[Card, ev.CardPlayed] = {}  # a coloured card played on one's turn
+        # CardPlayed of one card on one's own turn: card -> one per colour in force (COLORS)
+        self.played: dict[Card, list[ev.CardPlayed | None]] = {}
+        self.chosen = tuple(ev.ColorChosen(player, color) for color in COLORS)
         self.started = ev.TurnStarted(player)
         self.passed = ev.TurnPassed(player)
         self.skipped = ev.PlayerSkipped(player)
+        self.declared = ev.UnoDeclared(player)
         self.draw = Draw(player)
+        self.pass_ = Pass(player)
+        self.declare = DeclareUno(player)
+        self.challenge = Challenge(player)
 
     def plays_of(self, card: Card, uno: bool) -> tuple[Play, ...]:
         """Every Play of ``card`` alone with no 7-0 swap target: a colour per wild, with and
@@ -151,12 +158,19 @@ class SeatCache:
                                         for color in colors for uno in unos)
         return plays
 
-    def card_played(self, card: Card) -> ev.CardPlayed:
-        """CardPlayed for a coloured ``card`` played alone on one's own turn."""
-        played = self.played.get(card)
+    def card_played(self, card: Card, color: Color) -> ev.CardPlayed:
+        """CardPlayed for ``card`` played alone on one's own turn, ``color`` in force after it."""
+        by_color = self.played.get(card)
+        if by_color is None:
+            by_color = self.played[card] = [None, None, None, None]
+        i = COLORS.index(color)  # an identity test, where a dict would hash the enum in Python
+        played = by_color[i]
         if played is None:
-            played = self.played[card] = ev.CardPlayed(self.player, (card,), card.color, False)  # type: ignore[arg-type]
+            played = by_color[i] = ev.CardPlayed(self.player, (card,), color, False)
         return played
+
+    def color_chosen(self, color: Color) -> ev.ColorChosen:
+        return self.chosen[COLORS.index(color)]
 
 
 SEAT_CACHES: Final[dict[str, SeatCache]] = {}

@@ -182,13 +182,13 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
     tx.wd4_by = None
     tx.wd4_bluff = False
     events = tx.events
-    if last.color is None:
-        events.append(ev.CardPlayed(player, cards, new_color, jump))
-        events.append(ev.ColorChosen(player, new_color))
-    elif len(cards) == 1 and not jump:
-        events.append(seat_cache(player).card_played(last))  # the same event, shared
+    cache = seat_cache(player)
+    if len(cards) == 1 and not jump:
+        events.append(cache.card_played(last, new_color))  # the same event, shared
     else:
         events.append(ev.CardPlayed(player, cards, new_color, jump))
+    if last.color is None:
+        events.append(cache.color_chosen(new_color))
     rank = last.rank
     count = len(cards)
     amount = (2 if rank is D2 else 4 if rank is W4 else 0) * count
@@ -258,7 +258,7 @@ def _uno_after_play(tx: WorkingCopy, a: Play, seat: int) -> None:
         if a.uno:
             tx.forget_uno(player)
             tx.declared = tx.declared | {player}
-            tx.events.append(ev.UnoDeclared(player))
+            tx.events.append(seat_cache(player).declared)
         elif player not in tx.declared and player not in tx.catchable:
             tx.catchable = tx.catchable + (player,)
     else:
@@ -350,7 +350,7 @@ def _apply_declare(s: GameState, a: DeclareUno, seat: int) -> tuple[GameState, l
     tx = WorkingCopy(s)
     tx.forget_uno(p)
     tx.declared = tx.declared | {p}
-    tx.events.append(ev.UnoDeclared(p))
+    tx.events.append(seat_cache(p).declared)
     return tx.freeze(), tx.events
 
 

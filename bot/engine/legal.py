@@ -8,7 +8,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Final
 
-from .actions import Action, CatchUno, Challenge, ChooseColor, DeclareUno, Pass, Play
+from .actions import Action, CatchUno, ChooseColor, Play
 from .cards import Card, Color, Rank, full_deck
 from .core import SeatCache, seat_cache
 from .predicates import (
@@ -145,10 +145,10 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
         return [ChooseColor(player, c) for c in COLORS] if seat == s.turn else []
     out: list[Action] = [CatchUno(player, t) for t in s.catchable if t != player] \
         if s.catchable else []
-    if uno_hand(rules, hand) and player not in s.declared and player not in s.caught:
-        out.append(DeclareUno(player))
-    top = s.discard[-1]
     cache = seat_cache(player)
+    if uno_hand(rules, hand) and player not in s.declared and player not in s.caught:
+        out.append(cache.declare)
+    top = s.discard[-1]
     if seat == s.turn:
         if s.pending_draw:
             firsts = [c for c in dict.fromkeys(hand) if can_stack(rules, top, c)]
@@ -164,10 +164,10 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
             out += stacks
             out.append(cache.draw)
             if s.challengeable:
-                out.append(Challenge(player))
+                out.append(cache.challenge)
         elif s.drawn_card is not None:
             _drawn_plays(s, cache, hand, out)
-            out.append(Pass(player))
+            out.append(cache.pass_)
         else:
             can_play = _turn_plays(s, cache, hand, out)
             if not (can_play and rules.force_play):

@@ -115,39 +115,39 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
     card = pile[0]
     d = state.players.index(state.dealer)
     rank = card.rank
-    tx = WorkingCopy(state)
-    tx.pile = pile[1:]
-    tx.discard = (card,)
-    tx.color = card.color
-    tx.direction = 1
-    events = tx.events
+    wc = WorkingCopy(state)
+    wc.pile = pile[1:]
+    wc.discard = (card,)
+    wc.color = card.color
+    wc.direction = 1
+    events = wc.events
     events.append(ev.FirstCardTurned(card, reshuffled))
-    first = tx.next_seat(d)
+    first = wc.next_seat(d)
     if rank is Rank.SKIP:
-        tx.skip(first)
-        tx.start_turn(tx.next_seat(first))
+        wc.skip(first)
+        wc.start_turn(wc.next_seat(first))
     elif rank is Rank.REVERSE:
-        if tx.n > 2:  # with two players it acts as Skip: the dealer starts all the same
-            tx.direction = -1
+        if wc.n > 2:  # with two players it acts as Skip: the dealer starts all the same
+            wc.direction = -1
             events.append(ev.DirectionReversed(-1))
         else:
-            tx.skip(first)
-        tx.start_turn(d)
+            wc.skip(first)
+        wc.start_turn(d)
     elif rank is D2:
         if state.rules.stacking != "off":
-            tx.pending = 2
-            tx.penalty_play = 2
-            tx.start_turn(first)
+            wc.pending = 2
+            wc.penalty_play = 2
+            wc.start_turn(first)
             events.append(ev.PenaltyPending(state.players[first], 2))
         else:
-            tx.draw(first, 2, "first_card")
-            tx.skip(first)
-            tx.start_turn(tx.next_seat(first))
+            wc.draw(first, 2, "first_card")
+            wc.skip(first)
+            wc.start_turn(wc.next_seat(first))
     elif rank is Rank.WILD and state.rules.first_wild == "dealer_names":
-        tx.start_turn(d)
+        wc.start_turn(d)
     else:
-        tx.start_turn(first)
-    return tx.freeze(), events
+        wc.start_turn(first)
+    return wc.freeze(), events
 
 
 def position(players: Any, hands: Any, draw_pile: Any, *, rules: RuleSet | None = None,

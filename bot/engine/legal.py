@@ -114,12 +114,14 @@ def _turn_plays(s: GameState, cache: SeatCache, hand: tuple[Card, ...], out: lis
     rules = s.rules
     top = s.discard[-1]
     ok = match_set(top, s.color)
-    kinds = dict.fromkeys(hand)  # identical cards are one choice, in hand order
-    firsts = list(kinds) if ok is None else [c for c in kinds if c in ok]
+    firsts: list[Card] = []  # the matching cards in hand order, identical ones as one choice
+    for c in hand:  # (a hand is short: cheaper than building a dict to dedupe)
+        if (ok is None or c in ok) and c not in firsts:
+            firsts.append(c)
     # W+4 is listed only where legal: always with the challenge on (a bluff is legal).
     if not rules.wd4_challenge and _W4_CARD in firsts and wd4_dishonest(rules, hand, top, s.color):
         firsts.remove(_W4_CARD)
-    distinct = len(kinds)
+    distinct = len(set(hand)) if rules.uno_identical else 0
     for c in firsts:
         _card_plays(s, cache, c, hand, distinct, out)
     if rules.multi_play:

@@ -72,8 +72,9 @@ def _variants(s: GameState, player: str, cards: tuple[Card, ...], hand: tuple[Ca
 
 def _card_plays(s: GameState, cache: SeatCache, card: Card, hand: tuple[Card, ...],
                 distinct: int, out: list[Action]) -> None:
-    """Every Play of ``card`` alone from ``hand`` (holding ``distinct`` different cards), as
-    ``_variants`` lists them; shared from the player's cache unless a 7-0 swap is asked."""
+    """Every Play of ``card`` alone from ``hand``, as ``_variants`` lists them; shared from the
+    player's cache unless a 7-0 swap is asked. ``distinct``: how many different cards the hand
+    holds (read only under ``uno_identical``)."""
     rules = s.rules
     left = len(hand) - 1
     if left and card.rank is SEVEN and rules.seven_zero:
@@ -155,7 +156,7 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
         if s.pending_draw:
             firsts = [c for c in dict.fromkeys(hand) if can_stack(rules, top, c)]
             stacks: list[Action] = []
-            distinct = len(set(hand))
+            distinct = len(set(hand)) if rules.uno_identical else 0
             for c in firsts:
                 _card_plays(s, cache, c, hand, distinct, stacks)
             if rules.multi_play:

@@ -13,7 +13,7 @@ from setuptools import setup
 # Everything a move runs through. rules.py stays interpreted: RuleSet is built from chat
 # settings and reports every bad field at once; errors.py holds plain exception classes;
 # match, scenario and replay run once per hand or per file.
-COMPILED_ENGINE = ["actions", "cards", "core", "deal", "events", "fast", "game", "legal",
+COMPILED_ENGINE = ["actions", "cards", "core", "deal", "events", "game", "legal",
                    "predicates", "rng", "scoring", "state"]
 
 

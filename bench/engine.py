@@ -22,7 +22,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import COMPILED, PRESETS, ChooseColor, Color, Draw, apply, legal_plays, new_hand  # noqa: E402
+from bot.engine import (  # noqa: E402
+    COMPILED,
+    PRESETS,
+    ChooseColor,
+    Color,
+    Draw,
+    Play,
+    apply,
+    legal_actions,
+    new_hand,
+)
 
 PLAYERS = ("p0", "p1", "p2", "p3")
 DRAWS = {p: Draw(p) for p in PLAYERS}  # actions are values: one per player, like RLCard's "draw"
@@ -30,10 +40,11 @@ DRAWS = {p: Draw(p) for p in PLAYERS}  # actions are values: one per player, lik
 
 def greedy_game(rules, seed: int, rnd: random.Random) -> int:
     """One hand to its end; returns the number of actions applied. The mirror of RLCard's loop:
-    its ``get_legal_actions`` lists the legal plays, or ``draw`` when there are none;
-    ``legal_plays`` lists ours (exactly the Plays of ``legal_actions``), and with none the player
-    draws (or takes the waiting penalty). ``apply`` checks every action in full either way. (A
-    drawn card is only kept when it is playable, so there is always a play then: no Pass.)"""
+    its ``get_legal_actions`` lists the legal plays, or ``draw`` when there are none; ours asks
+    the full ``legal_actions`` every turn, as the coordinator does, picks among its Plays, and
+    with none the player draws (or takes the waiting penalty). ``apply`` checks every action in
+    full either way. (A drawn card is only kept when it is playable, so there is always a play
+    then: no Pass.)"""
     state, _ = new_hand(PLAYERS, rules, seed)
     actions = 0
     if state.color is None and state.current == state.dealer:  # a first Wild: the dealer names it
@@ -41,7 +52,7 @@ def greedy_game(rules, seed: int, rnd: random.Random) -> int:
         actions += 1
     while state.winner is None:
         player = state.current
-        plays = legal_plays(state, player)
+        plays = [a for a in legal_actions(state, player) if type(a) is Play]
         state, _ = apply(state, rnd.choice(plays) if plays else DRAWS[player])
         actions += 1
     return actions
@@ -102,9 +113,10 @@ def main() -> None:
         print(f"{name:16s} {per_round / elapsed:8.0f} games/s  {actions / elapsed:9.0f} actions/s  "
               f"({actions / per_round:.1f} actions/game; best of {rounds} rounds of {per_round} games)")
     if rl is not None:
-        ours = per_round / best["unobot official"][0]
         theirs = per_round / best["rlcard raw UNO"][0]
-        print(f"official / rlcard = {ours / theirs:.2f}x (target >= 1.5x)")
+        for preset, target in (("official", 1.5), ("house", 1.0)):
+            ours = per_round / best[f"unobot {preset}"][0]
+            print(f"{preset} / rlcard = {ours / theirs:.2f}x (target >= {target}x)")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from .cards import Card, Color
 from .errors import BadAction
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Play:
     """Play one card, or several of one rank where ``multi_play`` allows (last one ends on top)."""
 
@@ -18,6 +18,16 @@ class Play:
     color: Color | None = None  # required when a wild ends on top
     uno: bool = False  # declare UNO with this play
     swap: str | None = None  # 7-0: the player to swap hands with when a 7 ends on top
+
+    def __init__(self, player: str, cards: tuple[Card, ...], color: Color | None = None,
+                 uno: bool = False, swap: str | None = None) -> None:
+        # Written out, the fields' names, order and defaults: compiled, it runs natively (the
+        # one @dataclass generates runs interpreted), and legal_actions lists many.
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "color", color)
+        object.__setattr__(self, "uno", uno)
+        object.__setattr__(self, "swap", swap)
 
     @property
     def card(self) -> Card:

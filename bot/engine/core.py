@@ -1,5 +1,5 @@
 """The working copy that one ``apply`` mutates before freezing it into the next GameState, and
-the per-player values the hot paths hand out again and again."""
+the per-player values every move hands out again and again."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from . import events as ev
-from .actions import Draw, Play
+from .actions import Challenge, DeclareUno, Draw, Pass, Play
 from .cards import Card, Color
 from .predicates import COLORS
 from .rng import seeded_rng, shuffle
@@ -15,8 +15,9 @@ from .rules import MAX_PLAYERS as MAX_PLAYERS  # noqa: F401  (read by the coordi
 from .state import GameState, build_state
 
 
-class Tx:
-    """A mutable working copy for one ``apply``; ``freeze`` makes the next state."""
+class WorkingCopy:
+    """A mutable working copy of a GameState for one ``apply``; ``freeze`` makes the next state.
+    Every change to the UNO bookkeeping (declared, catchable, caught) goes through it."""
 
     __slots__ = ("s", "hands", "pile", "discard", "color", "direction", "turn", "pending", "drawn",
                  "declared", "catchable", "caught", "wd4_by", "wd4_bluff", "winner", "points",
@@ -90,6 +91,13 @@ class Tx:
         self.events.append(ev.CardsDrawn(self.s.players[seat], len(cards), cards, reason))
         return cards
 
+    def skip(self, seat: int) -> None:
+        self.events.append(seat_cache(self.s.players[seat]).skipped)
+
+    def reverse(self) -> None:
+        self.direction = -self.direction
+        self.events.append(REVERSED[1] if self.direction == 1 else REVERSED[0])
+
     def hand_changed(self, seat: int) -> None:
         """UNO bookkeeping only applies to a one-card hand: forget it when the count moves
         (cards were added: a hand of identical cards that grows declares again)."""
@@ -110,42 +118,59 @@ class Tx:
             self.catchable = tuple(p for p in self.catchable if p == actor)
 
 
-# --- per-player values the hot paths hand out again and again --------------------------------
+# --- values every move hands out again and again ----------------------------------------------
+
+REVERSED: Final = (ev.DirectionReversed(-1), ev.DirectionReversed(1))
+
 
 class SeatCache:
-    """Frozen values one player's moves keep producing (plays, events, a Draw), built once per
+    """Frozen values one player's moves keep producing (plays, events, actions), built once per
     player id. They are immutable and equal to freshly built ones, so sharing them is safe."""
 
-    __slots__ = ("player", "plays", "played", "started", "passed", "skipped", "draw")
+    __slots__ = ("player", "plays", "played", "chosen", "started", "passed", "skipped",
+                 "declared", "draw", "pass_", "declare", "challenge")
 
     def __init__(self, player: str) -> None:
         self.player = player
-        # Plays of one card with 0, 1 or 2+ cards left: card -> every variant (colours, UNO).
-        self.plays: tuple[dict[Card, tuple[Play, ...]], ...] = ({}, {}, {})
-        self.played: dict[Card, ev.CardPlayed] = {}  # a coloured card played on one's turn
+        # Plays of one card, without and with a UNO to declare: card -> every variant.
+        self.plays: tuple[dict[Card, tuple[Play, ...]], dict[Card, tuple[Play, ...]]] = ({}, {})
+        # CardPlayed of one card on one's own turn: card -> one per colour in force (COLORS)
+        self.played: dict[Card, list[ev.CardPlayed | None]] = {}
+        self.chosen = tuple(ev.ColorChosen(player, color) for color in COLORS)
         self.started = ev.TurnStarted(player)
         self.passed = ev.TurnPassed(player)
         self.skipped = ev.PlayerSkipped(player)
+        self.declared = ev.UnoDeclared(player)
         self.draw = Draw(player)
+        self.pass_ = Pass(player)
+        self.declare = DeclareUno(player)
+        self.challenge = Challenge(player)
 
-    def plays_of(self, card: Card, left: int) -> tuple[Play, ...]:
-        """Every Play of ``card`` alone leaving ``left`` cards (no 7-0 swap target): a colour
-        per wild, with and without UNO when one card is left; the order legal_actions lists."""
-        table = self.plays[left if left < 2 else 2]
+    def plays_of(self, card: Card, uno: bool) -> tuple[Play, ...]:
+        """Every Play of ``card`` alone with no 7-0 swap target: a colour per wild, with and
+        without declaring UNO when the hand left must (``uno``); the order legal_actions lists."""
+        table = self.plays[1 if uno else 0]
         plays = table.get(card)
         if plays is None:
             colors: Sequence[Color | None] = COLORS if card.color is None else (None,)
-            unos = (False, True) if left == 1 else (False,)
+            unos = (False, True) if uno else (False,)
             plays = table[card] = tuple(Play(self.player, (card,), color, uno, None)
                                         for color in colors for uno in unos)
         return plays
 
-    def card_played(self, card: Card) -> ev.CardPlayed:
-        """CardPlayed for a coloured ``card`` played alone on one's own turn."""
-        played = self.played.get(card)
+    def card_played(self, card: Card, color: Color) -> ev.CardPlayed:
+        """CardPlayed for ``card`` played alone on one's own turn, ``color`` in force after it."""
+        by_color = self.played.get(card)
+        if by_color is None:
+            by_color = self.played[card] = [None, None, None, None]
+        i = COLORS.index(color)  # an identity test, where a dict would hash the enum in Python
+        played = by_color[i]
         if played is None:
-            played = self.played[card] = ev.CardPlayed(self.player, (card,), card.color, False)  # type: ignore[arg-type]
+            played = by_color[i] = ev.CardPlayed(self.player, (card,), color, False)
         return played
+
+    def color_chosen(self, color: Color) -> ev.ColorChosen:
+        return self.chosen[COLORS.index(color)]
 
 
 SEAT_CACHES: Final[dict[str, SeatCache]] = {}

@@ -9,13 +9,13 @@ from typing import Any, Final
 
 from . import events as ev
 from .cards import Card, Color, Rank, full_deck
-from .core import Tx, seat_cache
+from .core import WorkingCopy
 from .errors import BadAction
 from .predicates import D2, W4
 from .rng import randbelow, seeded_rng, shuffle
 from .rules import MAX_PLAYERS, MIN_PLAYERS, OFFICIAL, RuleSet
 from .scoring import team_ids_for
-from .state import GameState, build_state, cards_from_names, use_position_builder
+from .state import GameState, cards_from_names, use_position_builder
 
 
 def _check_players(players: Sequence[str], rules: RuleSet) -> tuple[str, ...]:
@@ -97,10 +97,6 @@ def new_hand(players: Sequence[str], rules: RuleSet = OFFICIAL, seed: int | str 
     return state, events + more
 
 
-FAST_PATHS = True  # the lean first-card path below; tests switch it off to compare
-_FIRST_CARD_EFFECTS: Final = (Rank.SKIP, Rank.REVERSE, D2)
-
-
 def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
     """Turn the top of the stock with the official first-card effects, the dealer 'playing' it:
     W+4 goes under the stock and another is turned; Skip skips the first player; Reverse lets
@@ -119,49 +115,39 @@ def turn_first_card(state: GameState) -> tuple[GameState, list[ev.Event]]:
     card = pile[0]
     d = state.players.index(state.dealer)
     rank = card.rank
-    if FAST_PATHS and rank not in _FIRST_CARD_EFFECTS:  # a number or Wild: the next seat starts
-        first = (d + 1) % len(state.players)
-        if rank is Rank.WILD and state.rules.first_wild == "dealer_names":
-            first = d  # ... unless the dealer names the Wild's colour first
-        # (first_player_names: the first player names it, then plays: their turn as ever)
-        s = state
-        return build_state(
-            rules=s.rules, players=s.players, hands=s.hands, draw_pile=pile[1:], discard=(card,),
-            color=card.color, direction=1, turn=first, dealer=s.dealer,
-            pending_draw=s.pending_draw, drawn_card=None, declared=s.declared,
-            catchable=s.catchable, caught=s.caught, wd4_by=s.wd4_by, wd4_bluff=s.wd4_bluff,
-            winner=s.winner, hand_points=s.hand_points, team_ids=s.team_ids, seed=s.seed,
-            rng_counter=s.rng_counter, penalty_play=s.penalty_play), [
-                ev.FirstCardTurned(card, reshuffled), seat_cache(s.players[first]).started]
-    tx = Tx(state.evolve(draw_pile=pile[1:], discard=(card,), color=card.color, direction=1))
-    events = tx.events
+    wc = WorkingCopy(state)
+    wc.pile = pile[1:]
+    wc.discard = (card,)
+    wc.color = card.color
+    wc.direction = 1
+    events = wc.events
     events.append(ev.FirstCardTurned(card, reshuffled))
-    first = tx.next_seat(d)
+    first = wc.next_seat(d)
     if rank is Rank.SKIP:
-        events.append(ev.PlayerSkipped(state.players[first]))
-        tx.start_turn(tx.next_seat(first))
+        wc.skip(first)
+        wc.start_turn(wc.next_seat(first))
     elif rank is Rank.REVERSE:
-        if tx.n > 2:  # with two players it acts as Skip: the dealer starts all the same
-            tx.direction = -1
+        if wc.n > 2:  # with two players it acts as Skip: the dealer starts all the same
+            wc.direction = -1
             events.append(ev.DirectionReversed(-1))
         else:
-            events.append(ev.PlayerSkipped(state.players[first]))
-        tx.start_turn(d)
+            wc.skip(first)
+        wc.start_turn(d)
     elif rank is D2:
         if state.rules.stacking != "off":
-            tx.pending = 2
-            tx.penalty_play = 2
-            tx.start_turn(first)
+            wc.pending = 2
+            wc.penalty_play = 2
+            wc.start_turn(first)
             events.append(ev.PenaltyPending(state.players[first], 2))
         else:
-            tx.draw(first, 2, "first_card")
-            events.append(ev.PlayerSkipped(state.players[first]))
-            tx.start_turn(tx.next_seat(first))
+            wc.draw(first, 2, "first_card")
+            wc.skip(first)
+            wc.start_turn(wc.next_seat(first))
     elif rank is Rank.WILD and state.rules.first_wild == "dealer_names":
-        tx.start_turn(d)
+        wc.start_turn(d)
     else:
-        tx.start_turn(first)
-    return tx.freeze(), events
+        wc.start_turn(first)
+    return wc.freeze(), events
 
 
 def position(players: Any, hands: Any, draw_pile: Any, *, rules: RuleSet | None = None,

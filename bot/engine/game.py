@@ -33,12 +33,10 @@ Decisions where the printed rules leave room (all documented in the README's rul
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from . import events as ev
 from .actions import Action, CatchUno, Challenge, ChooseColor, DeclareUno, Draw, Pass, Play
 from .cards import Card, Color, Rank
-from .core import Tx
+from .core import WorkingCopy, seat_cache
 from .deal import choose_dealer, new_hand, position, turn_first_card
 from .errors import (
     BadAction,
@@ -52,8 +50,7 @@ from .errors import (
     NotYourTurn,
     UnoError,
 )
-from .fast import fast_draw, fast_play
-from .legal import legal_actions, legal_plays
+from .legal import legal_actions, legal_plays, match_set
 from .predicates import (
     D2,
     W4,
@@ -72,29 +69,31 @@ from .state import GameState
 
 def apply(state: GameState, action: Action) -> tuple[GameState, list[ev.Event]]:
     """Apply ``action``; returns the new state and what happened. Raises ``UnoError``."""
-    if FAST_PATHS:
-        kind = type(action)
-        if kind is Play:
-            done = fast_play(state, action)  # type: ignore[arg-type]
-            if done is not None:
-                return done
-        elif kind is Draw:
-            done = fast_draw(state, action)  # type: ignore[arg-type]
-            if done is not None:
-                return done
     if state.winner is not None:
         raise GameOver("the hand is over", action)
     player = getattr(action, "player", None)
     if player not in state.players:
         raise BadAction(f"{player!r} is not playing in this hand", action)
     seat = state.players.index(player)
-    if state.color is None and awaiting_color(state) and type(action) is not ChooseColor:
+    kind = type(action)
+    if state.color is None and awaiting_color(state) and kind is not ChooseColor:
         if seat == state.turn:
             raise ColorRequired("name the colour of the first card before play starts", action)
         raise NotYourTurn(f"{state.current} names the colour of the first card", action)
-    handler = _HANDLERS.get(type(action))
-    if handler is not None:
-        return handler(state, action, seat)
+    if kind is Play:
+        return _apply_play(state, action, seat)  # type: ignore[arg-type]
+    if kind is Draw:
+        return _apply_draw(state, action, seat)  # type: ignore[arg-type]
+    if kind is Pass:
+        return _apply_pass(state, action, seat)  # type: ignore[arg-type]
+    if kind is CatchUno:
+        return _apply_catch(state, action, seat)  # type: ignore[arg-type]
+    if kind is DeclareUno:
+        return _apply_declare(state, action, seat)  # type: ignore[arg-type]
+    if kind is Challenge:
+        return _apply_challenge(state, action, seat)  # type: ignore[arg-type]
+    if kind is ChooseColor:
+        return _apply_choose_color(state, action, seat)  # type: ignore[arg-type]
     raise BadAction(f"not an action: {action!r}", action)
 
 
@@ -109,13 +108,11 @@ def is_legal(state: GameState, action: Action) -> bool:
 def _remove_cards(hand: tuple[Card, ...], cards: tuple[Card, ...], action: Action) -> tuple[Card, ...]:
     if len(cards) == 1:
         card = cards[0]
-        for i, c in enumerate(hand):  # hands hold canonical cards: identity is the fast test
-            if c is card:
-                return hand[:i] + hand[i + 1:]
-        for i, c in enumerate(hand):
-            if c == card:
-                return hand[:i] + hand[i + 1:]
-        raise NotInHand(f"{card} is not in the hand", action)
+        try:
+            i = hand.index(card)  # one instance per card: an identity test, in C
+        except ValueError:
+            raise NotInHand(f"{card} is not in the hand", action) from None
+        return hand[:i] + hand[i + 1:]
     rest = list(hand)
     for card in cards:
         try:
@@ -169,9 +166,6 @@ def _check_play(s: GameState, a: Play, seat: int) -> tuple[tuple[Card, ...], boo
     return remaining, jump, new_color
 
 
-FAST_PATHS = True  # the lean paths of fast.py; tests switch them off to compare
-
-
 def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Event]]:
     remaining, jump, new_color = _check_play(s, a, seat)
     rules = s.rules
@@ -179,108 +173,111 @@ def _apply_play(s: GameState, a: Play, seat: int) -> tuple[GameState, list[ev.Ev
     last = cards[-1]
     player = a.player
     pending_before, color_before, top_before = s.pending_draw, s.color, s.discard[-1]
-    tx = Tx(s)
-    tx.close_windows(player)
-    tx.hands[seat] = remaining
-    tx.discard = s.discard + cards
-    tx.color = new_color
-    tx.drawn = None
-    tx.wd4_by = None
-    tx.wd4_bluff = False
-    events = tx.events
-    events.append(ev.CardPlayed(player, cards, new_color, jump))
+    wc = WorkingCopy(s)
+    wc.close_windows(player)
+    wc.hands[seat] = remaining
+    wc.discard = s.discard + cards
+    wc.color = new_color
+    wc.drawn = None
+    wc.wd4_by = None
+    wc.wd4_bluff = False
+    events = wc.events
+    cache = seat_cache(player)
+    if len(cards) == 1 and not jump:
+        events.append(cache.card_played(last, new_color))  # the same event, shared
+    else:
+        events.append(ev.CardPlayed(player, cards, new_color, jump))
     if last.color is None:
-        events.append(ev.ColorChosen(player, new_color))
+        events.append(cache.color_chosen(new_color))
     rank = last.rank
     count = len(cards)
     amount = (2 if rank is D2 else 4 if rank is W4 else 0) * count
     if not remaining:
-        _uno_after_play(tx, a, seat)
+        _uno_after_play(wc, a, seat)
         if amount:  # a closing +2/+4 is still drawn before the cards are counted
-            tx.draw(tx.next_seat(seat), tx.pending + amount, "penalty")
-        tx.pending = 0
-        _finish(tx, player)
-        return tx.freeze(), events
+            wc.draw(wc.next_seat(seat), wc.pending + amount, "penalty")
+        wc.pending = 0
+        _finish(wc, player)
+        return wc.freeze(), events
 
     seven_zero = rules.seven_zero
     if rank is Rank.SEVEN and seven_zero:
         other = s.players.index(a.swap)  # type: ignore[arg-type]
-        tx.hands[seat], tx.hands[other] = tx.hands[other], tx.hands[seat]
+        wc.hands[seat], wc.hands[other] = wc.hands[other], wc.hands[seat]
         events.append(ev.HandsSwapped(player, a.swap))  # type: ignore[arg-type]
-        tx.forget_uno(a.swap)  # type: ignore[arg-type]
-        tx.forget_uno(player)
+        wc.forget_uno(a.swap)  # type: ignore[arg-type]
+        wc.forget_uno(player)
     elif rank is Rank.ZERO and seven_zero:
         for _ in range(count):  # each 0 passes every hand on once, in play direction
-            old = tx.hands
-            tx.hands = [old[(i - tx.direction) % tx.n] for i in range(tx.n)]
-            events.append(ev.HandsRotated(tx.direction))
+            old = wc.hands
+            wc.hands = [old[(i - wc.direction) % wc.n] for i in range(wc.n)]
+            events.append(ev.HandsRotated(wc.direction))
         for p in s.players:
-            tx.forget_uno(p)
-    _uno_after_play(tx, a, seat)
+            wc.forget_uno(p)
+    _uno_after_play(wc, a, seat)
 
     if rank is Rank.SKIP:
         for i in range(1, count + 1):
-            events.append(ev.PlayerSkipped(s.players[tx.next_seat(seat, i)]))
-        tx.start_turn(tx.next_seat(seat, count + 1))
+            wc.skip(wc.next_seat(seat, i))
+        wc.start_turn(wc.next_seat(seat, count + 1))
     elif rank is Rank.REVERSE:
-        if tx.n == 2:  # reverse acts as skip with two players (the direction stays)
+        if wc.n == 2:  # reverse acts as skip with two players (the direction stays)
             for _ in range(count):
-                events.append(ev.PlayerSkipped(s.players[tx.next_seat(seat)]))
-            tx.start_turn(tx.next_seat(seat, count + 1))
+                wc.skip(wc.next_seat(seat))
+            wc.start_turn(wc.next_seat(seat, count + 1))
         else:
             if count % 2:
-                tx.direction = -tx.direction
-                events.append(ev.DirectionReversed(tx.direction))
-            tx.start_turn(tx.next_seat(seat))
+                wc.reverse()
+            wc.start_turn(wc.next_seat(seat))
     elif amount:
         total = pending_before + amount
-        victim = tx.next_seat(seat)
+        victim = wc.next_seat(seat)
         challengeable = rank is W4 and rules.wd4_challenge
         if rules.stacking != "off" or challengeable:
-            tx.pending = total
-            tx.penalty_play = amount
+            wc.pending = total
+            wc.penalty_play = amount
             if challengeable:
-                tx.wd4_by = player
-                tx.wd4_bluff = pending_before == 0 and wd4_dishonest(rules, s.hands[seat], top_before,
+                wc.wd4_by = player
+                wc.wd4_bluff = pending_before == 0 and wd4_dishonest(rules, s.hands[seat], top_before,
                                                                      color_before)
-            tx.start_turn(victim)
+            wc.start_turn(victim)
             events.append(ev.PenaltyPending(s.players[victim], total))
         else:  # paid at once: draw and lose the turn
-            tx.pending = 0
-            tx.draw(victim, total, "penalty")
-            events.append(ev.PlayerSkipped(s.players[victim]))
-            tx.start_turn(tx.next_seat(victim))
+            wc.pending = 0
+            wc.draw(victim, total, "penalty")
+            wc.skip(victim)
+            wc.start_turn(wc.next_seat(victim))
     else:
-        tx.start_turn(tx.next_seat(seat))
-    return tx.freeze(), events
+        wc.start_turn(wc.next_seat(seat))
+    return wc.freeze(), events
 
 
-def _uno_after_play(tx: Tx, a: Play, seat: int) -> None:
+def _uno_after_play(wc: WorkingCopy, a: Play, seat: int) -> None:
     player = a.player
-    if uno_hand(tx.s.rules, tx.hands[seat]):
+    if uno_hand(wc.s.rules, wc.hands[seat]):
         if a.uno:
-            tx.forget_uno(player)
-            tx.declared = tx.declared | {player}
-            tx.events.append(ev.UnoDeclared(player))
-        elif player not in tx.declared and player not in tx.catchable:
-            tx.catchable = tx.catchable + (player,)
+            wc.forget_uno(player)
+            wc.declared = wc.declared | {player}
+            wc.events.append(seat_cache(player).declared)
+        elif player not in wc.declared and player not in wc.catchable:
+            wc.catchable = wc.catchable + (player,)
     else:
-        tx.forget_uno(player)
+        wc.forget_uno(player)
 
 
-def _finish(tx: Tx, winner: str) -> None:
-    s = tx.s
-    points = hand_winner_points(s.players, tx.hands, s.team_ids, winner)
-    changes = score_changes(s.players, tx.hands, s.team_ids, winner, s.rules.scoring)
-    tx.winner = winner
-    tx.points = ((winner, points),)
-    tx.turn = None
-    tx.drawn = None
-    tx.pending = 0
-    tx.wd4_by = None
-    tx.wd4_bluff = False
-    tx.catchable = ()
-    tx.events.append(ev.HandWon(winner, points, tuple(changes.items())))
+def _finish(wc: WorkingCopy, winner: str) -> None:
+    s = wc.s
+    points = hand_winner_points(s.players, wc.hands, s.team_ids, winner)
+    changes = score_changes(s.players, wc.hands, s.team_ids, winner, s.rules.scoring)
+    wc.winner = winner
+    wc.points = ((winner, points),)
+    wc.turn = None
+    wc.drawn = None
+    wc.pending = 0
+    wc.wd4_by = None
+    wc.wd4_bluff = False
+    wc.catchable = ()
+    wc.events.append(ev.HandWon(winner, points, tuple(changes.items())))
 
 
 def _apply_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Event]]:
@@ -288,43 +285,50 @@ def _apply_draw(s: GameState, a: Draw, seat: int) -> tuple[GameState, list[ev.Ev
         raise NotYourTurn(f"it is {s.current}'s turn", a)
     rules = s.rules
     if s.pending_draw:
-        tx = Tx(s)
-        tx.close_windows(a.player)
-        tx.draw(seat, s.pending_draw, "penalty")
-        tx.pending = 0
-        tx.wd4_by = None
-        tx.wd4_bluff = False
-        tx.start_turn(tx.next_seat(seat))
-        return tx.freeze(), tx.events
+        wc = WorkingCopy(s)
+        wc.close_windows(a.player)
+        wc.draw(seat, s.pending_draw, "penalty")
+        wc.pending = 0
+        wc.wd4_by = None
+        wc.wd4_bluff = False
+        wc.start_turn(wc.next_seat(seat))
+        return wc.freeze(), wc.events
     if s.drawn_card is not None:
         raise BadAction("already drew: play the drawn card or pass", a)
     hand = s.hands[seat]
     top, color = s.discard[-1], s.color
-    if rules.force_play and any(playable(rules, c, hand, top, color) for c in hand):
+    # Some card is playable exactly when some card matches: a W+4 is refused only for holding
+    # a matching card.
+    if rules.force_play and _holds_match(hand, top, color):
         raise IllegalPlay("a playable card must be played (force play)", a)
-    tx = Tx(s)
-    tx.close_windows(a.player)
+    wc = WorkingCopy(s)
+    wc.close_windows(a.player)
     if rules.draw_until_playable:
         drawn: tuple[Card, ...] = ()
         while True:
-            got = tx.take(1)
+            got = wc.take(1)
             if not got:
                 break
             drawn += got
             if playable(rules, got[0], hand + drawn, top, color):
                 break
         if drawn:
-            tx.hands[seat] = hand + drawn
-            tx.hand_changed(seat)
-        tx.events.append(ev.CardsDrawn(a.player, len(drawn), drawn, "draw"))
+            wc.hands[seat] = hand + drawn
+            wc.hand_changed(seat)
+        wc.events.append(ev.CardsDrawn(a.player, len(drawn), drawn, "draw"))
     else:
-        drawn = tx.draw(seat, 1, "draw")
-    if drawn and rules.play_after_draw and playable(rules, drawn[-1], tx.hands[seat], top, color):
-        tx.drawn = drawn[-1]
+        drawn = wc.draw(seat, 1, "draw")
+    if drawn and rules.play_after_draw and playable(rules, drawn[-1], wc.hands[seat], top, color):
+        wc.drawn = drawn[-1]
     else:
-        tx.events.append(ev.TurnPassed(a.player))
-        tx.start_turn(tx.next_seat(seat))
-    return tx.freeze(), tx.events
+        wc.events.append(seat_cache(a.player).passed)
+        wc.start_turn(wc.next_seat(seat))
+    return wc.freeze(), wc.events
+
+
+def _holds_match(hand: tuple[Card, ...], top: Card, color: Color | None) -> bool:
+    ok = match_set(top, color)
+    return bool(hand) if ok is None else not ok.isdisjoint(hand)
 
 
 def _apply_pass(s: GameState, a: Pass, seat: int) -> tuple[GameState, list[ev.Event]]:
@@ -332,46 +336,46 @@ def _apply_pass(s: GameState, a: Pass, seat: int) -> tuple[GameState, list[ev.Ev
         raise NotYourTurn(f"it is {s.current}'s turn", a)
     if s.drawn_card is None:
         raise CannotPass("pass only after drawing a playable card", a)
-    tx = Tx(s)
-    tx.close_windows(a.player)
-    tx.events.append(ev.TurnPassed(a.player))
-    tx.start_turn(tx.next_seat(seat))
-    return tx.freeze(), tx.events
+    wc = WorkingCopy(s)
+    wc.close_windows(a.player)
+    wc.events.append(seat_cache(a.player).passed)
+    wc.start_turn(wc.next_seat(seat))
+    return wc.freeze(), wc.events
 
 
 def _apply_declare(s: GameState, a: DeclareUno, seat: int) -> tuple[GameState, list[ev.Event]]:
     p = a.player
     if not uno_hand(s.rules, s.hands[seat]) or p in s.declared or p in s.caught:
         raise BadAction("UNO is declared holding one card, once, before being caught", a)
-    tx = Tx(s)
-    tx.forget_uno(p)
-    tx.declared = tx.declared | {p}
-    tx.events.append(ev.UnoDeclared(p))
-    return tx.freeze(), tx.events
+    wc = WorkingCopy(s)
+    wc.forget_uno(p)
+    wc.declared = wc.declared | {p}
+    wc.events.append(seat_cache(p).declared)
+    return wc.freeze(), wc.events
 
 
 def _apply_catch(s: GameState, a: CatchUno, seat: int) -> tuple[GameState, list[ev.Event]]:
     target = a.target
     if target not in s.players or target == a.player:
         raise BadAction("catch another player of this hand", a)
-    tx = Tx(s)
+    wc = WorkingCopy(s)
     if target not in s.catchable:
         exc = NothingToCatch(f"{target} cannot be called out now", a)
         penalty = s.rules.false_uno_penalty
         if penalty:
-            tx.events.append(ev.FalseUnoCall(a.player, target, penalty))
-            tx.draw(seat, penalty, "false_uno")
-            exc.state, exc.events = tx.freeze(), tx.events
+            wc.events.append(ev.FalseUnoCall(a.player, target, penalty))
+            wc.draw(seat, penalty, "false_uno")
+            exc.state, exc.events = wc.freeze(), wc.events
         raise exc
     target_seat = s.players.index(target)
     penalty = s.rules.uno_penalty
-    tx.events.append(ev.UnoCaught(a.player, target, penalty))
-    tx.catchable = tuple(p for p in tx.catchable if p != target)
+    wc.events.append(ev.UnoCaught(a.player, target, penalty))
+    wc.catchable = tuple(p for p in wc.catchable if p != target)
     if penalty:
-        tx.draw(target_seat, penalty, "uno_penalty")
-    if uno_hand(s.rules, tx.hands[target_seat]):  # a 0-card penalty: still caught, may not declare now
-        tx.caught = tx.caught | {target}
-    return tx.freeze(), tx.events
+        wc.draw(target_seat, penalty, "uno_penalty")
+    if uno_hand(s.rules, wc.hands[target_seat]):  # a 0-card penalty: still caught, may not declare now
+        wc.caught = wc.caught | {target}
+    return wc.freeze(), wc.events
 
 
 def _apply_challenge(s: GameState, a: Challenge, seat: int) -> tuple[GameState, list[ev.Event]]:
@@ -379,22 +383,22 @@ def _apply_challenge(s: GameState, a: Challenge, seat: int) -> tuple[GameState, 
         raise CannotChallenge("there is no W+4 to challenge", a)
     bluffer = s.wd4_by
     assert bluffer is not None
-    tx = Tx(s)
+    wc = WorkingCopy(s)
     pending = s.pending_draw
-    tx.pending = 0
-    tx.wd4_by = None
-    tx.wd4_bluff = False
+    wc.pending = 0
+    wc.wd4_by = None
+    wc.wd4_bluff = False
     bluffer_seat = s.players.index(bluffer)
     shown = s.hands[bluffer_seat]  # the rules: the hand is first shown to the challenger
     if s.wd4_bluff:
-        tx.events.append(ev.ChallengeWon(a.player, bluffer, shown))
-        tx.draw(bluffer_seat, pending, "challenge")
+        wc.events.append(ev.ChallengeWon(a.player, bluffer, shown))
+        wc.draw(bluffer_seat, pending, "challenge")
         # the challenger now plays the turn normally
     else:
-        tx.events.append(ev.ChallengeLost(a.player, bluffer, shown))
-        tx.draw(seat, pending + 2, "challenge")
-        tx.start_turn(tx.next_seat(seat))
-    return tx.freeze(), tx.events
+        wc.events.append(ev.ChallengeLost(a.player, bluffer, shown))
+        wc.draw(seat, pending + 2, "challenge")
+        wc.start_turn(wc.next_seat(seat))
+    return wc.freeze(), wc.events
 
 
 def _apply_choose_color(s: GameState, a: ChooseColor, seat: int) -> tuple[GameState, list[ev.Event]]:
@@ -404,20 +408,14 @@ def _apply_choose_color(s: GameState, a: ChooseColor, seat: int) -> tuple[GameSt
         raise NotYourTurn(f"{s.current} names the colour of the first card", a)
     if not isinstance(a.color, Color):
         raise ColorRequired("name a colour", a)
-    tx = Tx(s)
-    tx.color = a.color
-    tx.events.append(ev.ColorChosen(a.player, a.color))
+    wc = WorkingCopy(s)
+    wc.color = a.color
+    wc.events.append(ev.ColorChosen(a.player, a.color))
     if s.rules.first_wild == "dealer_names":
-        tx.start_turn(tx.next_seat(seat))  # play begins after the dealer, as after any play
+        wc.start_turn(wc.next_seat(seat))  # play begins after the dealer, as after any play
     else:
-        tx.start_turn(seat)  # first_player_names: the first player named it and now plays
-    return tx.freeze(), tx.events
-
-
-_HANDLERS: dict[type, Callable[..., tuple[GameState, list[ev.Event]]]] = {
-    Play: _apply_play, Draw: _apply_draw, Pass: _apply_pass, CatchUno: _apply_catch,
-    DeclareUno: _apply_declare, Challenge: _apply_challenge, ChooseColor: _apply_choose_color,
-}
+        wc.start_turn(seat)  # first_player_names: the first player named it and now plays
+    return wc.freeze(), wc.events
 
 
 # --- leaving ---------------------------------------------------------------------------------
@@ -451,10 +449,10 @@ def remove_player(state: GameState, player: str) -> tuple[GameState, list[ev.Eve
     new = s.evolve(**changes)
     if new.winner is None and (len(players) == 1 or (team_ids and len(set(team_ids)) == 1)):
         winner = min(players, key=lambda p: len(new.hands[players.index(p)]))
-        tx = Tx(new)
-        _finish(tx, winner)
-        new = tx.freeze()
-        events = tx.events
+        wc = WorkingCopy(new)
+        _finish(wc, winner)
+        new = wc.freeze()
+        events = wc.events
     return new, events
 
 
@@ -475,10 +473,10 @@ def add_player(state: GameState, player: str) -> tuple[GameState, list[ev.Event]
     hands = s.hands[:seat] + ((),) + s.hands[seat:]
     new_turn = turn if s.direction == 1 else turn + 1
     seated = s.evolve(players=players, hands=hands, turn=new_turn)
-    tx = Tx(seated)
-    tx.events.append(ev.PlayerJoined(player, s.players[turn], s.rules.hand_size))
-    tx.draw(seat, s.rules.hand_size, "deal")
-    return tx.freeze(), tx.events
+    wc = WorkingCopy(seated)
+    wc.events.append(ev.PlayerJoined(player, s.players[turn], s.rules.hand_size))
+    wc.draw(seat, s.rules.hand_size, "deal")
+    return wc.freeze(), wc.events
 
 
 __all__ = ["add_player", "apply", "is_legal", "legal_actions", "legal_plays", "new_hand", "remove_player", "turn_first_card",

@@ -123,30 +123,6 @@ def test_challenge_events_and_pending_penalty():
     assert after.current == "bo" and after.color is Color.BLUE and after.card_count("ana") == 6
 
 
-def test_fast_paths_match_the_general_path(monkeypatch):
-    import random
-
-    import bot.engine.game as game
-    from bot.engine import HOUSE, OFFICIAL, new_hand
-
-    steps = []
-    variants = [OFFICIAL, HOUSE, RuleSet(seven_zero=True), RuleSet(play_after_draw=False),
-                RuleSet(uno_penalty=0, jump_in=True)]
-    for seed, rules in enumerate(variants * 4):
-        state, _ = new_hand(["a", "b", "c"], rules, seed)
-        rnd = random.Random(seed)
-        while state.winner is None:
-            options = [a for p in state.players for a in legal_actions(state, p)]
-            plays = [a for a in options if isinstance(a, Play)]
-            action = rnd.choice(plays if plays and rnd.random() < 0.7 else options)
-            steps.append((state, action, apply(state, action)))
-            state = steps[-1][2][0]
-    monkeypatch.setattr(game, "FAST_PATHS", False)
-    for state, action, (fast_state, fast_events) in steps:
-        slow_state, slow_events = apply(state, action)
-        assert slow_state == fast_state and slow_events == fast_events, action
-
-
 def test_from_position_builds_the_scenario_state():
     state, events = GameState.from_position(
         ["ana", "bo"], {"ana": ["r1", "W"], "bo": ["G2"]}, ["Y3"], discard=["R3"], color="R",

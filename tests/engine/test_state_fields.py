@@ -6,10 +6,12 @@ check that the kept ones really are kept (a late join once dropped ``penalty_pla
 
 from __future__ import annotations
 
+import ast
 import inspect
 import random
 from collections import Counter
-from dataclasses import fields
+from dataclasses import MISSING, fields
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -48,10 +50,46 @@ def test_every_field_is_classified_for_every_transition():
 
 
 def test_the_hot_paths_builder_takes_every_field_by_name():
-    """``build_state`` (fast.py, Tx.freeze) has no default: a new field must be passed there."""
+    """``build_state`` (WorkingCopy.freeze) has no default: a new field must be passed there."""
     params = inspect.signature(build_state).parameters.values()
     assert [p.name for p in params] == [f.name for f in fields(GameState)]
     assert all(p.kind is p.KEYWORD_ONLY and p.default is p.empty for p in params)
+
+
+def written_out_inits():
+    """(class, its __init__'s AST) for every engine dataclass that writes its ``__init__`` out
+    (compiled, it runs natively). Read from the source: a compiled one has no signature."""
+    import bot.engine.actions
+    import bot.engine.events
+    import bot.engine.state
+    engine = Path(__file__).resolve().parents[2] / "bot" / "engine"
+    for module in (bot.engine.actions, bot.engine.events, bot.engine.state):
+        source = ast.parse((engine / (module.__name__.rsplit(".", 1)[1] + ".py")).read_text())
+        for node in source.body:
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                        yield getattr(module, node.name), item
+
+
+def test_written_out_inits_take_and_set_every_field_with_its_default():
+    inits = list(written_out_inits())
+    assert GameState in [cls for cls, _ in inits] and len(inits) >= 4
+    for cls, init in inits:
+        names = [f.name for f in fields(cls)]
+        assert [a.arg for a in init.args.args][1:] == names, cls
+        defaults = [eval(ast.unparse(d)) for d in init.args.defaults]  # our own source
+        assert defaults == [f.default for f in fields(cls) if f.default is not MISSING], cls
+        assigned = []
+        for statement in init.body:
+            if isinstance(statement, ast.Assign):  # self.name = name
+                target = statement.targets[0]
+                assert isinstance(target, ast.Attribute) and isinstance(statement.value, ast.Name)
+                assigned.append((target.attr, statement.value.id))
+            elif isinstance(statement, ast.Expr):  # object.__setattr__(self, "name", name)
+                _, name, value = statement.value.args  # type: ignore[attr-defined]
+                assigned.append((name.value, value.id))
+        assert assigned == [(n, n) for n in names], cls
 
 
 def walk(game, steps: int, walk_seed: int) -> list[GameState]:

@@ -152,6 +152,7 @@ async def _serve(platform: str, settings: Settings) -> None:
         coordinator = Coordinator(web.tee(chat_port) if web else chat_port, store, clock,
                                   retention=settings.unobot_retention_days * 86400,
                                   notifier=chat_port, table_opener=chat_port,
+                                  ownership=_ownership(platform, chat_port),
                                   on_failure=ops.metrics.unhandled_error if ops else None,
                                   timer_lag=ops.metrics.timer_fired_late if ops else None)
         coordinators.append(coordinator)
@@ -172,6 +173,16 @@ async def _serve(platform: str, settings: Settings) -> None:
         if ops is not None:
             await ops.stop()
         await store.close()
+
+
+def _ownership(platform: str, chat_port):
+    """Discord shards spread over processes: each runs the games of its own guilds. Telegram
+    runs one owner (None)."""
+    if platform != "discord":
+        return None
+    from adapters.discord.shards import ShardOwnership
+
+    return ShardOwnership.of(chat_port.client)
 
 
 def _operator_port(settings: Settings, platform: str, store, coordinators: list):

@@ -366,7 +366,7 @@ class Ownership(Protocol):
     seats and deliveries only of the games it owns now."""
 
     def owner_of(self, chat: ChatKey) -> str | None:
-        """The owner of ``chat`` (e.g. "discord:3"); None when it cannot be told."""
+        """The owner of ``chat`` (e.g. a Discord guild, "discord:guild:42"); None when it cannot be told."""
         ...
 
     def owns(self, owner: str) -> bool:

@@ -2,7 +2,6 @@
 card of any hand reaches it however the page or the API is poked; a watch token opens nothing
 of a player's, and every bad credential is a bare 401, never a 500."""
 
-import asyncio
 import json
 import re
 
@@ -14,6 +13,7 @@ from bot.coordinator import TableView
 from bot.coordinator import commands as cmds
 from bot.i18n import card_label
 from tests.adapters.web.conftest import SECRET
+from tests.waiting import wait_until
 
 
 def watch_token(web, game_id: str, **kw) -> str:
@@ -94,11 +94,9 @@ async def test_the_live_page_follows_the_game_and_counts_its_watchers(web):
     tables = [m for _, m, _ in web.chat.public if isinstance(m, TableView)]
     assert tables and tables[-1].watchers == 2
     await second.close()
-    await asyncio.sleep(0.05)
-    assert web.web.watching(game) == 1
+    await wait_until(lambda: web.web.watching(game) == 1)
     await first.close()
-    await asyncio.sleep(0.05)
-    assert web.web.watching(game) == 0
+    await wait_until(lambda: web.web.watching(game) == 0)
 
 
 @pytest.mark.parametrize("case", ["forged", "altered", "expired", "player_link", "session",

@@ -20,3 +20,7 @@ class HandLinks(Protocol):
     def signed(self, platform: str, user_id: str, game_id: str) -> str:
         """A short-lived link for this player and game only, usable outside Telegram too."""
         ...
+
+    def watch(self, platform: str, game_id: str) -> str:
+        """A read-only link to the game's public table, for anyone in its chat."""
+        ...

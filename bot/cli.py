@@ -154,7 +154,8 @@ async def _serve(platform: str, settings: Settings) -> None:
                                   notifier=chat_port, table_opener=chat_port,
                                   ownership=_ownership(platform, chat_port),
                                   on_failure=ops.metrics.unhandled_error if ops else None,
-                                  timer_lag=ops.metrics.timer_fired_late if ops else None)
+                                  timer_lag=ops.metrics.timer_fired_late if ops else None,
+                                  watchers=web)
         coordinators.append(coordinator)
         commands = ops.metrics.metered(coordinator) if ops else coordinator
         if web is not None:

@@ -138,6 +138,8 @@ def table_embed(view: TableView, *, picture: bool = False) -> discord.Embed:
     direction = tr(N_("↻ in seat order"), loc) if view.direction == 1 else tr(N_("↺ reversed"), loc)
     embed.add_field(name=tr(N_("Direction"), loc), value=direction)
     embed.add_field(name=tr(N_("Draw pile"), loc), value=str(view.draw_pile))
+    if view.watchers:
+        embed.add_field(name=tr(N_("Watching"), loc), value=str(view.watchers))
     embed.add_field(name=tr(N_("Players"), loc), value=_seat_lines(view, loc, show_cards=True) or "—",
                     inline=False)
     names = {s.user_id: s.name for s in view.seats}

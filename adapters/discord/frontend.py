@@ -18,7 +18,7 @@ import discord
 
 from bot.coordinator import ChatKey, Commands, GameStore, HandView, Reply, Text, User
 from bot.coordinator import commands as cmd
-from bot.i18n import N_, CommandRef, normalize_locale
+from bot.i18n import N_, CommandRef, format_text, normalize_locale
 
 from . import components as ui
 from .custom_ids import PICKER_ACTIONS, HandId, TableId
@@ -149,12 +149,25 @@ class Frontend:
             embeds += shown["embeds"]
             view = shown["view"]
             files = shown["attachments"]  # the hand's picture: only ever in this ephemeral answer
+        view = view or self._watch_view(reply)
         sent = await self._send_new(interaction, content=_prefix(reply, text), embeds=embeds, view=view,
                                     deferred=deferred, files=files)
         if hand is not None and sent is not None:  # the newest hand view: it refreshes itself now
             message_id, followup_id = sent
             await self.hands.adopt(chat_id, owner, interaction, message_id=message_id,
                                    followup_id=followup_id, page=page)
+
+    def _watch_view(self, reply: Reply) -> discord.ui.View | None:
+        """Link buttons to the live tables a watch command answered with."""
+        links = self.hands.web_links
+        if not reply.watch or links is None:
+            return None
+        view = discord.ui.View(timeout=None)
+        for link in reply.watch:
+            view.add_item(discord.ui.Button(style=discord.ButtonStyle.link,
+                                            label=format_text(link.label, reply.locale)[:80],
+                                            url=links.watch("discord", link.game_id)))
+        return view
 
     async def _send_new(self, interaction: discord.Interaction, *, content: str,
                         embeds: list[discord.Embed], view: discord.ui.View | None,

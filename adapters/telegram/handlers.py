@@ -12,16 +12,18 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from cachetools import FIFOCache
-from telegram import Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
 from bot.coordinator import N_, ChatKey, Reply, User, notation, preset_command, top_request
 from bot.coordinator import commands as cmd
+from bot.i18n import translate
+from bot.render.text import render_reply
 
 from .bot_commands import help_text
 from .context import PLATFORM, BotContext, BuildCommand, chat_key, parts, replied_user
-from .texts import html, tr
+from .texts import clip_html, html, mention, tr
 
 AWAITING_COLOR_SIZE = 10_000
 
@@ -56,6 +58,32 @@ class CommandHandlers:
             return
         command, reply = await self.ctx.run_as(tg_user, tg_chat, chat, build, need_admin)
         await self.ctx.reply_in_chat(message, command, reply)
+
+    async def on_watch(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/watch``: a read-only link to the live table for anyone here (a URL button: the
+        Mini App's own button would tell the page who pressed, which a spectator needs not)."""
+        incoming = parts(update)
+        if incoming is None:
+            return
+        message, tg_user, tg_chat = incoming
+        chat = await self.ctx.command_chat(tg_chat, tg_user)
+        if chat is None:
+            loc = await self.ctx.locale_of(tg_user)
+            await message.reply_text(html(tr(N_("You are not in a game."), loc)), parse_mode=ParseMode.HTML)
+            return
+        links = self.ctx.port.web_links
+        command, reply = await self.ctx.run_as(
+            tg_user, tg_chat, chat, lambda key, user: cmd.Watch(key, user, web=links is not None),
+            need_admin=False)
+        if links is None or not reply.ok or not reply.watch:
+            await self.ctx.reply_in_chat(message, command, reply)
+            return
+        keyboard = InlineKeyboardMarkup([
+            [InlineKeyboardButton(translate(link.label, reply.locale),
+                                  url=links.watch(PLATFORM, link.game_id))]
+            for link in reply.watch])
+        await message.reply_text(clip_html(render_reply(reply, escape=html, mention=mention)),
+                                 parse_mode=ParseMode.HTML, reply_markup=keyboard)
 
     async def on_add_ai(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         level = (context.args or ["normal"])[0].lower()

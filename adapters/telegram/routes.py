@@ -64,6 +64,7 @@ def register(app: Application, ctx: BotContext, stickers: StickerSets | None = N
     app.add_handler(CommandHandler("kick", commands.on_kick, filters=group))
     app.add_handler(CommandHandler("settings", settings.on_command, filters=group))
     app.add_handler(CommandHandler("preset", commands.on_preset, filters=group))
+    app.add_handler(CommandHandler("watch", commands.on_watch))
     app.add_handler(CommandHandler("stats", commands.on_stats))
     app.add_handler(CommandHandler("top", commands.on_top))
     app.add_handler(CommandHandler("lang", commands.on_language))

@@ -6,7 +6,8 @@ lines joined by "\\n"; the secret key is HMAC-SHA256 of the bot token keyed with
 "WebAppData"; ``hash`` must equal the hex HMAC-SHA256 of the data-check-string under that
 key, and ``auth_date`` must be recent.
 
-Tokens (the Discord link, and the session a page holds after proving itself): a compact
+Tokens (the Discord link, the session a page holds after proving itself, and a spectator's
+read-only link, which names no user): a compact
 ``payload.signature``, both base64url, the signature an HMAC-SHA256 of the payload; the
 payload names the platform, the user, the game and an expiry. Nothing secret is in it.
 """
@@ -23,6 +24,9 @@ from urllib.parse import parse_qsl
 INIT_DATA_MAX_AGE = 3600.0  # a Mini App opened more than an hour ago must be opened again
 LINK_TTL = 1800.0  # a Discord link button is good for half an hour
 SESSION_TTL = 4 * 3600.0  # a proven page may reconnect for a few hours (long matches)
+# A spectator's link is posted in the chat for anyone there and shows only the public table:
+# it may live as long as a long match.
+WATCH_TTL = 12 * 3600.0
 
 
 class AuthError(Exception):
@@ -97,6 +101,7 @@ def sign_token(secret: bytes, *, platform: str, user_id: str, game_id: str, expi
 @dataclass(frozen=True)
 class TokenClaims:
     kind: str  # "link" (from a chat button) | "session" (issued to a proven page)
+    #            | "watch" (a spectator's read-only link: no user, the public table only)
     platform: str
     user_id: str
     game_id: str

@@ -40,6 +40,11 @@ class WebLinks:
                                 kind="link")
         return f"{self.base_url.rstrip('/')}/#token={token}"
 
+    def watch(self, platform: str, game_id: str) -> str:
+        token = auth.sign_token(self.secret, platform=platform, user_id="", game_id=game_id,
+                                expires=self.now() + auth.WATCH_TTL, kind="watch")
+        return f"{self.base_url.rstrip('/')}/watch#token={token}"
+
 
 def links_from_settings(settings, platform_token: str) -> WebLinks | None:
     """The web hand's links when WEBAPP_URL is set, else None (no web hand)."""

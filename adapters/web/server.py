@@ -10,6 +10,7 @@ own hand, live, and sends their moves through the same coordinator commands as c
                             "version": ...}: one of the moves the snapshot offered
     GET  /api/live          WebSocket; first message {"session": token}; then the server
                             pushes the snapshot whenever the game changes
+    GET  /watch, /api/watch/...  the spectators' read-only page of the public table (watch.py)
 
 Every refusal of a credential is a bare 401 (the client learns nothing); the reason is
 logged without the credential. A move that is not one (not JSON, nested too deep, wrong
@@ -57,6 +58,7 @@ from bot.render import images
 from . import auth
 from .links import WebLinks
 from .views import snapshot_json
+from .watch import Spectators
 
 log = logging.getLogger(__name__)
 FIRST_MESSAGE_TIMEOUT = 5.0
@@ -164,6 +166,9 @@ class WebHand:
         self._sockets: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
         # Each player's live pages, oldest first: (platform, user id) -> sockets.
         self._player_pages: dict[tuple[str, str], list[web.WebSocketResponse]] = {}
+        self.spectators = Spectators(secret=self._secret, store=store, now=self._now,
+                                     wake=self.hub.open, done=self.hub.close,
+                                     changed=self.hub.changed, matches=self._matches)
 
     # ---- links -------------------------------------------------------------------------
     def telegram_url(self, game_id: str) -> str:
@@ -173,6 +178,10 @@ class WebHand:
     def link(self, platform: str, user_id: str, game_id: str) -> str:
         """A signed, short-lived address of one player's page (the Discord link)."""
         return self.links.signed(platform, user_id, game_id)
+
+    def watching(self, game_id: str) -> int:
+        """Spectator pages open on a game (the coordinator's Watchers port)."""
+        return self.spectators.watching(game_id)
 
     def serve_commands(self, handle: Callable[[cmds.Command], Awaitable[Reply]]) -> None:
         """The coordinator's ``handle``: moves from pages go where chat buttons go."""
@@ -190,6 +199,7 @@ class WebHand:
         app.router.add_get("/api/state", self._state)
         app.router.add_post("/api/action", self._action)
         app.router.add_get("/api/live", self._live)
+        self.spectators.routes(app)
         app.on_shutdown.append(self._close_live_pages)
         return app
 

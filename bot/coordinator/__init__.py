@@ -44,6 +44,7 @@ from .commands import (
     StopGame,
     UsePreset,
     VoteEnd,
+    Watch,
 )
 from .coordinator import Coordinator
 from .lobby import TWO_TABLE_PLAYERS
@@ -67,6 +68,7 @@ from .ports import (
     User,
     UserProfile,
     VersionConflict,
+    Watchers,
 )
 from .presenter import hand_view, table_view
 from .preset_codes import decode as decode_preset_code
@@ -78,6 +80,7 @@ from .refusals import Refusal
 from .setting_schema import all_settings, current_values, format_value, label, setting
 from .settings import apply_changes, expand_code, rule_changes, rules_of
 from .snapshot import MatchCache, PlayerSnapshot, player_snapshot
+from .spectate import SpectatorSnapshot, spectator_snapshot
 from .table_size import refuse_deal
 from .tables import split_table_chat, virtual_table_chat
 from .views import (
@@ -92,6 +95,7 @@ from .views import (
     SeatView,
     TableView,
     Text,
+    WatchLink,
 )
 
 __all__ = [
@@ -195,4 +199,9 @@ __all__ = [
     "VersionConflict",
     "virtual_table_chat",
     "VoteEnd",
+    "Watch",
+    "Watchers",
+    "WatchLink",
+    "SpectatorSnapshot",
+    "spectator_snapshot",
 ]

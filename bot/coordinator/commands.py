@@ -216,3 +216,11 @@ class VoteEnd(Command):
 @dataclass(frozen=True)
 class ShowLog(Command):
     """The last events of the game's UNO! race, with their times."""
+
+
+@dataclass(frozen=True)
+class Watch(Command):
+    """A read-only link to the chat's live table, for anyone in the chat. ``web``: whether
+    this bot serves the web page at all (the frontend knows; without it the answer says why)."""
+
+    web: bool = True

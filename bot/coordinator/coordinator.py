@@ -24,7 +24,7 @@ from .failures import FailureLog
 from .handlers import HANDLERS, series
 from .locales import safe_locale
 from .locks import ChatLocks
-from .ports import ChatKey, ChatPort, Clock, GameStore, Notifier, Ownership, TableOpener
+from .ports import ChatKey, ChatPort, Clock, GameStore, Notifier, Ownership, TableOpener, Watchers
 from .refusals import MESSAGES, Refusal
 from .replies import named
 from .scheduler import Scheduler, TimerLag
@@ -42,7 +42,8 @@ class Coordinator:
     """``notifier`` and ``table_opener`` are what the platform can do beyond the ChatPort
     (None: it cannot); ``strategies`` gives each AI level's strategy by name; ``on_failure``
     and ``timer_lag`` tell the operator's metrics of each unexpected error and of how late
-    each deadline timer fired."""
+    each deadline timer fired; ``watchers`` counts the spectators of each game's live page
+    (a web server), shown on the table."""
 
     def __init__(self, chat: ChatPort, store: GameStore, clock: Clock, *, ai_delay: float = 1.0,
                  hand_pause: float = 0.0, lobby_timeout: float = 600.0, seed: int | None = None,
@@ -51,7 +52,7 @@ class Coordinator:
                  table_opener: TableOpener | None = None, ownership: Ownership | None = None,
                  strategies: Callable[[str], Any] | None = None,
                  on_failure: Callable[[BaseException], None] | None = None,
-                 timer_lag: TimerLag | None = None) -> None:
+                 timer_lag: TimerLag | None = None, watchers: Watchers | None = None) -> None:
         self.chat = chat
         self.store = store
         self.clock = clock
@@ -59,7 +60,8 @@ class Coordinator:
         self.log_failure = FailureLog(on_failure)
         self.locks = ChatLocks(after_release=self._housekeeping_due)
         self.delivery = Deliverer(chat, store, self.locks, self.log_failure,
-                                  delivery_wait=delivery_wait, retry_delay=retry_delay)
+                                  delivery_wait=delivery_wait, retry_delay=retry_delay,
+                                  watchers=watchers)
         self.uow = UnitOfWork(store, clock, self.locks, self.delivery, self.log_failure,
                               hand_pause=hand_pause)
         self.scheduler = Scheduler(clock, self.uow, strategies or cache(get_strategy),

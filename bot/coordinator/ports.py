@@ -360,6 +360,14 @@ class Notifier(Protocol):
         ...
 
 
+class Watchers(Protocol):
+    """How many people watch a game's live page (optional ability of a web server). Read
+    while a table is sent, so it must answer at once from memory."""
+
+    def watching(self, game_id: str) -> int:
+        ...
+
+
 class Ownership(Protocol):
     """Which part of a bot runs which chats, where several processes share the load (Discord
     shards): each game records its owner when it opens, and a process resumes timers, AI

@@ -72,6 +72,8 @@ MESSAGES: dict[str, str] = {
     "two_tables_players": N_("Two tables need exactly 8 players (there are {count})."),
     "bad_strategy": N_("Unknown bot level {name}. Use easy, normal or hard."),
     "unknown_player": N_("There is no player {name} in this game."),
+    "no_web": N_("Watching a game needs the bot's web page, and this bot does not serve one "
+                 "(its operator has not set WEBAPP_URL)."),
     "busy": N_("The game is busy, please try again."),
     "internal": N_("Something went wrong. The game is unchanged; please try again."),
 }

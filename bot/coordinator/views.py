@@ -93,6 +93,9 @@ class TableView:
     # now (else a missing colour means any card may follow it).
     color_pending: bool = False
     can_stack: bool = False  # the rules let the waiting penalty be stacked on
+    # People watching the table's live page, as the web server counted them when this view
+    # was sent (approximate: a page opened since is counted on the next table).
+    watchers: int = 0
     # Set on the last table of a hand or game: how it ended (who won, standings, stopped).
     # Such a table has no player to act, no countdown and no buttons.
     result: Text | None = None
@@ -188,6 +191,14 @@ class HandView:
 
 
 @dataclass(frozen=True)
+class WatchLink:
+    """A game whose public table may be watched, and the words of the button that opens it."""
+
+    game_id: str
+    label: Text
+
+
+@dataclass(frozen=True)
 class Reply:
     """The coordinator's answer to one command, for the person who sent it only (a Telegram
     popup/private message, a Discord ephemeral response, the console's prompt line)."""
@@ -199,3 +210,4 @@ class Reply:
     lines: tuple[Text, ...] = ()  # longer answers: rules, settings, stats, leaderboard
     locale: str = "en"  # the sender's language for this reply
     bilingual: bool = False  # show ``lines`` in English and Chinese side by side (rules)
+    watch: tuple[WatchLink, ...] = ()  # games the sender asked to watch (the frontend links them)

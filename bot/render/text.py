@@ -146,6 +146,8 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
              (t(N_("Direction: ⬇️ in seat order")) if view.direction >= 0
               else t(N_("Direction: ⬆️ reversed seat order")))
              + escape(" · ") + t(N_("Draw pile: {count}"), count=view.draw_pile)]
+    if view.watchers:
+        lines[-1] += escape(" · ") + t.text(watchers_text(view.watchers))
     lines.append("")
     catchable = set(view.catchable)
     for number, seat in enumerate(view.seats, 1):
@@ -193,6 +195,10 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
         lines.append(t(N_("The hand is over.")))
     history = _history(view.last, t, limit - len("\n".join(lines)) - 1)
     return fit([*lines[:3], *history, *lines[3:]], limit, keep_last=1)
+
+
+def watchers_text(count: int) -> Text:
+    return Nn_("👁 {count} watching", "👁 {count} watching", count)
 
 
 def _seat_score(t: _Writer, scoring: str, score: int) -> str:

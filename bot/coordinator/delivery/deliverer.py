@@ -10,17 +10,26 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .. import presenter, presses
 from ..failures import FailureLog
 from ..locales import chat_locale, seat_locale
 from ..locks import ChatLocks
 from ..names import display_name
-from ..ports import ChatKey, ChatPort, DeliveryFailed, GameRecord, GameStore, Seat, VersionConflict
+from ..ports import (
+    ChatKey,
+    ChatPort,
+    DeliveryFailed,
+    GameRecord,
+    GameStore,
+    Seat,
+    VersionConflict,
+    Watchers,
+)
 from ..record import Outbox
 from ..transaction import Outgoing, Tx
-from ..views import N_, HandView, Notice, Text
+from ..views import N_, HandView, Notice, Public, TableView, Text
 from . import owed
 from .courier import Courier, Job, Retry
 
@@ -59,8 +68,10 @@ class Known:
 
 class Deliverer:
     def __init__(self, chat: ChatPort, store: GameStore, locks: ChatLocks, log_failure: FailureLog,
-                 *, delivery_wait: float = 1.0, retry_delay: float = 1.0) -> None:
+                 *, delivery_wait: float = 1.0, retry_delay: float = 1.0,
+                 watchers: Watchers | None = None) -> None:
         self.chat = chat
+        self.watchers = watchers
         self.store = store
         self.locks = locks
         self.log_failure = log_failure
@@ -153,7 +164,7 @@ class Deliverer:
             else:
                 edit = known.table_message_id if known.table_set else record.table_message_id
             try:
-                message_id = await self.chat.publish(chat, item.view, edit=edit)
+                message_id = await self.chat.publish(chat, self._watched(item.view, chat), edit=edit)
             except DeliveryFailed as failure:
                 log.warning("game %s: a public message could not be delivered (%s); retrying",
                             record.game_id, failure.reason)
@@ -190,6 +201,18 @@ class Deliverer:
         owing = record.delivery.outbox is not None and not self.courier.later_queued(job)
         if learnt or delivery.resumed or not record.active or owing:
             await self._settle(chat, delivery)
+
+    def _watched(self, view: Public, chat: ChatKey) -> Public:
+        """A table with how many watch it now: counted as it is sent, not when its move was
+        made (a count is never worth holding a move for, nor storing)."""
+        if self.watchers is None or not isinstance(view, TableView):
+            return view
+        try:
+            count = self.watchers.watching(view.game_id)
+        except Exception as error:  # a count is decoration: the table goes out without it
+            self.log_failure(error, "counting watchers", chat)
+            return view
+        return replace(view, watchers=count) if count != view.watchers else view
 
     async def _settle(self, chat: ChatKey, delivery: Delivery) -> None:
         """Store message ids learnt and drop the delivered outbox (a second, small save). Only

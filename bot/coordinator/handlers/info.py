@@ -10,7 +10,7 @@ from bot.engine.rules import RuleSet
 from bot.i18n import language_name
 
 from .. import commands as cmds
-from .. import race, tables
+from .. import race, spectate, tables
 from ..context import Context
 from ..locales import safe_locale
 from ..ports import ChatSettings, VersionConflict
@@ -260,7 +260,22 @@ async def show_log(ctx: Context, cmd: cmds.ShowLog) -> Reply:
                  locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 
 
+async def watch(ctx: Context, cmd: cmds.Watch) -> Reply:
+    """Links to the live table of the chat's game (each table of a two-table match), for
+    anyone in the chat: the frontend signs them."""
+    if not cmd.web:
+        raise Refusal("no_web")
+    record = await ctx.store.load(cmd.chat)
+    if record is None or record.status not in ("lobby", "running"):
+        raise Refusal("no_game")
+    games = list(record.two_tables.games) if record.two_tables is not None else []
+    text = Text(N_("Anyone with this link can watch the game live: the table, the scores and "
+                   "the UNO! race, never a card of any hand."))
+    return Reply(ok=True, text=text, watch=spectate.watch_links(record.game_id, games),
+                 locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
+
+
 __all__ = ["RULE_LABELS", "THEME_LABELS", "VALUE_LABELS", "change_settings", "may_manage",
            "normalize_theme",
            "set_card_theme", "set_language", "show_log", "show_rules", "show_settings",
-           "show_stats", "show_leaderboard"]
+           "show_stats", "show_leaderboard", "watch"]

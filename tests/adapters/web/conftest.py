@@ -25,7 +25,7 @@ class WebHarness(Harness):
                            store=self.store, telegram_token=BOT_TOKEN)
         # The coordinator publishes through the web hand's tee, as the bot is assembled.
         self.coordinator = Coordinator(self.web.tee(self.chat), self.store, self.clock, ai_delay=0,
-                                       seed=self.seed, notifier=self.chat)
+                                       seed=self.seed, notifier=self.chat, watchers=self.web)
         self.web.serve_commands(self.coordinator.handle)
 
     async def two_players(self, **kw) -> list:

@@ -1,0 +1,235 @@
+"""Spectators: a read-only live page of a game's public table, for anyone its chat gave the
+link to.
+
+    GET  /watch             the page (static; the link's token follows '#')
+    GET  /api/watch/state   Authorization: Bearer <watch token> -> the public table
+    GET  /api/watch/live    WebSocket; first message {"token": <watch token>}; then the
+                            server pushes the public table whenever the game changes
+
+A watch token names a game and no user, so no endpoint of a player's hand accepts it (they
+want a "link" or "session" token) and these accept nothing else. The JSON is built here field
+by field from the public table view (counts of cards, never cards), so a field added to a
+player's snapshot cannot leak into it. The open pages are counted per game: the coordinator
+reads the count (``watching``) when it sends a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import weakref
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from bot.coordinator import N_, GameStore, MatchCache, SpectatorSnapshot, spectator_snapshot
+from bot.i18n import card_label, color_label, gettext, translate
+from bot.render.text import watchers_text
+
+from . import auth
+
+log = logging.getLogger(__name__)
+FIRST_MESSAGE_TIMEOUT = 5.0
+COALESCE = 0.005
+# Each open page costs a read and a push on every move: past this many on one game, a new one
+# is turned away (the page says so) rather than slowing the game's other pages.
+MAX_PAGES_PER_GAME = 50
+FULL = 4429
+UNAUTHORIZED = 4401
+
+LABELS = {
+    "title": N_("UNO: watching the table"),
+    "waiting_for": N_("Waiting for {player}"),
+    "cards": N_("{count} cards"),
+    "points": N_("{points} pts"),
+    "clockwise": N_("Clockwise"),
+    "counterclockwise": N_("Counterclockwise"),
+    "color_in_force": N_("Colour: {color}"),
+    "draw_pile": N_("Draw pile: {count}"),
+    "hand": N_("Hand {number}"),
+    "pending": N_("Waiting penalty: +{count}"),
+    "catchable": N_("Can be called out: {players}"),
+    "lobby": N_("The game has not started yet. Players: {players}"),
+    "over": N_("This hand is over."),
+    "stopped": N_("This game has ended."),
+    "race": N_("UNO! race"),
+    "no_race": N_("No UNO! calls in this game yet."),
+    "disconnected": N_("Connection lost: reconnecting..."),
+    "unauthorized": N_("This link is not valid any more: ask for a new one with the watch "
+                       "command in the chat."),
+    "full": N_("Too many people are watching this game right now: try again later."),
+}
+
+
+def spectator_json(snapshot: SpectatorSnapshot, watchers: int) -> dict[str, Any]:
+    """The page's whole state: the public table, the race and how many watch. ``version``
+    changes with what the page shows, so an unchanged state is not pushed again."""
+    locale = snapshot.locale
+    data: dict[str, Any] = {
+        "game": snapshot.game_id, "status": snapshot.status, "locale": locale,
+        "labels": {key: gettext(msgid, locale) for key, msgid in LABELS.items()},
+        "watchers": watchers, "watching": translate(watchers_text(watchers), locale),
+        "race": [translate(line, locale) for line in snapshot.race],
+        "lobby": None, "table": None,
+    }
+    if snapshot.lobby is not None:
+        data["lobby"] = {"players": [seat.name for seat in snapshot.lobby.seats]}
+    table = snapshot.table
+    if table is not None:
+        names = {seat.user_id: seat.name for seat in table.seats}
+        over = snapshot.status != "running" or table.current is None
+        data["table"] = {
+            "hand_number": table.hand_number, "top": str(table.top),
+            "top_label": card_label(table.top, locale),
+            "color": table.color.value if table.color else None,
+            "color_label": color_label(table.color, locale) if table.color else "",
+            "direction": table.direction, "over": over,
+            "current_name": None if over or table.current is None else names.get(table.current),
+            "deadline": None if over else table.deadline,
+            "pending_draw": 0 if over else table.pending_draw, "draw_pile": table.draw_pile,
+            "catchable": [names.get(user, user) for user in table.catchable],
+            # Seats by name and place only: user ids are not the spectators' business.
+            "seats": [{"name": seat.name, "cards": seat.cards, "score": seat.score,
+                       "ai": seat.is_ai, "current": seat.is_current and not over,
+                       "uno": seat.declared_uno, "team": seat.team} for seat in table.seats],
+        }
+    digest = hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=9)
+    data["version"] = digest.hexdigest()
+    return data
+
+
+class Spectators:
+    """The spectators' routes, and how many pages watch each game."""
+
+    def __init__(self, *, secret: bytes, store: GameStore, now: Callable[[], float],
+                 wake: Callable[[str], asyncio.Event], done: Callable[[str, asyncio.Event], None],
+                 changed: Callable[[str], None], matches: MatchCache) -> None:
+        self._secret = secret
+        self._store = store
+        self._now = now
+        # The live hub: a page is woken on each change of its game; a page opening or closing
+        # is one (the pages show how many watch).
+        self._wake, self._done, self._changed = wake, done, changed
+        self._matches = matches
+        self._pages: dict[str, int] = {}  # game id -> open pages
+        self._sockets: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
+
+    def watching(self, game_id: str) -> int:
+        return self._pages.get(game_id, 0)
+
+    def routes(self, app: web.Application) -> None:
+        app.router.add_get("/watch", self._page)
+        app.router.add_get("/api/watch/state", self._state)
+        app.router.add_get("/api/watch/live", self._live)
+        app.on_shutdown.append(self._close_pages)
+
+    async def _close_pages(self, _app: web.Application) -> None:
+        for socket in list(self._sockets):
+            await socket.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
+
+    def _claims(self, token: Any) -> auth.TokenClaims | None:
+        try:
+            claims = auth.read_token(self._secret, token, self._now())
+        except auth.AuthError as error:
+            log.info("watch page: a request was refused (%s)", error)
+            return None
+        if claims.kind != "watch":
+            log.info("watch page: a request was refused (not a watch token)")
+            return None
+        return claims
+
+    async def _snapshot(self, claims: auth.TokenClaims) -> SpectatorSnapshot | None:
+        snapshot = await spectator_snapshot(self._store, claims.game_id, matches=self._matches)
+        if snapshot is None or snapshot.chat.platform != claims.platform:
+            return None
+        return snapshot
+
+    async def _page(self, request: web.Request) -> web.Response:
+        html = resources.files(__package__).joinpath("watch.html").read_text(encoding="utf-8")
+        return web.Response(text=html, content_type="text/html", headers={
+            "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+            "X-Content-Type-Options": "nosniff"})
+
+    async def _state(self, request: web.Request) -> web.Response:
+        header = request.headers.get("Authorization", "")
+        claims = self._claims(header.removeprefix("Bearer ").strip() if header else None)
+        snapshot = await self._snapshot(claims) if claims else None
+        if claims is None or snapshot is None:
+            return web.json_response({"error": "unauthorized"}, status=401)
+        return web.json_response(spectator_json(snapshot, self.watching(claims.game_id)))
+
+    async def _live(self, request: web.Request) -> web.StreamResponse:
+        socket = web.WebSocketResponse(heartbeat=30)
+        await socket.prepare(request)
+        self._sockets.add(socket)
+        try:
+            first = await socket.receive(timeout=FIRST_MESSAGE_TIMEOUT)
+        except TimeoutError:
+            await socket.close(code=UNAUTHORIZED, message=b"unauthorized")
+            return socket
+        claims = None
+        if first.type == WSMsgType.TEXT:
+            with contextlib.suppress(ValueError, TypeError, RecursionError):
+                message = json.loads(first.data)
+                if isinstance(message, dict):
+                    claims = self._claims(message.get("token"))
+        snapshot = await self._snapshot(claims) if claims else None
+        if claims is None or snapshot is None:
+            await socket.close(code=UNAUTHORIZED, message=b"unauthorized")
+            return socket
+        game_id = claims.game_id
+        if self.watching(game_id) >= MAX_PAGES_PER_GAME:
+            await socket.close(code=FULL, message=b"too many watchers")
+            return socket
+        self._pages[game_id] = self.watching(game_id) + 1
+        self._changed(game_id)
+        wake = self._wake(game_id)
+        pusher = asyncio.create_task(self._push_safely(socket, claims, wake, snapshot))
+        try:
+            async for message in socket:  # the page sends nothing more; wait for it to go
+                if message.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
+                    break
+        finally:
+            pusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pusher
+            self._done(game_id, wake)
+            left = self.watching(game_id) - 1
+            if left > 0:
+                self._pages[game_id] = left
+                self._changed(game_id)
+            else:
+                self._pages.pop(game_id, None)
+                self._matches.pop(game_id, None)
+        return socket
+
+    async def _push_safely(self, socket: web.WebSocketResponse, claims: auth.TokenClaims,
+                           wake: asyncio.Event, snapshot: SpectatorSnapshot | None) -> None:
+        try:
+            sent = None
+            while not socket.closed:
+                if snapshot is None:  # the game is gone
+                    await socket.close(code=UNAUTHORIZED, message=b"unauthorized")
+                    return
+                data = spectator_json(snapshot, self.watching(claims.game_id))
+                if data["version"] != sent:
+                    await socket.send_json({"type": "state", "state": data})
+                    sent = data["version"]
+                await wake.wait()
+                await asyncio.sleep(COALESCE)  # the rest of the same move
+                wake.clear()
+                snapshot = await self._snapshot(claims)
+        except ConnectionResetError:
+            pass
+        except Exception as error:
+            log.error("watch page: pushing to a page of game %s failed with %s",
+                      claims.game_id, type(error).__name__)
+            await socket.close(code=1011)
+
+
+__all__ = ["LABELS", "Spectators", "spectator_json"]

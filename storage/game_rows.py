@@ -86,6 +86,8 @@ class GameRows:
         self.select_all_active = (f"SELECT {cols} FROM games WHERE {ACTIVE} "
                                   "ORDER BY created_at, game_id")
         self.select_owing = f"SELECT {cols} FROM games WHERE owed ORDER BY updated_at, game_id"
+        self.mark_delivered = (f"UPDATE games SET owed = FALSE WHERE game_id = {self._p(1)} "
+                               f"AND version = {self._p(2)} AND owed RETURNING version")
         self.count_active = f"SELECT platform, COUNT(*) FROM games WHERE {ACTIVE} GROUP BY platform"
         self.compact = (f"UPDATE games SET match = NULL, hand_message_ids = '{{}}' WHERE NOT ({ACTIVE}) "
                         f"AND NOT owed AND updated_at < {self._p(1)} AND match IS NOT NULL")
@@ -149,6 +151,10 @@ class GameRows:
 
     async def fetch_owing(self) -> list[dict[str, Any]]:
         return await self._fetch(self.select_owing, ())
+
+    async def delivered(self, game_id: str, version: int) -> bool:
+        """Clear the owed flag of ``version`` (one autocommitted UPDATE)."""
+        return bool(await self._rows(self.mark_delivered, (game_id, version)))
 
     async def fetch_log(self, game_id: str, after: int, upto: int) -> list[tuple[int, Any, str]]:
         """The logged saves of a game with ``after < version <= upto``, in order."""

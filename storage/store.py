@@ -247,6 +247,8 @@ class SqlStore:
             snapshot_version=row["snapshot_version"],
         )
         record.snapshot, record.state = await self._match_of(row)
+        if not row["owed"]:  # its outbox was delivered (mark_delivered): owed no more
+            record.delivery.outbox = None
         cached = self._seat_digests.get(record.game_id)
         if not record.active:  # over: keep the cache as small as the set of live games
             self._seat_digests.pop(record.game_id, None)
@@ -426,6 +428,9 @@ class SqlStore:
         async with self.engine.begin() as conn:
             return await rating_queries.rebuild(conn)
 
+
+    async def mark_delivered(self, game_id: str, version: int) -> bool:
+        return await self._rows.delivered(game_id, version)
 
     async def match_history(self, game_id: str) -> MatchHistory | None:
         bases = await self._rows.fetch_bases(game_id)

@@ -182,6 +182,14 @@ class MemoryStore:
             count += 1
         return count
 
+    async def mark_delivered(self, game_id: str, version: int) -> bool:
+        stored = self._games.get(game_id)
+        if stored is None or stored.version != version or not stored.owed:
+            return False
+        stored.owed = False
+        stored.record_copy.delivery.outbox = None
+        return True
+
     async def match_history(self, game_id: str) -> MatchHistory | None:
         bases = self._bases.get(game_id)
         if game_id not in self._games or not bases:

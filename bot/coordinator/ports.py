@@ -249,6 +249,12 @@ class GameStore(Protocol):
         (``record.delivery.outbox``), for ``resume()``."""
         ...
 
+    async def mark_delivered(self, game_id: str, version: int) -> bool:
+        """What the save of ``version`` owed is delivered: its outbox is owed no more (read
+        back as none). A small write, and only while the game is still at ``version`` (a
+        later save carries its own outbox). False when it was not."""
+        ...
+
     async def match_history(self, game_id: str) -> MatchHistory | None:
         """The stored history of a game's match (None: no such game, or compacted)."""
         ...

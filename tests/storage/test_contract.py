@@ -18,7 +18,7 @@ from bot.coordinator.ports import (
     UserProfile,
     VersionConflict,
 )
-from bot.coordinator.record import DeliveryState, HandBook
+from bot.coordinator.record import DeliveryState, HandBook, Outbox
 
 CHAT = ChatKey("telegram", "-100123")
 OTHER_CHAT = ChatKey("telegram", "-100999")
@@ -322,3 +322,15 @@ async def test_notify_requests_are_added_once_removed_and_taken_once(store):
     assert await store.take_notify_requests(CHAT) == [("u1", "Ana", "zh_CN")]
     assert await store.take_notify_requests(CHAT) == []  # answered once
     assert await store.take_notify_requests(OTHER_CHAT) == [("u1", "Ana", "en")]
+
+
+async def test_a_delivered_outbox_is_owed_no_more_and_only_at_its_version(store):
+    owing = await store.save(make_record(status="running", match=MATCH_JSON,
+                                         delivery=DeliveryState(Outbox(1, table=True))))
+    assert [r.game_id for r in await store.owing_delivery()] == ["g1"]
+    assert not await store.mark_delivered("g1", owing.version + 1)  # not a version it has
+    assert await store.mark_delivered("g1", owing.version)
+    assert await store.owing_delivery() == []
+    loaded = await store.get("g1")
+    assert loaded.delivery.outbox is None and loaded.version == owing.version
+    assert not await store.mark_delivered("g1", owing.version)  # once

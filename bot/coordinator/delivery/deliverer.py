@@ -199,8 +199,10 @@ class Deliverer:
         # again by the next start after a kill, and its hands would undo what the players
         # did meanwhile (a colour picker opened). A later job of the game settles it as well.
         owing = record.delivery.outbox is not None and not self.courier.later_queued(job)
-        if learnt or delivery.resumed or not record.active or owing:
+        if learnt or delivery.resumed or not record.active:
             await self._settle(chat, delivery)
+        elif owing:  # only the owed flag to clear: one small write, no read
+            await self._mark_delivered(record)
 
     def _watched(self, view: Public, chat: ChatKey) -> Public:
         """A table with how many watch it now: counted as it is sent, not when its move was
@@ -249,6 +251,12 @@ class Deliverer:
             log.warning("game %s: message ids not stored (busy)", record.game_id)
         except Exception as error:  # the move itself is stored and announced: only ids are lost
             self.log_failure(error, "storing message ids", chat)
+
+    async def _mark_delivered(self, record: GameRecord) -> None:
+        try:
+            await self.store.mark_delivered(record.game_id, record.version)
+        except Exception as error:  # the move is stored and announced: at worst it is again
+            self.log_failure(error, "marking a delivery done", record.chat)
 
     # ---- private hands -------------------------------------------------------------------
     async def _push_hand(self, record: GameRecord, user_id: str, view: HandView) -> bool:

@@ -49,7 +49,7 @@ from bot.coordinator.ports import (
 from bot.coordinator.record import parts_from_json
 from bot.engine import Match
 
-from . import rating_queries, stats_queries
+from . import rating_queries, result_queries, stats_queries
 from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
 from .game_rows import (
     GameRows,
@@ -426,6 +426,14 @@ class SqlStore:
         async with self.engine.begin() as conn:
             return await rating_queries.rebuild(conn)
 
+
+    async def game_results(self, game_id: str) -> list[GameResult]:
+        async with self.engine.connect() as conn:
+            return await result_queries.game_results(conn, game_id)
+
+    async def last_match_game(self, chat: ChatKey) -> str | None:
+        async with self.engine.connect() as conn:
+            return await result_queries.last_match_game(conn, chat)
 
     async def match_history(self, game_id: str) -> MatchHistory | None:
         bases = await self._rows.fetch_bases(game_id)

@@ -21,6 +21,7 @@ HANDLERS: dict[type, Handler] = {
     cmds.SetCardTheme: info.set_card_theme, cmds.ShowRules: info.show_rules,
     cmds.ShowSettings: info.show_settings, cmds.ShowStats: info.show_stats,
     cmds.ShowLeaderboard: info.show_leaderboard, cmds.ShowLog: info.show_log,
+    cmds.ShowRecap: info.show_recap,
     # saved presets and share codes
     cmds.SavePreset: presets.save_preset, cmds.ListPresets: presets.list_presets,
     cmds.UsePreset: presets.use_preset, cmds.DeletePreset: presets.delete_preset,

@@ -49,7 +49,7 @@ from bot.coordinator.ports import (
 from bot.coordinator.record import parts_from_json
 from bot.engine import Match
 
-from . import rating_queries, stats_queries
+from . import rating_queries, result_queries, stats_queries
 from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
 from .game_rows import (
     GameRows,
@@ -431,6 +431,14 @@ class SqlStore:
 
     async def mark_delivered(self, game_id: str, version: int) -> bool:
         return await self._rows.delivered(game_id, version)
+
+    async def game_results(self, game_id: str) -> list[GameResult]:
+        async with self.engine.connect() as conn:
+            return await result_queries.game_results(conn, game_id)
+
+    async def last_match_game(self, chat: ChatKey) -> str | None:
+        async with self.engine.connect() as conn:
+            return await result_queries.last_match_game(conn, chat)
 
     async def match_history(self, game_id: str) -> MatchHistory | None:
         bases = await self._rows.fetch_bases(game_id)

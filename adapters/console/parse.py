@@ -41,6 +41,7 @@ SIMPLE: dict[str, type[cmd.Command]] = {
     "rules": cmd.ShowRules, "规则": cmd.ShowRules,
     "stats": cmd.ShowStats, "战绩": cmd.ShowStats,
     "log": cmd.ShowLog, "记录": cmd.ShowLog,
+    "recap": cmd.ShowRecap, "回顾": cmd.ShowRecap,
 }
 VOTE_WORDS = {"vote", "投票"}
 END_WORDS = {"end", "结束"}

@@ -18,12 +18,14 @@ from bot.coordinator import (
     LobbyView,
     Notice,
     Public,
+    Recap,
     TableView,
     Text,
     split_table_chat,
 )
 from bot.i18n import translate
 from bot.render import text as render
+from bot.render.recap import recap_lines
 
 Writer = Callable[[str], None]
 
@@ -70,6 +72,8 @@ class ConsoleChat:
                 render.render_table(message, reader=self.human_id)
         elif isinstance(message, Notice):
             body = render.render_notice(message)
+        elif isinstance(message, Recap):  # a terminal shows no picture: the same facts
+            body = "\n".join(recap_lines(message))
         else:  # a new kind of view: say so rather than crash the game
             body = repr(type(message).__name__)
         self.say(body)

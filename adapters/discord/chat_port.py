@@ -38,6 +38,7 @@ from bot.coordinator import (
     LobbyView,
     Notice,
     Public,
+    Recap,
     TableView,
     split_table_chat,
     virtual_table_chat,
@@ -45,9 +46,9 @@ from bot.coordinator import (
 from bot.i18n import N_
 
 from .components import lobby_components, table_components
-from .embeds import lobby_embed, notice_content, table_embed, tr, tr_markup
+from .embeds import lobby_embed, notice_content, recap_embed, table_embed, tr, tr_markup
 from .hand_views import OpenHands
-from .pictures import TOP_FILE, as_file, top_card_png
+from .pictures import RECAP_FILE, TOP_FILE, as_file, recap_png, top_card_png
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,8 @@ class DiscordChatPort:
         return await top_card_png(message.top, message.color)
 
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
+        if isinstance(message, Recap):
+            return await self._publish_recap(chat, message)
         if not isinstance(message, TableView):
             if isinstance(message, LobbyView):  # a new game: no turn of an older one stands
                 self.pings.pop(chat.chat_id, None)
@@ -158,6 +161,27 @@ class DiscordChatPort:
             return await self._put(channel, chat, message, edit, None, text)
         except discord.HTTPException as error:
             raise self._failed(chat, error) from None
+
+    async def _publish_recap(self, chat: ChatKey, view: Recap) -> str:
+        """A finished match: the facts in an embed, the score chart attached; without the
+        right to attach files, the facts alone."""
+        channel_id = int(split_table_chat(chat.chat_id)[0])
+        channel = self.client.get_partial_messageable(channel_id)
+        name = getattr(self.client.get_channel(channel_id), "name", None) or ""
+        none = discord.AllowedMentions.none()
+        try:
+            try:
+                self.sends += 1
+                sent = await channel.send(embed=recap_embed(view, name), allowed_mentions=none,
+                                          file=as_file(await recap_png(view, name), RECAP_FILE))
+            except discord.Forbidden as error:
+                if error.code != MISSING_PERMISSIONS:
+                    raise
+                sent = await channel.send(embed=recap_embed(view, name, picture=False),
+                                          allowed_mentions=none)
+        except discord.HTTPException as error:
+            raise self._failed(chat, error) from None
+        return str(sent.id)
 
     async def _put(self, channel: discord.PartialMessageable, chat: ChatKey, message: Public,
                    edit: str | None, picture: bytes | None,

@@ -12,13 +12,23 @@ from typing import Any
 
 import discord
 
-from bot.coordinator import NOTATION_HELP, HandView, LobbyView, Notice, Reply, TableView, Text
+from bot.coordinator import (
+    NOTATION_HELP,
+    HandView,
+    LobbyView,
+    Notice,
+    Recap,
+    Reply,
+    TableView,
+    Text,
+)
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, ngettext
+from bot.render.recap import recap_lines
 from bot.render.text import jump_in_text, penalty_text, render_reply_pages
 
 from .command_names import command_markup
-from .pictures import HAND_FILE, TOP_FILE, attachment_url
+from .pictures import HAND_FILE, RECAP_FILE, TOP_FILE, attachment_url
 
 EMBED_DESCRIPTION_MAX = 4096
 FIELD_MAX = 1024
@@ -183,6 +193,17 @@ def _mention_text(user_id: str, name: str) -> Any:
 
 def notice_content(view: Notice) -> str:
     return _clip(fmt(view.text, view.locale), 2000)
+
+
+def recap_embed(view: Recap, chat_name: str, *, picture: bool = True) -> discord.Embed:
+    """A finished match: the facts, and the score chart attached to the same message."""
+    title, *facts = recap_lines(view, chat_name, escape=escape)
+    embed = discord.Embed(title=_clip(title, 256), description=_clip("\n".join(facts),
+                                                                      EMBED_DESCRIPTION_MAX),
+                          colour=NEUTRAL)
+    if picture:
+        embed.set_image(url=attachment_url(RECAP_FILE))
+    return embed
 
 
 def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1, *,

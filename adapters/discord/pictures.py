@@ -23,12 +23,14 @@ import io
 
 import discord
 
-from bot.coordinator import HandView
+from bot.coordinator import HandView, Recap
 from bot.engine.cards import Card, Color
 from bot.render.images import ByteBoundCache, Theme, hand_image, top_card_image
+from bot.render.recap import recap_image
 
 TOP_FILE = "top.png"
 HAND_FILE = "hand.png"
+RECAP_FILE = "recap.png"
 HAND_CARD_HEIGHT = 120  # a 7-card hand is 368 x 120 px: readable in an embed on a phone
 HAND_CACHE_BYTES = 4 * 1024 * 1024
 
@@ -48,6 +50,11 @@ async def top_card_png(top: Card, color: Color | None) -> bytes:
     """The table's top card, framed in the colour in force on a wild. Always the classic
     palette: the table is public, many people see it."""
     return await asyncio.to_thread(top_card_image, top, color, theme=Theme.CLASSIC)
+
+
+async def recap_png(view: Recap, chat_name: str) -> bytes:
+    """A finished match's score chart: drawn once, for its one message."""
+    return await asyncio.to_thread(recap_image, view, chat_name)
 
 
 def hand_theme(view: HandView) -> Theme:

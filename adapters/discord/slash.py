@@ -45,7 +45,7 @@ ZH_NAMES = {
     "play": "出牌", "draw": "摸牌", "pass": "过牌", "call": "喊uno", "challenge": "质疑",
     "stop": "结束", "kick": "踢出", "settings": "设置", "rules": "规则", "stats": "战绩",
     "top": "排行榜", "language": "语言", "help": "帮助", "notify": "通知我", "cards": "牌面",
-    "log": "抢答记录", "vote": "投票", "end": "结束对局", "watch": "观战",
+    "log": "抢答记录", "recap": "回顾", "vote": "投票", "end": "结束对局", "watch": "观战",
     # options
     "card": "牌", "color": "颜色", "uno": "uno", "swap_with": "交换对象", "target": "目标",
     "player": "玩家", "scope": "范围", "season": "赛季", "preset": "预设", "stacking": "叠加", "jump_in": "抢出",
@@ -222,6 +222,11 @@ def build_group(frontend: Frontend) -> app_commands.Group:
     async def watch(interaction: discord.Interaction) -> None:
         web = frontend.hands.web_links is not None
         await run(interaction, lambda chat, user: cmd.Watch(chat, user, web=web), show_hand=False)
+
+    @uno.command(name=name("recap"),
+                 description=locale_str(N_("The last match again: its score chart and facts")))
+    async def recap(interaction: discord.Interaction) -> None:
+        await run(interaction, cmd.ShowRecap, show_hand=False)
 
     vote = app_commands.Group(name=name("vote"), description=locale_str(N_("Vote with the other players")),
                               parent=uno)

@@ -31,6 +31,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("voteend", N_("Vote to end the game (a majority of the players ends it)")),
     ("log", N_("The UNO! race: who pressed, and when")),
     ("watch", N_("Watch the game live: a read-only link for anyone in the chat")),
+    ("recap", N_("The last match again: its score chart and facts")),
     ("notify", N_("Tell me privately when the next game opens here")),
     ("kick", N_("Remove a player (reply to them)")),
     ("settings", N_("Show or change the house rules")),

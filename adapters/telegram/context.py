@@ -38,7 +38,7 @@ ADMIN_STATUSES = ("creator", "administrator")
 # and keeps private notes such as "you drew Y3" out of the group).
 QUIET_WHEN_OK = (cmd.NewGame, cmd.Join, cmd.Leave, cmd.StartGame, cmd.AddAiSeat, cmd.PlayCards,
                  cmd.Draw, cmd.Pass, cmd.DeclareUno, cmd.CallUno, cmd.Challenge, cmd.Kick,
-                 cmd.StopGame, cmd.ShowHand, cmd.VoteEnd)
+                 cmd.StopGame, cmd.ShowHand, cmd.VoteEnd, cmd.ShowRecap)
 
 # Answers sent to the sender's private chat, never to the group: a wrong UNO! call again
 # during its cool-down (it would only repeat), a bare /play (it lists the sender's cards).

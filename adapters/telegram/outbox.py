@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, TelegramError
 
-from .photos import TablePhoto
+from .photos import RecapPhoto, TablePhoto
 
 log = logging.getLogger(__name__)
 
 # What a message shows: HTML text, or a photo table (picture and caption). The outbox only
 # passes it on.
-Body = str | TablePhoto
+Body = str | TablePhoto | RecapPhoto
 # (chat id, body, markup, message id to edit or None) -> the id of the message shown
 Deliver = Callable[[int, Body, InlineKeyboardMarkup | None, str | None], Awaitable[str]]
 

@@ -27,11 +27,12 @@ from typing import Any
 
 from telegram import Message
 
-from bot.coordinator import HandView, TableView
+from bot.coordinator import HandView, Recap, TableView
 from bot.engine.cards import Card, Color
 from bot.render.images import Theme, hand_image, top_card_image
+from bot.render.recap import recap_image, recap_lines
 
-from .texts import without_moments
+from .texts import clip_html, html, without_moments
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,27 @@ class TablePhoto:
 
     def without_moments(self) -> TablePhoto:
         return replace(self, caption=without_moments(self.caption))
+
+
+@dataclass(frozen=True)
+class RecapPhoto:
+    """A finished match's recap: its chart, with the facts as the caption (HTML). Drawn for
+    each match, so never kept as a file id."""
+
+    caption: str
+    view: Recap
+    chat_name: str
+
+    @classmethod
+    def of(cls, view: Recap, chat_name: str) -> RecapPhoto:
+        caption = "\n".join(recap_lines(view, chat_name, escape=html))
+        return cls(clip_html(caption, CAPTION_LIMIT), view, chat_name)
+
+    def without_moments(self) -> RecapPhoto:
+        return self
+
+    async def render(self) -> bytes:
+        return await asyncio.to_thread(recap_image, self.view, self.chat_name)
 
 
 class MediaFiles:

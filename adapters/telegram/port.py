@@ -44,6 +44,7 @@ from bot.coordinator import (
     LobbyView,
     Notice,
     Public,
+    Recap,
     TableView,
     Text,
     play_ref,
@@ -67,6 +68,7 @@ from .photos import (
     CAPTION_LIMIT,
     FILENAME,
     MediaFiles,
+    RecapPhoto,
     TablePhoto,
     TopCard,
     hand_picture,
@@ -168,6 +170,10 @@ class TelegramChatPort:
     # ---- ChatPort ----------------------------------------------------------------------------
 
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
+        if isinstance(message, Recap):  # a photo of the score chart, the facts as its caption
+            group, _, topic = split_table_chat(chat.chat_id)
+            photo = RecapPhoto.of(message, await self.chat_title(int(group)) or "")
+            return await self.outbox(int(group), int(topic) if topic else None).send(photo, None)
         body, markup = self._render_public(message)
         game_id = getattr(message, "game_id", None)
         if game_id:
@@ -347,6 +353,11 @@ class TelegramChatPort:
                        edit: str | None, thread: int | None = None) -> str:
         if isinstance(body, TablePhoto):
             return await self._deliver_photo(chat_id, body, markup, edit, thread)
+        if isinstance(body, RecapPhoto):
+            recap = InputFile(await body.render(), filename="recap.png")
+            sent = await self.bot.send_photo(chat_id, recap, caption=body.caption,
+                                             parse_mode=ParseMode.HTML, message_thread_id=thread)
+            return str(sent.message_id)
         text = body
         if edit is not None:
             try:

@@ -35,6 +35,7 @@ SIMPLE_COMMANDS: dict[str, type[cmd.Command]] = {
     "new": cmd.NewGame, "join": cmd.Join, "leave": cmd.Leave, "start": cmd.StartGame,
     "draw": cmd.Draw, "pass": cmd.Pass, "challenge": cmd.Challenge, "stop": cmd.StopGame,
     "hand": cmd.ShowHand, "notify": cmd.NotifyMe, "voteend": cmd.VoteEnd, "log": cmd.ShowLog,
+    "recap": cmd.ShowRecap,
 }
 # Lobby commands only make sense in the group; moves also work from the private chat (they go
 # to the game the sender sits in).

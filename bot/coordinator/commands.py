@@ -214,6 +214,11 @@ class VoteEnd(Command):
 
 
 @dataclass(frozen=True)
+class ShowRecap(Command):
+    """The recap of the chat's last finished match, posted in the chat again."""
+
+
+@dataclass(frozen=True)
 class ShowLog(Command):
     """The last events of the game's UNO! race, with their times."""
 

@@ -130,3 +130,4 @@ def match_finished(tx: Tx, winner: str) -> None:
                    {"winner": presenter.side_name(state, winner, names),
                     "standings": presenter.standings(match, names)}), mentions=(winner,))
     tx.finish("finished")
+    tx.recap_due = True

@@ -198,6 +198,13 @@ class MemoryStore:
                              for v, base in bases],
                             [(v, _copy(steps), d) for v, steps, d in self._logs.get(game_id, ())])
 
+    async def game_results(self, game_id: str) -> list[GameResult]:
+        return _copy([r for r in self._results if r.game_id == game_id])
+
+    async def last_match_game(self, chat: ChatKey) -> str | None:
+        return next((r.game_id for r in reversed(self._results)
+                     if r.kind == "match" and r.chat == chat), None)
+
     async def owing_delivery(self) -> list[GameRecord]:
         return [stored.record() for stored in self._games.values() if stored.owed]
 

@@ -259,6 +259,14 @@ class GameStore(Protocol):
         """The stored history of a game's match (None: no such game, or compacted)."""
         ...
 
+    async def game_results(self, game_id: str) -> list[GameResult]:
+        """Every result row of a game (its hands, then its match), in the order stored."""
+        ...
+
+    async def last_match_game(self, chat: ChatKey) -> str | None:
+        """The id of the game whose match finished last in ``chat`` (None: none yet)."""
+        ...
+
     async def chat_settings(self, chat: ChatKey) -> ChatSettings: ...
 
     async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None:

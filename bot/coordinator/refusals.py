@@ -13,6 +13,7 @@ from .views import N_, Text
 
 # The reason shown for each refusal code (params filled in where the raise site knows more).
 MESSAGES: dict[str, str] = {
+    "no_recap": N_("No match has finished in this chat yet: its recap comes when one does."),
     "no_game": N_("There is no game in this chat. Start one with {command}."),
     "game_exists": N_("A game is already open in this chat."),
     "not_in_game": N_("You are not playing in this game."),

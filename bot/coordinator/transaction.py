@@ -59,6 +59,7 @@ class Tx:
     steps: list[match_log.Step] = field(default_factory=list)
     stepped: Match | None = None
     hand_ended: bool = False
+    recap_due: bool = False  # a match ended: its recap follows the notices (unit_of_work)
     # Engine seats standing in for a caller without one (a bystander's catch): the race log
     # names the person who pressed.
     stand_ins: dict[str, str] = field(default_factory=dict)

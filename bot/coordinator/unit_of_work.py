@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from . import tables
+from . import recap, tables
 from .delivery import Deliverer
 from .failures import FailureLog
 from .locks import ChatLocks
 from .ports import ChatKey, Clock, GameRecord, GameStore, VersionConflict
 from .refusals import Refusal
-from .transaction import Tx
+from .transaction import Outgoing, Tx
 
 Saved = Callable[[GameRecord, Tx], None]
 FollowUp = Callable[[GameRecord], Awaitable[None]]
@@ -63,6 +63,8 @@ class UnitOfWork:
                 outcome = work(tx)
                 if not tx.dirty:
                     return outcome, tx
+                if tx.recap_due:
+                    await self._add_recap(tx)
                 tx.close_outgoing()
                 self.delivery.prepare(tx, loaded_table)
                 try:
@@ -78,6 +80,21 @@ class UnitOfWork:
                 break
         await self.delivery.wait(job)
         return outcome, tx
+
+    async def _add_recap(self, tx: Tx) -> None:
+        """The finished match's recap, after its notices: read under the lock, so the hands
+        stored so far and this transaction's own rows and moves add up to the whole match."""
+        record = tx.game()
+        try:
+            view = await recap.of_game(
+                self.store, record.game_id, tx.locale, pending=tx.results,
+                steps=tx.steps if tx.match is tx.stepped else (),
+                scoring=record.rules.get("scoring", "winner_takes"))
+        except Exception as error:  # noqa: BLE001 -- the match's end is told without it
+            self.log_failure(error, "building a match recap", tx.chat)
+            return
+        if view is not None:
+            tx.outgoing.append(Outgoing(view, "notice"))
 
     async def linked(self, record: GameRecord) -> list[GameRecord]:
         """The other records of a two-table match, as last saved."""

@@ -118,7 +118,31 @@ class Notice:
     transient: bool = False
 
 
-Public = LobbyView | TableView | Notice
+@dataclass(frozen=True)
+class ScoreLine:
+    """One player's (or team's) score after each hand of a match, first hand first."""
+
+    name: str
+    scores: tuple[int, ...]
+    start: int = 0  # before the first hand (a chip stake; 0 in the other modes)
+
+
+@dataclass(frozen=True)
+class Recap:
+    """A finished match to look back on: the data of its score chart (drawn by bot.render)
+    and a few fact lines. Public: names, scores and counts only."""
+
+    locale: str
+    game_id: str
+    finished_at: float  # when the match ended (the picture shows its UTC date)
+    heading: Text  # the date and the scoring mode; the adapter adds the chat's name
+    lines: tuple[ScoreLine, ...]
+    facts: tuple[Text, ...]
+    axis_hand: Text  # the picture's own words, in the view's language
+    axis_score: Text
+
+
+Public = LobbyView | TableView | Notice | Recap
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import pytest
 
 from bot.coordinator import commands as cmds
 from bot.coordinator.record import REACTION_WINDOW
-from bot.coordinator.views import Notice
+from bot.coordinator.views import Notice, Recap
 
 from .conftest import Harness
 
@@ -64,4 +64,6 @@ async def test_full_match(players: int, preset: str) -> None:
     # AI seats never receive private messages; humans get their hands.
     assert all(uid.startswith("u") for uid in h.chat.private)
     assert set(h.chat.private) == {p.id for p in people}
-    assert isinstance(h.chat.public[-1][1], Notice)
+    # The match's end notice, then its recap.
+    assert isinstance(h.chat.public[-1][1], Recap)
+    assert isinstance(h.chat.public[-2][1], Notice)

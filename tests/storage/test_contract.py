@@ -334,3 +334,15 @@ async def test_a_delivered_outbox_is_owed_no_more_and_only_at_its_version(store)
     loaded = await store.get("g1")
     assert loaded.delivery.outbox is None and loaded.version == owing.version
     assert not await store.mark_delivered("g1", owing.version)  # once
+
+
+async def test_a_games_results_read_back_for_its_recap(store):
+    await record_history(store)
+    rows = await store.game_results("g1")
+    assert [(r.kind, r.hand_number) for r in rows] == [("hand", 1), ("hand", 2), ("match", 2)]
+    assert [(p.user_id, p.points, p.uno_calls, p.caught) for p in rows[1].players] == [
+        ("ana", 80, 0, 0), ("bo", 0, 0, 2), ("ai1", 40, 3, 0)]
+    assert await store.game_results("nope") == []
+    assert await store.last_match_game(CHAT) == "g1"
+    assert await store.last_match_game(OTHER_CHAT) == "g2"
+    assert await store.last_match_game(ChatKey("telegram", "-1")) is None

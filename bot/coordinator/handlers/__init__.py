@@ -22,6 +22,7 @@ HANDLERS: dict[type, Handler] = {
     cmds.ShowSettings: info.show_settings, cmds.ShowStats: info.show_stats,
     cmds.ShowLeaderboard: info.show_leaderboard, cmds.ShowLog: info.show_log,
     cmds.Watch: info.watch,
+    cmds.ShowRecap: info.show_recap,
     # saved presets and share codes
     cmds.SavePreset: presets.save_preset, cmds.ListPresets: presets.list_presets,
     cmds.UsePreset: presets.use_preset, cmds.DeletePreset: presets.delete_preset,

@@ -10,7 +10,7 @@ from bot.engine.rules import RuleSet
 from bot.i18n import language_name
 
 from .. import commands as cmds
-from .. import race, spectate, tables
+from .. import race, recap, spectate, tables
 from ..context import Context
 from ..locales import safe_locale
 from ..ports import ChatSettings, VersionConflict
@@ -275,7 +275,19 @@ async def watch(ctx: Context, cmd: cmds.Watch) -> Reply:
                  locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 
 
+async def show_recap(ctx: Context, cmd: cmds.ShowRecap) -> Reply:
+    """The chat's last finished match, posted again for everyone (in the chat's language)."""
+    locale = await safe_locale(ctx.store, cmd.chat, cmd.user)
+    language = (await ctx.store.chat_settings(cmd.chat)).language
+    view = await recap.last_of_chat(ctx.store, cmd.chat, normalize_language(language) or locale)
+    if view is None:
+        raise Refusal("no_recap")
+    await ctx.chat.publish(cmd.chat, view)
+    return Reply(ok=True, text=Text(N_("The last match's recap is posted in the chat.")),
+                 locale=locale)
+
+
 __all__ = ["RULE_LABELS", "THEME_LABELS", "VALUE_LABELS", "change_settings", "may_manage",
            "normalize_theme",
-           "set_card_theme", "set_language", "show_log", "show_rules", "show_settings",
-           "show_stats", "show_leaderboard", "watch"]
+           "set_card_theme", "set_language", "show_log", "show_recap", "show_rules",
+           "show_settings", "show_stats", "show_leaderboard", "watch"]

@@ -53,7 +53,7 @@ async def test_commands_are_registered_with_chinese_localisations(bot, fake):
     subs = {o["name"]: o for o in group["options"]}
     assert set(subs) == {"new", "join", "leave", "start", "hand", "play", "draw", "pass", "call",
                          "challenge", "stop", "kick", "settings", "rules", "stats", "top",
-                         "language", "help", "notify", "cards", "preset", "log", "vote", "watch"}
+                         "language", "help", "notify", "cards", "preset", "log", "recap", "vote", "watch"}
     assert [o["name"] for o in subs["vote"]["options"]] == ["end"]  # /uno vote end
     for name, sub in subs.items():
         assert sub["name_localizations"]["zh-CN"] == ZH_NAMES[name]

@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 import pytest
 
+from bot.coordinator import commands as cmds
 from tests.adapters.web.conftest import WebHarness
 from tests.browser import ARTIFACTS, chromium
 
@@ -290,3 +291,25 @@ async def test_several_cards_are_played_in_the_order_tapped(browser, served):
     await page.wait_for_selector("#top[data-card='G5']", timeout=5_000)  # the last tapped on top
     state = await web.state()
     assert sorted(str(card) for card in state.hand(ana.id)) == ["B9", "Y1"]
+
+
+async def test_a_spectator_page_shows_the_live_table_and_never_a_hand(browser, served):
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    await web.rig({ana.id: ["R5", "G7", "B1"], bo.id: ["R9", "Y2", "Y3"]},
+                  ["B3", "B4", "B5"], ["R1"], current=ana.id)
+    token = web.web.links.watch("telegram", game).split("#token=")[1]
+    page = await open_page(browser, f"{web.base}/watch#token={token}")
+    await page.wait_for_selector("#game:not([hidden])", timeout=10_000)
+    await page.wait_for_function("document.querySelector('#watching').textContent.includes('1')",
+                                 timeout=10_000)
+    before = await page.text_content("body")
+    assert "Ana" in before and "Bo" in before
+    assert (await web.do(cmds.PlayCards, ana, cards=("R5",))).ok  # the table changes
+    await page.wait_for_function("document.querySelector('#top').alt.includes('5')",
+                                 timeout=10_000)
+    shown = await page.content()
+    for card in ("G7", "B1", "R9", "Y2", "Y3"):  # what the players hold, code or name
+        assert f'"{card}"' not in shown and f">{card}<" not in shown
+    await page.screenshot(path=str(ARTIFACTS / "watch-page.png"))

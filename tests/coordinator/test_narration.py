@@ -14,7 +14,7 @@ from bot.coordinator import commands as cmds
 from bot.coordinator.hand_end import HAND_WON
 from bot.coordinator.presenter import describe_all
 from bot.coordinator.refusals import from_engine
-from bot.coordinator.views import HandView, LobbyView, Notice, TableView
+from bot.coordinator.views import HandView, LobbyView, Notice, Recap, TableView
 from bot.engine import OFFICIAL, RuleSet, apply
 from bot.engine import events as ev
 from bot.engine.actions import Draw, Play
@@ -22,6 +22,7 @@ from bot.engine.cards import Card, Color
 from bot.engine.deal import position
 from bot.engine.errors import UnoError
 from bot.i18n import format_text
+from bot.render.recap import recap_lines
 from bot.render.text import render_hand, render_lobby, render_notice, render_table
 
 from .conftest import Harness
@@ -44,6 +45,8 @@ def rendered(message, locale: str) -> str:
         return render_notice(message)
     if isinstance(message, LobbyView):
         return render_lobby(message, now=0)
+    if isinstance(message, Recap):  # a match's end: its facts (the picture has the same words)
+        return "\n".join(recap_lines(message))
     assert isinstance(message, HandView)
     return render_hand(message)
 

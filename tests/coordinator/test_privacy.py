@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from bot.coordinator.memory_store import MemoryStore
-from bot.coordinator.views import LobbyView, Notice, TableView, Text
+from bot.coordinator.views import LobbyView, Notice, Recap, TableView, Text
 from bot.engine import Card, Match
 from bot.i18n import Lines
 from tests.fakes import FakeChat
@@ -57,6 +57,9 @@ class AuditingChat(FakeChat):
             assert state is not None and message.top == state.top
         elif isinstance(message, Notice):
             shown = cards_in(message.text)
+        elif isinstance(message, Recap):  # names, scores and counts: never a card
+            assert not cards_in([message.heading, *message.facts]), "a card in a recap"
+            shown = []
         else:
             assert isinstance(message, LobbyView)
             shown = []

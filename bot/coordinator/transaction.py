@@ -12,6 +12,7 @@ from typing import Any
 from bot.engine import Match
 from bot.engine import events as ev
 from bot.engine.actions import Action
+from bot.engine.state import GameState
 
 from . import fairness, hand_end, match_log, presenter, race, results, uno_calls
 from .ports import ChatKey, GameRecord, GameResult, Seat
@@ -174,10 +175,14 @@ class Tx:
             self.last.extend(race.note(record, before, after, events, actor=actor,
                                        names={**names, **self.stand_ins}, hand=hand, now=self.now))
         fairness.note_exposed(record, before.catchable, after.catchable, self.now)
-        # Private updates: the actor, the player to act, and whoever's cards changed.
+        # Private updates: the actor, the player to act, whoever's cards changed and, under
+        # jump-in, whoever may now jump in on the new top card or no longer may on the old one
+        # (their identical card's button must be live, or go).
+        new_top = len(after.discard) != len(before.discard) and after.rules.jump_in
         for player in after.players:
             changed = player in before.players and before.hand(player) != after.hand(player)
-            if player == actor or player == after.current or changed:
+            jump = new_top and (_may_jump_in(after, player) or _may_jump_in(before, player))
+            if player == actor or player == after.current or changed or jump:
                 self.want_hand(player, presenter.private_note(events, player, names))
         fairness.rearm_turn(record, before.current, after.current, actor, self.now)
         if after.current != before.current:  # a new turn (a player continuing is not one)
@@ -289,3 +294,11 @@ class Tx:
             record.snapshot_due = self.hand_ended
         record.updated_at = self.now
         return record
+
+
+def _may_jump_in(state: GameState, player: str) -> bool:
+    """Whether ``player`` holds a card identical to the top one (a jump-in, where allowed)."""
+    if state.winner is not None or not state.discard or player not in state.players:
+        return False
+    top = state.top
+    return not top.is_wild and top in state.hand(player)

@@ -121,3 +121,16 @@ async def test_bots_move_on_the_real_clock() -> None:
     h.coordinator = coordinator
     assert (await h.human_move(u1)).ok
     await coordinator.close()
+
+
+async def test_a_player_who_may_jump_in_gets_a_live_button_at_once(h: Harness) -> None:
+    u1, u2, u3 = await setup(h, {"u1": ["R5", "G2"], "u2": ["G5", "G6", "Y7"],
+                                 "u3": ["B3", "R5", "Y9"]}, "R9")
+    before = len(h.chat.private["u3"])
+    assert (await h.do(cmds.PlayCards, u1, cards=("R5",))).ok  # u3 is not next, and holds R5
+    assert len(h.chat.private["u3"]) > before  # told at once, not at their next turn
+    shown = h.chat.private["u3"][-1]
+    assert [str(o.card) for o in shown.cards if o.jump_in] == ["R5"]
+    # u2 plays on: the R5 is no longer on top, and u3's button goes with it
+    assert (await h.do(cmds.PlayCards, u2, cards=("G5",))).ok
+    assert not any(o.jump_in for o in h.chat.private["u3"][-1].cards)

@@ -1,5 +1,6 @@
 """Message budget per turn: at most one public send/edit, at most two private hand updates
-(the actor and the player to act) unless other hands changed (penalties, swaps, rotations)."""
+(the actor and the player to act) unless other hands changed (penalties, swaps, rotations)
+or, under jump-in, a player may now jump in on the new top card or no longer on the old one."""
 
 from __future__ import annotations
 
@@ -74,6 +75,8 @@ async def test_messages_per_turn(preset: str) -> None:
             continue
         b, a = before.game, after.game
         changed = {p for p in a.players if b.hand(p) != a.hand(p)}
-        allowed = {b.current, a.current} | changed
+        jumpers = {p for state in (b, a) if state.rules.jump_in and not state.top.is_wild
+                   for p in state.players if state.top in state.hand(p)}
+        allowed = {b.current, a.current} | changed | jumpers
         assert chat.private_by_save[save] <= max(2, len(allowed)), (save, changed)
     assert turns > 100

@@ -153,11 +153,15 @@ async def _play(url: str, logs: Path) -> None:
             return all([(await record(c)).version > since[c] for c in (CHANNEL_0, CHANNEL_1)])
 
         await until(advanced, "both games to move on by their timers", timeout=TURN_TIMER * 2 + 5)
-        assert_written_by_their_shard(fake, processes)
         assert (await record(CHANNEL_1)).version > killed_at
-        later = fake.writes[writes_before:]
-        assert any(w.process == "p1b" and w.channel_id == CHANNEL_1 for w in later), later
-        assert any(w.process == "p0" and w.channel_id == CHANNEL_0 for w in later), later
+
+        async def delivered() -> bool:  # a save is announced after it is stored: wait for it
+            later = fake.writes[writes_before:]
+            return any(w.process == "p1b" and w.channel_id == CHANNEL_1 for w in later) and \
+                any(w.process == "p0" and w.channel_id == CHANNEL_0 for w in later)
+
+        await until(delivered, "each process to announce its own game's timed-out turn")
+        assert_written_by_their_shard(fake, processes)
 
         for channel in (CHANNEL_0, CHANNEL_1):  # and people still play: a move each
             await until(lambda c=channel: turn_shown(c), f"the turn in {channel}")

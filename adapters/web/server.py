@@ -23,7 +23,6 @@ that game; each page then reads its own player's snapshot from the store.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import weakref
@@ -57,6 +56,7 @@ from bot.render import images
 
 from . import auth
 from .links import WebLinks
+from .live import push_until_closed
 from .views import snapshot_json
 from .watch import Spectators
 
@@ -369,15 +369,9 @@ class WebHand:
             oldest = pages.pop(0)
             await oldest.close(code=REPLACED, message=b"opened in another page")
         wake = self.hub.open(claims.game_id)
-        pusher = asyncio.create_task(self._push_safely(socket, claims, wake, snapshot))
         try:
-            async for message in socket:  # the page sends nothing more; wait for it to go
-                if message.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
-                    break
+            await push_until_closed(socket, self._push_safely(socket, claims, wake, snapshot))
         finally:
-            pusher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pusher
             self.hub.close(claims.game_id, wake)
             pages = self._player_pages.get(player, [])
             if socket in pages:

@@ -32,6 +32,7 @@ from bot.i18n import card_label, color_label, gettext, translate
 from bot.render.text import watchers_text
 
 from . import auth
+from .live import push_until_closed
 
 log = logging.getLogger(__name__)
 FIRST_MESSAGE_TIMEOUT = 5.0
@@ -189,15 +190,9 @@ class Spectators:
         self._pages[game_id] = self.watching(game_id) + 1
         self._changed(game_id)
         wake = self._wake(game_id)
-        pusher = asyncio.create_task(self._push_safely(socket, claims, wake, snapshot))
         try:
-            async for message in socket:  # the page sends nothing more; wait for it to go
-                if message.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
-                    break
+            await push_until_closed(socket, self._push_safely(socket, claims, wake, snapshot))
         finally:
-            pusher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pusher
             self._done(game_id, wake)
             left = self.watching(game_id) - 1
             if left > 0:

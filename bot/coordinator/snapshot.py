@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from bot.engine.match import Match
 
 from . import presenter
-from .ports import ChatKey, GameStore
+from .ports import ChatKey, GameRecord, GameStore
 from .views import HandView, LobbyView, TableView
 
 
@@ -45,15 +45,21 @@ async def player_snapshot(store: GameStore, game_id: str, user_id: str, *,
     if record.status == "lobby":
         lobby = presenter.lobby_view(record, locale)
     elif record.has_match:
-        cached = matches.get(record.game_id) if matches is not None else None
-        if cached is not None and cached[0] == record.version:
-            match = cached[1]
-        else:
-            match = record.current()
-            if matches is not None:
-                matches[record.game_id] = (record.version, match)
+        match = cached_match(record, matches)
         table = presenter.table_view(record, match, locale)
         hand = presenter.hand_view(record, match, user_id, locale)
     return PlayerSnapshot(game_id=record.game_id, chat=record.chat, status=record.status,
                           version=record.version, locale=locale, name=seat.name, lobby=lobby,
                           table=table, hand=hand)
+
+
+def cached_match(record: GameRecord, matches: MatchCache | None) -> Match:
+    """The record's match, from ``matches`` when it holds this version (pages of one game
+    share it), else decoded and kept there."""
+    cached = matches.get(record.game_id) if matches is not None else None
+    if cached is not None and cached[0] == record.version:
+        return cached[1]
+    match = record.current()
+    if matches is not None:
+        matches[record.game_id] = (record.version, match)
+    return match

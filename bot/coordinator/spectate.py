@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from . import presenter, race
 from .locales import chat_locale
 from .ports import ChatKey, GameStore
-from .snapshot import MatchCache
+from .snapshot import MatchCache, cached_match
 from .views import N_, LobbyView, TableView, Text, WatchLink
 
 
@@ -37,13 +37,7 @@ async def spectator_snapshot(store: GameStore, game_id: str, *,
     if record.status == "lobby":
         lobby = presenter.lobby_view(record, locale)
     elif record.has_match:
-        cached = matches.get(record.game_id) if matches is not None else None
-        if cached is not None and cached[0] == record.version:
-            match = cached[1]
-        else:
-            match = record.current()
-            if matches is not None:
-                matches[record.game_id] = (record.version, match)
+        match = cached_match(record, matches)
         table = presenter.table_view(record, match, locale)
     hub = tuple(record.two_tables.games) if record.two_tables is not None else ()
     return SpectatorSnapshot(game_id=record.game_id, chat=record.chat, status=record.status,

@@ -176,8 +176,8 @@ class SqlStore:
                 f"game {record.game_id}: version {record.version} is stale or unknown")
         # What is stored is the database's own copy; the returned record is a new object that
         # shares its nested JSON values with the argument (which callers replace by it).
-        saved = replace(record, version=version, created_at=created_at, updated_at=now, ops=[],
-                        replaced=False, snapshot_due=False, snapshot_version=values["snapshot_version"])
+        saved = record.saved_as(version, created_at=created_at, updated_at=now,
+                                snapshot_version=values["snapshot_version"])
         if saved.active:
             self._seat_digests[saved.game_id] = (saved.version, seats_digest)
         else:

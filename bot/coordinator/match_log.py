@@ -83,7 +83,13 @@ def replay(match: Match, rows: Iterable[tuple[int, list[Step], str]]) -> Match:
 def digest(match: Match) -> str:
     """A short fingerprint of where the match stands (not of the hidden cards' order)."""
     game = match.game
-    sizes = ",".join(str(game.card_count(p)) for p in game.players)
-    text = (f"{match.hand_number}|{game.current}|{game.top}|{game.color}|{game.draw_pile_count}|"
+    sizes = ",".join([str(game.card_count(p)) for p in game.players])
+    color = _COLOR_TEXT.get(game.color)
+    if color is None:  # never stored before: formatted as it always was
+        color = _COLOR_TEXT[game.color] = f"{game.color}"
+    text = (f"{match.hand_number}|{game.current}|{game.top}|{color}|{game.draw_pile_count}|"
             f"{sizes}|{game.winner}|{match.winner}")
     return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
+
+
+_COLOR_TEXT: dict[Any, str] = {}  # a colour as the digest writes it (formatting an Enum is slow)

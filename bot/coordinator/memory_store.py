@@ -34,7 +34,6 @@ from .ports import (
     PlayerStats,
     RatedPlayer,
     RatingTable,
-    Seat,
     UserProfile,
     VersionConflict,
     preset_key,
@@ -51,12 +50,14 @@ class _Stored:
     """One game: a private copy of the record's small parts, and its match as the immutable
     engine value (shared, never copied: nothing can change it)."""
 
-    __slots__ = ("version", "chat", "active", "owed", "record_copy")
+    __slots__ = ("version", "chat", "active", "owed", "record_copy", "seated")
 
     def __init__(self, record: GameRecord) -> None:
         self.version = record.version
         self.chat = record.chat
         self.active = record.active
+        # who the seat index lists this game under: re-indexed only when it changes
+        self.seated = tuple(seat.user_id for seat in record.seats) if record.active else ()
         self.owed = record.delivery.outbox is not None
         self.record_copy = _detached(record)
 
@@ -66,18 +67,32 @@ class _Stored:
 
 def _detached(record: GameRecord) -> GameRecord:
     """A copy sharing nothing mutable with ``record``: the match is an immutable value, and the
-    rules dict is only ever replaced, never changed in place."""
-    return GameRecord(
-        record.game_id, record.chat, record.status, record.creator,
-        [Seat(s.user_id, s.name, s.language, s.ai, s.theme) for s in record.seats],
-        record.rules, version=record.version, table_message_id=record.table_message_id,
-        hand_message_ids=dict(record.hand_message_ids), deadlines=dict(record.deadlines),
-        created_at=record.created_at, updated_at=record.updated_at,
-        snapshot=_copy(record.snapshot) if record.state is None and record.snapshot is not None else None,
-        state=record.state, snapshot_version=record.snapshot_version, replaced=False,
-        options=record.options.copy(), delivery=record.delivery.copy(), book=record.book.copy(),
-        two_tables=record.two_tables.copy() if record.two_tables is not None else None,
-        series=record.series.copy() if record.series is not None else None, owner=record.owner)
+    rules dict is only ever replaced, never changed in place. Two per move (a load, a save):
+    the fields are copied as they are, and only the mutable parts made anew."""
+    copy = object.__new__(GameRecord)
+    fields = copy.__dict__
+    fields.update(record.__dict__)
+    fields["seats"] = [_shallow(seat) for seat in record.seats]
+    fields["hand_message_ids"] = dict(record.hand_message_ids)
+    fields["deadlines"] = dict(record.deadlines)
+    fields["snapshot"] = (_copy(record.snapshot) if record.state is None and record.snapshot is not None
+                          else None)
+    fields["ops"], fields["replaced"], fields["snapshot_due"] = [], False, False
+    fields["options"] = _shallow(record.options)  # flat: strings and numbers
+    fields["delivery"] = record.delivery.copy()
+    fields["book"] = record.book.copy()
+    if record.two_tables is not None:
+        fields["two_tables"] = record.two_tables.copy()
+    if record.series is not None:
+        fields["series"] = record.series.copy()
+    return copy
+
+
+def _shallow(value: Any) -> Any:
+    """A new object with the same fields (for parts whose fields are immutable values)."""
+    copy = object.__new__(type(value))
+    copy.__dict__.update(value.__dict__)
+    return copy
 
 
 class MemoryStore:
@@ -129,17 +144,17 @@ class MemoryStore:
             self._logs.setdefault(record.game_id, []).append(
                 (version, list(steps), match_log.digest(record.state)))
         snapshot = match_log.takes_snapshot(record)
-        saved = replace(record, version=version, updated_at=now, created_at=record.created_at or now,
-                        ops=[], replaced=False, snapshot_due=False,
-                        snapshot_version=version if snapshot else record.snapshot_version)
+        saved = record.saved_as(version, updated_at=now, created_at=record.created_at or now,
+                                snapshot_version=version if snapshot else record.snapshot_version)
         new = _Stored(saved)  # copied here: later changes by the caller don't leak in
         self._games[record.game_id] = new
-        self._index_seats(saved)
+        if stored is None or stored.seated != new.seated:
+            self._index_seats(saved)
         if new.active:
             self._active[new.chat] = record.game_id
         elif holder == record.game_id:
             del self._active[new.chat]
-        for result in _copy(list(results)):
+        for result in _copy(list(results)) if results else ():
             self._results.append(result)
             self._book(result.chat.platform).apply(len(self._results), result,
                                                    self._season_days(result.chat))

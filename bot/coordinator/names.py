@@ -6,6 +6,7 @@ the sentence around it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 from bot.i18n.formatting import FSI, PDI
 
@@ -20,5 +21,10 @@ def display_name(name: object, limit: int = NAME_LIMIT) -> str:
 
 
 def display_names(names: Mapping[str, str]) -> dict[str, str]:
-    """user id -> display name, for a whole names mapping."""
-    return {user_id: display_name(name) for user_id, name in names.items()}
+    """user id -> display name, for a whole names mapping (a fresh dict: callers may add)."""
+    return dict(_display_names(tuple(names.items())))
+
+
+@lru_cache(maxsize=4096)  # the same seats are named several times in every move
+def _display_names(items: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    return tuple((user_id, display_name(name)) for user_id, name in items)

@@ -101,8 +101,6 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
 
 def can_join_late(record: GameRecord) -> bool:
     """Whether a person may still join this running game (late join on, a seat free)."""
-    from .table_size import seats_for
-
     rules = game_rules(record.rules)
     return rules.late_join and not rules.teams and len(record.seats) < seats_for(rules)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from functools import lru_cache
 
 from .refusals import Refusal
 
@@ -27,8 +28,13 @@ def token(match, user_id: str) -> str:
     state = match.game
     if user_id not in state.players:
         return ""
-    cards = ",".join(str(card) for card in state.hand(user_id))
-    digest = hashlib.blake2b(f"{match.hand_number}|{cards}".encode(), digest_size=5).digest()
+    return _token(match.hand_number, state.hand(user_id))
+
+
+@lru_cache(maxsize=8192)  # every hand shown is tokened again at each delivery and press
+def _token(hand_number: int, hand: tuple) -> str:
+    cards = ",".join(str(card) for card in hand)
+    digest = hashlib.blake2b(f"{hand_number}|{cards}".encode(), digest_size=5).digest()
     return base64.urlsafe_b64encode(digest).decode()[:LENGTH]
 
 

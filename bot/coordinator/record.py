@@ -385,6 +385,17 @@ class GameRecord:
         if match is not None:  # a match given as JSON is a new one: stored in full
             self.snapshot, self.state, self.ops, self.replaced = match, None, [], True
 
+    def saved_as(self, version: int, *, created_at: float, updated_at: float,
+                 snapshot_version: int) -> GameRecord:
+        """What a store hands back after saving: a shallow copy at ``version`` with nothing
+        left to write (its parts are shared with this record, which the caller replaces by it)."""
+        saved = object.__new__(GameRecord)  # replace() re-runs __init__: this is every save
+        saved.__dict__.update(self.__dict__)
+        saved.version, saved.created_at, saved.updated_at = version, created_at, updated_at
+        saved.snapshot_version = snapshot_version
+        saved.ops, saved.replaced, saved.snapshot_due = [], False, False
+        return saved
+
     @property
     def active(self) -> bool:
         return self.status in ("lobby", "running")

@@ -9,6 +9,8 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from cachetools import LRUCache
+
 from bot.engine.errors import UnoError
 from bot.engine.rules import PRESETS, RULE_FIELDS, RuleSet
 
@@ -113,10 +115,21 @@ def _shared_rules(items: tuple[tuple[str, Any], ...]) -> RuleSet:
     return RuleSet(**dict(items))
 
 
+# Stored rules dicts are replaced, never changed in place: the dict last seen is the same
+# RuleSet without sorting its items again (views ask several times per move). The entry
+# holds the dict, so its id cannot be reused while it is cached.
+_rules_by_dict: LRUCache[int, tuple[dict[str, Any], RuleSet]] = LRUCache(maxsize=4096)
+
+
 def game_rules(stored: dict[str, Any]) -> RuleSet:
     """A game's RuleSet from its stored rules: one shared value for every game played by the
     same rules (a RuleSet is immutable), so open games do not each hold and validate a copy."""
+    seen = _rules_by_dict.get(id(stored))
+    if seen is not None and seen[0] is stored:
+        return seen[1]
     try:
-        return _shared_rules(tuple(sorted(stored.items())))
+        rules = _shared_rules(tuple(sorted(stored.items())))
     except TypeError:  # an unhashable value: not a rules dict this bot wrote
         return RuleSet(**stored)
+    _rules_by_dict[id(stored)] = (stored, rules)
+    return rules

@@ -81,3 +81,22 @@ def test_leaving_down_to_one_player_wins_the_match():
     match, events = match.remove_player("ana")
     assert match.winner == "cy" and match.game.winner == "cy"
     assert any(isinstance(e, ev.MatchWon) for e in events)
+
+
+def test_a_move_keeps_every_field_of_the_match_but_its_hand():
+    """A plain move copies the match's fields rather than re-running the constructor: every
+    field other than the hand must come through, and the old match stays as it was."""
+    from dataclasses import fields
+
+    rules = RuleSet(rotation=True, rotation_hands=2, match_end="hands")
+    match, _ = Match.start(["ana", "bo", "cy", "dee"], rules, seed="s7")
+    player = match.game.current
+    action = next(a for a in legal_actions(match.game, player) if isinstance(a, (Play, Draw)))
+    after, _ = match.apply(action)
+    assert after.game is not match.game and after.game.current != match.game.current or \
+        after.game.hand(player) != match.game.hand(player)
+    for f in fields(Match):
+        if f.name != "game":
+            assert getattr(after, f.name) == getattr(match, f.name), f.name
+    assert after.seatings and after.last_hand == match.last_hand != 0
+    assert Match.from_json(after.to_json()) == after

@@ -48,7 +48,10 @@ class Job:
     version: int
     payload: Any
     has_table: bool
-    done: asyncio.Event = field(default_factory=asyncio.Event)
+    delivered: bool = False
+    # Futures of those waiting for the job (cheaper than an Event and wait_for's task: every
+    # move waits for its own job).
+    waiters: list[asyncio.Future[None]] = field(default_factory=list)
     cursor: int = 0
     hands_done: bool = False
     skip_table: bool = False
@@ -84,13 +87,17 @@ class Courier:
 
     async def wait(self, job: Job, timeout: float) -> bool:
         """Wait until ``job`` went out, at most ``timeout`` seconds; whether it did."""
-        if job.done.is_set():
+        if job.delivered:
             return True
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[None] = loop.create_future()
+        job.waiters.append(waiter)
+        timer = loop.call_later(timeout, _wake, waiter)
         try:
-            await asyncio.wait_for(job.done.wait(), timeout)
-        except TimeoutError:
-            return False
-        return True
+            await waiter
+        finally:
+            timer.cancel()
+        return job.delivered
 
     def busy(self, chat: ChatKey) -> bool:
         return bool(self._queues.get(chat))
@@ -138,7 +145,9 @@ class Courier:
                 except Exception:  # a bug in delivery must not stop the chat's queue
                     log.exception("delivering to chat %s failed", chat)
                 queue.popleft()
-                job.done.set()
+                job.delivered = True
+                for waiter in job.waiters:
+                    _wake(waiter)
         finally:
             if self._workers.get(chat) is asyncio.current_task():
                 del self._workers[chat]
@@ -170,3 +179,8 @@ class Courier:
         except TimeoutError:
             pass
         return True
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)

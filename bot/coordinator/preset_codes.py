@@ -182,6 +182,10 @@ def decode(text: str) -> dict[str, Any]:
         raise _refuse(DAMAGED) from None
     if len(data) < 1 + CHECKSUM_BYTES or _hash_checksum(data[:-CHECKSUM_BYTES]) != data[-CHECKSUM_BYTES:]:
         raise _refuse(DAMAGED)
+    # The last letter may carry unused bits: a letter changed only there decodes the same,
+    # so only the one spelling the bot writes is accepted (every typo is refused).
+    if base64.b32encode(data).decode().rstrip("=") != letters:
+        raise _refuse(DAMAGED)
     version, body = data[0], data[1:-CHECKSUM_BYTES]
     if version > VERSION:
         raise _refuse(NEWER)

@@ -141,3 +141,17 @@ def test_a_code_is_short() -> None:
                                turn_timer=90, afk_policy="leave")
     assert len(encode_preset_code(carried(house_night))) <= 40
     assert encode_preset_code(carried(ChatSettings())) == "UNOAG3THKMT"  # the official rules
+
+
+def test_a_last_letter_changed_only_in_its_unused_bits_is_refused() -> None:
+    code = encode_preset_code(carried(ChatSettings(overrides={"target_score": 300})))
+    letters = code[len(PREFIX):]
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+    padded = lambda text: text + "=" * (-len(text) % 8)  # noqa: E731
+    same = [c for c in alphabet if c != letters[-1]
+            and base64.b32decode(padded(letters[:-1] + c)) == base64.b32decode(padded(letters))]
+    if not same:
+        pytest.skip("this code's last letter uses all its bits")
+    with pytest.raises(Refusal) as refused:
+        decode_preset_code(PREFIX + letters[:-1] + same[0])
+    assert refused.value.code == "bad_code"

@@ -211,7 +211,7 @@ class MemoryStore:
             return None
         return MatchHistory([(v, base.to_json() if hasattr(base, "to_json") else _copy(base))
                              for v, base in bases],
-                            [(v, _copy(steps), d) for v, steps, d in self._logs.get(game_id, ())])
+                            _copy(self._logs.get(game_id, [])))  # one copy of the whole log
 
     async def game_results(self, game_id: str) -> list[GameResult]:
         return _copy([r for r in self._results if r.game_id == game_id])

@@ -249,14 +249,15 @@ class HandBook:
     def copy(self) -> HandBook:
         """A copy sharing nothing mutable (race events are immutable: shared)."""
         calls, vote = self.uno_calls, self.end_vote
-        return HandBook({p: dict(r) for p, r in self.counters.items()},
-                        {p: dict(r) for p, r in self.match_counters.items()},
-                        dict(self.exposed_at), dict(self.timeouts), list(self.taken_over),
-                        dict(self.names),
-                        UnoCalls(list(calls.targets), list(calls.callers)) if calls else None,
-                        list(self.race),
-                        EndVote(list(vote.voters), vote.hand, vote.since) if vote else None,
-                        self.end_reason)
+        book = object.__new__(HandBook)  # copied twice a move: the fields, not __init__
+        book.__dict__.update(self.__dict__)
+        book.counters = {p: dict(r) for p, r in self.counters.items()}
+        book.match_counters = {p: dict(r) for p, r in self.match_counters.items()}
+        book.exposed_at, book.timeouts = dict(self.exposed_at), dict(self.timeouts)
+        book.taken_over, book.names, book.race = list(self.taken_over), dict(self.names), list(self.race)
+        book.uno_calls = UnoCalls(list(calls.targets), list(calls.callers)) if calls else None
+        book.end_vote = EndVote(list(vote.voters), vote.hand, vote.since) if vote else None
+        return book
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> HandBook:

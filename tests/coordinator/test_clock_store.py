@@ -86,6 +86,40 @@ async def test_store_copies_in_and_out() -> None:
     assert (await store.get("g1")).book.taken_over == ["x1"]
 
 
+async def test_a_stored_record_shares_no_mutable_part_with_the_saved_or_loaded_one() -> None:
+    """Every field of the record and of its parts: a new mutable part added later that the
+    copies would share fails here."""
+    from dataclasses import fields, is_dataclass
+
+    from bot.coordinator.record import EndVote, Outbox, RaceEvent, UnoCalls
+
+    store = MemoryStore(now=lambda: 5.0)
+    mine = record(status="running")
+    mine.book = HandBook({"u1": {"uno": 1}}, {"u1": {"uno": 2}}, {"u1": 1.0}, {"u1": 1}, ["x1"],
+                         {"old": "Old"}, UnoCalls(["u1"], ["u1"]),
+                         [RaceEvent("caught", "Ana", "Ana", 1000, 3, 1, 4.0)],
+                         EndVote(["u1"], 1, 2.0), "vote")
+    mine.delivery.outbox = Outbox(1, [{"n": 1}], True, ["u1"])
+    mine.delivery.unreachable = ["u1"]
+    mine.hand_message_ids, mine.deadlines = {"u1": "m"}, {"turn": 1.0}
+    await store.save(mine)
+    loaded = await store.load(CHAT)
+
+    def mutable_parts(value, path="record"):
+        if isinstance(value, (dict, list)):
+            yield path, value
+        elif is_dataclass(value) and not type(value).__dataclass_params__.frozen:
+            yield path, value
+            for f in fields(value):
+                yield from mutable_parts(getattr(value, f.name), f"{path}.{f.name}")
+
+    parts = [(path, part) for path, part in mutable_parts(loaded) if path != "record.rules"]
+    assert {"record.book.counters", "record.book.uno_calls", "record.delivery.outbox"} <= {p for p, _ in parts}
+    ours = {id(part) for _, part in mutable_parts(mine)}
+    shared = [path for path, part in parts if id(part) in ours]
+    assert shared == []
+
+
 async def test_store_version_check_and_one_active_game() -> None:
     store = MemoryStore()
     first = await store.save(record())

@@ -12,7 +12,7 @@ from typing import Any
 from bot.engine import Match
 from bot.engine import events as ev
 from bot.engine.actions import Action
-from bot.engine.state import GameState
+from bot.engine.predicates import may_jump_in
 
 from . import fairness, hand_end, match_log, presenter, race, results, uno_calls
 from .ports import ChatKey, GameRecord, GameResult, Seat
@@ -181,7 +181,7 @@ class Tx:
         new_top = len(after.discard) != len(before.discard) and after.rules.jump_in
         for player in after.players:
             changed = player in before.players and before.hand(player) != after.hand(player)
-            jump = new_top and (_may_jump_in(after, player) or _may_jump_in(before, player))
+            jump = new_top and (may_jump_in(after, player) or may_jump_in(before, player))
             if player == actor or player == after.current or changed or jump:
                 self.want_hand(player, presenter.private_note(events, player, names))
         fairness.rearm_turn(record, before.current, after.current, actor, self.now)
@@ -295,10 +295,3 @@ class Tx:
         record.updated_at = self.now
         return record
 
-
-def _may_jump_in(state: GameState, player: str) -> bool:
-    """Whether ``player`` holds a card identical to the top one (a jump-in, where allowed)."""
-    if state.winner is not None or not state.discard or player not in state.players:
-        return False
-    top = state.top
-    return not top.is_wild and top in state.hand(player)

@@ -16,6 +16,7 @@ from .predicates import (
     W4,
     awaiting_color,
     can_stack,
+    jump_in_copies,
     matches,
     stack_adds_enough,
     uno_hand,
@@ -175,8 +176,7 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
             can_play = _turn_plays(s, cache, hand, out)
             if not (can_play and rules.force_play):
                 out.append(cache.draw)
-    elif rules.jump_in and not top.is_wild:
-        held = hand.count(top)
+    elif held := jump_in_copies(rules, top, hand):
         for k in range(1, (held if rules.multi_play else min(held, 1)) + 1):
             if s.pending_draw and not stack_adds_enough(rules, (top,) * k, s.penalty_play):
                 continue

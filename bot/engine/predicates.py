@@ -82,3 +82,20 @@ def playable(rules: RuleSet, card: Card, hand: Sequence[Card], top: Card, color:
     if not matches(card, top, color):
         return False
     return not (card.rank is W4 and not rules.wd4_challenge and wd4_dishonest(rules, hand, top, color))
+
+
+def jump_in_copies(rules: RuleSet, top: Card, hand: Sequence[Card]) -> int:
+    """How many cards identical to ``top`` the hand holds to jump in with: 0 unless jump-in
+    is on and ``top`` is not a Wild (a Wild's colour is chosen, so no card is identical)."""
+    if not rules.jump_in or top.is_wild:
+        return 0
+    return hand.count(top)
+
+
+def may_jump_in(state: GameState, player: str) -> bool:
+    """Whether ``player`` holds a card to jump in with on the top card now (the hand still
+    going). Whether the jump-in is legal at this moment (a waiting penalty, whose turn it is)
+    is ``legal_actions``'s to say; this tells who has such a card at all."""
+    if state.winner is not None or not state.discard or player not in state.players:
+        return False
+    return jump_in_copies(state.rules, state.discard[-1], state.hand(player)) > 0

@@ -142,7 +142,10 @@ def recap_image(view: Recap, chat_name: str = "") -> bytes:
 
     heading = words.heading
     title = chat_name or heading
-    draw.text((30, 18), title, font=font(28, title, True), fill=INK)
+    # A long chat name (or the heading alone, drawn as the title) gets smaller to fit.
+    size = next((size for size in (28, 24, 21, 18)
+                 if draw.textlength(title, font=font(size, title, True)) <= WIDTH - 60), 18)
+    draw.text((30, 18), title, font=font(size, title, True), fill=INK)
     if chat_name:
         draw.text((30, 56), heading, font=font(18, heading), fill=INK)
     legend_width = 230

@@ -118,3 +118,12 @@ def test_the_facts_as_text() -> None:
     lines = render.recap_lines(view("zh_CN"), "Friday UNO")
     assert lines[0].startswith("📈 Friday UNO · 1970-01-01（UTC）的比赛")
     assert lines[1] == "抓到没喊 UNO!：没有。"
+
+
+def test_a_long_title_is_drawn_smaller_to_fit_the_picture() -> None:
+    long = Recap("en", "g", 0.0, Text("Match of {date} (UTC), {mode}", {
+        "date": "1970-01-01", "mode": Text("the winner scores the others' cards")}),
+        (ScoreLine("A", (10, 20)),), (), Text("Hand"), Text("Score"))
+    image = Image.open(io.BytesIO(render.recap_image(long))).convert("L")
+    title_band = image.crop((render.WIDTH - 30, 10, render.WIDTH, 55))  # the right margin
+    assert title_band.getextrema()[0] > 200  # no ink runs into it

@@ -83,6 +83,9 @@ class GameRows:
         self.select_active = (f"SELECT {cols} FROM games WHERE platform = {self._p(1)} "
                               f"AND chat_id = {self._p(2)} AND {ACTIVE}")
         self.select_one = f"SELECT {cols} FROM games WHERE game_id = {self._p(1)}"
+        self.select_last = (f"SELECT {cols} FROM games WHERE platform = {self._p(1)} "
+                            f"AND chat_id = {self._p(2)} "
+                            "ORDER BY updated_at DESC, created_at DESC, game_id DESC LIMIT 1")
         self.select_all_active = (f"SELECT {cols} FROM games WHERE {ACTIVE} "
                                   "ORDER BY created_at, game_id")
         self.select_owing = f"SELECT {cols} FROM games WHERE owed ORDER BY updated_at, game_id"
@@ -137,6 +140,10 @@ class GameRows:
 
     async def fetch_one(self, game_id: str) -> dict[str, Any] | None:
         rows = await self._fetch(self.select_one, (game_id,))
+        return rows[0] if rows else None
+
+    async def fetch_last(self, platform: str, chat_id: str) -> dict[str, Any] | None:
+        rows = await self._fetch(self.select_last, (platform, chat_id))
         return rows[0] if rows else None
 
     async def fetch_all_active(self) -> list[dict[str, Any]]:

@@ -41,6 +41,8 @@ class GameRow(SQLModel, table=True):
         sa.Index("uq_games_one_active_per_chat", "platform", "chat_id", unique=True,
                  sqlite_where=_ACTIVE_WHERE, postgresql_where=_ACTIVE_WHERE),
         sa.Index("ix_games_status", "status"),
+        # A chat's last game, whatever its status (the log after a game): no scan of games.
+        sa.Index("ix_games_chat_updated", "platform", "chat_id", "updated_at"),
         sa.Index("ix_games_owed", "owed", sqlite_where=_OWED_WHERE, postgresql_where=_OWED_WHERE),
     )
 

@@ -126,6 +126,10 @@ class SqlStore:
         row = await self._rows.fetch_one(game_id)
         return await self._record(row) if row else None
 
+    async def last_game(self, chat: ChatKey) -> GameRecord | None:
+        row = await self._rows.fetch_last(chat.platform, chat.chat_id)
+        return await self._record(row) if row else None
+
     async def active_games(self) -> list[GameRecord]:
         return [await self._record(row) for row in await self._rows.fetch_all_active()]
 

@@ -10,6 +10,8 @@ own hand, live, and sends their moves through the same coordinator commands as c
                             "version": ...}: one of the moves the snapshot offered
     GET  /api/live          WebSocket; first message {"session": token}; then the server
                             pushes the snapshot whenever the game changes
+    GET  /api/recap.png     Authorization: Bearer <session> -> the finished match's recap
+                            picture (403 page: no valid session; 404 page: no recap yet)
     GET  /watch, /api/watch/...  the spectators' read-only page of the public table (watch.py)
 
 Every refusal of a credential is a bare 401 (the client learns nothing); the reason is
@@ -42,6 +44,8 @@ from bot.coordinator import (
     MatchCache,
     PlayerSnapshot,
     Public,
+    Recap,
+    RecapCache,
     Reply,
     Text,
     User,
@@ -57,6 +61,7 @@ from bot.render import images
 from . import auth
 from .links import WebLinks
 from .live import push_until_closed
+from .recaps import NO_RECAP, RecapPictures, reader_locale, refusal_page
 from .views import snapshot_json
 from .watch import Spectators
 
@@ -72,6 +77,8 @@ REPLACED = 4409
 ACTIONS = ("move",)
 _BAD_ACTION = Text(N_("The page sent something I do not understand. Reload it."))
 _STALE = Text(N_("The game moved on before your tap arrived: look again and choose."))
+_SIGNED_OUT = Text(N_("This page's link is not valid any more: open your hand again from the "
+                      "chat."))
 
 
 def _unauthorized() -> web.Response:
@@ -137,7 +144,9 @@ class LiveChatPort:
         return getattr(self._inner, name)
 
     async def publish(self, chat: ChatKey, message: Public, *, edit: str | None = None) -> str | None:
-        self._hub.changed(getattr(message, "game_id", None))
+        # A two-table match's recap is shown at both its tables too.
+        for game_id in message.games if isinstance(message, Recap) else (message.game_id,):
+            self._hub.changed(game_id)
         return await self._inner.publish(chat, message, edit=edit)
 
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
@@ -160,6 +169,8 @@ class WebHand:
         self._now = links.now
         self.hub = LiveHub()
         self._matches: MatchCache = {}  # decoded once per game version, for all its pages
+        self._recaps: RecapCache = {}  # a finished match's recap, read once for all its pages
+        self._pictures = RecapPictures()
         self._runner: web.AppRunner | None = None
         # Open live pages: closed at shutdown, else the server would wait on each of them
         # (aiohttp waits for running handlers, and a live page's handler runs until it goes).
@@ -168,7 +179,8 @@ class WebHand:
         self._player_pages: dict[tuple[str, str], list[web.WebSocketResponse]] = {}
         self.spectators = Spectators(secret=self._secret, store=store, now=self._now,
                                      wake=self.hub.open, done=self.hub.close,
-                                     changed=self.hub.changed, matches=self._matches)
+                                     changed=self.hub.changed, matches=self._matches,
+                                     recaps=self._recaps, pictures=self._pictures)
 
     # ---- links -------------------------------------------------------------------------
     def telegram_url(self, game_id: str) -> str:
@@ -199,6 +211,7 @@ class WebHand:
         app.router.add_get("/api/state", self._state)
         app.router.add_post("/api/action", self._action)
         app.router.add_get("/api/live", self._live)
+        app.router.add_get("/api/recap.png", self._recap)
         self.spectators.routes(app)
         app.on_shutdown.append(self._close_live_pages)
         return app
@@ -283,7 +296,7 @@ class WebHand:
 
     async def _snapshot(self, claims: auth.TokenClaims) -> PlayerSnapshot | None:
         return await player_snapshot(self._store, claims.game_id, claims.user_id,
-                                     matches=self._matches)
+                                     matches=self._matches, recaps=self._recaps)
 
     async def _state(self, request: web.Request) -> web.Response:
         claims = self._bearer(request)
@@ -291,6 +304,15 @@ class WebHand:
         if snapshot is None:
             return _unauthorized()
         return web.json_response(snapshot_json(snapshot, self._now()))
+
+    async def _recap(self, request: web.Request) -> web.Response:
+        claims = self._bearer(request)
+        snapshot = await self._snapshot(claims) if claims else None
+        if snapshot is None:
+            return refusal_page(403, _SIGNED_OUT, reader_locale(request))
+        if snapshot.recap is None:
+            return refusal_page(404, NO_RECAP, snapshot.locale)
+        return await self._pictures.response(snapshot.recap)
 
     async def _action(self, request: web.Request) -> web.Response:
         claims = self._bearer(request)

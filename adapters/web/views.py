@@ -15,6 +15,8 @@ from bot.engine.cards import Color
 from bot.i18n import card_label, color_label, gettext, translate
 from bot.render.text import penalty_text
 
+from .recaps import recap_json, recap_labels
+
 LABELS = {
     "title": N_("UNO: your hand"),
     "draw": N_("Draw"),
@@ -49,7 +51,7 @@ LABELS = {
 
 
 def labels(locale: str) -> dict[str, str]:
-    return {key: gettext(msgid, locale) for key, msgid in LABELS.items()}
+    return {**{key: gettext(msgid, locale) for key, msgid in LABELS.items()}, **recap_labels(locale)}
 
 
 def colors(locale: str) -> dict[str, str]:
@@ -80,6 +82,8 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
         "lobby": None,
         # The page is this player's alone: every card on it, top card too, in their palette.
         "theme": snapshot.hand.theme if snapshot.hand else DEFAULT_CARD_THEME,
+        # The match has ended: its recap (the picture comes from /api/recap.png).
+        "recap": recap_json(snapshot.recap, "/api/recap.png"),
     }
     if snapshot.lobby is not None:
         data["lobby"] = {"players": [seat.name for seat in snapshot.lobby.seats]}

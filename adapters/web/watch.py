@@ -5,6 +5,8 @@ link to.
     GET  /api/watch/state   Authorization: Bearer <watch token> -> the public table
     GET  /api/watch/live    WebSocket; first message {"token": <watch token>}; then the
                             server pushes the public table whenever the game changes
+    GET  /api/watch/recap.png  Authorization: Bearer <watch token> -> the finished match's
+                            recap picture (403 page: no valid token; 404 page: no recap yet)
 
 A watch token names a game and no user, so no endpoint of a player's hand accepts it (they
 want a "link" or "session" token) and these accept nothing else. The JSON is built here field
@@ -27,12 +29,20 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from bot.coordinator import N_, GameStore, MatchCache, SpectatorSnapshot, spectator_snapshot
+from bot.coordinator import (
+    N_,
+    GameStore,
+    MatchCache,
+    RecapCache,
+    SpectatorSnapshot,
+    spectator_snapshot,
+)
 from bot.i18n import card_label, color_label, gettext, translate
 from bot.render.text import watchers_text
 
 from . import auth
 from .live import push_until_closed
+from .recaps import NO_RECAP, RecapPictures, reader_locale, recap_json, recap_labels, refusal_page
 
 log = logging.getLogger(__name__)
 FIRST_MESSAGE_TIMEOUT = 5.0
@@ -73,10 +83,13 @@ def spectator_json(snapshot: SpectatorSnapshot, watchers: int) -> dict[str, Any]
     locale = snapshot.locale
     data: dict[str, Any] = {
         "game": snapshot.game_id, "status": snapshot.status, "locale": locale,
-        "labels": {key: gettext(msgid, locale) for key, msgid in LABELS.items()},
+        "labels": {**{key: gettext(msgid, locale) for key, msgid in LABELS.items()},
+                   **recap_labels(locale)},
         "watchers": watchers, "watching": translate(watchers_text(watchers), locale),
         "race": [translate(line, locale) for line in snapshot.race],
         "lobby": None, "table": None,
+        # The match has ended: names, scores and counts (the picture: /api/watch/recap.png).
+        "recap": recap_json(snapshot.recap, "/api/watch/recap.png"),
     }
     if snapshot.lobby is not None:
         data["lobby"] = {"players": [seat.name for seat in snapshot.lobby.seats]}
@@ -109,7 +122,8 @@ class Spectators:
 
     def __init__(self, *, secret: bytes, store: GameStore, now: Callable[[], float],
                  wake: Callable[[str], asyncio.Event], done: Callable[[str, asyncio.Event], None],
-                 changed: Callable[[str], None], matches: MatchCache) -> None:
+                 changed: Callable[[str], None], matches: MatchCache,
+                 recaps: RecapCache | None = None, pictures: RecapPictures | None = None) -> None:
         self._secret = secret
         self._store = store
         self._now = now
@@ -117,6 +131,8 @@ class Spectators:
         # is one (the pages show how many watch).
         self._wake, self._done, self._changed = wake, done, changed
         self._matches = matches
+        self._recaps: RecapCache = {} if recaps is None else recaps
+        self._pictures = pictures or RecapPictures()
         self._pages: dict[str, int] = {}  # game id -> open pages
         self._sockets: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
 
@@ -127,6 +143,7 @@ class Spectators:
         app.router.add_get("/watch", self._page)
         app.router.add_get("/api/watch/state", self._state)
         app.router.add_get("/api/watch/live", self._live)
+        app.router.add_get("/api/watch/recap.png", self._recap)
         app.on_shutdown.append(self._close_pages)
 
     async def _close_pages(self, _app: web.Application) -> None:
@@ -145,7 +162,8 @@ class Spectators:
         return claims
 
     async def _snapshot(self, claims: auth.TokenClaims) -> SpectatorSnapshot | None:
-        snapshot = await spectator_snapshot(self._store, claims.game_id, matches=self._matches)
+        snapshot = await spectator_snapshot(self._store, claims.game_id, matches=self._matches,
+                                            recaps=self._recaps)
         if snapshot is None or snapshot.chat.platform != claims.platform:
             return None
         return snapshot
@@ -163,6 +181,16 @@ class Spectators:
         if claims is None or snapshot is None:
             return web.json_response({"error": "unauthorized"}, status=401)
         return web.json_response(spectator_json(snapshot, self.watching(claims.game_id)))
+
+    async def _recap(self, request: web.Request) -> web.Response:
+        header = request.headers.get("Authorization", "")
+        claims = self._claims(header.removeprefix("Bearer ").strip() if header else None)
+        snapshot = await self._snapshot(claims) if claims else None
+        if snapshot is None:
+            return refusal_page(403, LABELS["unauthorized"], reader_locale(request))
+        if snapshot.recap is None:
+            return refusal_page(404, NO_RECAP, snapshot.locale)
+        return await self._pictures.response(snapshot.recap)
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
         socket = web.WebSocketResponse(heartbeat=30)

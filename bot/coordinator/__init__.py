@@ -77,6 +77,7 @@ from .preset_codes import encode as encode_preset_code
 from .presets import PRESETS_PER_CHAT, preset_command
 from .queries import match_standings, standings, table_at
 from .rating_text import top_request
+from .recap import RecapCache
 from .refusals import Refusal
 from .setting_schema import all_settings, current_values, format_value, label, setting
 from .settings import apply_changes, expand_code, rule_changes, rules_of
@@ -167,6 +168,7 @@ __all__ = [
     "PRESETS_PER_CHAT",
     "Public",
     "Recap",
+    "RecapCache",
     "RealClock",
     "Refusal",
     "refuse_deal",

@@ -223,6 +223,11 @@ class GameStore(Protocol):
 
     async def get(self, game_id: str) -> GameRecord | None: ...
 
+    async def last_game(self, chat: ChatKey) -> GameRecord | None:
+        """The chat's game saved last, whatever its status (with no open game: the one that
+        ended last); None when no game was ever played here."""
+        ...
+
     async def save(self, record: GameRecord, results: list[GameResult] = ()) -> GameRecord:  # type: ignore[assignment]
         """Insert (version 0) or update where the stored version equals ``record.version``,
         together with ``results``, in one transaction. Returns the record with version + 1.

@@ -129,6 +129,15 @@ def window_line(entries: list[RaceEvent]) -> Text:
     return Text(N_("UNO! race: {close}; {late}. Reaction window: {window} s."), params)
 
 
+def tables_log_lines(tables: list[tuple[int, list[RaceEvent]]]) -> tuple[Text, ...]:
+    """Each table's last ``SHOWN`` events under its number (a two-table match)."""
+    lines: list[Text] = []
+    for number, events in tables:
+        if events:
+            lines += [Text(N_("Table {table}:"), {"table": number}), *log_lines(events)]
+    return tuple(lines)
+
+
 def log_lines(race: list[RaceEvent]) -> tuple[Text, ...]:
     """The last ``SHOWN`` events, oldest first, one line each."""
     lines = []

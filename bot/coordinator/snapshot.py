@@ -10,7 +10,8 @@ from bot.engine.match import Match
 
 from . import presenter
 from .ports import ChatKey, GameRecord, GameStore
-from .views import HandView, LobbyView, TableView
+from .recap import RecapCache, of_page
+from .views import HandView, LobbyView, Recap, TableView
 
 
 @dataclass(frozen=True)
@@ -24,16 +25,19 @@ class PlayerSnapshot:
     lobby: LobbyView | None
     table: TableView | None
     hand: HandView | None
+    recap: Recap | None = None  # the match has ended: its recap, in the player's language
 
 
 MatchCache = dict[str, tuple[int, Match]]  # game id -> (stored version, decoded match)
 
 
 async def player_snapshot(store: GameStore, game_id: str, user_id: str, *,
-                          matches: MatchCache | None = None) -> PlayerSnapshot | None:
+                          matches: MatchCache | None = None,
+                          recaps: RecapCache | None = None) -> PlayerSnapshot | None:
     """None unless ``user_id`` holds a (human) seat in game ``game_id``. ``matches`` keeps
     the decoded match of each game's newest version, for callers that read one game for
-    several players at a time (every open page of a game, after each move)."""
+    several players at a time (every open page of a game, after each move); ``recaps`` the
+    recaps of finished matches, likewise."""
     record = await store.get(game_id)
     if record is None:
         return None
@@ -48,9 +52,10 @@ async def player_snapshot(store: GameStore, game_id: str, user_id: str, *,
         match = cached_match(record, matches)
         table = presenter.table_view(record, match, locale)
         hand = presenter.hand_view(record, match, user_id, locale)
+    shown = await of_page(store, record, locale, cache=recaps) if record.status == "finished" else None
     return PlayerSnapshot(game_id=record.game_id, chat=record.chat, status=record.status,
                           version=record.version, locale=locale, name=seat.name, lobby=lobby,
-                          table=table, hand=hand)
+                          table=table, hand=hand, recap=shown)
 
 
 def cached_match(record: GameRecord, matches: MatchCache | None) -> Match:

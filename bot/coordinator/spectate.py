@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from . import presenter, race
 from .locales import chat_locale
 from .ports import ChatKey, GameStore
+from .recap import RecapCache, of_page
 from .snapshot import MatchCache, cached_match
-from .views import N_, LobbyView, TableView, Text, WatchLink
+from .views import N_, LobbyView, Recap, TableView, Text, WatchLink
 
 
 @dataclass(frozen=True)
@@ -24,11 +25,14 @@ class SpectatorSnapshot:
     table: TableView | None
     race: tuple[Text, ...]  # the last events of the UNO! race, oldest first
     two_tables: tuple[str, ...] = ()  # a two-table match's hub: its tables' game ids
+    recap: Recap | None = None  # the match has ended: its recap (names and counts only)
 
 
 async def spectator_snapshot(store: GameStore, game_id: str, *,
-                             matches: MatchCache | None = None) -> SpectatorSnapshot | None:
-    """None when there is no such game. ``matches`` as for ``player_snapshot``."""
+                             matches: MatchCache | None = None,
+                             recaps: RecapCache | None = None) -> SpectatorSnapshot | None:
+    """None when there is no such game. ``matches`` and ``recaps`` as for
+    ``player_snapshot``."""
     record = await store.get(game_id)
     if record is None:
         return None
@@ -40,9 +44,10 @@ async def spectator_snapshot(store: GameStore, game_id: str, *,
         match = cached_match(record, matches)
         table = presenter.table_view(record, match, locale)
     hub = tuple(record.two_tables.games) if record.two_tables is not None else ()
+    shown = await of_page(store, record, locale, cache=recaps) if record.status == "finished" else None
     return SpectatorSnapshot(game_id=record.game_id, chat=record.chat, status=record.status,
                              version=record.version, locale=locale, lobby=lobby, table=table,
-                             race=race.log_lines(record.book.race), two_tables=hub)
+                             race=race.log_lines(record.book.race), two_tables=hub, recap=shown)
 
 
 def watch_links(game_id: str, tables: list[str]) -> tuple[WatchLink, ...]:

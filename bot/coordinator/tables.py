@@ -222,6 +222,7 @@ def conclude(tx: Tx) -> bool:
                     "standings": presenter.standings(matches[0], names, scores=totals)}),
               mentions=(winner,))
     tx.finish("finished")
+    tx.recap_due = True  # the whole match's, after the champion, where the match began
     return True
 
 

@@ -140,6 +140,13 @@ class Recap:
     facts: tuple[Text, ...]
     axis_hand: Text  # the picture's own words, in the view's language
     axis_score: Text
+    # A two-table match's tables (their game ids): pages open on a table show this recap.
+    tables: tuple[str, ...] = ()
+
+    @property
+    def games(self) -> tuple[str, ...]:
+        """Every game whose pages show this recap."""
+        return (self.game_id, *self.tables)
 
 
 Public = LobbyView | TableView | Notice | Recap

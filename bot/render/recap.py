@@ -9,10 +9,14 @@ lines, sent as text beside the picture, stay Chinese)."""
 
 from __future__ import annotations
 
-import glob
+import contextlib
+import fnmatch
 import io
 import math
+import os
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -34,33 +38,66 @@ DASHES = ((0, 0), (18, 8), (6, 6), (24, 6), (2, 6), (12, 4), (30, 10), (4, 10), 
           (16, 4))
 LATIN_FONTS = ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 BOLD_FONTS = ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
-CJK_PATTERNS = ("/usr/share/fonts/**/*CJK*.tt[fc]", "/usr/share/fonts/**/*CJK*.otf",
-                "/usr/share/fonts/**/wqy*.tt[fc]", "/usr/share/fonts/**/*SourceHanSans*",
-                "/usr/share/fonts/**/*Droid*Fallback*.ttf", "/usr/local/share/fonts/**/*CJK*")
+FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts")
+FONT_FILES = (".ttf", ".ttc", ".otf", ".otc")
+# Fonts with Chinese glyphs by the names they ship under, best first: Noto CJK
+# (fonts-noto-cjk), Source Han (Adobe's name for the same design), WenQuanYi
+# (fonts-wqy-microhei, fonts-wqy-zenhei), then Android's Droid fallback and any other CJK font.
+CJK_NAMES = ("notosanscjk*", "notoserifcjk*", "noto*cjk*", "sourcehansans*", "sourcehanserif*",
+             "wqy-microhei*", "wqy-zenhei*", "*wenquanyi*", "wqy*", "*droid*fallback*", "*cjk*")
+# Inside a collection (.ttc) the face for Simplified Chinese, where there are several.
+SIMPLIFIED = re.compile(r"\b(SC|CN|GB)\b")
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
+def _font_files() -> list[str]:
+    found = []
+    for folder in FONT_DIRS:
+        for root, _dirs, files in os.walk(folder):
+            found += [os.path.join(root, f) for f in files if f.lower().endswith(FONT_FILES)]
+    return sorted(found)
+
+
+def _simplified_face(path: str) -> int | None:
+    """The index of the file's Simplified Chinese face (else its first), None: not a font."""
+    faces = []
+    for index in range(16):  # Noto CJK collections hold 5 to 10 faces
+        try:
+            faces.append(ImageFont.truetype(path, 12, index=index).getname()[0] or "")
+        except OSError:
+            break
+    if not faces:
+        return None
+    return next((i for i, name in enumerate(faces) if SIMPLIFIED.search(name)), 0)
+
+
 @lru_cache(maxsize=1)
-def cjk_font_file() -> str | None:
-    """A font file with Chinese glyphs, if the machine has one (none is downloaded)."""
-    for pattern in CJK_PATTERNS:
-        for path in sorted(glob.glob(pattern, recursive=True)):
-            try:
-                ImageFont.truetype(path, 12)
-            except OSError:
-                continue
-            return path
+def cjk_font() -> tuple[str, int] | None:
+    """A font file with Chinese glyphs and the face to use, if the machine has one (none is
+    downloaded)."""
+    files = _font_files()
+    for pattern in CJK_NAMES:
+        for path in files:
+            if fnmatch.fnmatch(os.path.basename(path).lower(), pattern):
+                face = _simplified_face(path)
+                if face is not None:
+                    return path, face
     return None
+
+
+def cjk_font_file() -> str | None:
+    found = cjk_font()
+    return found[0] if found else None
 
 
 @lru_cache(maxsize=32)
 def _font(size: int, bold: bool = False, cjk: bool = False) -> Font:
-    names: tuple[str, ...] = BOLD_FONTS if bold else LATIN_FONTS
-    found = cjk_font_file() if cjk else None
+    found = cjk_font() if cjk else None
     if found is not None:
-        names = (found,)
-    for name in names:
+        with contextlib.suppress(OSError):
+            return ImageFont.truetype(found[0], size, index=found[1])
+    for name in BOLD_FONTS if bold else LATIN_FONTS:
         try:
             return ImageFont.truetype(name, size)
         except OSError:
@@ -70,26 +107,45 @@ def _font(size: int, bold: bool = False, cjk: bool = False) -> Font:
 
 def picture_locale(locale: str) -> str:
     """The language the picture's words can be drawn in on this machine."""
-    return locale if not locale.startswith("zh") or cjk_font_file() else "en"
+    return locale if not locale.startswith("zh") or cjk_font() else "en"
 
 
 def _needs_cjk(text: str) -> bool:
     return any(ord(ch) > 0x2E7F for ch in text)
 
 
+@dataclass(frozen=True)
+class PictureWords:
+    """The words drawn in the picture, in the language it can be drawn in here."""
+
+    locale: str
+    heading: str  # the date and the scoring mode
+    axis_hand: str
+    axis_score: str
+
+
+def picture_words(view: Recap) -> PictureWords:
+    locale = picture_locale(view.locale)
+    return PictureWords(locale, translate(view.heading, locale), translate(view.axis_hand, locale),
+                        translate(view.axis_score, locale))
+
+
 def recap_image(view: Recap, chat_name: str = "") -> bytes:
     """The recap's chart as PNG bytes, titled with ``chat_name``, the date and the mode."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    locale = picture_locale(view.locale)
-    cjk = cjk_font_file() is not None
+    words = picture_words(view)
+    cjk = cjk_font() is not None
 
     def font(size: int, text: str, bold: bool = False) -> Font:
         return _font(size, bold, cjk and _needs_cjk(text))
 
-    heading = translate(view.heading, locale)
+    heading = words.heading
     title = chat_name or heading
-    draw.text((30, 18), title, font=font(28, title, True), fill=INK)
+    # A long chat name (or the heading alone, drawn as the title) gets smaller to fit.
+    size = next((size for size in (28, 24, 21, 18)
+                 if draw.textlength(title, font=font(size, title, True)) <= WIDTH - 60), 18)
+    draw.text((30, 18), title, font=font(size, title, True), fill=INK)
     if chat_name:
         draw.text((30, 56), heading, font=font(18, heading), fill=INK)
     legend_width = 230
@@ -117,7 +173,7 @@ def recap_image(view: Recap, chat_name: str = "") -> bytes:
         draw.line([(x, bottom), (x, bottom + 5)], fill=INK, width=1)
         draw.text((x, bottom + 8), str(hand), font=small, fill=INK, anchor="ma")
     draw.line([(left, top), (left, bottom), (right, bottom)], fill=INK, width=2)
-    axis_hand, axis_score = translate(view.axis_hand, locale), translate(view.axis_score, locale)
+    axis_hand, axis_score = words.axis_hand, words.axis_score
     draw.text(((left + right) / 2, bottom + 32), axis_hand, font=font(17, axis_hand),
               fill=INK, anchor="ma")
     draw.text((left - 8, top - 14), axis_score, font=font(17, axis_score), fill=INK, anchor="rb")

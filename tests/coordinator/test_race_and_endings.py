@@ -95,6 +95,38 @@ async def test_no_game_no_log(h: Harness) -> None:
     assert (reply.ok, reply.error) == (False, "no_game")
 
 
+async def test_after_a_game_the_log_shows_the_finished_games_race(h: Harness) -> None:
+    u1, u2, _ = await setup(h, target_score=1)
+    assert (await h.do(cmds.PlayCards, u1, cards=("R1",))).ok
+    await h.clock.advance(1.24)
+    assert (await h.do(cmds.CallUno, u2, target="u1")).ok
+    await h.rig({"u1": ["R2"], "u2": ["G5", "G6", "Y7"], "u3": ["B3", "B4", "Y9"]}, PILE, ["R9"],
+                current="u1", color="R")
+    assert (await h.do(cmds.PlayCards, u1, cards=("R2",))).ok  # the hand and the match won
+    assert await h.store.load(h.key) is None
+    log = await h.do(cmds.ShowLog, BYSTANDER)
+    assert log.ok
+    assert format_text(log.text, "en") == ("The last game is over. Its UNO! race: the last 1 "
+                                           "event, with its time after the play.")
+    assert [format_text(t, "en") for t in log.lines] == [
+        "Hand 1: P2 caught P1 1.24 s after the play (window 3 s)."]
+    assert format_text(log.text, "zh_CN") == "上一场对局已结束。它的 UNO! 抢答：最近 1 条记录，时间从出牌算起。"
+    assert format_text(log.lines[0], "zh_CN") == "第 1 局：P2 在出牌后 1.24 秒抓到了 P1（反应时间 3 秒）。"
+    # A new game's log is its own (nothing yet), no longer the finished one's.
+    assert (await h.do(cmds.NewGame, u1)).ok
+    fresh = await h.do(cmds.ShowLog, BYSTANDER)
+    assert (fresh.text.msgid, fresh.lines) == ("No UNO! calls in this game yet.", ())
+
+
+async def test_after_a_stopped_game_without_calls_the_log_says_so(h: Harness) -> None:
+    u1, _, _ = await setup(h)
+    assert (await h.do(cmds.StopGame, u1)).ok
+    log = await h.do(cmds.ShowLog, BYSTANDER)
+    assert log.ok and log.lines == ()
+    assert format_text(log.text, "en") == "The last game is over; nobody called UNO! in it."
+    assert format_text(log.text, "zh_CN") == "上一场对局已结束，其间没有人喊过 UNO!。"
+
+
 async def test_a_majority_of_people_ends_the_game_for_nobody(h: Harness) -> None:
     u1, u2, u3 = await h.start(3, 1, settings={"turn_timer": 0})
     first = await h.do(cmds.VoteEnd, u2)

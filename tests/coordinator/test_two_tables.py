@@ -11,8 +11,10 @@ from bot.coordinator.coordinator import Coordinator
 from bot.coordinator.memory_store import MemoryStore
 from bot.coordinator.ports import ChatKey, GameRecord
 from bot.coordinator.tables import split_table_chat
+from bot.coordinator.views import Recap
 from bot.engine import Match, legal_actions
 from bot.engine.actions import CatchUno, ChooseColor, DeclareUno, Pass, Play
+from bot.i18n import translate
 from tests.coordinator.conftest import CHAT, Harness, user
 from tests.fakes import FakeChat
 
@@ -231,3 +233,53 @@ async def test_a_setting_sent_in_the_group_applies_at_both_tables():
     refused = await h.do(cmds.ChangeSettings, people[1], changes={"turn_timer": "0"})
     assert not refused.ok and refused.error == "not_allowed"
     assert [(await h.store.get(g)).options.turn_timer for g in games] == [20, 20]
+
+
+async def test_a_finished_two_table_match_posts_one_recap_of_both_tables():
+    h = Harness(seed=4)
+    people = await h.lobby(1, 7, settings={**SETTINGS, "rotation_hands": "1"})
+    assert (await h.do(cmds.StartGame, people[0])).ok
+    hub = await h.record()
+    h.games = hub.two_tables.games
+    for _ in range(5000):
+        if await h.store.load(CHAT) is None:
+            break
+        command = await human_command(h, people[0])
+        if command is not None:
+            assert (reply := await h.coordinator.handle(command)).ok, reply
+    assert await h.store.load(CHAT) is None  # the champion is named
+    recaps = [(chat, m) for chat, m, _ in h.chat.public if isinstance(m, Recap)]
+    assert len(recaps) == 1  # one for the whole match, none per table
+    chat, shown = recaps[0]
+    assert chat == CHAT and shown.game_id == hub.game_id and shown.tables == tuple(h.games)
+    hub_posts = [m for c, m, _ in h.chat.public if c == CHAT]
+    assert hub_posts[-1] is shown and "champion of both tables" in hub_posts[-2].text.msgid
+    # One line per player, one point per hand number (both tables' hands of that number).
+    matches = [Match.from_json((await h.store.get(g)).match) for g in h.games]
+    names = {s.user_id: s.name for s in hub.seats}
+    totals = {names[p]: matches[0].scores[p] + matches[1].scores[p] for p in names}
+    assert len(shown.lines) == 8 and all(len(line.scores) == 7 for line in shown.lines)
+    assert {line.name: line.scores[-1] for line in shown.lines} == totals
+    assert all(line.start == 0 for line in shown.lines)
+    rows = [r for g in h.games for r in await h.store.game_results(g) if r.kind == "hand"]
+    after_first = {names[p.user_id]: p.points for r in rows if r.hand_number == 1 for p in r.players}
+    assert {line.name: line.scores[0] for line in shown.lines} == after_first
+    facts = {fact.msgid: fact for fact in shown.facts}
+    played = facts["{count} hand played at each of the {tables} tables."]
+    assert (played.params["count"], played.params["tables"]) == (7, 2)
+    tally = facts["Hands won: {tally}"].params["tally"]
+    assert sum(t.params["count"] for t in tally) == sum(1 for r in rows for p in r.players if p.won)
+    longest = next(f for f in shown.facts if f.msgid.startswith("Longest hand"))
+    assert longest.msgid == "Longest hand: hand {hand} at table {table}, {count} move."
+    assert longest.params["table"] in (1, 2) and 1 <= longest.params["hand"] <= 7
+    assert translate(played, "en") == "7 hands played at each of the 2 tables."
+    assert translate(shown.axis_hand, "zh_CN") != "Hand at each table"
+    # /recap in the match's chat posts the same recap again.
+    reply = await h.do(cmds.ShowRecap, people[0])
+    assert reply.ok
+    assert h.chat.public[-1][0] == CHAT and h.chat.public[-1][1] == shown
+    # And the race log after it: each table's race under its number.
+    log = await h.do(cmds.ShowLog, people[0])
+    assert log.ok and log.text.msgid.startswith("The last game is over")
+    headings = [line.params["table"] for line in log.lines if line.msgid == "Table {table}:"]
+    assert headings and set(headings) <= {1, 2}

@@ -346,3 +346,19 @@ async def test_a_games_results_read_back_for_its_recap(store):
     assert await store.last_match_game(CHAT) == "g1"
     assert await store.last_match_game(OTHER_CHAT) == "g2"
     assert await store.last_match_game(ChatKey("telegram", "-1")) is None
+
+
+async def test_a_chats_last_game_is_found_whatever_its_status(store):
+    assert await store.last_game(CHAT) is None
+    first = await store.save(make_record("g1", status="running"))
+    await store.save(make_record("g9", chat=OTHER_CHAT))
+    assert (await store.last_game(CHAT)).game_id == "g1"  # the open one
+    await store.save(make_record("g1", status="finished", version=first.version))
+    ended = await store.last_game(CHAT)
+    assert (ended.game_id, ended.status) == ("g1", "finished")  # no open game: the one that ended
+    second = await store.save(make_record("g2"))
+    assert (await store.last_game(CHAT)).game_id == "g2"
+    await store.save(make_record("g2", status="stopped", version=second.version))
+    assert (await store.last_game(CHAT)).game_id == "g2"
+    assert (await store.last_game(OTHER_CHAT)).game_id == "g9"
+    assert await store.last_game(ChatKey("discord", CHAT.chat_id)) is None

@@ -10,7 +10,7 @@ from bot.engine.rules import RuleSet
 from bot.i18n import language_name
 
 from .. import commands as cmds
-from .. import race, recap, spectate, tables
+from .. import queries, race, recap, spectate, tables
 from ..context import Context
 from ..locales import safe_locale
 from ..ports import ChatSettings, VersionConflict
@@ -248,14 +248,32 @@ async def show_leaderboard(ctx: Context, cmd: cmds.ShowLeaderboard) -> Reply:
 
 
 async def show_log(ctx: Context, cmd: cmds.ShowLog) -> Reply:
-    """The game's UNO! race, for anyone in the chat: names and times only."""
+    """The game's UNO! race, for anyone in the chat: names and times only. With no game
+    open, the race of the chat's last game, said to be over."""
     record = await ctx.store.load(cmd.chat)
+    over = record is None
+    if record is None:
+        record = await ctx.store.last_game(cmd.chat)
     if record is None:
         raise Refusal("no_game")
-    lines = race.log_lines(record.book.race)
-    title = Nn_("UNO! race of this game: the last {count} event, with its time after the play.",
-                "UNO! race of this game: the last {count} events, with their times after the play.",
-                len(lines)) if lines else Text(N_("No UNO! calls in this game yet."))
+    if tables.is_hub(record):  # a two-table match's race is run at its tables
+        races = [(number, table.book.race[-race.SHOWN:]) for number, table in
+                 enumerate(await queries.tables_of(ctx.store, record), 1)]
+        lines, count = race.tables_log_lines(races), sum(len(events) for _, events in races)
+    else:
+        lines = race.log_lines(record.book.race)
+        count = len(lines)
+    if over:
+        title = Nn_("The last game is over. Its UNO! race: the last {count} event, with its "
+                    "time after the play.",
+                    "The last game is over. Its UNO! race: the last {count} events, with their "
+                    "times after the play.", count) if lines else Text(
+            N_("The last game is over; nobody called UNO! in it."))
+    else:
+        title = Nn_("UNO! race of this game: the last {count} event, with its time after the play.",
+                    "UNO! race of this game: the last {count} events, with their times after the "
+                    "play.", count) if lines else Text(
+            N_("No UNO! calls in this game yet."))
     return Reply(ok=True, text=title, lines=lines,
                  locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 

@@ -77,3 +77,35 @@ async def test_new_is_refused_in_chinese_with_who_can_end_it(harness: Harness):
     refused = await harness.ask(LI, "/new", privately=True)
     assert "Ana" in refused and "/join" in refused and "/stop" in refused
     assert "创建" in refused
+
+
+async def test_after_the_match_the_log_shows_the_finished_games_race(harness: Harness):
+    await harness.start()
+    harness.api.admins[GROUP] = {ANA.id}
+    assert "Settings saved" in await harness.ask(ANA, "/settings target_score=1")
+    await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, PLAYERS)
+    mover = await next_actor(harness, PLAYERS)
+    await rig(harness, hands={IDS[mover]: ["R1", "R2"]}, current=IDS[mover], top="R9", color="R")
+    await refresh_hands(harness, PLAYERS)
+    harness.say(mover, "/play R1")
+
+    async def exposed() -> bool:
+        return IDS[mover] in (await match_of(harness)).game.catchable
+
+    await harness.until(exposed, "the play without UNO!")
+    await harness.settle()
+    await harness.clock.advance(1.24)
+    harness.say(DEE, "/uno")
+    await harness.api.wait_for(lambda: any("1.24 s after the play" in t for t in group_texts(harness)),
+                               what="the catch")
+    await rig(harness, hands={IDS[mover]: ["R2"]}, current=IDS[mover], top="R9", color="R")
+    await refresh_hands(harness, PLAYERS)
+    harness.say(mover, "/play R2")
+    await harness.api.wait_for(lambda: any("wins the match" in t for t in group_texts(harness)),
+                               what="the end of the match")
+    log = (await harness.ask(BO, "/log")).replace("\u2068", "").replace("\u2069", "")
+    assert "The last game is over. Its UNO! race: the last 1 event" in log
+    assert f"Hand 1: Dee caught {mover.first_name} 1.24 s after the play" in log and "1.24 s" in log and "There is no game" not in log
+    chinese = await harness.ask(LI, "/log")
+    assert "上一场对局已结束" in chinese and "第 1 局" in chinese and "1.24 秒" in chinese

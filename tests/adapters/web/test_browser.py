@@ -313,3 +313,38 @@ async def test_a_spectator_page_shows_the_live_table_and_never_a_hand(browser, s
     for card in ("G7", "B1", "R9", "Y2", "Y3"):  # what the players hold, code or name
         assert f'"{card}"' not in shown and f">{card}<" not in shown
     await page.screenshot(path=str(ARTIFACTS / "watch-page.png"))
+
+
+async def test_the_recap_appears_live_on_the_hand_and_watch_pages_and_stays_on_reload(browser, served):
+    web = served
+    ana, bo = await web.two_players(settings={"target_score": 1, "turn_timer": 0})
+    game = await web.game_id()
+    await web.rig({ana.id: ["R1"], bo.id: ["G5", "G6", "Y7"]}, ["Y1", "Y2", "Y3", "B4"], ["R9"],
+                  current=ana.id, color="R")
+    hand = await open_page(browser, f"{web.base}/#token={web.link_token(ana.id, game)}")
+    token = web.web.links.watch("telegram", game).split("#token=")[1]
+    watch = await open_page(browser, f"{web.base}/watch#token={token}", width=1000)
+    await hand.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    await watch.wait_for_selector("#game:not([hidden])", timeout=10_000)
+    for page in (hand, watch):
+        assert await page.is_hidden("[data-testid=recap]")  # not before the end
+        await page.wait_for_function("() => socket && socket.readyState === 1", timeout=5_000)
+    await hand.click("[data-testid=card-R1]")  # Ana's last card wins the match
+    for page in (hand, watch):  # both pages show it without a reload
+        await page.wait_for_selector("[data-testid=recap-chart][data-loaded='1']", timeout=10_000)
+        assert (await page.text_content("#recap-title")).startswith("Match recap · Match of ")
+        facts = await page.locator("[data-testid=recap-facts] li").all_text_contents()
+        assert "1 hand played." in facts and "Hands won: Ana 1, Bo 0" in facts
+        assert await page.get_attribute("[data-testid=recap-chart]", "alt") == \
+            "Each player's score after every hand"
+        assert await page.evaluate("document.querySelector('#recap-chart').naturalWidth") == 1000
+    ARTIFACTS.mkdir(exist_ok=True)
+    await watch.screenshot(path=str(ARTIFACTS / "watch-recap.png"), full_page=True)
+    shown = await watch.content()
+    for card in ("G5", "G6", "Y7"):  # what Bo still holds: never on the spectators' page
+        assert f'"{card}"' not in shown and f">{card}<" not in shown and card not in facts
+    for page in (hand, watch):  # a reload after the end shows it again
+        await page.reload()
+        await page.wait_for_selector("[data-testid=recap-chart][data-loaded='1']", timeout=10_000)
+        assert "1 hand played." in await page.text_content("[data-testid=recap-facts]")
+    await hand.screenshot(path=str(ARTIFACTS / "web-hand-recap.png"), full_page=True)

@@ -136,6 +136,7 @@ async def test_a_watch_token_opens_nothing_of_a_players_hand(web):
     assert (await web.client.get("/api/state", headers=bearer)).status == 401
     action = await web.client.post("/api/action", json={"action": "draw"}, headers=bearer)
     assert action.status == 401
+    assert (await web.client.get("/api/recap.png", headers=bearer)).status == 403
     socket = await web.client.ws_connect("/api/live")
     await socket.send_json({"session": token})
     await socket.receive(timeout=2)
@@ -158,7 +159,9 @@ async def test_poking_the_watch_api_never_gets_a_500(web):
     token = watch_token(web, game)
     for method, path in [("POST", "/api/watch/state"), ("GET", "/api/watch/state?token=" + token),
                          ("GET", "/api/watch/state/../state"), ("GET", "/watch/../api/state"),
-                         ("DELETE", "/watch")]:
+                         ("DELETE", "/watch"), ("GET", "/api/watch/recap.png"),
+                         ("GET", "/api/watch/recap.png?token=" + token),
+                         ("GET", "/api/recap.png"), ("PUT", "/api/watch/recap.png")]:
         response = await web.client.request(method, path, headers={"Authorization": "Bearer x"})
         assert response.status < 500, (method, path)
 

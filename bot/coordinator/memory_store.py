@@ -216,7 +216,9 @@ class MemoryStore:
             return None
         return MatchHistory([(v, base.to_json() if hasattr(base, "to_json") else _copy(base))
                              for v, base in bases],
-                            _copy(self._logs.get(game_id, [])))  # one copy of the whole log
+                            # The rows as stored: nothing changes a logged step in place
+                            # (a step is a value, written once by the save that logged it).
+                            [(v, list(steps), d) for v, steps, d in self._logs.get(game_id, ())])
 
     async def game_results(self, game_id: str) -> list[GameResult]:
         return _copy([r for r in self._results if r.game_id == game_id])

@@ -134,7 +134,7 @@ class Scheduler:
     @staticmethod
     def _ai_rng(record: GameRecord) -> random.Random:
         # Derived from the game's seed and version: the same position gets the same choice.
-        return random.Random(f"{record.options.seed}:{record.version}")
+        return _SeededOnUse(f"{record.options.seed}:{record.version}")
 
     @staticmethod
     def has_ai(record: GameRecord | None) -> bool:
@@ -267,3 +267,34 @@ class Scheduler:
             self._ai_due.pop(chat, None)
             self._ai_failures.pop(chat, None)
             self._owners.pop(chat, None)
+
+
+_SEEDED = object()
+
+
+class _SeededOnUse(random.Random):
+    """``random.Random(seed)``, seeded at its first draw: seeding costs more than most AI moves,
+    and only the easy level draws at all. Every draw goes through ``random`` or
+    ``getrandbits``, so the numbers are exactly those of ``random.Random(seed)``."""
+
+    _unseeded: Any = _SEEDED
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self._unseeded = a  # Random.__init__ calls this: the real seeding waits
+
+    def _seeded(self) -> None:
+        if self._unseeded is not _SEEDED:
+            a, self._unseeded = self._unseeded, _SEEDED
+            super().seed(a)
+
+    def random(self) -> float:
+        self._seeded()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self._seeded()
+        return super().getrandbits(k)
+
+    def getstate(self) -> Any:
+        self._seeded()
+        return super().getstate()

@@ -188,8 +188,12 @@ class Tx:
         if after.current != before.current:  # a new turn (a player continuing is not one)
             self.turn_started = after.current
             self.turn_ended = before.current
-        hand_won = next((e for e in events if isinstance(e, ev.HandWon)), None)
-        match_won = next((e for e in events if isinstance(e, ev.MatchWon)), None)
+        hand_won = match_won = None
+        for event in events:  # a loop, not two scans: this runs on every move
+            if type(event) is ev.HandWon and hand_won is None:
+                hand_won = event
+            elif type(event) is ev.MatchWon and match_won is None:
+                match_won = event
         if hand_won is not None:
             hand_end.hand_finished(self, hand_won, events)
         elif match_won is not None:  # the other side left: the match ends without a hand won

@@ -36,7 +36,7 @@ def Nn_(singular: str, plural: str, count: int, params: dict[str, Any] | None = 
     return Text(singular, {**(params or {}), "count": count}, plural)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeatView:
     user_id: str
     name: str
@@ -49,7 +49,7 @@ class SeatView:
     reachable: bool = True  # False while their private hand cannot be delivered
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LobbyView:
     game_id: str
     locale: str
@@ -66,7 +66,7 @@ class LobbyView:
     closed: Text | None = None  # the lobby closed without a game (why): nothing to press
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TableView:
     game_id: str
     locale: str
@@ -105,7 +105,7 @@ class TableView:
         return self.result is not None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Notice:
     """A one-off public announcement (hand won, match over, game stopped, player unreachable)."""
 
@@ -118,7 +118,7 @@ class Notice:
     transient: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoreLine:
     """One player's (or team's) score after each hand of a match, first hand first."""
 
@@ -127,7 +127,7 @@ class ScoreLine:
     start: int = 0  # before the first hand (a chip stake; 0 in the other modes)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Recap:
     """A finished match to look back on: the data of its score chart (drawn by bot.render)
     and a few fact lines. Public: names, scores and counts only."""
@@ -152,7 +152,7 @@ class Recap:
 Public = LobbyView | TableView | Notice | Recap
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardOption:
     card: Card
     playable: bool  # legal to play now (alone or as the first of several)
@@ -163,7 +163,7 @@ CARD_THEMES = ("classic", "high_contrast")  # bot.render.images.Theme's values
 DEFAULT_CARD_THEME = "classic"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandView:
     """One player's private hand, sorted, with what they may do now."""
 

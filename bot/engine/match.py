@@ -139,7 +139,7 @@ class Match:
         return match
 
     def _after(self, game: GameState, events: list[ev.Event]) -> tuple[Match, list[ev.Event]]:
-        won = next((e for e in events if isinstance(e, ev.HandWon)), None)
+        won = _hand_won(events)
         if won is None:
             return self._with_game(game), events
         scores = self.scores
@@ -262,3 +262,11 @@ class Match:
             if isinstance(exc, BadAction):
                 raise
             raise BadAction(f"malformed match: {exc!r}", None) from None
+
+
+def _hand_won(events: list[ev.Event]) -> ev.HandWon | None:
+    """The HandWon among a move's events (a loop: this runs on every move)."""
+    for event in events:
+        if type(event) is ev.HandWon:
+            return event
+    return None

@@ -9,7 +9,7 @@ from bot.engine import Match
 from bot.engine import events as ev
 from bot.i18n import Lines
 
-from . import presenter, results
+from . import presenter, results, seals
 from .views import N_, Text
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def hand_finished(tx: Tx, won: ev.HandWon, events: list[ev.Event]) -> None:
                    {"winner": winner, "hand": match.hand_number, "points": won_amount,
                     "last": Lines(tuple(last)),
                     "breakdown": Lines(presenter.hand_breakdown(match, won, names)),
-                    "standings": standings, "seal": presenter.revealed_line(match)}),
+                    "standings": standings, "seal": seals.revealed_line(match)}),
               mentions=tuple(sorted(winners)) if len(winners) > 1 else (won.winner,))
     for player in state.players:  # everyone's buttons go stale
         tx.want_hand(player)

@@ -17,7 +17,8 @@ from bot.i18n import translate
 
 from .match_log import Step
 from .ports import MatchHistory
-from .presenter import describe_all, grouped
+from .presenter import describe_all
+from .seals import grouped
 from .views import N_, Text
 
 

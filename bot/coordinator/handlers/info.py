@@ -10,7 +10,7 @@ from bot.engine.rules import RuleSet
 from bot.i18n import language_name
 
 from .. import commands as cmds
-from .. import presenter, queries, race, recap, spectate, tables
+from .. import queries, race, recap, seals, spectate, tables
 from ..context import Context
 from ..locales import safe_locale
 from ..ports import ChatSettings, VersionConflict
@@ -276,7 +276,7 @@ async def show_log(ctx: Context, cmd: cmds.ShowLog) -> Reply:
                     "play.", count) if lines else Text(
             N_("No UNO! calls in this game yet."))
     match = record.current() if record.has_match else None  # a two-table hub has none
-    sealed = presenter.seal_log_lines(match) if match is not None else ()
+    sealed = seals.seal_log_lines(match) if match is not None else ()
     return Reply(ok=True, text=title, lines=(*lines, *sealed),
                  locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 

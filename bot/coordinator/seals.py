@@ -39,7 +39,7 @@ def revealed_line(match) -> Text:
 
 
 def seal_log_lines(match, kept: int = 3) -> tuple[Text, ...]:
-    """For ``/log``: the hand being played (its fingerprint only) and the seeds of the last
+    """For ``/log``: the hand not over (its fingerprint only) and the seeds of the last
     ``kept`` finished hands of the match, newest last. Empty for an unsealed game."""
     if not match.sealed:
         return ()
@@ -49,7 +49,7 @@ def seal_log_lines(match, kept: int = 3) -> tuple[Text, ...]:
     for number in range(first, match.hand_number + 1):
         seed = match.finished_seed(number)
         if seed is None:
-            lines.append(Text(N_("Hand {hand} (being played): SHA-256 {fingerprint}"),
+            lines.append(Text(N_("Hand {hand} (not over): SHA-256 {fingerprint}"),
                               {"hand": number, "fingerprint": grouped(match.fingerprint)}))
         else:
             lines.append(Text(N_("Hand {hand}: seed {seed}, SHA-256 {fingerprint}"),

@@ -153,14 +153,20 @@ async def test_log_shows_the_hand_being_played_by_its_fingerprint_and_finished_h
     lines = [format_text(t, "en") for t in log.lines]
     fingerprint = grouped(sha256(str(rigged.seed)))
     assert lines == ["Sealed decks: each hand's SHA-256 is shown at the deal, its seed once the "
-                     "hand is over.", f"Hand 1 (being played): SHA-256 {fingerprint}"]
+                     "hand is over.", f"Hand 1 (not over): SHA-256 {fingerprint}"]
     assert str(rigged.seed) not in " ".join(lines)
     assert (await h.do(cmds.PlayCards, h_user(1), cards=("R1",))).ok  # hand 1 won, hand 2 dealt
     log = await h.do(cmds.ShowLog, BYSTANDER)
     second = h.chat.last_table()
     lines = [format_text(t, "zh_CN") for t in log.lines]
     assert lines[1:] == [f"第1局：种子 {rigged.seed}，SHA-256 {fingerprint}",
-                         f"第2局（进行中）：SHA-256 {grouped(second.fingerprint)}"]
+                         f"第2局（未结束）：SHA-256 {grouped(second.fingerprint)}"]
+    # Stopped, the game's hand 2 never ended: /log still names its fingerprint only.
+    assert (await h.do(cmds.StopGame, h_user(1))).ok
+    after = " ".join(format_text(t, "en") for t in (await h.do(cmds.ShowLog, BYSTANDER)).lines)
+    assert f"Hand 2 (not over): SHA-256 {grouped(second.fingerprint)}" in after
+    seed_two = hand_seed((await h.store.get(second.game_id)).options.seed, 2)
+    assert seed_two not in after and f"Hand 1: seed {rigged.seed}" in after
 
 
 def h_user(n: int) -> User:

@@ -116,7 +116,7 @@ async def test_after_a_game_the_log_shows_the_finished_games_race(h: Harness) ->
     assert log.ok
     assert format_text(log.text, "en") == ("The last game is over. Its UNO! race: the last 1 "
                                            "event, with its time after the play.")
-    assert [format_text(t, "en") for t in log.lines] == [
+    assert [format_text(t, "en") for t in race_log(log)] == [
         "Hand 1: P2 caught P1 1.24 s after the play (window 3 s)."]
     assert format_text(log.text, "zh_CN") == "上一场对局已结束。它的 UNO! 抢答：最近 1 条记录，时间从出牌算起。"
     assert format_text(log.lines[0], "zh_CN") == "第 1 局：P2 在出牌后 1.24 秒抓到了 P1（反应时间 3 秒）。"
@@ -130,7 +130,7 @@ async def test_after_a_stopped_game_without_calls_the_log_says_so(h: Harness) ->
     u1, _, _ = await setup(h)
     assert (await h.do(cmds.StopGame, u1)).ok
     log = await h.do(cmds.ShowLog, BYSTANDER)
-    assert log.ok and log.lines == ()
+    assert log.ok and race_log(log) == []
     assert format_text(log.text, "en") == "The last game is over; nobody called UNO! in it."
     assert format_text(log.text, "zh_CN") == "上一场对局已结束，其间没有人喊过 UNO!。"
 

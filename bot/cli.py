@@ -260,6 +260,11 @@ async def _history(args: argparse.Namespace, settings: Settings) -> int:
         raise ConfigError(f"hand {hand.number} of game {args.game} is not over: its cards are secret")
     if not hand.exportable:
         raise ConfigError(f"hand {hand.number} saw a player leave or join: no scenario can hold it")
+    if not hand.sealed and record.status == "running":
+        # An older seed: a hand's seed holds the match seed, which tells the hands to come.
+        raise ConfigError(f"game {args.game} is still being played and was dealt before seeds were "
+                          f"sealed: hand {hand.number}'s seed would tell the hands to come. Export "
+                          "it once the game is over")
     text = json.dumps(history.scenario(hand, f"Hand {hand.number} of game {args.game}"), indent=1,
                       ensure_ascii=False) + "\n"
     if args.output:

@@ -181,7 +181,9 @@ def table_embed(view: TableView, *, picture: bool = False) -> discord.Embed:
     else:
         footer = tr(N_("Game {game} · playing to {target} points"), loc,
                     game=view.game_id, target=view.target_score)
-    embed.set_footer(text=footer)
+    if view.seal is not None:  # the hand's shuffle, committed at the deal
+        footer += "\n" + fmt(view.seal, loc)
+    embed.set_footer(text=_clip(footer, 2048))
     return embed
 
 

@@ -108,6 +108,8 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
                        "score": seat.score, "ai": seat.is_ai, "current": seat.is_current and not over,
                        "uno": seat.declared_uno, "team": seat.team} for seat in table.seats],
             "last": [translate(text, locale) for text in table.last],
+            # The hand's sealed deck, as the narrator words it (None: an older, unsealed game).
+            "seal": _text(table.seal, locale), "fingerprint": table.fingerprint or None,
         }
     hand = snapshot.hand
     if hand is not None:

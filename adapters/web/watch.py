@@ -111,6 +111,9 @@ def spectator_json(snapshot: SpectatorSnapshot, watchers: int) -> dict[str, Any]
             "seats": [{"name": seat.name, "cards": seat.cards, "score": seat.score,
                        "ai": seat.is_ai, "current": seat.is_current and not over,
                        "uno": seat.declared_uno, "team": seat.team} for seat in table.seats],
+            # The hand's sealed deck, as the narrator words it (None: an older, unsealed game).
+            "seal": None if table.seal is None else translate(table.seal, locale),
+            "fingerprint": table.fingerprint or None,
         }
     digest = hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=9)
     data["version"] = digest.hexdigest()

@@ -9,7 +9,7 @@ from bot.engine import Match
 from bot.engine import events as ev
 from bot.i18n import Lines
 
-from . import presenter, results
+from . import presenter, results, seals
 from .views import N_, Text
 
 if TYPE_CHECKING:
@@ -17,14 +17,14 @@ if TYPE_CHECKING:
 
 # What a hand's end means in each scoring mode (得分制, 输分制, 筹码制): the last play's lines
 # ({last}, each ending its line), who won, each other player's cards and points
-# ({breakdown}, one per line), the standings.
+# ({breakdown}, one per line), the standings, and the hand's seed revealed ({seal}).
 HAND_WON = {
     "winner_takes": N_("{last}🏁 {winner} won hand {hand}: +{points}.\n{breakdown}"
-                       "Standings: {standings}"),
+                       "Standings: {standings}\n{seal}"),
     "losers_accumulate": N_("{last}🏁 {winner} won hand {hand}: the cards left add {points} in "
-                            "all.\n{breakdown}Standings, fewest first: {standings}"),
+                            "all.\n{breakdown}Standings, fewest first: {standings}\n{seal}"),
     "chips": N_("{last}🏁 {winner} won hand {hand}: the others pay {points}.\n{breakdown}"
-                "Chip balances: {standings}"),
+                "Chip balances: {standings}\n{seal}"),
 }
 # The same, briefly, on the finished hand's table message.
 HAND_CLOSED = {
@@ -71,7 +71,7 @@ def hand_finished(tx: Tx, won: ev.HandWon, events: list[ev.Event]) -> None:
                    {"winner": winner, "hand": match.hand_number, "points": won_amount,
                     "last": Lines(tuple(last)),
                     "breakdown": Lines(presenter.hand_breakdown(match, won, names)),
-                    "standings": standings}),
+                    "standings": standings, "seal": seals.revealed_line(match)}),
               mentions=tuple(sorted(winners)) if len(winners) > 1 else (won.winner,))
     for player in state.players:  # everyone's buttons go stale
         tx.want_hand(player)

@@ -11,12 +11,14 @@ from bot.engine import events as ev
 from bot.engine.actions import action_from_json
 from bot.engine.errors import NothingToCatch
 from bot.engine.scenario import state_to_spec
+from bot.engine.seal import fingerprint
 from bot.engine.state import GameState
 from bot.i18n import translate
 
 from .match_log import Step
 from .ports import MatchHistory
 from .presenter import describe_all
+from .seals import grouped
 from .views import N_, Text
 
 
@@ -33,6 +35,7 @@ class Hand:
     moves: list[Move] = field(default_factory=list)
     end: GameState | None = None
     exportable: bool = True  # only actions: no player left or joined during the hand
+    sealed: bool = False  # dealt from a sealed seed: its fingerprint may be shown, its seed once over
 
     @property
     def over(self) -> bool:
@@ -42,6 +45,17 @@ class Hand:
     def last(self) -> GameState:
         return self.end if self.end is not None else self.start
 
+    @property
+    def fingerprint(self) -> str | None:
+        """SHA-256 of the hand's seed, as the table showed it at the deal (None: unsealed)."""
+        return fingerprint(self.start.seed) if self.sealed else None
+
+    @property
+    def seed(self) -> str | None:
+        """The hand's seed, once it is over and only when sealed (an older game's hand seed
+        holds its match seed, which would tell every hand)."""
+        return str(self.start.seed) if self.sealed and self.over else None
+
 
 def hands_of(history: MatchHistory) -> list[Hand]:
     """Every hand of the stored match, in order (a later base starts the match again)."""
@@ -50,7 +64,7 @@ def hands_of(history: MatchHistory) -> list[Hand]:
     for index, (version, data) in enumerate(bases):
         until = bases[index + 1][0] if index + 1 < len(bases) else None
         match = Match.from_json(data)
-        hand = Hand(match.hand_number, match.game)
+        hand = Hand(match.hand_number, match.game, sealed=match.sealed)
         hands.append(hand)
         for logged, steps, _ in history.log:
             if logged <= version or (until is not None and logged >= until):
@@ -63,7 +77,7 @@ def hands_of(history: MatchHistory) -> list[Hand]:
 def _play(match: Match, hand: Hand, step: Step, hands: list[Hand]) -> tuple[Match, Hand]:
     if "next" in step:
         match, _ = match.next_hand()
-        hand = Hand(match.hand_number, match.game)
+        hand = Hand(match.hand_number, match.game, sealed=match.sealed)
         hands.append(hand)
         return match, hand
     if "a" in step:
@@ -99,6 +113,9 @@ def told(hand: Hand, names: dict[str, str], locale: str) -> list[str]:
     lines = [translate(Text(N_("Hand {hand}, dealt by {dealer}: {top} on the table."),
                             {"hand": hand.number, "dealer": names.get(start.dealer, start.dealer),
                              "top": start.top}), locale)]
+    if hand.fingerprint is not None:
+        lines.append(translate(Text(N_("Deck sealed at the deal: SHA-256 {fingerprint}"),
+                                    {"fingerprint": grouped(hand.fingerprint)}), locale))
     if hand.over:
         for player, cards in zip(start.players, start.hands, strict=True):
             lines.append(translate(Text(N_("{player} held {cards}."),
@@ -112,13 +129,21 @@ def told(hand: Hand, names: dict[str, str], locale: str) -> list[str]:
         lines.append(f"{number:>3}. " + " ".join(said or ["·"]))
     if not hand.over:
         lines.append(translate(Text(N_("The hand is still being played: the cards stay secret.")), locale))
+    elif hand.seed is not None:
+        lines.append(translate(Text(N_("Seed of hand {hand}: {seed}"),
+                                    {"hand": hand.number, "seed": hand.seed}), locale))
     return lines
 
 
 def scenario(hand: Hand, description: str) -> dict[str, Any]:
     """The hand as a rule scenario: its dealt position, every action, and the outcome the
-    replay must reach. Only a hand of actions can be written (see ``Hand.exportable``)."""
+    replay must reach. Only a hand of actions can be written (see ``Hand.exportable``). A
+    sealed hand carries its fingerprint too: the seed's SHA-256 the table showed at the deal
+    (the replay ignores it; with the seed it proves the deal was the one committed to)."""
+    if not hand.over:
+        raise ValueError(f"hand {hand.number} is not over: its cards and its seed are secret")
     start = hand.start
+    sealed: dict[str, Any] = {} if hand.fingerprint is None else {"fingerprint": hand.fingerprint}
     return {
         "description": description,
         "rules": start.rules.to_dict(),
@@ -132,6 +157,7 @@ def scenario(hand: Hand, description: str) -> dict[str, Any]:
         "pending_draw": start.pending_draw,
         "dealer": start.dealer,
         "seed": start.seed,
+        **sealed,
         "rng_counter": start.rng_counter,
         "actions": [move.step["a"] for move in hand.moves],
         "expected": {"state": state_to_spec(hand.last)},

@@ -47,7 +47,7 @@ def require_manager(tx: Tx, cmd: Command) -> None:
         raise Refusal("not_allowed")
 
 
-def open_lobby(tx: Tx, cmd: Command, *, game_id: str, seed: int, settings: ChatSettings,
+def open_lobby(tx: Tx, cmd: Command, *, game_id: str, seed: int | str, settings: ChatSettings,
                language: str, lobby_timeout: float, theme: str | None = None,
                owner: str | None = None) -> Text:
     if tx.record is not None:

@@ -18,7 +18,7 @@ from bot.engine.predicates import awaiting_color, can_stack
 from bot.engine.rules import PRESETS, RuleSet
 from bot.engine.scoring import cards_value
 
-from . import presses
+from . import presses, seals
 from .moves import moves_of, play_options
 from .names import display_names
 from .ports import GameRecord, Seat
@@ -96,7 +96,8 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
         last_hand=match.last_hand, round_number=match.round_number, rounds=len(match.seatings),
         scoring=match.rules.scoring, table=match.table,
         can_join=can_join_late(record), color_pending=awaiting_color(state),
-        can_stack=bool(state.pending_draw) and stack_possible(state.rules, state.top))
+        can_stack=bool(state.pending_draw) and stack_possible(state.rules, state.top),
+        fingerprint=match.fingerprint or "", seal=seals.seal_line(match))
 
 
 def can_join_late(record: GameRecord) -> bool:

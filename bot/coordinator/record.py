@@ -55,13 +55,20 @@ class Seat:
                    data.get("theme"))
 
 
+def _seed(value: Any) -> int | str:
+    """A stored seed as it was written: a sealed seed is a string, an older one an integer."""
+    return value if isinstance(value, str) else int(value)
+
+
 @dataclass
 class GameOptions:
-    """The chat's settings as this game keeps them (changed with the chat's), and its seed."""
+    """The chat's settings as this game keeps them (changed with the chat's), and its seed:
+    a sealed secret (``bot.engine.seal``) for games opened since seeds are sealed, an integer
+    for older ones. It never leaves the record: only finished hands' own seeds are shown."""
 
     language: str = "en"
     preset: str = "official"
-    seed: int = 0
+    seed: int | str = 0
     turn_timer: int = 0  # seconds a turn may take (0: no timer)
     afk_policy: str = "ai"  # after missed turns: "ai" takes the seat, "leave" removes it
     reaction_window: int = REACTION_WINDOW
@@ -78,7 +85,7 @@ class GameOptions:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameOptions:
         return cls(language=data.get("language", "en"), preset=data.get("preset", "official"),
-                   seed=int(data.get("seed", 0)), turn_timer=int(data.get("turn_timer", 0)),
+                   seed=_seed(data.get("seed", 0)), turn_timer=int(data.get("turn_timer", 0)),
                    afk_policy=data.get("afk_policy", "ai"),
                    reaction_window=int(data.get("reaction_window", REACTION_WINDOW)))
 

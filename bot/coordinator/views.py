@@ -99,6 +99,10 @@ class TableView:
     # Set on the last table of a hand or game: how it ended (who won, standings, stopped).
     # Such a table has no player to act, no countdown and no buttons.
     result: Text | None = None
+    # The hand's sealed deck: SHA-256 of its seed (64 hex digits), committed at the deal, and
+    # the narrator's line showing it. Empty / None for a game from before seeds were sealed.
+    fingerprint: str = ""
+    seal: Text | None = None
 
     @property
     def closed(self) -> bool:

@@ -17,6 +17,8 @@ Public API (scenarios: docs/development/scenario-format.md):
     GameState.from_position -> (state, events), scenario.run -- the scenario format
     cards_value                            -- scoring helpers        (scoring.py)
     Match                                  -- hands to the target score (match.py)
+    seal.sealed_seed, hand_seed, fingerprint -- sealed seeds: a hand's seed one way from the
+                                              match's secret, committed by its SHA-256 (seal.py)
     python -m bot.engine.replay FILE       -- the spec's replay command (replay.py)
 
 A wrong UNO call with ``false_uno_penalty > 0`` is refused with ``NothingToCatch`` whose

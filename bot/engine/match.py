@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import events as ev
+from . import seal
 from .actions import Action
 from .errors import BadAction, GameOver, NothingToCatch
 from .game import add_player as add_to_hand
@@ -89,9 +90,37 @@ class Match:
         return bool(self.seatings) and self.hand_over and \
             self.hand_number % self.rules.rotation_hands == 0
 
+    @property
+    def sealed(self) -> bool:
+        """The match seed is a sealed secret (``seal.py``): each hand's seed is committed at
+        the deal (``fingerprint``) and may be revealed once that hand is over."""
+        return seal.is_sealed(self.seed)
+
+    @property
+    def fingerprint(self) -> str | None:
+        """SHA-256 of the current hand's seed (None for an older, unsealed seed)."""
+        return seal.fingerprint(self.game.seed) if self.sealed else None
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The current hand's seed, once the hand is over and only for a sealed match: the
+        secret match seed itself is never given out."""
+        if not self.sealed or not self.hand_over:
+            return None
+        return str(self.game.seed)
+
+    def finished_seed(self, number: int) -> str | None:
+        """The seed of this match's hand ``number`` if that hand is over (None otherwise, or
+        for an unsealed match): hands before the current one, and the current one once won."""
+        if not self.sealed or number < 1 or number > self.hand_number:
+            return None
+        if number == self.hand_number:
+            return self.revealed_seed
+        return seal.hand_seed(self.seed, number, self.table)
+
     @staticmethod
     def _hand_seed(seed: int | str, number: int, table: int = 0) -> str:
-        return f"{seed}/hand{number}" if table == 0 else f"{seed}/t{table}/hand{number}"
+        return seal.hand_seed(seed, number, table)
 
     @staticmethod
     def _hand_rules(rules: RuleSet, seatings: tuple[tuple[str, ...], ...]) -> RuleSet:

@@ -148,6 +148,10 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
              + escape(" · ") + t(N_("Draw pile: {count}"), count=view.draw_pile)]
     if view.watchers:
         lines[-1] += escape(" · ") + t.text(watchers_text(view.watchers))
+    head = len(lines)
+    if view.seal is not None:  # the hand's shuffle, committed at the deal
+        lines.append(t.text(view.seal))
+        head += 1
     lines.append("")
     catchable = set(view.catchable)
     for number, seat in enumerate(view.seats, 1):
@@ -194,7 +198,7 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
     else:
         lines.append(t(N_("The hand is over.")))
     history = _history(view.last, t, limit - len("\n".join(lines)) - 1)
-    return fit([*lines[:3], *history, *lines[3:]], limit, keep_last=1)
+    return fit([*lines[:head], *history, *lines[head:]], limit, keep_last=1)
 
 
 def watchers_text(count: int) -> Text:

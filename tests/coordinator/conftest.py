@@ -82,9 +82,10 @@ class Harness:
         record = await self.record()
         players = [s.user_id for s in record.seats]
         rules = rules or RuleSet(**record.rules)
+        old = Match.from_json(record.match)
+        kw.setdefault("seed", old.game.seed)  # the hand keeps the seed sealed at its deal
         state, _ = GameState.from_position(players, hands, draw_pile, rules=rules, discard=discard,
                                            color=color, current=current, **kw)
-        old = Match.from_json(record.match)
         match = Match(tuple(players), rules, old.seed, old.score_items, old.hand_number, state)
         record.match = match.to_json()
         record.rules = rules.to_dict()

@@ -5,6 +5,7 @@ the outcome the game reached."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -59,8 +60,12 @@ async def test_the_hand_being_played_is_told_without_its_cards():
     held = {str(card) for cards in record.current().game.hands for card in cards}
     # only the table's own cards can be named: the top card and the plays everyone saw
     told_text = " ".join(lines)
-    assert "held" not in told_text and "drew" not in told_text
-    assert len(lines) == len(hand.moves) + 2 and held
+    # No one's cards: nobody "held" anything, no "(P1 drew Red 5.)" (the public "P1 drew 1
+    # card." may be there), and the seed stays secret: only the fingerprint of the deal.
+    assert "held" not in told_text and not re.search(r"\(\S+ drew ", told_text)
+    assert lines[1].startswith("Deck sealed at the deal: SHA-256 ") and "Seed" not in told_text
+    assert str(hand.start.seed) not in told_text
+    assert len(lines) == len(hand.moves) + 3 and held
 
 
 async def test_a_finished_hand_is_told_with_what_everyone_held_in_both_languages():

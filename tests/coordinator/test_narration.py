@@ -6,6 +6,7 @@ a hand's end reads in a natural order, per player, naming teams, in the scoring'
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import pytest
@@ -212,19 +213,27 @@ HANDS_3 = {"u1": ["R5"], "u2": ["G5", "G6", "Y7"], "u3": ["B3"]}  # 18 and 3 poi
 HANDS_4 = {"u1": ["R5"], "u2": ["G5", "G6", "Y7"], "u3": ["B3", "B4"], "u4": ["Y9"]}
 
 
-async def hand_end(scoring: str, teams: bool) -> tuple[Notice, TableView]:
+async def hand_end(scoring: str, teams: bool) -> tuple[Notice, TableView, str]:
     h = Harness()
     players = 4 if teams else 3
     people = await h.start(players, settings={"turn_timer": 0})
     rules = RuleSet(scoring=scoring, teams=teams)
-    await h.rig(HANDS_4 if teams else HANDS_3, ["Y1", "Y2", "Y3", "Y4", "G1", "G2"], ["R9"],
-                current="u1", color="R", rules=rules)
+    rigged = await h.rig(HANDS_4 if teams else HANDS_3, ["Y1", "Y2", "Y3", "Y4", "G1", "G2"], ["R9"],
+                         current="u1", color="R", rules=rules)
     reply = await h.do(cmds.PlayCards, people[0], cards=("R5",))
     assert reply.ok, reply
     notice = next(n for n in h.chat.notices() if "won hand" in n.text.msgid)
     assert notice.text.msgid == HAND_WON[scoring]
     closed = [m for _c, m, _e in h.chat.public if isinstance(m, TableView) and m.closed]
-    return notice, closed[-1]
+    return notice, closed[-1], str(rigged.seed)
+
+
+def sealed(seed: str) -> tuple[list[str], list[str]]:
+    """The hand-end notice's last lines: the seed revealed, its SHA-256 in groups of four."""
+    digest = hashlib.sha256(seed.encode()).hexdigest().upper()
+    groups = " ".join(digest[i:i + 4] for i in range(0, 64, 4))
+    return ([f"🔓 Seed of hand 1: {seed}", f"Its SHA-256, sealed at the deal: {groups}"],
+            [f"🔓 第1局的种子：{seed}", f"发牌时封存的 SHA-256：{groups}"])
 
 
 EXPECTED = {
@@ -279,11 +288,13 @@ def plain(text: str) -> list[str]:
 
 @pytest.mark.parametrize("scoring, teams", sorted(EXPECTED))
 async def test_the_hand_end_notice_per_scoring_mode_and_team_setting(scoring: str, teams: bool):
-    notice, closed = await hand_end(scoring, teams)
+    notice, closed, seed = await hand_end(scoring, teams)
     english, chinese = EXPECTED[(scoring, teams)]
-    assert plain(render_notice(notice)) == english
+    seal_en, seal_zh = sealed(seed)
+    assert plain(render_notice(notice)) == english + seal_en
     if chinese is not None:
-        assert plain(render_notice(Notice("zh_CN", notice.text, notice.mentions, notice.game_id))) == chinese
+        assert plain(render_notice(Notice("zh_CN", notice.text, notice.mentions, notice.game_id))) \
+            == chinese + seal_zh
     shown = render_table(closed, now=0)
     assert ".," not in render_notice(notice) and "pts" not in render_notice(notice)
     if scoring == "chips":  # the seats' balances are chips, never negative "pts"

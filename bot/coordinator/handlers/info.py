@@ -10,7 +10,7 @@ from bot.engine.rules import RuleSet
 from bot.i18n import language_name
 
 from .. import commands as cmds
-from .. import queries, race, recap, spectate, tables
+from .. import queries, race, recap, seals, spectate, tables
 from ..context import Context
 from ..locales import safe_locale
 from ..ports import ChatSettings, VersionConflict
@@ -249,7 +249,8 @@ async def show_leaderboard(ctx: Context, cmd: cmds.ShowLeaderboard) -> Reply:
 
 async def show_log(ctx: Context, cmd: cmds.ShowLog) -> Reply:
     """The game's UNO! race, for anyone in the chat: names and times only. With no game
-    open, the race of the chat's last game, said to be over."""
+    open, the race of the chat's last game, said to be over. Then the sealed decks: the hand
+    not over by its fingerprint, the last finished ones by their seeds."""
     record = await ctx.store.load(cmd.chat)
     over = record is None
     if record is None:
@@ -274,7 +275,9 @@ async def show_log(ctx: Context, cmd: cmds.ShowLog) -> Reply:
                     "UNO! race of this game: the last {count} events, with their times after the "
                     "play.", count) if lines else Text(
             N_("No UNO! calls in this game yet."))
-    return Reply(ok=True, text=title, lines=lines,
+    match = record.current() if record.has_match else None  # a two-table hub has none
+    sealed = seals.seal_log_lines(match) if match is not None else ()
+    return Reply(ok=True, text=title, lines=(*lines, *sealed),
                  locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 
 

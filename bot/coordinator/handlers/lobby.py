@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.engine.seal import SECRET_BITS, sealed_seed
 from bot.i18n import Mention
 
 from .. import commands as cmds
@@ -27,7 +28,9 @@ async def new_game(ctx: Context, cmd: cmds.NewGame) -> Reply:
     # A game nobody can play any more gives way (said in the chat) rather than block it.
     await ctx.transact(cmd.chat, endings.clear_rotten)
     game_id = ctx.new_game_id()
-    seed = ctx.rng.randrange(2**31)
+    # A secret of 128 bits: each hand's seed comes from it one way and is shown once the hand
+    # is over, so neither a fingerprint nor a revealed seed tells the other hands.
+    seed = sealed_seed(ctx.rng.getrandbits(SECRET_BITS))
     answer = await ctx.answer(cmd, lambda tx: lobby.open_lobby(
         tx, cmd, game_id=game_id, seed=seed, settings=settings, language=language,
         lobby_timeout=ctx.lobby_timeout, theme=theme,

@@ -102,7 +102,7 @@ async def test_the_turn_line_names_whose_move_it_is_and_names_are_isolated():
         moves["n"] += 1
         return None if moves["n"] > 6 else await reader(session)
 
-    session = make_session(console_args(ai=2, seed=3), store, some_moves, terminal)  # a bot moves first
+    session = make_session(console_args(ai=2, seed=1), store, some_moves, terminal)  # a bot moves first
     assert await asyncio.wait_for(session.run(), 30) == 0
     text = terminal.text
     # "Your move" is said to the person at this console only; a bot's turn is named as such.

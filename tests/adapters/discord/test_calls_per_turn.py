@@ -21,18 +21,26 @@ def public(fake, since: int) -> list[tuple[str, str]]:
 
 async def test_a_plain_turn_reposts_the_table_with_the_mention_and_deletes_the_old(bot, fake):
     await open_game(bot)
-    await set_position(bot, {A: ["R1", "G2", "B3"], B: ["R5", "Y7", "G9"], C: ["B2", "Y1"]}, ["R3"], A)
+    # The player to act at the deal was pinged for this hand already (a turn of theirs that
+    # comes back unseen edits): the turn goes to someone else.
+    pinged = bot.current_player_id()
+    seats = [A, B, C]
+    mover = next(p for p in seats if seats[(seats.index(p) + 1) % 3] != pinged)
+    after = seats[(seats.index(mover) + 1) % 3]
+    others = iter([["R5", "Y7", "G9"], ["B2", "Y1"]])
+    hands = {p: ["R1", "G2", "B3"] if p == mover else next(others) for p in seats}
+    await set_position(bot, hands, ["R3"], mover)
     table = Table(bot, USERS)
-    await table.hand_message(ANA, fresh=False)
+    await table.hand_message(USERS[mover], fresh=False)
     old = bot.table_message()
     mark = len(fake.requests)
-    await table.take_turn(ANA, use_slash=False)  # R1 on R3: Bo's turn
+    await table.take_turn(USERS[mover], use_slash=False)  # R1 on R3: the next player's turn
     calls = public(fake, mark)
     new = bot.table_message()
     assert calls == [("POST", "/channels/1000/messages"),
                      ("DELETE", f"/channels/1000/messages/{old['id']}")], calls
-    assert MENTION.findall(new["content"]) == [B]
-    assert [str(u) for u in new["_allowed_mentions"]["users"]] == [B]
+    assert MENTION.findall(new["content"]) == [after]
+    assert [str(u) for u in new["_allowed_mentions"]["users"]] == [after]
     assert int(old["id"]) not in fake.messages  # one table stands
 
 

@@ -3,6 +3,9 @@ message shows how it ended, with no turn, no countdown and no buttons."""
 
 from __future__ import annotations
 
+import hashlib
+import re
+
 from .players import Table
 from .test_game import ANA, USERS, open_game, play_until_hand_over
 
@@ -47,3 +50,16 @@ async def test_a_stopped_lobby_loses_its_buttons(bot, fake):
     description = closed["embeds"][0]["description"]
     assert "stopped the game" in description and "Press Join" not in description
     assert "Lobby closes" not in fields(closed)
+
+
+async def test_the_table_footer_carries_the_sealed_deck_and_the_hand_end_its_seed(bot, fake):
+    await open_game(bot)
+    footer = bot.table_message()["embeds"][0]["footer"]["text"]
+    sealed = re.search(r"🔒 Deck sealed · SHA-256 ((?:[0-9A-F]{4} ){3}[0-9A-F]{4})…", footer)
+    assert sealed is not None, footer
+    await play_until_hand_over(bot, Table(bot, USERS))
+    notice = next(m["content"] for m in fake.channel_messages() if "won hand 1" in (m.get("content") or ""))
+    seed = re.search(r"🔓 Seed of hand 1: ([0-9a-f]{64})", notice).group(1)
+    digest = hashlib.sha256(seed.encode()).hexdigest().upper()
+    assert digest.startswith(sealed.group(1).replace(" ", ""))
+    assert " ".join(digest[i:i + 4] for i in range(0, 64, 4)) in notice

@@ -44,13 +44,14 @@ async def test_three_users_play_a_whole_hand_with_buttons(harness: Harness):
     assert len(group_calls) <= turns + 6, len(group_calls)
     assert len(group_sends) <= 3  # the lobby (later the table) and the hand's result notice(s)
     # Each player keeps one hand message in the private chat: posted anew (notifying) when
-    # their turn comes, the previous one deleted; edited in between.
+    # their turn comes, the previous one deleted; edited in between when it changes while it
+    # stays up (a card drawn on one's turn: whose, the deal decides).
     for user in PLAYERS:
         hands = [m for m in harness.api.chat_messages(user.id) if data_of(m)]
         assert len(hands) == 1, user.first_name
-        assert harness.api.calls_to("editMessageText", user.id)
         sent = [c for c in harness.api.calls_to("sendMessage", user.id) if "reply_markup" in c.params]
         assert len(harness.api.calls_to("deleteMessage", user.id)) == len(sent) - 1
+    assert any(harness.api.calls_to("editMessageText", user.id) for user in PLAYERS)
     # Every callback query got exactly one answer.
     ids = [c.params["callback_query_id"] for c in harness.api.calls_to("answerCallbackQuery")]
     assert len(ids) == len(set(ids))

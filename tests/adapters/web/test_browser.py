@@ -60,6 +60,7 @@ async def test_two_players_play_through_their_pages(browser, served):
     assert "tgWebAppData" not in ana_page.url and "token=" not in bo_page.url
     assert await ana_page.text_content("[data-testid=status]") == "Your turn"
     assert await bo_page.text_content("[data-testid=status]") == "Waiting for Ana"
+    assert (await ana_page.text_content("[data-testid=seal]")).startswith("🔒 Deck sealed · SHA-256 ")
     # Ana sees her own cards, Bo's page only his.
     assert await ana_page.locator("[data-testid=hand] button").count() == 4
     assert await bo_page.locator("[data-testid=card-W]").count() == 0
@@ -306,6 +307,10 @@ async def test_a_spectator_page_shows_the_live_table_and_never_a_hand(browser, s
                                  timeout=10_000)
     before = await page.text_content("body")
     assert "Ana" in before and "Bo" in before
+    # The hand's sealed deck, as the table shows it: the first 16 hex digits of its SHA-256.
+    fingerprint = (await web.match()).fingerprint.upper()
+    short = " ".join(fingerprint[i:i + 4] for i in range(0, 16, 4))
+    assert await page.text_content("#seal") == f"🔒 Deck sealed · SHA-256 {short}…"
     assert (await web.do(cmds.PlayCards, ana, cards=("R5",))).ok  # the table changes
     await page.wait_for_function("document.querySelector('#top').alt.includes('5')",
                                  timeout=10_000)

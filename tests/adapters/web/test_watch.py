@@ -59,6 +59,10 @@ async def test_the_link_opens_a_page_of_the_public_table_without_any_hand(web):
     assert {seat["name"] for seat in table["seats"]} == {"Ana", "Bo"}
     assert table["current_name"] in {"Ana", "Bo"} and table["direction"] in (1, -1)
     assert "hand" not in data and "plays" not in body and "moves" not in body
+    # The hand's sealed deck: its fingerprint, never its seed (the hand is being played).
+    match = await web.match()
+    assert table["fingerprint"] == match.fingerprint and table["seal"].startswith("🔒 Deck sealed")
+    assert str(match.game.seed) not in body and str(match.seed) not in body
     assert ana.id not in body and bo.id not in body  # not even who is who on the platform
     assert_no_hand_card(body, hand_cards(state, [ana, bo]))
     # The page itself is static: nothing of the game is in it.

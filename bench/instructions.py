@@ -1,0 +1,61 @@
+"""Instructions per coordinated action, counted by valgrind (callgrind): a figure that does not
+depend on what else the machine is doing, for comparing two commits on a busy machine.
+
+    python bench/instructions.py [--target 300] [--seed 2]
+
+Runs the coordinator benchmark's single game (1 human seat through commands, 3 AI seats,
+MemoryStore) twice under callgrind: once to a 1-point match (start-up, imports, one hand) and
+once to ``--target``; the difference in instructions over the difference in actions is the
+cost of one action, start-up left out. Slow (about a minute per run): run it by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def play(target: int, seed: int) -> int:
+    from bench.coordinator import run_games
+
+    return int(asyncio.run(run_games(1, seed, target))["actions"])
+
+
+def counted(target: int, seed: int) -> tuple[int, int]:
+    """(instructions, actions) of one run under callgrind."""
+    run = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+         __file__, "--child", str(target), "--seed", str(seed)],
+        capture_output=True, text=True, check=True, timeout=3600)
+    found = COLLECTED.search(run.stderr)
+    if found is None:
+        raise SystemExit(f"callgrind printed no total:\n{run.stderr[-2000:]}")
+    return int(found.group(1)), int(run.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--target", type=int, default=300, help="target score of the measured match")
+    parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child is not None:
+        print(play(args.child, args.seed))
+        return
+    base_instructions, base_actions = counted(1, args.seed)
+    instructions, actions = counted(args.target, args.seed)
+    per_action = (instructions - base_instructions) / (actions - base_actions)
+    print(f"{actions - base_actions} actions: {per_action / 1e6:.3f} M instructions per action "
+          f"(start-up and the first hand: {base_instructions / 1e9:.2f} G)")
+
+
+if __name__ == "__main__":
+    main()

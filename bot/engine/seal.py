@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from functools import lru_cache
 from typing import Final
 
 SEALED_PREFIX: Final = "sealed:"
@@ -44,6 +45,7 @@ def hand_seed(seed: int | str, number: int, table: int = 0) -> str:
     return f"{seed}/hand{number}" if table == 0 else f"{seed}/t{table}/hand{number}"
 
 
+@lru_cache(maxsize=4096)  # every table drawn shows it: the hands being played, hashed once
 def fingerprint(seed: int | str) -> str:
     """SHA-256 of a hand's seed as 64 lowercase hex digits: what ``sha256sum`` prints for the
     seed's text (``printf %s SEED | sha256sum``)."""

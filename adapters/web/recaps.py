@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import html
 from collections import OrderedDict
+from importlib import resources
 from typing import Any
 
 from aiohttp import web
@@ -79,3 +80,10 @@ def refusal_page(status: int, text: Text | str, locale: str) -> web.Response:
             f'</head><body><p>{html.escape(words)}</p></body></html>')
     return web.Response(status=status, text=body, content_type="text/html", headers={
         "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+
+
+async def script(_request: web.Request) -> web.Response:
+    """``/recap.js``: how the web hand and the spectator page show a recap (one script)."""
+    text = resources.files(__package__).joinpath("recap.js").read_text(encoding="utf-8")
+    return web.Response(text=text, content_type="text/javascript", headers={
+        "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})

@@ -62,6 +62,7 @@ from . import auth
 from .links import WebLinks
 from .live import push_until_closed
 from .recaps import NO_RECAP, RecapPictures, reader_locale, refusal_page
+from .recaps import script as recap_script
 from .views import snapshot_json
 from .watch import Spectators
 
@@ -212,6 +213,7 @@ class WebHand:
         app.router.add_post("/api/action", self._action)
         app.router.add_get("/api/live", self._live)
         app.router.add_get("/api/recap.png", self._recap)
+        app.router.add_get("/recap.js", recap_script)
         self.spectators.routes(app)
         app.on_shutdown.append(self._close_live_pages)
         return app

@@ -23,8 +23,9 @@ def new_lobby(h: Harness, old: str) -> bool:
         return False
 
 
-async def test_the_race_is_timed_on_the_table_and_in_the_log(harness: Harness):
-    await harness.start()
+async def caught_after_1_24_s(harness: Harness):
+    """A game of Ana, Bo and Cy in which the player to move plays R1 of R1 R2 without UNO!
+    and Dee, who is not playing, calls them out 1.24 s later; the player caught."""
     await harness.open_game(ANA, BO, CY)
     await harness.start_game(ANA, PLAYERS)
     mover = await next_actor(harness, PLAYERS)
@@ -38,10 +39,15 @@ async def test_the_race_is_timed_on_the_table_and_in_the_log(harness: Harness):
     await harness.until(exposed, "the play without UNO!")
     await harness.settle()
     await harness.clock.advance(1.24)
-    catcher = DEE  # anyone in the group may call a player out
-    harness.say(catcher, "/uno")
+    harness.say(DEE, "/uno")  # anyone in the group may call a player out
     await harness.api.wait_for(lambda: any("1.24 s after the play" in t for t in group_texts(harness)),
                                what="the race on the table")
+    return mover
+
+
+async def test_the_race_is_timed_on_the_table_and_in_the_log(harness: Harness):
+    await harness.start()
+    mover = await caught_after_1_24_s(harness)
     line = next(t for t in group_texts(harness) if "1.24 s after the play" in t)
     assert "Dee" in line and mover.first_name in line and "Reaction window: 3 s" in line
     log = await harness.ask(BO, "/log")
@@ -83,22 +89,7 @@ async def test_after_the_match_the_log_shows_the_finished_games_race(harness: Ha
     await harness.start()
     harness.api.admins[GROUP] = {ANA.id}
     assert "Settings saved" in await harness.ask(ANA, "/settings target_score=1")
-    await harness.open_game(ANA, BO, CY)
-    await harness.start_game(ANA, PLAYERS)
-    mover = await next_actor(harness, PLAYERS)
-    await rig(harness, hands={IDS[mover]: ["R1", "R2"]}, current=IDS[mover], top="R9", color="R")
-    await refresh_hands(harness, PLAYERS)
-    harness.say(mover, "/play R1")
-
-    async def exposed() -> bool:
-        return IDS[mover] in (await match_of(harness)).game.catchable
-
-    await harness.until(exposed, "the play without UNO!")
-    await harness.settle()
-    await harness.clock.advance(1.24)
-    harness.say(DEE, "/uno")
-    await harness.api.wait_for(lambda: any("1.24 s after the play" in t for t in group_texts(harness)),
-                               what="the catch")
+    mover = await caught_after_1_24_s(harness)
     await rig(harness, hands={IDS[mover]: ["R2"]}, current=IDS[mover], top="R9", color="R")
     await refresh_hands(harness, PLAYERS)
     harness.say(mover, "/play R2")

@@ -7,23 +7,21 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from dataclasses import replace
 
 from bot.coordinator import commands as cmds
 from bot.coordinator import history
 from bot.coordinator.memory_store import MemoryStore
 from bot.coordinator.ports import User
 from bot.coordinator.spectate import spectator_snapshot
-from bot.coordinator.views import HandView, LobbyView, Notice, Recap, TableView, Text
+from bot.coordinator.views import HandView, Notice, Text
 from bot.engine import Match, new_hand
 from bot.engine.seal import hand_seed, is_sealed
 from bot.i18n import format_text
-from bot.render.recap import recap_lines
-from bot.render.text import render_lobby, render_notice, render_table
 from tests.fakes import FakeChat
 
 from .conftest import Harness
 from .test_full_games import play_match
+from .test_narration import rendered
 
 BYSTANDER = User("u9", "Watcher")
 
@@ -40,18 +38,6 @@ def revealed(notice: Notice) -> str | None:
     """The seed a hand-end notice reveals (None for any other notice)."""
     seal = notice.text.params.get("seal") if "won hand" in notice.text.msgid else None
     return None if seal is None else seal.params.get("seed")
-
-
-def rendered(message, locale: str) -> str:
-    message = replace(message, locale=locale)
-    if isinstance(message, TableView):
-        return render_table(message, now=0)
-    if isinstance(message, Notice):
-        return render_notice(message)
-    if isinstance(message, LobbyView):
-        return render_lobby(message, now=0)
-    assert isinstance(message, Recap)
-    return "\n".join(recap_lines(message))
 
 
 class SecretsWatch(FakeChat):

@@ -34,6 +34,7 @@ from .ports import (
     PlayerStats,
     RatedPlayer,
     RatingTable,
+    Seat,
     UserProfile,
     VersionConflict,
     preset_key,
@@ -72,13 +73,13 @@ def _detached(record: GameRecord) -> GameRecord:
     copy = object.__new__(GameRecord)
     fields = copy.__dict__
     fields.update(record.__dict__)
-    fields["seats"] = [_shallow(seat) for seat in record.seats]
+    fields["seats"] = [Seat(s.user_id, s.name, s.language, s.ai, s.theme) for s in record.seats]
     fields["hand_message_ids"] = dict(record.hand_message_ids)
     fields["deadlines"] = dict(record.deadlines)
     fields["snapshot"] = (_copy(record.snapshot) if record.state is None and record.snapshot is not None
                           else None)
     fields["ops"], fields["replaced"], fields["snapshot_due"] = [], False, False
-    fields["options"] = _shallow(record.options)  # flat: strings and numbers
+    fields["options"] = record.options.copy()
     fields["delivery"] = record.delivery.copy()
     fields["book"] = record.book.copy()
     if record.two_tables is not None:
@@ -87,12 +88,6 @@ def _detached(record: GameRecord) -> GameRecord:
         fields["series"] = record.series.copy()
     return copy
 
-
-def _shallow(value: Any) -> Any:
-    """A new object with the same fields (for parts whose fields are immutable values)."""
-    copy = object.__new__(type(value))
-    copy.__dict__.update(value.__dict__)
-    return copy
 
 
 class MemoryStore:

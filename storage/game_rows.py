@@ -46,6 +46,8 @@ SEAT_COLUMNS = tuple(c.name for c in game_seats.columns)
 RESULT_COLUMNS = tuple(c.name for c in results.columns if c.name != "id")
 RESULT_PLAYER_COLUMNS = tuple(c.name for c in result_players.columns if c.name != "id")
 ACTIVE = "status IN ('lobby', 'running')"
+HEAD = "game_id, version, owed"
+Head = tuple[str, int, bool]
 
 
 Update = tuple[dict[str, Any], str, int, bool]
@@ -83,6 +85,11 @@ class GameRows:
         self.select_active = (f"SELECT {cols} FROM games WHERE platform = {self._p(1)} "
                               f"AND chat_id = {self._p(2)} AND {ACTIVE}")
         self.select_one = f"SELECT {cols} FROM games WHERE game_id = {self._p(1)}"
+        # What says whether a record this process holds is still the stored one: a game's
+        # version changes with every save, and ``owed`` is the one column written without it.
+        self.select_active_head = (f"SELECT {HEAD} FROM games WHERE platform = {self._p(1)} "
+                                   f"AND chat_id = {self._p(2)} AND {ACTIVE}")
+        self.select_head = f"SELECT {HEAD} FROM games WHERE game_id = {self._p(1)}"
         self.select_last = (f"SELECT {cols} FROM games WHERE platform = {self._p(1)} "
                             f"AND chat_id = {self._p(2)} "
                             "ORDER BY updated_at DESC, created_at DESC, game_id DESC LIMIT 1")
@@ -137,6 +144,20 @@ class GameRows:
     async def fetch_active(self, platform: str, chat_id: str) -> dict[str, Any] | None:
         rows = await self._fetch(self.select_active, (platform, chat_id))
         return rows[0] if rows else None
+
+    async def fetch_active_head(self, platform: str, chat_id: str) -> Head | None:
+        """(game id, version, owed) of the chat's active game."""
+        return self._head(await self._rows(self.select_active_head, (platform, chat_id)))
+
+    async def fetch_head(self, game_id: str) -> Head | None:
+        return self._head(await self._rows(self.select_head, (game_id,)))
+
+    @staticmethod
+    def _head(rows: Sequence[Sequence[Any]]) -> Head | None:
+        if not rows:
+            return None
+        game_id, version, owed = rows[0]
+        return str(game_id), int(version), bool(owed)
 
     async def fetch_one(self, game_id: str) -> dict[str, Any] | None:
         rows = await self._fetch(self.select_one, (game_id,))

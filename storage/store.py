@@ -70,7 +70,7 @@ from .models import (
 )
 
 NAME_LIMIT = 128  # the name columns' width; longer display names are cut, never refused
-MATCHES_KEPT = 4096  # matches this process remembers at the version it last saw them
+RECORDS_KEPT = 4096  # active games this process remembers as it last saw them
 
 
 def _seats_digest(seats: list[dict[str, Any]]) -> str:
@@ -101,9 +101,11 @@ class SqlStore:
         # version v succeeds, the seat rows already match d and need no rewrite.
         self._seat_digests: dict[str, tuple[int, str]] = {}
         self._insert = sqlite.insert if sqlite_engine else postgresql.insert
-        # game_id -> (version, Match): valid only while the stored version is the same, which
-        # every load reads; another process's save makes it stale, never wrong.
-        self._matches: LRUCache[str, tuple[int, Any]] = LRUCache(MATCHES_KEPT)
+        # game_id -> the record as this process last saved or read it (a private copy): valid
+        # only while the stored version is the same, which every load reads first; another
+        # process's save makes it stale, never wrong. A load that finds it current reads
+        # three small columns instead of the whole row.
+        self._records: LRUCache[str, GameRecord] = LRUCache(RECORDS_KEPT)
         self._session = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
 
     @classmethod
@@ -119,10 +121,23 @@ class SqlStore:
     # ---- games ----------------------------------------------------------------------------
 
     async def load(self, chat: ChatKey) -> GameRecord | None:
-        row = await self._rows.fetch_active(chat.platform, chat.chat_id)
-        return await self._record(row) if row else None
+        head = await self._rows.fetch_active_head(chat.platform, chat.chat_id)
+        return await self._current(*head) if head else None
 
     async def get(self, game_id: str) -> GameRecord | None:
+        head = await self._rows.fetch_head(game_id)
+        return await self._current(*head) if head else None
+
+    async def _current(self, game_id: str, version: int, owed: bool) -> GameRecord | None:
+        """The stored record at ``version``: this process's own copy when it holds that
+        version, else the row read in full (it may have moved on since: any row read whole
+        is consistent)."""
+        held = self._records.get(game_id)
+        if held is not None and held.version == version:
+            record = held.detached()
+            if not owed:  # its outbox was delivered (mark_delivered): owed no more
+                record.delivery.outbox = None
+            return record
         row = await self._rows.fetch_one(game_id)
         return await self._record(row) if row else None
 
@@ -138,6 +153,9 @@ class SqlStore:
                 for row in await self._rows.fetch_user_active(platform, user_id)]
 
     async def compact_finished(self, before: float) -> int:
+        # It drops finished games' cards without a new version: what we hold of them goes too.
+        for game_id in [g for g, record in self._records.items() if not record.active]:
+            del self._records[game_id]
         return await self._rows.compact_finished(float(before))
 
     async def open_games_by_platform(self) -> dict[str, int]:
@@ -186,11 +204,12 @@ class SqlStore:
             self._seat_digests[saved.game_id] = (saved.version, seats_digest)
         else:
             self._seat_digests.pop(saved.game_id, None)
-        if saved.state is not None:
-            self._matches[saved.game_id] = (version, saved.state)
-        else:
-            self._matches.pop(saved.game_id, None)
+        self._hold(saved)
         return saved
+
+    def _hold(self, record: GameRecord) -> None:
+        """Remember the record as stored (a copy: the caller goes on changing its own)."""
+        self._records[record.game_id] = record.detached()
 
     @staticmethod
     def _row_values(record: GameRecord, **changes: Any) -> dict[str, Any]:
@@ -259,6 +278,9 @@ class SqlStore:
         elif cached is None or cached[0] <= record.version:
             # A read that raced a save of this game must not set the cache back a version.
             self._seat_digests[record.game_id] = (record.version, _seats_digest(row["seats"]))
+        held = self._records.get(record.game_id)
+        if held is None or held.version <= record.version:  # never back a version either
+            self._hold(record)
         return record
 
     # ---- chat settings and user profiles ---------------------------------------------------
@@ -455,15 +477,13 @@ class SqlStore:
         version, else the snapshot, and the log after it replayed (the snapshot is decoded
         lazily by the record when no log follows it)."""
         game_id, version = row["game_id"], row["version"]
-        seen = self._matches.get(game_id)
-        if seen is not None and seen[0] == version:
-            return None, seen[1]
+        held = self._records.get(game_id)
+        if held is not None and held.version == version and held.state is not None:
+            return None, held.state
         snapshot = json.loads(row["match"]) if row["match"] is not None else None
         if snapshot is None or row["snapshot_version"] >= version:
             return snapshot, None
         log = await self._rows.fetch_log(game_id, row["snapshot_version"], version)
         if not log:
             return snapshot, None
-        match = replay(Match.from_json(snapshot), log)
-        self._matches[game_id] = (version, match)
-        return None, match
+        return None, replay(Match.from_json(snapshot), log)

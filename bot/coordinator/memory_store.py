@@ -34,7 +34,6 @@ from .ports import (
     PlayerStats,
     RatedPlayer,
     RatingTable,
-    Seat,
     UserProfile,
     VersionConflict,
     preset_key,
@@ -60,34 +59,10 @@ class _Stored:
         # who the seat index lists this game under: re-indexed only when it changes
         self.seated = tuple(seat.user_id for seat in record.seats) if record.active else ()
         self.owed = record.delivery.outbox is not None
-        self.record_copy = _detached(record)
+        self.record_copy = record.detached()
 
     def record(self) -> GameRecord:
-        return _detached(self.record_copy)
-
-
-def _detached(record: GameRecord) -> GameRecord:
-    """A copy sharing nothing mutable with ``record``: the match is an immutable value, and the
-    rules dict is only ever replaced, never changed in place. Two per move (a load, a save):
-    the fields are copied as they are, and only the mutable parts made anew."""
-    copy = object.__new__(GameRecord)
-    fields = copy.__dict__
-    fields.update(record.__dict__)
-    fields["seats"] = [Seat(s.user_id, s.name, s.language, s.ai, s.theme) for s in record.seats]
-    fields["hand_message_ids"] = dict(record.hand_message_ids)
-    fields["deadlines"] = dict(record.deadlines)
-    fields["snapshot"] = (_copy(record.snapshot) if record.state is None and record.snapshot is not None
-                          else None)
-    fields["ops"], fields["replaced"], fields["snapshot_due"] = [], False, False
-    fields["options"] = record.options.copy()
-    fields["delivery"] = record.delivery.copy()
-    fields["book"] = record.book.copy()
-    if record.two_tables is not None:
-        fields["two_tables"] = record.two_tables.copy()
-    if record.series is not None:
-        fields["series"] = record.series.copy()
-    return copy
-
+        return self.record_copy.detached()
 
 
 class MemoryStore:

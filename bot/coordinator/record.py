@@ -9,6 +9,7 @@ format of earlier versions, so older games load as they are, missing keys taking
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -403,6 +404,30 @@ class GameRecord:
         saved.snapshot_version = snapshot_version
         saved.ops, saved.replaced, saved.snapshot_due = [], False, False
         return saved
+
+    def detached(self) -> GameRecord:
+        """A copy sharing nothing mutable with this record, for a store to keep or hand out:
+        the match is an immutable value and the rules dict is only ever replaced, never
+        changed in place, so both are shared; only the mutable parts are made anew."""
+        copy = object.__new__(GameRecord)
+        fields = copy.__dict__
+        fields.update(self.__dict__)
+        fields["seats"] = [Seat(s.user_id, s.name, s.language, s.ai, s.theme) for s in self.seats]
+        fields["hand_message_ids"] = dict(self.hand_message_ids)
+        fields["deadlines"] = dict(self.deadlines)
+        # A match known only as its JSON (never decoded here) is deep-copied: rare, off the
+        # hot path; pickle is faster than copy.deepcopy on nested JSON.
+        fields["snapshot"] = (pickle.loads(pickle.dumps(self.snapshot, pickle.HIGHEST_PROTOCOL))
+                              if self.state is None and self.snapshot is not None else None)
+        fields["ops"], fields["replaced"], fields["snapshot_due"] = [], False, False
+        fields["options"] = self.options.copy()
+        fields["delivery"] = self.delivery.copy()
+        fields["book"] = self.book.copy()
+        if self.two_tables is not None:
+            fields["two_tables"] = self.two_tables.copy()
+        if self.series is not None:
+            fields["series"] = self.series.copy()
+        return copy
 
     @property
     def active(self) -> bool:

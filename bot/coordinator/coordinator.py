@@ -72,6 +72,7 @@ class Coordinator:
                                self.log_failure, rng, lobby_timeout=lobby_timeout,
                                notifier=notifier, table_opener=table_opener, ownership=ownership)
         self.uow.on_saved.append(self.scheduler.saved)
+        self.uow.saves_again = self.scheduler.moves_at_once
         self.uow.series_follow_up = lambda record: series.advance(self.context, record)
         self._sweep_at = SWEEP_FROM
         self._compacted_at = clock.now()  # resume() compacts at start, then once a day

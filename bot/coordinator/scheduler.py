@@ -58,6 +58,11 @@ class Scheduler:
         if self.ai_delay > 0:
             self.schedule_ai(record)
 
+    def moves_at_once(self, chat: ChatKey) -> bool:
+        """Whether an AI seat of the chat moves right after the last save, inline (no delay)."""
+        return self.ai_delay == 0 and not self.closed and self._ai_due.get(chat, False) \
+            and self._runs(chat)
+
     def look_again(self, chat: ChatKey) -> None:
         """Forget the hint that no AI seat can act (the position changed outside a move)."""
         self._ai_due.pop(chat, None)

@@ -34,6 +34,9 @@ class UnitOfWork:
         self.on_saved: list[Saved] = []  # each saved record goes to these (the timers)
         # A table of a two-table match that finished a round lets the others look again.
         self.series_follow_up: FollowUp | None = None
+        # Whether the chat saves again at once after a save (AI seats moving inline): that
+        # save, rather than a write of its own, then stores that this one's messages went out.
+        self.saves_again: Callable[[ChatKey], bool] = lambda chat: False
 
     async def transact(self, chat: ChatKey, work: Callable[[Tx], Any],
                        prepare: Callable[[], Awaitable[None]] | None = None) -> tuple[Any, Tx]:
@@ -50,36 +53,42 @@ class UnitOfWork:
                               prepare: Callable[[], Awaitable[None]] | None = None) -> tuple[Any, Tx]:
         """``transact`` without the two-table follow-up (the follow-up's own steps)."""
         job = None
-        async with self.locks.hold(chat):
-            if prepare is not None:
-                await prepare()
-            for attempt in range(2):
-                tx = Tx(chat, await self.store.load(chat), self.clock.now(), hand_pause=self.hand_pause)
-                if tx.record is not None:
-                    self.log_failure.seen(chat, tx.record.game_id)
-                    self.delivery.loaded(tx.record)
-                    tx.linked = await self.linked(tx.record)
-                loaded_table = tx.record.table_message_id if tx.record is not None else None
-                outcome = work(tx)
-                if not tx.dirty:
-                    return outcome, tx
-                if tx.recap_due:
-                    await self._add_recap(tx)
-                tx.close_outgoing()
-                self.delivery.prepare(tx, loaded_table)
-                try:
-                    saved = await self.store.save(tx.commit(), tx.results)
-                except VersionConflict:
-                    if attempt == 0:
-                        continue
-                    raise Refusal("busy") from None
-                tx.record = saved
-                job = self.delivery.submit(tx)
-                for listener in self.on_saved:
-                    listener(saved, tx)
-                break
-        await self.delivery.wait(job)
-        return outcome, tx
+        committed = False
+        try:
+            async with self.locks.hold(chat):
+                if prepare is not None:
+                    await prepare()
+                for attempt in range(2):
+                    tx = Tx(chat, await self.store.load(chat), self.clock.now(), hand_pause=self.hand_pause)
+                    if tx.record is not None:
+                        self.log_failure.seen(chat, tx.record.game_id)
+                        self.delivery.loaded(tx.record)
+                        tx.linked = await self.linked(tx.record)
+                    loaded_table = tx.record.table_message_id if tx.record is not None else None
+                    outcome = work(tx)
+                    if not tx.dirty:
+                        return outcome, tx
+                    if tx.recap_due:
+                        await self._add_recap(tx)
+                    tx.close_outgoing()
+                    self.delivery.prepare(tx, loaded_table)
+                    try:
+                        saved = await self.store.save(tx.commit(), tx.results)
+                    except VersionConflict:
+                        if attempt == 0:
+                            continue
+                        raise Refusal("busy") from None
+                    tx.record = saved
+                    committed = True
+                    job = self.delivery.submit(tx)
+                    for listener in self.on_saved:
+                        listener(saved, tx)
+                    break
+            await self.delivery.wait(job)
+            return outcome, tx
+        finally:
+            if not (committed and self.saves_again(chat)):
+                await self.delivery.settle_owed(chat)
 
     async def _add_recap(self, tx: Tx) -> None:
         """The finished match's recap, after its notices: read under the lock, so the hands

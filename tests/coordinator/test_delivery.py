@@ -135,3 +135,46 @@ async def test_tables_keep_the_order_of_their_moves(held: bool) -> None:
     assert indexes == sorted(indexes) and len(set(indexes)) == len(indexes)
     if not held:
         assert len(shown) == len(positions)
+
+
+class CountingMarks:
+    """Counts the store's "delivered, owed no more" writes."""
+
+    def __init__(self, store) -> None:
+        self.marks = 0
+        mark = store.mark_delivered
+
+        async def counted(game_id, version):
+            self.marks += 1
+            return await mark(game_id, version)
+
+        store.mark_delivered = counted
+
+
+async def test_ai_seats_moving_inline_store_their_delivery_once_before_the_answer() -> None:
+    h = Harness()
+    [person] = await h.start(1, ais=3, settings={"turn_timer": 0})
+    marks = CountingMarks(h.store)
+    saves_before = h.store.saves
+    for _ in range(5):
+        assert (await h.human_move(person)).ok
+        # Answered: every move of the run is delivered and the store owes nothing, with one
+        # mark for the whole run of moves (each later save dropped the outbox before it).
+        assert await h.store.owing_delivery() == []
+    assert h.store.saves - saves_before >= 10 and marks.marks <= 5
+
+
+async def test_a_delivery_slower_than_the_answer_is_still_stored_as_done() -> None:
+    h = flaky_harness()
+    chat: FlakyChat = h.chat  # type: ignore[assignment]
+    people = await h.start(2, settings={"turn_timer": 0})
+    by_id = {p.id: p for p in people}
+    chat.gate.clear()  # the platform holds every message: the answer comes first
+    assert (await h.human_move(by_id[(await h.state()).current])).ok
+    assert await h.store.owing_delivery() != []
+    chat.gate.set()  # delivered after nobody waits for it any more: its own mark
+
+    async def owes_nothing() -> bool:
+        return await h.store.owing_delivery() == []
+
+    await wait_until(owes_nothing, what="the delivery stored as done")

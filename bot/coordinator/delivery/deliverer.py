@@ -81,6 +81,10 @@ class Deliverer:
         self.courier = Courier(self._deliver, first_retry=retry_delay)
         self._known: dict[ChatKey, Known] = {}
         self._delivered: dict[ChatKey, tuple[str, int]] = {}  # last (game, version) delivered
+        # Delivered, but the stored game still says it owes it: cleared by the next save of
+        # the game (which drops a delivered outbox), else by ``settle_owed`` once the command
+        # that waits for it ends. An inline run of AI moves so writes one mark, not one a move.
+        self._unmarked: dict[ChatKey, GameRecord] = {}
 
     # ---- around the transaction -------------------------------------------------------------
     def loaded(self, record: GameRecord) -> None:
@@ -118,6 +122,9 @@ class Deliverer:
         done = self._delivered.get(tx.chat)
         if earlier and done is not None and done[0] == record.game_id and earlier.version <= done[1]:
             earlier = None  # delivered already: dropped with this save
+            unmarked = self._unmarked.get(tx.chat)
+            if unmarked is not None and unmarked.game_id == record.game_id:
+                del self._unmarked[tx.chat]  # this save says so: no mark of its own needed
         record.delivery.outbox = owed.merged(
             earlier, [owed.encode_notice(i.view) for i in tx.outgoing if i.slot == "notice"
                       and isinstance(i.view, Notice)],
@@ -140,6 +147,14 @@ class Deliverer:
     async def wait(self, job: Job | None) -> None:
         if job is not None:
             await self.courier.wait(job, self.delivery_wait)
+
+    async def settle_owed(self, chat: ChatKey) -> None:
+        """Store that the chat's last delivery is owed no more (one small write), unless a
+        save of the game did meanwhile. A command calls it before it is answered, except
+        when the game saves again at once (AI seats moving inline)."""
+        record = self._unmarked.pop(chat, None)
+        if record is not None:
+            await self._mark_delivered(record)
 
     # ---- the courier's work ---------------------------------------------------------------
     async def _deliver(self, job: Job) -> None:
@@ -201,6 +216,8 @@ class Deliverer:
         owing = record.delivery.outbox is not None and not self.courier.later_queued(job)
         if learnt or delivery.resumed or not record.active:
             await self._settle(chat, delivery)
+        elif owing and any(not waiter.done() for waiter in job.waiters):
+            self._unmarked[chat] = record  # the command waiting settles it (settle_owed)
         elif owing:  # only the owed flag to clear: one small write, no read
             await self._mark_delivered(record)
 
@@ -388,6 +405,8 @@ class Deliverer:
         """Let queued deliveries finish (``timeout`` seconds at most) and store that they were
         delivered, so the next start does not announce them again."""
         await self.courier.close(timeout)
+        for chat in list(self._unmarked):
+            await self.settle_owed(chat)
         for chat, (game_id, version) in list(self._delivered.items()):
             record = await self._safe_get(game_id)
             if record is None:
@@ -405,7 +424,7 @@ class Deliverer:
 
     # ---- memory --------------------------------------------------------------------------
     def remembered(self) -> set[ChatKey]:
-        return set(self._known) | set(self._delivered)
+        return set(self._known) | set(self._delivered) | set(self._unmarked)
 
     def busy(self, chat: ChatKey) -> bool:
         return self.courier.busy(chat)
@@ -414,3 +433,4 @@ class Deliverer:
         for chat in chats:
             self._known.pop(chat, None)
             self._delivered.pop(chat, None)
+            self._unmarked.pop(chat, None)

@@ -38,10 +38,11 @@ LOADED_COLUMNS = tuple(c for c in GAME_COLUMNS if c not in ("last_steps", "last_
 JSON_COLUMNS = frozenset(c.name for c in games.columns if c.type.__class__.__name__ == "JSON")
 # A save that plays on writes the small columns and its steps (the log trigger appends them);
 # one that takes a snapshot (a hand ended, a new match) writes the match and the rules too.
-PLAYED_COLUMNS = ("status", "creator", "seats", "table_message_id", "hand_message_ids",
-                  "deadlines", "meta", "created_at", "version", "updated_at", "owed",
-                  "last_steps", "last_digest")
-SNAPSHOT_COLUMNS = (*PLAYED_COLUMNS, "rules", "match", "snapshot_version")
+# A save writes the columns that changed among these, and always its version, time, owed
+# flag and steps (the log trigger appends them); with a snapshot (a hand ended, a new
+# match) the match and the rules too.
+SMALL_COLUMNS = ("status", "creator", "seats", "table_message_id", "hand_message_ids",
+                 "deadlines", "meta", "created_at")
 SEAT_COLUMNS = tuple(c.name for c in game_seats.columns)
 RESULT_COLUMNS = tuple(c.name for c in results.columns if c.name != "id")
 RESULT_PLAYER_COLUMNS = tuple(c.name for c in result_players.columns if c.name != "id")
@@ -50,7 +51,7 @@ HEAD = "game_id, version, owed"
 Head = tuple[str, int, bool]
 
 
-Update = tuple[dict[str, Any], str, int, bool]
+Update = tuple[dict[str, Any], str, int, bool | None]  # row, game, version, owed
 # A result to store: its row, its players' rows, and the finishing ranks when it is rated.
 Result = tuple[dict[str, Any], list[dict[str, Any]], list[tuple[str, int]] | None]
 
@@ -107,8 +108,7 @@ class GameRows:
             f"platform = {self._p(1)} AND user_id = {self._p(2)}) AND {ACTIVE} "
             "ORDER BY created_at, game_id")
         self.insert_game = self._insert("games", GAME_COLUMNS)
-        self.update_played, self.update_snapshot = (self._update(c) for c in (PLAYED_COLUMNS,
-                                                                               SNAPSHOT_COLUMNS))
+        self._updates: dict[tuple[tuple[str, ...], bool], str] = {}  # by columns, owed checked
         self.select_log = ("SELECT version, steps, digest FROM game_log WHERE game_id = "
                            f"{self._p(1)} AND version > {self._p(2)} AND version <= {self._p(3)} "
                            "ORDER BY version")
@@ -128,17 +128,23 @@ class GameRows:
         marks = ", ".join(self._p(i + 1) for i in range(len(columns)))
         return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
 
-    def _update(self, columns: Sequence[str]) -> str:
+    def _update(self, columns: tuple[str, ...], owed_checked: bool) -> str:
         sets = ", ".join(f"{c} = {self._p(i + 1)}" for i, c in enumerate(columns))
         n = len(columns)
+        owed = f" AND owed = {self._p(n + 3)}" if owed_checked else ""
         return (f"UPDATE games SET {sets} WHERE game_id = {self._p(n + 1)} "
-                f"AND version = {self._p(n + 2)} RETURNING version")
+                f"AND version = {self._p(n + 2)}{owed} RETURNING version")
 
     def update_of(self, update: Update) -> tuple[str, list[Any]]:
-        row, game_id, old_version, snapshot = update
-        columns = SNAPSHOT_COLUMNS if snapshot else PLAYED_COLUMNS
-        sql = self.update_snapshot if snapshot else self.update_played
-        return sql, [row[c] for c in columns] + [game_id, old_version]
+        """The version-checked UPDATE of the row's given columns (a few shapes, each built
+        once: the drivers prepare a statement once per text)."""
+        row, game_id, old_version, owed = update
+        columns = tuple(row)
+        key = (columns, owed is not None)
+        sql = self._updates.get(key)
+        if sql is None:
+            sql = self._updates[key] = self._update(columns, owed is not None)
+        return sql, [*row.values(), game_id, old_version, *(() if owed is None else (owed,))]
 
     # The interface SqlStore uses --------------------------------------------------------------
     async def fetch_active(self, platform: str, chat_id: str) -> dict[str, Any] | None:

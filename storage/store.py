@@ -15,7 +15,6 @@ engine (``stats_queries``).
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import time
 from collections.abc import Callable, Iterable
@@ -52,6 +51,7 @@ from bot.engine import Match
 from . import rating_queries, result_queries, stats_queries
 from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
 from .game_rows import (
+    SMALL_COLUMNS,
     GameRows,
     PostgresGameRows,
     Result,
@@ -73,8 +73,10 @@ NAME_LIMIT = 128  # the name columns' width; longer display names are cut, never
 RECORDS_KEPT = 4096  # active games this process remembers as it last saw them
 
 
-def _seats_digest(seats: list[dict[str, Any]]) -> str:
-    return hashlib.blake2b(json.dumps(seats).encode(), digest_size=12).hexdigest()
+def _parts(record: GameRecord) -> tuple[Any, ...]:
+    """What the ``meta`` column holds, to compare."""
+    return (record.options, record.delivery, record.book, record.two_tables, record.series,
+            record.owner)
 
 
 def game_rows_for(engine: AsyncEngine) -> GameRows:
@@ -96,16 +98,14 @@ class SqlStore:
         self._rows = game_rows_for(engine)
         sqlite_engine = engine.dialect.name == "sqlite"
         self._now = now  # timestamps (updated_at, results): a test clock may stand in
-        # game_id -> (version, digest of its seats). One version of a game has exactly one
-        # seat list, so when we saved/read version v with digest d and the UPDATE of
-        # version v succeeds, the seat rows already match d and need no rewrite.
-        self._seat_digests: dict[str, tuple[int, str]] = {}
         self._insert = sqlite.insert if sqlite_engine else postgresql.insert
         # game_id -> the record as this process last saved or read it (a private copy): valid
-        # only while the stored version is the same, which every load reads first; another
-        # process's save makes it stale, never wrong. A load that finds it current reads
-        # three small columns instead of the whole row.
+        # only while the stored version is the same; another process's save makes it stale,
+        # never wrong. A load that finds it current reads three small columns instead of the
+        # whole row, and a save writes only the columns that differ from it. One version of
+        # a game has one seat list, so seat rows are rewritten only when the seats differ.
         self._records: LRUCache[str, GameRecord] = LRUCache(RECORDS_KEPT)
+        self._held_in: LRUCache[ChatKey, str] = LRUCache(RECORDS_KEPT)  # chat -> its active game
         self._session = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
 
     @classmethod
@@ -122,7 +122,22 @@ class SqlStore:
 
     async def load(self, chat: ChatKey) -> GameRecord | None:
         head = await self._rows.fetch_active_head(chat.platform, chat.chat_id)
-        return await self._current(*head) if head else None
+        if head is None:
+            self._held_in.pop(chat, None)
+            return None
+        return await self._current(*head)
+
+    async def load_held(self, chat: ChatKey) -> tuple[GameRecord | None, bool]:
+        game_id = self._held_in.get(chat)
+        held = self._records.get(game_id) if game_id is not None else None
+        if held is None or not held.active:
+            return await self.load(chat), False
+        # Unread: the save checks version and owed flag in its UPDATE (see ``save``).
+        return held.detached(), True
+
+    async def still_current(self, record: GameRecord) -> bool:
+        head = await self._rows.fetch_active_head(record.chat.platform, record.chat.chat_id)
+        return head == (record.game_id, record.version, record.delivery.outbox is not None)
 
     async def get(self, game_id: str) -> GameRecord | None:
         head = await self._rows.fetch_head(game_id)
@@ -173,19 +188,33 @@ class SqlStore:
         version = record.version + 1
         snapshot = takes_snapshot(record)
         steps = logged_steps(record)
-        values = self._row_values(
-            record, version=version, created_at=created_at, updated_at=now,
-            match=record.match if snapshot else None, rules=record.rules if snapshot else None,
-            snapshot_version=version if snapshot else record.snapshot_version,
-            last_steps=steps, last_digest=digest(record.state) if steps else None)
-        seats_digest = _seats_digest(values["seats"])
-        row = encode(values)  # JSON columns as text: written as is
-        seats_changed = self._seat_digests.get(record.game_id) != (record.version, seats_digest)
+        held = self._records.get(record.game_id)
+        if held is not None and held.version != record.version:
+            held = None  # what is stored at that version is not known here
+        changes: dict[str, Any] = {
+            "version": version, "updated_at": now, "owed": record.delivery.outbox is not None,
+            "last_steps": steps, "last_digest": digest(record.state) if steps else None}
+        if snapshot:
+            changes |= {"match": record.match, "rules": record.rules, "snapshot_version": version}
+        if record.version == 0:
+            changes = self._row_values(record, created_at=created_at, match=None, rules=None,
+                                       snapshot_version=record.snapshot_version) | changes
+        elif held is None:
+            values = self._row_values(record, created_at=created_at)
+            changes = {column: values[column] for column in SMALL_COLUMNS} | changes
+        else:  # only what differs from the stored version is written
+            changes |= dict(self._small_columns(record, held))
+        row = encode(changes)  # JSON columns as text: written as is
+        seats_changed = held is None or held.seats != record.seats
         begins = record.has_match and (record.replaced or record.version == 0)
+        # The owed flag is the one column written without a new version (mark_delivered): a
+        # save of what this process holds expects it as held, so a record handed out unread
+        # (load_held) is exactly as current as one just read.
+        owed = held.delivery.outbox is not None if held is not None else None
         try:
             written = await self._rows.write(
                 insert=row if record.version == 0 else None,
-                update=(row, record.game_id, record.version, snapshot) if record.version else None,
+                update=(row, record.game_id, record.version, owed) if record.version else None,
                 seats=(record.game_id, self._seat_rows(record)) if seats_changed else None,
                 results=[self._result_rows(result, now) for result in results],
                 base=(record.game_id, version, row["match"]) if begins else None)
@@ -194,22 +223,43 @@ class SqlStore:
             raise VersionConflict(f"game {record.game_id}: rejected by a uniqueness rule "
                                   f"({str(error).splitlines()[0][:120]})") from None
         if not written:
+            self._records.pop(record.game_id, None)  # stale: read it whole next time
             raise VersionConflict(
                 f"game {record.game_id}: version {record.version} is stale or unknown")
         # What is stored is the database's own copy; the returned record is a new object that
         # shares its nested JSON values with the argument (which callers replace by it).
         saved = record.saved_as(version, created_at=created_at, updated_at=now,
-                                snapshot_version=values["snapshot_version"])
-        if saved.active:
-            self._seat_digests[saved.game_id] = (saved.version, seats_digest)
-        else:
-            self._seat_digests.pop(saved.game_id, None)
+                                snapshot_version=version if snapshot else record.snapshot_version)
         self._hold(saved)
         return saved
+
+    @staticmethod
+    def _small_columns(record: GameRecord, held: GameRecord) -> Iterable[tuple[str, Any]]:
+        """The row's columns besides the match whose value differs from ``held``'s."""
+        if record.status != held.status:
+            yield "status", record.status
+        if record.creator != held.creator:
+            yield "creator", record.creator
+        if record.seats != held.seats:
+            yield "seats", [seat.to_json() for seat in record.seats]
+        if record.table_message_id != held.table_message_id:
+            yield "table_message_id", record.table_message_id
+        if record.hand_message_ids != held.hand_message_ids:
+            yield "hand_message_ids", record.hand_message_ids
+        if record.deadlines != held.deadlines:
+            yield "deadlines", record.deadlines
+        if _parts(record) != _parts(held):
+            yield "meta", record.parts_json()
+        if record.created_at != held.created_at:
+            yield "created_at", float(record.created_at)
 
     def _hold(self, record: GameRecord) -> None:
         """Remember the record as stored (a copy: the caller goes on changing its own)."""
         self._records[record.game_id] = record.detached()
+        if record.active:
+            self._held_in[record.chat] = record.game_id
+        elif self._held_in.get(record.chat) == record.game_id:
+            del self._held_in[record.chat]
 
     @staticmethod
     def _row_values(record: GameRecord, **changes: Any) -> dict[str, Any]:
@@ -272,14 +322,9 @@ class SqlStore:
         record.snapshot, record.state = await self._match_of(row)
         if not row["owed"]:  # its outbox was delivered (mark_delivered): owed no more
             record.delivery.outbox = None
-        cached = self._seat_digests.get(record.game_id)
-        if not record.active:  # over: keep the cache as small as the set of live games
-            self._seat_digests.pop(record.game_id, None)
-        elif cached is None or cached[0] <= record.version:
-            # A read that raced a save of this game must not set the cache back a version.
-            self._seat_digests[record.game_id] = (record.version, _seats_digest(row["seats"]))
         held = self._records.get(record.game_id)
-        if held is None or held.version <= record.version:  # never back a version either
+        if held is None or held.version <= record.version:  # a read that raced a save of the
+            # game must not set what is held back a version
             self._hold(record)
         return record
 
@@ -456,7 +501,11 @@ class SqlStore:
 
 
     async def mark_delivered(self, game_id: str, version: int) -> bool:
-        return await self._rows.delivered(game_id, version)
+        marked = await self._rows.delivered(game_id, version)
+        held = self._records.get(game_id)
+        if marked and held is not None and held.version == version:
+            held.delivery.outbox = None  # as stored now: a save of it expects owed false
+        return marked
 
     async def game_results(self, game_id: str) -> list[GameResult]:
         async with self.engine.connect() as conn:

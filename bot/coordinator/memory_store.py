@@ -91,6 +91,15 @@ class MemoryStore:
         game_id = self._active.get(chat)
         return self._games[game_id].record() if game_id else None
 
+    async def load_held(self, chat: ChatKey) -> tuple[GameRecord | None, bool]:
+        return await self.load(chat), False  # a load here is as cheap as holding it
+
+    async def still_current(self, record: GameRecord) -> bool:
+        stored = self._games.get(record.game_id)
+        return stored is not None and stored.version == record.version and stored.active \
+            and self._active.get(record.chat) == record.game_id \
+            and stored.owed == (record.delivery.outbox is not None)
+
     async def get(self, game_id: str) -> GameRecord | None:
         stored = self._games.get(game_id)
         return stored.record() if stored else None

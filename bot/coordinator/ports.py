@@ -221,6 +221,17 @@ class GameStore(Protocol):
         """The chat's active game (status lobby or running), if any."""
         ...
 
+    async def load_held(self, chat: ChatKey) -> tuple[GameRecord | None, bool]:
+        """``load``, except that a store holding the chat's game as this process last saved
+        or read it may hand that out without reading; then it says so (True). A save of such
+        a record checks that it is still current (VersionConflict when not), and what is
+        decided without a save must ask ``still_current`` first."""
+        ...
+
+    async def still_current(self, record: GameRecord) -> bool:
+        """Whether ``record`` (from ``load_held``) is the chat's active game as stored now."""
+        ...
+
     async def get(self, game_id: str) -> GameRecord | None: ...
 
     async def last_game(self, chat: ChatKey) -> GameRecord | None:

@@ -1,8 +1,10 @@
 """The unit of work: one command's load → work → save on one game, under the chat's lock.
 
-The record is loaded from the store every time (never an in-process cache: another process
-may share the database). A version conflict is retried once, then the sender is told to try
-again. Messages go out after the save, outside the lock, so nothing is announced that was
+Another process may share the database. The store may hand out the game as this process
+last saved or read it without reading it (``load_held``): its save checks it is still
+current, and an outcome decided without a save (an answer, a refusal) is checked before it
+counts; a stale copy is replaced by the stored game and the work done again. A version
+conflict on a game read is retried once, then the sender is told to try again. Messages go out after the save, outside the lock, so nothing is announced that was
 not stored."""
 
 from __future__ import annotations
@@ -58,15 +60,30 @@ class UnitOfWork:
             async with self.locks.hold(chat):
                 if prepare is not None:
                     await prepare()
-                for attempt in range(2):
-                    tx = Tx(chat, await self.store.load(chat), self.clock.now(), hand_pause=self.hand_pause)
-                    if tx.record is not None:
-                        self.log_failure.seen(chat, tx.record.game_id)
-                        self.delivery.loaded(tx.record)
-                        tx.linked = await self.linked(tx.record)
-                    loaded_table = tx.record.table_message_id if tx.record is not None else None
-                    outcome = work(tx)
+                conflicts = 0
+                unread = True  # first the game as this process holds it, if the store does
+                while True:
+                    if unread:
+                        record, unread = await self.store.load_held(chat)
+                    else:
+                        record = await self.store.load(chat)
+                    tx = Tx(chat, record, self.clock.now(), hand_pause=self.hand_pause)
+                    if record is not None:
+                        self.log_failure.seen(chat, record.game_id)
+                        self.delivery.loaded(record)
+                        tx.linked = await self.linked(record)
+                    loaded_table = record.table_message_id if record is not None else None
+                    try:
+                        outcome = work(tx)
+                    except Refusal:
+                        if unread and await self._stale(record):
+                            unread = False
+                            continue  # refused on a stale copy: decide on the stored game
+                        raise
                     if not tx.dirty:
+                        if unread and await self._stale(record):
+                            unread = False
+                            continue
                         return outcome, tx
                     if tx.recap_due:
                         await self._add_recap(tx)
@@ -75,7 +92,11 @@ class UnitOfWork:
                     try:
                         saved = await self.store.save(tx.commit(), tx.results)
                     except VersionConflict:
-                        if attempt == 0:
+                        if unread:  # the copy held here was stale: read the game, no retry spent
+                            unread = False
+                            continue
+                        conflicts += 1
+                        if conflicts == 1:
                             continue
                         raise Refusal("busy") from None
                     tx.record = saved
@@ -89,6 +110,9 @@ class UnitOfWork:
         finally:
             if not (committed and self.saves_again(chat)):
                 await self.delivery.settle_owed(chat)
+
+    async def _stale(self, record: GameRecord | None) -> bool:
+        return record is not None and not await self.store.still_current(record)
 
     async def _add_recap(self, tx: Tx) -> None:
         """The finished match's recap, after its notices: read under the lock, so the hands

@@ -136,6 +136,9 @@ class ExplodingStore:
             raise RuntimeError(f"disk on fire; hand {record.match['game']['hands'][0]}")
         return record
 
+    async def load_held(self, chat):
+        return await self.load(chat), False
+
 
 @pytest.mark.allow_errors
 async def test_unexpected_errors_become_a_generic_reply(caplog) -> None:

@@ -4,10 +4,20 @@ process's write makes what it holds stale, never wrong."""
 
 from __future__ import annotations
 
+import pytest
+
+from bot.coordinator import commands as cmds
+from bot.coordinator.clock import FakeClock
+from bot.coordinator.coordinator import Coordinator
+from bot.coordinator.ports import ChatKey, ChatSettings, VersionConflict
 from bot.coordinator.record import Outbox
 from storage import open_store
+from tests.fakes import FakeChat
 
+from .games import humans, next_command
 from .test_contract import CHAT, make_record
+
+GAME_CHAT = ChatKey("telegram", "-77")
 
 
 class CountingReads:
@@ -65,3 +75,74 @@ async def test_another_process_s_save_and_delivery_mark_are_seen(database_url):
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_copy_handed_out_unread_is_checked_by_its_save(database_url):
+    first, second = await open_store(database_url), await open_store(database_url)
+    try:
+        await first.save(make_record())
+        copy, unread = await first.load_held(CHAT)
+        assert unread and await first.still_current(copy)
+        theirs = await second.load(CHAT)
+        await second.save(theirs)  # another process moved on
+        assert not await first.still_current(copy)
+        with pytest.raises(VersionConflict):
+            await first.save(copy)
+        fresh, unread = await first.load_held(CHAT)  # the conflict dropped what was held
+        assert not unread and fresh.version == theirs.version + 1
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_delivery_marked_elsewhere_makes_the_held_copy_stale(database_url):
+    first, second = await open_store(database_url), await open_store(database_url)
+    try:
+        record = make_record()
+        record.delivery.outbox = Outbox(1, table=True)
+        saved = await first.save(record)
+        copy, unread = await first.load_held(CHAT)
+        assert unread and copy.delivery.outbox is not None
+        assert await second.mark_delivered(saved.game_id, saved.version)
+        # Its version is unchanged, but what it owes is not: the copy is not current, and a
+        # save of it would store a delivered outbox as owed again.
+        assert not await first.still_current(copy)
+        with pytest.raises(VersionConflict):
+            await first.save(copy)
+        assert (await first.load(CHAT)).delivery.outbox is None
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_process_holding_an_old_copy_decides_on_the_stored_game(database_url):
+    """Two processes take turns moving one game, so each holds the game as it saved it two
+    moves ago: every move arrives where the held copy is stale."""
+    stores = [await open_store(database_url) for _ in range(3)]  # the third one only looks
+    coordinators = [Coordinator(FakeChat(), store, FakeClock(), ai_delay=0, seed=3)
+                    for store in stores[:2]]
+    looks = stores[2]
+    try:
+        await looks.save_chat_settings(GAME_CHAT, ChatSettings(turn_timer=0))
+        users = humans(2)
+        first = coordinators[0]
+        assert (await first.handle(cmds.NewGame(GAME_CHAT, users["u1"]))).ok
+        assert (await first.handle(cmds.Join(GAME_CHAT, users["u2"]))).ok
+        assert (await first.handle(cmds.StartGame(GAME_CHAT, users["u1"]))).ok
+        stale = 0
+        for turn in range(12):
+            record = await looks.load(GAME_CHAT)
+            handler = coordinators[turn % 2]
+            held, unread = await handler.store.load_held(GAME_CHAT)
+            stale += unread and held.version != record.version
+            # A held copy saying it is another player's turn must not be answered so, nor
+            # saved on: the game is read and the move played.
+            reply = await handler.handle(next_command(record, users))
+            assert reply.ok, reply
+            assert (await looks.load(GAME_CHAT)).version > record.version
+        assert stale >= 10
+    finally:
+        for coordinator in coordinators:
+            await coordinator.close()
+        for store in stores:
+            await store.close()

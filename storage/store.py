@@ -1,27 +1,25 @@
 """SqlStore: the coordinator's GameStore port on SQLite or PostgreSQL.
 
-``save`` is an optimistic-concurrency write in one transaction: a game row is only updated
-where its stored version equals the caller's, so two processes sharing a database can never
-both apply an action to the same game; the loser gets VersionConflict. A save stores the
-engine steps it played (appended to ``game_log`` by the same UPDATE), not the whole match:
-the match is written in full only as a snapshot (a new match, a hand's end, or every
-``match_log.SNAPSHOT_EVERY`` saves). A load takes the match this process last saw at that version, or
-the snapshot plus the log after it, replayed. Games and results go
-through ``game_rows`` (the per-action hot path, on the bare async drivers); settings and
-profiles as sqlmodel rows through an AsyncSession, stats as SQL aggregates on the async
-engine (``stats_queries``).
+``save`` is an optimistic-concurrency write: a game row is only updated where its stored
+version (and owed flag) equal what the caller read, so two processes sharing a database can
+never both apply an action to the same game; the loser gets VersionConflict. A save writes
+the columns that changed and the engine steps it played (appended to ``game_log`` by the same
+UPDATE), not the whole match: the match is written in full only as a snapshot (a new match,
+a hand's end, or every ``match_log.SNAPSHOT_EVERY`` saves). The store holds each game as this
+process last saved or read it: a load at that version reads three small columns, else the
+row with the snapshot plus the log after it, replayed. Games and results go through
+``game_rows`` (the per-action hot path, on the bare async drivers); settings, profiles and
+the like through ``chat_rows``, stats as SQL aggregates on the async engine.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
-import sqlalchemy as sa
 from cachetools import LRUCache
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
@@ -30,10 +28,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.coordinator import ratings
 from bot.coordinator.match_log import digest, logged_steps, replay, takes_snapshot
 from bot.coordinator.ports import (
-    MEDIA_KEY_LIMIT,
     ChatKey,
-    ChatPreset,
-    ChatSettings,
     GameRecord,
     GameResult,
     MatchHistory,
@@ -41,14 +36,13 @@ from bot.coordinator.ports import (
     PlayerStats,
     RatingTable,
     Seat,
-    UserProfile,
     VersionConflict,
-    preset_key,
 )
 from bot.coordinator.record import parts_from_json
 from bot.engine import Match
 
 from . import rating_queries, result_queries, stats_queries
+from .chat_rows import ChatRows
 from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
 from .game_rows import (
     SMALL_COLUMNS,
@@ -58,15 +52,6 @@ from .game_rows import (
     SqliteGameRows,
     UniqueViolation,
     encode,
-)
-from .models import (
-    ChatSettingsRow,
-    UserProfileRow,
-    chat_presets,
-    chat_settings,
-    media_files,
-    notify_requests,
-    user_profiles,
 )
 
 NAME_LIMIT = 128  # the name columns' width; longer display names are cut, never refused
@@ -89,7 +74,7 @@ def game_rows_for(engine: AsyncEngine) -> GameRows:
     return PostgresGameRows(url, max_size=PG_GAME_POOL_SIZE)
 
 
-class SqlStore:
+class SqlStore(ChatRows):
     """GameStore on SQLite or PostgreSQL. Build it with ``storage.open_store(url)``, which
     upgrades the schema first; ``close()`` releases every connection."""
 
@@ -327,152 +312,6 @@ class SqlStore:
             # game must not set what is held back a version
             self._hold(record)
         return record
-
-    # ---- chat settings and user profiles ---------------------------------------------------
-    # Rare and small: plain sqlmodel rows through an AsyncSession; writes are one upsert, so
-    # two processes saving the same chat's settings at once cannot collide on the insert.
-
-    async def chat_settings(self, chat: ChatKey) -> ChatSettings:
-        async with self._session() as session:
-            row = await session.get(ChatSettingsRow, (chat.platform, chat.chat_id))
-        if row is None:
-            return ChatSettings(new=True)
-        return ChatSettings(preset=row.preset, overrides=row.overrides, language=row.language,
-                            turn_timer=row.turn_timer, afk_policy=row.afk_policy,
-                            reaction_window=row.reaction_window, season_days=row.season_days,
-                            version=row.version)
-
-    def _settings_values(self, settings: ChatSettings) -> dict[str, Any]:
-        return {"preset": settings.preset, "overrides": copy.deepcopy(settings.overrides),
-                "language": settings.language, "turn_timer": settings.turn_timer,
-                "afk_policy": settings.afk_policy, "reaction_window": settings.reaction_window,
-                "season_days": settings.season_days,
-                "updated_at": float(self._now())}
-
-    async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None:
-        values = self._settings_values(settings)
-        statement = self._insert(chat_settings).values(
-            platform=chat.platform, chat_id=chat.chat_id, version=1, **values)
-        statement = statement.on_conflict_do_update(
-            index_elements=["platform", "chat_id"],
-            set_={**values, "version": chat_settings.c.version + 1})
-        async with self.engine.begin() as conn:
-            await conn.execute(statement)
-
-    async def update_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> ChatSettings:
-        values = self._settings_values(settings)
-        statement: Any
-        if settings.version == 0:  # none stored when read: insert, unless someone did meanwhile
-            statement = self._insert(chat_settings).values(
-                platform=chat.platform, chat_id=chat.chat_id, version=1, **values)
-            statement = statement.on_conflict_do_nothing(index_elements=["platform", "chat_id"])
-        else:
-            statement = sa.update(chat_settings).where(
-                chat_settings.c.platform == chat.platform, chat_settings.c.chat_id == chat.chat_id,
-                chat_settings.c.version == settings.version).values(
-                version=settings.version + 1, **values)
-        async with self.engine.begin() as conn:
-            written = (await conn.execute(statement)).rowcount
-        if written != 1:
-            raise VersionConflict(f"settings of {chat} changed since version {settings.version}")
-        return replace(settings, version=settings.version + 1, new=False)
-
-    async def user_profile(self, platform: str, user_id: str) -> UserProfile:
-        async with self._session() as session:
-            row = await session.get(UserProfileRow, (platform, user_id))
-        if row is None:
-            return UserProfile()
-        return UserProfile(language=row.language, stats_opt_out=row.stats_opt_out,
-                           card_theme=row.card_theme)
-
-    async def save_user_profile(self, platform: str, user_id: str, profile: UserProfile) -> None:
-        await self._upsert(user_profiles, {"platform": platform, "user_id": user_id},
-                           {"language": profile.language, "stats_opt_out": profile.stats_opt_out,
-                            "card_theme": profile.card_theme, "updated_at": float(self._now())})
-
-    # ---- saved presets ----------------------------------------------------------------------
-
-    async def chat_presets(self, chat: ChatKey) -> list[ChatPreset]:
-        table = chat_presets
-        statement = sa.select(table).where(table.c.platform == chat.platform,
-                                           table.c.chat_id == chat.chat_id)
-        async with self.engine.connect() as conn:
-            rows = (await conn.execute(statement)).all()
-        # Sorted here: the two databases collate non-ASCII names differently.
-        return [ChatPreset(row.name, row.settings, row.created_by, row.updated_at)
-                for row in sorted(rows, key=lambda r: r.key)]
-
-    async def save_chat_preset(self, chat: ChatKey, preset: ChatPreset) -> bool:
-        table = chat_presets
-        values = {"name": preset.name, "settings": copy.deepcopy(preset.values),
-                  "created_by": preset.created_by, "updated_at": float(self._now())}
-        where = (table.c.platform == chat.platform, table.c.chat_id == chat.chat_id,
-                 table.c.key == preset.key)
-        async with self.engine.begin() as conn:
-            if (await conn.execute(sa.update(table).where(*where).values(**values))).rowcount:
-                return False
-            inserted = self._insert(table).values(
-                platform=chat.platform, chat_id=chat.chat_id, key=preset.key, **values)
-            # Saved by someone else between the two statements: theirs is replaced by ours.
-            inserted = inserted.on_conflict_do_update(
-                index_elements=["platform", "chat_id", "key"], set_=values)
-            await conn.execute(inserted)
-        return True
-
-    async def delete_chat_preset(self, chat: ChatKey, name: str) -> bool:
-        table = chat_presets
-        statement = table.delete().where(table.c.platform == chat.platform,
-                                         table.c.chat_id == chat.chat_id,
-                                         table.c.key == preset_key(name))
-        async with self.engine.begin() as conn:
-            return (await conn.execute(statement)).rowcount == 1
-
-    # ---- pictures the platform holds --------------------------------------------------------
-
-    async def media_files(self, platform: str) -> dict[str, str]:
-        statement = sa.select(media_files.c.key, media_files.c.file_id).where(
-            media_files.c.platform == platform)
-        async with self.engine.connect() as conn:
-            return {row.key: row.file_id for row in await conn.execute(statement)}
-
-    async def save_media_file(self, platform: str, key: str, file_id: str) -> None:
-        if len(key) > MEDIA_KEY_LIMIT:
-            raise ValueError(f"media key longer than {MEDIA_KEY_LIMIT} characters")
-        await self._upsert(media_files, {"platform": platform, "key": key},
-                           {"file_id": file_id, "created_at": float(self._now())})
-
-    # ---- "notify me" ------------------------------------------------------------------------
-
-    async def add_notify_request(self, chat: ChatKey, user_id: str, name: str, language: str) -> bool:
-        statement = self._insert(notify_requests).values(
-            platform=chat.platform, chat_id=chat.chat_id, user_id=user_id, name=name[:128],
-            language=language[:16], created_at=float(self._now())).on_conflict_do_nothing()
-        async with self.engine.begin() as conn:
-            return (await conn.execute(statement)).rowcount == 1
-
-    async def remove_notify_request(self, chat: ChatKey, user_id: str) -> bool:
-        table = notify_requests
-        statement = table.delete().where(table.c.platform == chat.platform,
-                                         table.c.chat_id == chat.chat_id, table.c.user_id == user_id)
-        async with self.engine.begin() as conn:
-            return (await conn.execute(statement)).rowcount == 1
-
-    async def take_notify_requests(self, chat: ChatKey) -> list[tuple[str, str, str]]:
-        # One DELETE ... RETURNING: two processes opening games at once never tell anyone twice.
-        table = notify_requests
-        statement = (table.delete()
-                     .where(table.c.platform == chat.platform, table.c.chat_id == chat.chat_id)
-                     .returning(table.c.user_id, table.c.name, table.c.language, table.c.created_at))
-        async with self.engine.begin() as conn:
-            rows = (await conn.execute(statement)).all()
-        return [(row.user_id, row.name, row.language) for row in sorted(rows, key=lambda r: r.created_at)]
-
-    async def _upsert(self, table: sa.Table, key: dict[str, Any], values: dict[str, Any]) -> None:
-        statement = self._insert(table).values(**key, **values)
-        statement = statement.on_conflict_do_update(index_elements=list(key), set_=values)
-        async with self._session() as session:
-            await session.exec(statement)
-            await session.commit()
 
     # ---- stats ----------------------------------------------------------------------------
 

@@ -406,17 +406,15 @@ class GameRecord:
         return saved
 
     def detached(self) -> GameRecord:
-        """A copy sharing nothing mutable with this record, for a store to keep or hand out:
-        the match is an immutable value and the rules dict is only ever replaced, never
-        changed in place, so both are shared; only the mutable parts are made anew."""
+        """A copy sharing nothing mutable, for a store to keep or hand out: the match (an
+        immutable value) and the rules dict (only ever replaced) are shared."""
         copy = object.__new__(GameRecord)
         fields = copy.__dict__
         fields.update(self.__dict__)
         fields["seats"] = [Seat(s.user_id, s.name, s.language, s.ai, s.theme) for s in self.seats]
         fields["hand_message_ids"] = dict(self.hand_message_ids)
         fields["deadlines"] = dict(self.deadlines)
-        # A match known only as its JSON (never decoded here) is deep-copied: rare, off the
-        # hot path; pickle is faster than copy.deepcopy on nested JSON.
+        # A match known only as JSON is deep-copied (rare; pickle beats copy.deepcopy here).
         fields["snapshot"] = (pickle.loads(pickle.dumps(self.snapshot, pickle.HIGHEST_PROTOCOL))
                               if self.state is None and self.snapshot is not None else None)
         fields["ops"], fields["replaced"], fields["snapshot_due"] = [], False, False

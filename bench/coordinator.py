@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import time_actions  # noqa: E402
+from bot import runtime  # noqa: E402
 from bot.ai import get_strategy  # noqa: E402
 from bot.coordinator import commands as cmds  # noqa: E402
 from bot.coordinator.clock import FakeClock  # noqa: E402
@@ -143,7 +144,11 @@ def main() -> None:
     parser.add_argument("--memory-games", type=int, default=10_000)
     parser.add_argument("--target", type=int, default=500, help="target score of each match")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--default-gc", action="store_true",
+                        help="keep CPython's collector settings instead of the bot's (bot.runtime)")
     args = parser.parse_args()
+    if not args.default_gc:
+        runtime.tune_garbage_collector()  # as `unobot run` does
     print(f"coordinator bench (python {sys.version.split()[0]}, MemoryStore, 1 human + 3 AI seats per game)")
     for games in (1, args.games):
         r = asyncio.run(run_games(games, args.seed, args.target))

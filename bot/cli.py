@@ -23,6 +23,7 @@ import logging
 import sys
 from pathlib import Path
 
+from bot import runtime
 from bot.config import ConfigError, Settings, load_settings, url_secrets
 from bot.logs import configure_logging, redact, scrub
 
@@ -167,6 +168,7 @@ async def _serve(platform: str, settings: Settings) -> None:
             await ops.start()
         if web is not None:
             await web.start(settings.webapp_listen, settings.webapp_port)
+        runtime.tune_garbage_collector()  # start-up is done: what it built lives as long as we do
         await platform_app.serve(config, make_coordinator, store)
     finally:
         if web is not None:

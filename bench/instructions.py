@@ -23,17 +23,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
-def play(target: int, seed: int) -> int:
+def play(target: int, seed: int, default_gc: bool) -> int:
     from bench.coordinator import run_games
+    from bot import runtime
 
+    if not default_gc:
+        runtime.tune_garbage_collector()  # as `unobot run` does
     return int(asyncio.run(run_games(1, seed, target))["actions"])
 
 
-def counted(target: int, seed: int) -> tuple[int, int]:
+def counted(target: int, seed: int, default_gc: bool) -> tuple[int, int]:
     """(instructions, actions) of one run under callgrind."""
     run = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-         __file__, "--child", str(target), "--seed", str(seed)],
+         __file__, "--child", str(target), "--seed", str(seed)] + (["--default-gc"] if default_gc else []),
         capture_output=True, text=True, check=True, timeout=3600)
     found = COLLECTED.search(run.stderr)
     if found is None:
@@ -45,13 +48,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--target", type=int, default=300, help="target score of the measured match")
     parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument("--default-gc", action="store_true",
+                        help="keep CPython's collector settings instead of the bot's (bot.runtime)")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
-        print(play(args.child, args.seed))
+        print(play(args.child, args.seed, args.default_gc))
         return
-    base_instructions, base_actions = counted(1, args.seed)
-    instructions, actions = counted(args.target, args.seed)
+    base_instructions, base_actions = counted(1, args.seed, args.default_gc)
+    instructions, actions = counted(args.target, args.seed, args.default_gc)
     per_action = (instructions - base_instructions) / (actions - base_actions)
     print(f"{actions - base_actions} actions: {per_action / 1e6:.3f} M instructions per action "
           f"(start-up and the first hand: {base_instructions / 1e9:.2f} G)")

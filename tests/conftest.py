@@ -1,6 +1,10 @@
-"""Suite-wide settings: loopback only, no proxies, PTB's timedelta behaviour fixed."""
+"""Suite-wide settings: loopback only, no proxies, PTB's timedelta behaviour fixed, and the
+cycle collector as CPython sets it for every test."""
 
+import gc
 import os
+
+import pytest
 
 os.environ.setdefault("PTB_TIMEDELTA", "1")
 os.environ["NO_PROXY"] = "127.0.0.1,localhost"
@@ -24,3 +28,14 @@ if os.environ.get("UNOBOT_PURE_PYTHON"):
             return importlib.util.spec_from_file_location(name, source) if source.exists() else None
 
     sys.meta_path.insert(0, EngineSourceFinder())
+
+
+@pytest.fixture(autouse=True)
+def collector_as_cpython_sets_it():
+    """A test that runs ``unobot run`` in this process tunes the collector (bot/runtime.py)
+    as the bot does: the tests after it still run with CPython's settings."""
+    thresholds = gc.get_threshold()
+    yield
+    if gc.get_threshold() != thresholds:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)

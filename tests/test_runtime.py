@@ -5,23 +5,13 @@ from __future__ import annotations
 import asyncio
 import gc
 
-import pytest
-
 from adapters.telegram import app as telegram_app
 from bot import cli, runtime
 from bot.config import load_settings
 
 
-@pytest.fixture
-def collector_as_it_was():
-    thresholds = gc.get_threshold()
-    yield
-    gc.unfreeze()
-    gc.set_threshold(*thresholds)
-
-
-def test_tuning_freezes_what_start_up_built_and_makes_young_passes_rarer(collector_as_it_was):
-    gc.unfreeze()
+def test_tuning_freezes_what_start_up_built_and_makes_young_passes_rarer():
+    # the suite's fixture gives the collector back as CPython set it
     default_young, middle, old = gc.get_threshold()
     runtime.tune_garbage_collector()
     assert gc.get_freeze_count() > 0

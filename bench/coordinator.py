@@ -6,8 +6,9 @@ Each game has one human seat, played by the "normal" strategy through commands (
 path a chat adapter takes), and three AI seats that move by themselves (ai_delay 0). The
 fake chat yields to the event loop on every send, like network I/O would, so concurrent
 games really interleave. Prints actions/s, p50/p99 latency of one action (one saved
-transaction: load, engine, save, deliver), public and private messages per action, and the
-memory per open game with many games open (tracemalloc).
+transaction: load, engine, save, deliver), public and private messages per action, the cycle
+collector's passes and their share of the time, and the memory per open game with many games
+open (tracemalloc).
 """
 
 from __future__ import annotations
@@ -24,8 +25,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.timing import time_actions  # noqa: E402
-from bot import runtime  # noqa: E402
+from bench.timing import (  # noqa: E402
+    CollectorPasses,
+    add_collector_option,
+    set_up_collector,
+    time_actions,
+)
 from bot.ai import get_strategy  # noqa: E402
 from bot.coordinator import commands as cmds  # noqa: E402
 from bot.coordinator.clock import FakeClock  # noqa: E402
@@ -104,15 +109,17 @@ async def run_games(games: int, seed: int, target: int) -> dict[str, float]:
         await store.save_chat_settings(chat, ChatSettings(overrides={"target_score": target}, turn_timer=0))
     human = User("h1", "Human")
     started = time.perf_counter()
-    await asyncio.gather(*(open_game(coordinator, chat, human) for chat in chats))
-    await asyncio.gather(*(play_human(coordinator, store, chat, human, random.Random(seed + i))
-                           for i, chat in enumerate(chats)))
+    with CollectorPasses() as collector:
+        await asyncio.gather(*(open_game(coordinator, chat, human) for chat in chats))
+        await asyncio.gather(*(play_human(coordinator, store, chat, human, random.Random(seed + i))
+                               for i, chat in enumerate(chats)))
     elapsed = time.perf_counter() - started
     actions = len(latencies)
     ordered = sorted(latencies)
     return {
         "games": games, "actions": actions, "seconds": elapsed, "actions_per_s": actions / elapsed,
         "busy_actions_per_s": actions / sum(latencies) if games == 1 else float("nan"),
+        "collector_passes": collector.passes, "collector_share": collector.seconds / elapsed,
         "p50_ms": 1000 * statistics.median(ordered),
         "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
         "public_per_action": chat_port.public / actions, "private_per_action": chat_port.private / actions,
@@ -144,11 +151,9 @@ def main() -> None:
     parser.add_argument("--memory-games", type=int, default=10_000)
     parser.add_argument("--target", type=int, default=500, help="target score of each match")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--default-gc", action="store_true",
-                        help="keep CPython's collector settings instead of the bot's (bot.runtime)")
+    add_collector_option(parser)
     args = parser.parse_args()
-    if not args.default_gc:
-        runtime.tune_garbage_collector()  # as `unobot run` does
+    set_up_collector(args.default_gc)
     print(f"coordinator bench (python {sys.version.split()[0]}, MemoryStore, 1 human + 3 AI seats per game)")
     for games in (1, args.games):
         r = asyncio.run(run_games(games, args.seed, args.target))
@@ -156,7 +161,8 @@ def main() -> None:
               f"{r['actions_per_s']:,.0f} actions/s"
               + (f" ({r['busy_actions_per_s']:,.0f}/s inside the coordinator)" if games == 1 else "")
               + f"; latency p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms; "
-              f"per action: {r['public_per_action']:.3f} public, {r['private_per_action']:.3f} private")
+              f"per action: {r['public_per_action']:.3f} public, {r['private_per_action']:.3f} private; "
+              f"collector: {r['collector_passes']} passes, {100 * r['collector_share']:.1f}% of the time")
     per_game = asyncio.run(memory_per_game(args.memory_games, args.seed))
     print(f"memory with {args.memory_games:,} games open: {per_game / 1024:.1f} KiB per game (target <= 50 KiB)")
 

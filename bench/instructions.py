@@ -25,18 +25,18 @@ COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 def play(target: int, seed: int, default_gc: bool) -> int:
     from bench.coordinator import run_games
-    from bot import runtime
+    from bench.timing import set_up_collector
 
-    if not default_gc:
-        runtime.tune_garbage_collector()  # as `unobot run` does
+    set_up_collector(default_gc)
     return int(asyncio.run(run_games(1, seed, target))["actions"])
 
 
 def counted(target: int, seed: int, default_gc: bool) -> tuple[int, int]:
     """(instructions, actions) of one run under callgrind."""
+    collector = ["--default-gc"] if default_gc else []
     run = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-         __file__, "--child", str(target), "--seed", str(seed)] + (["--default-gc"] if default_gc else []),
+         __file__, "--child", str(target), "--seed", str(seed), *collector],
         capture_output=True, text=True, check=True, timeout=3600)
     found = COLLECTED.search(run.stderr)
     if found is None:
@@ -45,11 +45,12 @@ def counted(target: int, seed: int, default_gc: bool) -> tuple[int, int]:
 
 
 def main() -> None:
+    from bench.timing import add_collector_option
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--target", type=int, default=300, help="target score of the measured match")
     parser.add_argument("--seed", type=int, default=2)
-    parser.add_argument("--default-gc", action="store_true",
-                        help="keep CPython's collector settings instead of the bot's (bot.runtime)")
+    add_collector_option(parser)
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:

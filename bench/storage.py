@@ -25,8 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.timing import time_actions  # noqa: E402
-from bot import runtime  # noqa: E402
+from bench.timing import add_collector_option, set_up_collector, time_actions  # noqa: E402
 from bot.ai import get_strategy  # noqa: E402
 from bot.coordinator import commands as cmds  # noqa: E402
 from bot.coordinator.clock import FakeClock  # noqa: E402
@@ -153,11 +152,9 @@ async def main() -> None:
     parser.add_argument("--target", type=int, default=200, help="match target score")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pg", default="postgresql+asyncpg://postgres@127.0.0.1:5432/test")
-    parser.add_argument("--default-gc", action="store_true",
-                        help="keep CPython's collector settings instead of the bot's (bot.runtime)")
+    add_collector_option(parser)
     args = parser.parse_args()
-    if not args.default_gc:
-        runtime.tune_garbage_collector()  # as `unobot run` does
+    set_up_collector(args.default_gc)
 
     backends: list[tuple[str, object, object]] = []  # (name, store factory, cleanup)
     urls: dict[str, str] = {}

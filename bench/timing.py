@@ -1,9 +1,12 @@
-"""Timing shared by the benchmarks that drive the coordinator."""
+"""Timing shared by the benchmarks that drive the coordinator, and the collector they run."""
 
 from __future__ import annotations
 
+import argparse
+import gc
 import time
 
+from bot import runtime
 from bot.coordinator.coordinator import Coordinator
 
 
@@ -19,3 +22,37 @@ def time_actions(coordinator: Coordinator, latencies: list[float]) -> None:
         return outcome, tx
 
     coordinator.uow.transact = transact  # type: ignore[method-assign]
+
+
+def add_collector_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--default-gc", action="store_true",
+                        help="keep CPython's collector settings instead of the bot's (bot.runtime)")
+
+
+def set_up_collector(default_gc: bool) -> None:
+    """The collector as ``unobot run`` sets it, unless ``--default-gc`` asked for CPython's."""
+    if not default_gc:
+        runtime.tune_garbage_collector()
+
+
+class CollectorPasses:
+    """Counts the cycle collector's passes and the time they take, while entered."""
+
+    def __init__(self) -> None:
+        self.passes = 0
+        self.seconds = 0.0
+        self._started = 0.0
+
+    def _watch(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.passes += 1
+            self.seconds += time.perf_counter() - self._started
+
+    def __enter__(self) -> CollectorPasses:
+        gc.callbacks.append(self._watch)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        gc.callbacks.remove(self._watch)

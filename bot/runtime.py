@@ -1,15 +1,15 @@
 """How a long-running bot process sets up the interpreter once it has started.
 
-A move allocates a few thousand short-lived objects (events, views, rows), nearly all freed
-at once by reference counting. At CPython's default gen-0 threshold (700 allocations) the
-cycle collector still runs every few moves, and each older-generation pass walks everything
-the process holds: the imported modules, the adapters, the held games. That work lands on
-whichever move happens to trigger it, which is what stretches the slowest moves when many
-games play at once. So, after start-up:
+Nearly everything a move allocates is freed at once by reference counting, yet at CPython's
+default gen-0 threshold (700) the cycle collector still runs every few dozen moves, and its
+older passes walk everything the process holds: the imported modules, the adapters, the held
+games. With many games open that is a large share of the time, and each pass lands on
+whichever move triggered it (docs/development/benchmarks.md has the figures). So, after
+start-up:
 
 - ``gc.freeze()`` moves what start-up built (modules, clients, caches) out of every later
   pass: it lives as long as the process anyway;
-- a larger gen-0 threshold makes the young passes rarer; the older generations keep their
+- a larger gen-0 threshold makes the passes far rarer; the older generations keep their
   default ratios, so cyclic garbage is still found, only in bigger batches.
 
 The benchmarks in ``bench/`` call the same function, so they measure what the bot runs.
@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import gc
 
-# Allocations (minus frees) of container objects between two young collections. 700 is
-# CPython's default; at this value a young pass comes every few hundred moves and still
-# takes well under a millisecond.
+# Allocations (minus frees) of container objects between two young collections; CPython's
+# default is 700.
 YOUNG_GENERATION_THRESHOLD = 50_000
 
 

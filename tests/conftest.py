@@ -36,6 +36,6 @@ def collector_as_cpython_sets_it():
     as the bot does: the tests after it still run with CPython's settings."""
     thresholds = gc.get_threshold()
     yield
-    if gc.get_threshold() != thresholds:
+    if gc.get_threshold() != thresholds or gc.get_freeze_count():
         gc.unfreeze()
         gc.set_threshold(*thresholds)

@@ -172,11 +172,16 @@ class ChatRows:
             return (await conn.execute(statement)).rowcount == 1
 
     async def take_notify_requests(self, chat: ChatKey) -> list[tuple[str, str, str]]:
-        # One DELETE ... RETURNING: two processes opening games at once never tell anyone twice.
         table = notify_requests
-        statement = (table.delete()
-                     .where(table.c.platform == chat.platform, table.c.chat_id == chat.chat_id)
-                     .returning(table.c.user_id, table.c.name, table.c.language, table.c.created_at))
+        mine = (table.c.platform == chat.platform, table.c.chat_id == chat.chat_id)
+        # Most games begin with nobody waiting: a read (it never holds the write lock that
+        # every game's save needs) tells, and only then does the DELETE run.
+        async with self.engine.connect() as conn:
+            if (await conn.execute(sa.select(table.c.user_id).where(*mine).limit(1))).first() is None:
+                return []
+        # One DELETE ... RETURNING: two processes opening games at once never tell anyone twice.
+        statement = table.delete().where(*mine).returning(
+            table.c.user_id, table.c.name, table.c.language, table.c.created_at)
         async with self.engine.begin() as conn:
             rows = (await conn.execute(statement)).all()
         return [(row.user_id, row.name, row.language) for row in sorted(rows, key=lambda r: r.created_at)]

@@ -1,5 +1,5 @@
-"""Async engines for SQLite (aiosqlite) and PostgreSQL (asyncpg): async drivers only, so a
-query never blocks the event loop.
+"""Async engines for SQLite (aiosqlite) and PostgreSQL (asyncpg), for everything but the
+games' hot path (``game_rows``): a query here never blocks the event loop.
 
 ``normalise_url`` is the one place that reads a database URL (``DATABASE_URL`` or
 ``--database``): the SQLAlchemy engine and the games' asyncpg pool both connect through

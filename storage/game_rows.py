@@ -1,4 +1,4 @@
-"""The per-action hot path (games, their seat rows and results) straight on the async drivers.
+"""The per-action hot path (games, their seat rows and results) straight on the drivers.
 
 Why not through SQLAlchemy like the rest of the store: every coordinator action is one read
 and one write of a game row, and SQLAlchemy's async layer (greenlet hand-offs, cursor set-up
@@ -7,9 +7,10 @@ statement on the bare driver. That difference is most of the time of an action. 
 few statements are written out once per dialect, on the table definitions of ``models.py``
 (column lists come from there, so they cannot drift), and run on:
 
-- SQLite: one aiosqlite connection in autocommit mode (SQLite has a single writer anyway);
-  single statements pipeline through it, a multi-statement save is ``BEGIN IMMEDIATE`` ...
-  ``COMMIT`` under a lock;
+- SQLite: one sqlite3 connection on the event loop's thread in autocommit mode (a statement
+  takes less time than a hand-off to a driver thread; it never waits on the loop for a
+  lock, see ``SqliteGameRows``); a multi-statement save is ``BEGIN IMMEDIATE`` ... ``COMMIT``
+  run without yielding;
 - PostgreSQL: an asyncpg pool (many games commit at once and share WAL flushes).
 
 JSON columns hold ``json.dumps`` text exactly as SQLAlchemy's JSON type writes it, so both
@@ -22,9 +23,9 @@ import asyncio
 import json
 import sqlite3
 import urllib.parse
-from collections.abc import Sequence
-from contextlib import asynccontextmanager
-from typing import Any
+from collections.abc import Callable, Coroutine, Sequence
+from contextlib import closing
+from typing import Any, TypeVar, cast
 
 from sqlalchemy.engine import URL
 
@@ -47,6 +48,13 @@ SEAT_COLUMNS = tuple(c.name for c in game_seats.columns)
 RESULT_COLUMNS = tuple(c.name for c in results.columns if c.name != "id")
 RESULT_PLAYER_COLUMNS = tuple(c.name for c in result_players.columns if c.name != "id")
 ACTIVE = "status IN ('lobby', 'running')"
+# SQLite, while another connection holds the write lock: the first wait, the longest.
+BUSY_FIRST_WAIT = 0.001
+BUSY_LONGEST_WAIT = 0.05
+# SQLite: writes between two checkpoints. A hot-path save puts a few pages into the WAL, so
+# this is about SQLite's own default of a checkpoint per 1000 WAL pages.
+CHECKPOINT_EVERY = 250
+T = TypeVar("T")
 HEAD = "game_id, version, owed"
 Head = tuple[str, int, bool]
 
@@ -240,16 +248,25 @@ class GameRows:
 
 
 class SqliteGameRows(GameRows):
-    """One aiosqlite connection in autocommit mode. Single statements (reads, the hot-path
-    UPDATE) are queued straight to its thread without a lock, so many games' statements
-    pipeline through it back to back; only a multi-statement transaction takes the lock,
-    and single statements wait while one is open (they would see its uncommitted rows)."""
+    """One sqlite3 connection used on the event loop's own thread, in autocommit mode.
+
+    Why not aiosqlite's worker thread: every statement there is two hand-offs of the GIL
+    between the loop (busy with the other games) and the worker, and the worker waits for
+    each; a game-row statement itself takes tens of microseconds here (WAL, no fsync per
+    commit), less than one hand-off. So statements run on the loop, and never wait on it:
+    the connection's busy timeout is 0, and when another connection holds the write lock (a
+    settings write of this process, another process) the statement is retried after an
+    asyncio sleep, for at most ``busy_timeout_ms``. A transaction runs from BEGIN IMMEDIATE
+    to COMMIT without yielding to the loop, so nothing of this connection comes between.
+    Checkpoints (they fsync) and the compaction of finished games run on worker threads
+    with connections of their own."""
 
     def __init__(self, path: str, busy_timeout_ms: int) -> None:
         self._path = path
         self._busy_timeout_ms = busy_timeout_ms
-        self._conn: Any = None
-        self._transaction = asyncio.Lock()  # held from BEGIN to COMMIT/ROLLBACK (and to connect)
+        self._conn: sqlite3.Connection | None = None
+        self._writes_since_checkpoint = 0
+        self._checkpoint: asyncio.Task[None] | None = None
         self._sql()
         # BEGIN IMMEDIATE holds the only writer's lock: no row lock is needed.
         self.rating_rows = RatingRows(self._p, lock="")
@@ -257,30 +274,34 @@ class SqliteGameRows(GameRows):
     def _p(self, n: int) -> str:
         return "?"
 
-    async def _connect(self) -> Any:
-        import aiosqlite
-
-        conn = await aiosqlite.connect(self._path, isolation_level=None)
-        for pragma in (f"busy_timeout={self._busy_timeout_ms}", "journal_mode=WAL",
-                       "synchronous=NORMAL", "foreign_keys=ON"):
-            await conn.execute(f"PRAGMA {pragma}")
+    def _open(self, busy_timeout_ms: int, *, autocheckpoint: bool) -> sqlite3.Connection:
+        conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+        pragmas = [f"busy_timeout={busy_timeout_ms}", "journal_mode=WAL", "synchronous=NORMAL",
+                   "foreign_keys=ON"]
+        if not autocheckpoint:
+            pragmas.append("wal_autocheckpoint=0")  # see _count_write
+        for pragma in pragmas:
+            conn.execute(f"PRAGMA {pragma}")
         return conn
 
-    @asynccontextmanager
-    async def _exclusive(self):
-        async with self._transaction:
-            if self._conn is None:
-                self._conn = await self._connect()
-            yield self._conn
+    async def _retrying(self, statement: Callable[[sqlite3.Connection], T]) -> T:
+        """``statement`` on the loop's connection, retried while the database is busy."""
+        waited, delay = 0.0, BUSY_FIRST_WAIT
+        while True:
+            try:
+                if self._conn is None:
+                    self._conn = self._open(0, autocheckpoint=False)
+                return statement(self._conn)
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY \
+                        or waited * 1000 >= self._busy_timeout_ms:
+                    raise
+            await asyncio.sleep(delay)
+            waited += delay
+            delay = min(2 * delay, BUSY_LONGEST_WAIT)
 
     async def _single(self, sql: str, args: Sequence[Any]) -> list[Any]:
-        """Run one statement outside any open transaction of this connection."""
-        while self._conn is None or self._transaction.locked():
-            async with self._exclusive():
-                pass
-        # No await between the check and the statement entering the connection's queue:
-        # a transaction begun later is queued behind it.
-        return await self._conn.execute_fetchall(sql, args)
+        return await self._retrying(lambda conn: conn.execute(sql, args).fetchall())
 
     async def _fetch(self, sql: str, args: Sequence[Any]) -> list[dict[str, Any]]:
         return [decode(LOADED_COLUMNS, row) for row in await self._single(sql, args)]
@@ -288,65 +309,115 @@ class SqliteGameRows(GameRows):
     async def _rows(self, sql: str, args: Sequence[Any]) -> list[Sequence[Any]]:
         return list(await self._single(sql, args))
 
+    async def delivered(self, game_id: str, version: int) -> bool:
+        marked = await super().delivered(game_id, version)
+        self._count_write()
+        return marked
+
     async def write(self, *, insert=None, update=None, seats=None, results=(), base=None):
         try:
             if insert is None and seats is None and not results and base is None:
                 # One UPDATE commits on its own (autocommit), its log row with it: the hot path.
-                return bool(await self._single(*self.update_of(update)))
-            async with self._exclusive() as conn:
-                await conn.execute("BEGIN IMMEDIATE")
-                try:
-                    if insert is not None:
-                        await conn.execute(self.insert_game, [insert[c] for c in GAME_COLUMNS])
-                    elif not await conn.execute_fetchall(*self.update_of(update)):
-                        await conn.execute("ROLLBACK")
-                        return False
-                    if base is not None:
-                        await conn.execute(self.insert_base, base)
-                    if seats is not None:
-                        await conn.execute(self.delete_seats, (seats[0],))
-                        await conn.executemany(self.insert_seat,
-                                               [[s[c] for c in SEAT_COLUMNS] for s in seats[1]])
-                    db = SqliteDb(conn)
-
-                    async def insert_result(values: list[Any]) -> int:
-                        [(result_id,)] = await conn.execute_fetchall(self.insert_result, values)
-                        return int(result_id)
-
-                    for result in results:
-                        await self._store_result(db, result, insert_result)
-                except BaseException:
-                    await conn.execute("ROLLBACK")
-                    raise
-                await conn.execute("COMMIT")
-                return True
+                written = bool(await self._single(*self.update_of(update)))
+            else:
+                await self._retrying(lambda conn: conn.execute("BEGIN IMMEDIATE"))
+                written = self._transaction(insert, update, seats, results, base)
         except sqlite3.IntegrityError as error:
             raise UniqueViolation(str(error)) from None
+        self._count_write()
+        return written
+
+    def _transaction(self, insert, update, seats, results, base) -> bool:
+        """The statements of one save after BEGIN IMMEDIATE, then COMMIT (ROLLBACK when one
+        fails or the version is stale). Plain calls: nothing may yield in between."""
+        conn = self._conn
+        assert conn is not None
+        try:
+            if insert is not None:
+                conn.execute(self.insert_game, [insert[c] for c in GAME_COLUMNS])
+            elif not conn.execute(*self.update_of(update)).fetchall():
+                conn.execute("ROLLBACK")
+                return False
+            if base is not None:
+                conn.execute(self.insert_base, base)
+            if seats is not None:
+                conn.execute(self.delete_seats, (seats[0],))
+                conn.executemany(self.insert_seat, [[s[c] for c in SEAT_COLUMNS] for s in seats[1]])
+            db = SqliteDb(conn)
+
+            async def insert_result(values: list[Any]) -> int:
+                [(result_id,)] = conn.execute(self.insert_result, values).fetchall()
+                return int(result_id)
+
+            for result in results:
+                run_now(self._store_result(db, result, insert_result))
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        return True
+
+    def _count_write(self) -> None:
+        """Every CHECKPOINT_EVERY writes, copy the WAL back into the database on a worker
+        thread (a checkpoint fsyncs: never on the loop), so the WAL stays small."""
+        self._writes_since_checkpoint += 1
+        if self._writes_since_checkpoint < CHECKPOINT_EVERY or (
+                self._checkpoint is not None and not self._checkpoint.done()):
+            return
+        self._writes_since_checkpoint = 0
+        self._checkpoint = asyncio.get_running_loop().create_task(
+            asyncio.to_thread(self._checkpoint_in_thread))
+
+    def _checkpoint_in_thread(self) -> None:
+        with closing(self._open(self._busy_timeout_ms, autocheckpoint=True)) as conn:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def open_games_by_platform(self) -> dict[str, int]:
-        import aiosqlite
+        def count() -> dict[str, int]:
+            # A connection of its own that may not create the file: the long-lived one would
+            # still read a database file deleted or replaced under it, and the check must see it.
+            uri = f"file:{urllib.parse.quote(self._path)}?mode=rw"
+            with closing(sqlite3.connect(uri, uri=True,
+                                         timeout=self._busy_timeout_ms / 1000)) as conn:
+                return dict(conn.execute(self.count_active).fetchall())
 
-        # A connection of its own that may not create the file: the long-lived one would still
-        # read a database file deleted or replaced under it, and the check must see that.
-        uri = f"file:{urllib.parse.quote(self._path)}?mode=rw"
-        async with aiosqlite.connect(uri, uri=True, timeout=self._busy_timeout_ms / 1000) as conn:
-            return {platform: count for platform, count in
-                    await conn.execute_fetchall(self.count_active)}
+        return await asyncio.to_thread(count)
 
     async def compact_finished(self, before: float) -> int:
-        while self._conn is None or self._transaction.locked():
-            async with self._exclusive():
-                pass
-        for sql in (self.compact_log, self.compact_bases):
-            await self._conn.execute(sql, (before,))
-        cursor = await self._conn.execute(self.compact, (before,))
-        return cursor.rowcount
+        def compact() -> int:
+            # Many finished games at once: a worker thread, its own connection, one transaction.
+            with closing(self._open(self._busy_timeout_ms, autocheckpoint=True)) as conn:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for sql in (self.compact_log, self.compact_bases):
+                        conn.execute(sql, (before,))
+                    compacted = conn.execute(self.compact, (before,)).rowcount
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
+                return compacted
+
+        return await asyncio.to_thread(compact)
 
     async def close(self) -> None:
-        async with self._transaction:
-            if self._conn is not None:
-                await self._conn.close()
-                self._conn = None
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
+            self._checkpoint = None
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+
+def run_now(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine that never suspends (its awaits are plain calls in disguise) to its
+    end, here and now; fails loudly if it would wait for the loop."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return cast(T, done.value)
+    coroutine.close()
+    raise RuntimeError("a statement inside a SQLite transaction tried to wait for the loop")
 
 
 async def _reset(conn: Any) -> None:

@@ -92,17 +92,20 @@ class RatingRows:
 
 
 class SqliteDb:
+    """A sqlite3 connection used on the loop (``game_rows.SqliteGameRows``): the methods are
+    coroutines for the Db protocol's sake and never suspend, so a transaction never yields."""
+
     def __init__(self, conn: Any) -> None:
         self._conn = conn
 
     async def rows(self, sql: str, args: Sequence[Any]) -> list[Sequence[Any]]:
-        return list(await self._conn.execute_fetchall(sql, list(args)))
+        return list(self._conn.execute(sql, list(args)).fetchall())
 
     async def run(self, sql: str, args: Sequence[Any]) -> None:
-        await self._conn.execute(sql, list(args))
+        self._conn.execute(sql, list(args))
 
     async def many(self, sql: str, args: list[Sequence[Any]]) -> None:
-        await self._conn.executemany(sql, [list(a) for a in args])
+        self._conn.executemany(sql, [list(a) for a in args])
 
 
 class PostgresDb:

@@ -1,0 +1,123 @@
+"""The SQLite game rows run on the event loop's thread: a save that finds the write lock held
+by another connection waits without holding up the loop and goes through once the lock is
+free (or fails, stored state untouched, after the busy timeout); checkpoints run on a
+worker thread; a transaction never yields to the loop; starting a game with nobody
+waiting to be told writes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from dataclasses import replace
+
+import pytest
+import sqlalchemy as sa
+
+from bot.coordinator.ports import ChatKey
+from storage import SqlStore, game_rows, open_store
+
+from .test_contract import CHAT, make_record
+
+
+@pytest.fixture
+async def sqlite_store(sqlite_database):
+    store = await open_store(sqlite_database)
+    yield store
+    await store.close()
+
+
+def database_file(store: SqlStore) -> str:
+    return store.engine.url.database
+
+
+def hold_write_lock(path: str) -> sqlite3.Connection:
+    """Another connection (another process, say) in the middle of a write transaction."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("BEGIN IMMEDIATE")
+    return conn
+
+
+async def wait_until(condition, *, turns: int = 2000) -> None:
+    for _ in range(turns):
+        if condition():
+            return
+        await asyncio.sleep(0.001)
+    raise AssertionError("the condition never came true")
+
+
+async def test_a_save_waits_for_the_write_lock_without_holding_up_the_loop(sqlite_store):
+    saved = await sqlite_store.save(make_record(status="running"))
+    other = hold_write_lock(database_file(sqlite_store))
+    save = asyncio.ensure_future(sqlite_store.save(replace(saved, creator="u2")))
+    ticks = 0
+    for _ in range(20):  # the loop goes on turning while the save waits for the lock
+        await asyncio.sleep(0.001)
+        ticks += 1
+    assert not save.done() and ticks == 20
+    other.execute("COMMIT")
+    other.close()
+    written = await asyncio.wait_for(save, 10)
+    assert written.version == saved.version + 1
+    assert (await sqlite_store.get(saved.game_id)).creator == "u2"
+
+
+async def test_a_save_gives_up_after_the_busy_timeout_and_stores_nothing(sqlite_store):
+    saved = await sqlite_store.save(make_record(status="running"))
+    sqlite_store._rows._busy_timeout_ms = 20
+    other = hold_write_lock(database_file(sqlite_store))
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            await sqlite_store.save(replace(saved, creator="u2"))
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    stored = await sqlite_store.get(saved.game_id)
+    assert (stored.version, stored.creator) == (saved.version, saved.creator)
+    # And the next save goes through as usual.
+    assert (await sqlite_store.save(replace(saved, creator="u3"))).creator == "u3"
+
+
+async def test_checkpoints_run_on_a_worker_thread(sqlite_store, monkeypatch):
+    monkeypatch.setattr(game_rows, "CHECKPOINT_EVERY", 3)
+    threads: list[int] = []
+    rows = sqlite_store._rows
+    checkpoint = rows._checkpoint_in_thread
+
+    def recorded_checkpoint() -> None:
+        threads.append(threading.get_ident())
+        checkpoint()
+
+    monkeypatch.setattr(rows, "_checkpoint_in_thread", recorded_checkpoint)
+    record = await sqlite_store.save(make_record(status="running"))
+    for checkpoints in (1, 2):
+        for _ in range(3):
+            record = await sqlite_store.save(replace(record, creator=f"u{record.version}"))
+        await wait_until(lambda n=checkpoints: len(threads) == n and rows._checkpoint.done())
+    assert threading.get_ident() not in threads
+
+
+def test_a_statement_that_would_wait_inside_a_transaction_is_refused():
+    async def suspends() -> None:
+        await asyncio.sleep(0)
+
+    async def returns() -> int:
+        return 7
+
+    assert game_rows.run_now(returns()) == 7
+    with pytest.raises(RuntimeError, match="wait for the loop"):
+        game_rows.run_now(suspends())
+
+
+async def test_starting_with_nobody_waiting_writes_nothing(sqlite_store):
+    statements: list[str] = []
+    sa.event.listen(sqlite_store.engine.sync_engine, "before_cursor_execute",
+                    lambda conn, cursor, statement, *args: statements.append(statement))
+    assert await sqlite_store.take_notify_requests(CHAT) == []
+    assert not [s for s in statements if s.lstrip().upper().startswith("DELETE")]
+    await sqlite_store.add_notify_request(CHAT, "u7", "Uma", "en")
+    other_chat = ChatKey(CHAT.platform, "elsewhere")
+    await sqlite_store.add_notify_request(other_chat, "u8", "Oz", "zh_CN")
+    assert await sqlite_store.take_notify_requests(CHAT) == [("u7", "Uma", "en")]
+    assert await sqlite_store.take_notify_requests(CHAT) == []  # told once
+    assert await sqlite_store.take_notify_requests(other_chat) == [("u8", "Oz", "zh_CN")]

@@ -92,7 +92,7 @@ class RatingRows:
 
 
 class SqliteDb:
-    """A sqlite3 connection used on the loop (``game_rows.SqliteGameRows``): the methods are
+    """A sqlite3 connection used on the loop (``sqlite_game_rows``): the methods are
     coroutines for the Db protocol's sake and never suspend, so a transaction never yields."""
 
     def __init__(self, conn: Any) -> None:

@@ -44,15 +44,9 @@ from bot.engine import Match
 from . import rating_queries, result_queries, stats_queries
 from .chat_rows import ChatRows
 from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
-from .game_rows import (
-    SMALL_COLUMNS,
-    GameRows,
-    PostgresGameRows,
-    Result,
-    SqliteGameRows,
-    UniqueViolation,
-    encode,
-)
+from .game_rows import SMALL_COLUMNS, GameRows, Result, UniqueViolation, encode
+from .postgres_game_rows import PostgresGameRows
+from .sqlite_game_rows import SqliteGameRows
 
 NAME_LIMIT = 128  # the name columns' width; longer display names are cut, never refused
 RECORDS_KEPT = 4096  # active games this process remembers as it last saw them

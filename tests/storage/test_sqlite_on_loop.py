@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 
 from bot.coordinator.ports import ChatKey
-from storage import SqlStore, game_rows, open_store
+from storage import SqlStore, open_store, sqlite_game_rows
 
 from .test_contract import CHAT, make_record
 
@@ -79,7 +79,7 @@ async def test_a_save_gives_up_after_the_busy_timeout_and_stores_nothing(sqlite_
 
 
 async def test_checkpoints_run_on_a_worker_thread(sqlite_store, monkeypatch):
-    monkeypatch.setattr(game_rows, "CHECKPOINT_EVERY", 3)
+    monkeypatch.setattr(sqlite_game_rows, "CHECKPOINT_EVERY", 3)
     threads: list[int] = []
     rows = sqlite_store._rows
     checkpoint = rows._checkpoint_in_thread
@@ -104,9 +104,9 @@ def test_a_statement_that_would_wait_inside_a_transaction_is_refused():
     async def returns() -> int:
         return 7
 
-    assert game_rows.run_now(returns()) == 7
+    assert sqlite_game_rows.run_now(returns()) == 7
     with pytest.raises(RuntimeError, match="wait for the loop"):
-        game_rows.run_now(suspends())
+        sqlite_game_rows.run_now(suspends())
 
 
 async def test_starting_with_nobody_waiting_writes_nothing(sqlite_store):

@@ -1,0 +1,194 @@
+"""The games' hot path on SQLite (see ``game_rows`` for the statements and why bare drivers)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import urllib.parse
+from collections.abc import Callable, Coroutine, Sequence
+from contextlib import closing
+from typing import Any, TypeVar, cast
+
+from .game_rows import GAME_COLUMNS, LOADED_COLUMNS, SEAT_COLUMNS, GameRows, UniqueViolation, decode
+from .rating_rows import RatingRows, SqliteDb
+
+# While another connection holds the write lock: the first wait, the longest.
+BUSY_FIRST_WAIT = 0.001
+BUSY_LONGEST_WAIT = 0.05
+# Writes between two checkpoints. A hot-path save puts a few pages into the WAL, so this is
+# about SQLite's own default of a checkpoint per 1000 WAL pages.
+CHECKPOINT_EVERY = 250
+T = TypeVar("T")
+
+
+class SqliteGameRows(GameRows):
+    """One sqlite3 connection used on the event loop's own thread, in autocommit mode.
+
+    Why not aiosqlite's worker thread: every statement there is two hand-offs of the GIL
+    between the loop (busy with the other games) and the worker, and the worker waits for
+    each; a game-row statement itself takes tens of microseconds here (WAL, no fsync per
+    commit), less than one hand-off. So statements run on the loop, and never wait on it:
+    the connection's busy timeout is 0, and when another connection holds the write lock (a
+    settings write of this process, another process) the statement is retried after an
+    asyncio sleep, for at most ``busy_timeout_ms``. A transaction runs from BEGIN IMMEDIATE
+    to COMMIT without yielding to the loop, so nothing of this connection comes between.
+    Checkpoints (they fsync) and the compaction of finished games run on worker threads
+    with connections of their own."""
+
+    def __init__(self, path: str, busy_timeout_ms: int) -> None:
+        self._path = path
+        self._busy_timeout_ms = busy_timeout_ms
+        self._conn: sqlite3.Connection | None = None
+        self._writes_since_checkpoint = 0
+        self._checkpoint: asyncio.Task[None] | None = None
+        self._sql()
+        # BEGIN IMMEDIATE holds the only writer's lock: no row lock is needed.
+        self.rating_rows = RatingRows(self._p, lock="")
+
+    def _p(self, n: int) -> str:
+        return "?"
+
+    def _open(self, busy_timeout_ms: int, *, autocheckpoint: bool) -> sqlite3.Connection:
+        conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+        pragmas = [f"busy_timeout={busy_timeout_ms}", "journal_mode=WAL", "synchronous=NORMAL",
+                   "foreign_keys=ON"]
+        if not autocheckpoint:
+            pragmas.append("wal_autocheckpoint=0")  # see _count_write
+        for pragma in pragmas:
+            conn.execute(f"PRAGMA {pragma}")
+        return conn
+
+    async def _retrying(self, statement: Callable[[sqlite3.Connection], T]) -> T:
+        """``statement`` on the loop's connection, retried while the database is busy."""
+        waited, delay = 0.0, BUSY_FIRST_WAIT
+        while True:
+            try:
+                if self._conn is None:
+                    self._conn = self._open(0, autocheckpoint=False)
+                return statement(self._conn)
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY \
+                        or waited * 1000 >= self._busy_timeout_ms:
+                    raise
+            await asyncio.sleep(delay)
+            waited += delay
+            delay = min(2 * delay, BUSY_LONGEST_WAIT)
+
+    async def _single(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        return await self._retrying(lambda conn: conn.execute(sql, args).fetchall())
+
+    async def _fetch(self, sql: str, args: Sequence[Any]) -> list[dict[str, Any]]:
+        return [decode(LOADED_COLUMNS, row) for row in await self._single(sql, args)]
+
+    async def _rows(self, sql: str, args: Sequence[Any]) -> list[Sequence[Any]]:
+        return list(await self._single(sql, args))
+
+    async def delivered(self, game_id: str, version: int) -> bool:
+        marked = await super().delivered(game_id, version)
+        self._count_write()
+        return marked
+
+    async def write(self, *, insert=None, update=None, seats=None, results=(), base=None):
+        try:
+            if insert is None and seats is None and not results and base is None:
+                # One UPDATE commits on its own (autocommit), its log row with it: the hot path.
+                written = bool(await self._single(*self.update_of(update)))
+            else:
+                await self._retrying(lambda conn: conn.execute("BEGIN IMMEDIATE"))
+                written = self._transaction(insert, update, seats, results, base)
+        except sqlite3.IntegrityError as error:
+            raise UniqueViolation(str(error)) from None
+        self._count_write()
+        return written
+
+    def _transaction(self, insert, update, seats, results, base) -> bool:
+        """The statements of one save after BEGIN IMMEDIATE, then COMMIT (ROLLBACK when one
+        fails or the version is stale). Plain calls: nothing may yield in between."""
+        conn = self._conn
+        assert conn is not None
+        try:
+            if insert is not None:
+                conn.execute(self.insert_game, [insert[c] for c in GAME_COLUMNS])
+            elif not conn.execute(*self.update_of(update)).fetchall():
+                conn.execute("ROLLBACK")
+                return False
+            if base is not None:
+                conn.execute(self.insert_base, base)
+            if seats is not None:
+                conn.execute(self.delete_seats, (seats[0],))
+                conn.executemany(self.insert_seat, [[s[c] for c in SEAT_COLUMNS] for s in seats[1]])
+            db = SqliteDb(conn)
+
+            async def insert_result(values: list[Any]) -> int:
+                [(result_id,)] = conn.execute(self.insert_result, values).fetchall()
+                return int(result_id)
+
+            for result in results:
+                run_now(self._store_result(db, result, insert_result))
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        return True
+
+    def _count_write(self) -> None:
+        """Every CHECKPOINT_EVERY writes, copy the WAL back into the database on a worker
+        thread (a checkpoint fsyncs: never on the loop), so the WAL stays small."""
+        self._writes_since_checkpoint += 1
+        if self._writes_since_checkpoint < CHECKPOINT_EVERY or (
+                self._checkpoint is not None and not self._checkpoint.done()):
+            return
+        self._writes_since_checkpoint = 0
+        self._checkpoint = asyncio.get_running_loop().create_task(
+            asyncio.to_thread(self._checkpoint_in_thread))
+
+    def _checkpoint_in_thread(self) -> None:
+        with closing(self._open(self._busy_timeout_ms, autocheckpoint=True)) as conn:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    async def open_games_by_platform(self) -> dict[str, int]:
+        def count() -> dict[str, int]:
+            # A connection of its own that may not create the file: the long-lived one would
+            # still read a database file deleted or replaced under it, and the check must see it.
+            uri = f"file:{urllib.parse.quote(self._path)}?mode=rw"
+            with closing(sqlite3.connect(uri, uri=True,
+                                         timeout=self._busy_timeout_ms / 1000)) as conn:
+                return dict(conn.execute(self.count_active).fetchall())
+
+        return await asyncio.to_thread(count)
+
+    async def compact_finished(self, before: float) -> int:
+        def compact() -> int:
+            # Many finished games at once: a worker thread, its own connection, one transaction.
+            with closing(self._open(self._busy_timeout_ms, autocheckpoint=True)) as conn:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for sql in (self.compact_log, self.compact_bases):
+                        conn.execute(sql, (before,))
+                    compacted = conn.execute(self.compact, (before,)).rowcount
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
+                return compacted
+
+        return await asyncio.to_thread(compact)
+
+    async def close(self) -> None:
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
+            self._checkpoint = None
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+
+def run_now(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine that never suspends (its awaits are plain calls in disguise) to its
+    end, here and now; fails loudly if it would wait for the loop."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return cast(T, done.value)
+    coroutine.close()
+    raise RuntimeError("a statement inside a SQLite transaction tried to wait for the loop")

@@ -30,8 +30,10 @@ class SqliteGameRows(GameRows):
     commit), less than one hand-off. So statements run on the loop, and never wait on it:
     the connection's busy timeout is 0, and when another connection holds the write lock (a
     settings write of this process, another process) the statement is retried after an
-    asyncio sleep, for at most ``busy_timeout_ms``. A transaction runs from BEGIN IMMEDIATE
-    to COMMIT without yielding to the loop, so nothing of this connection comes between.
+    asyncio sleep, for at most ``busy_timeout_ms``. The one-statement writes (a move's save,
+    a delivery marked done) of all the games that reach them in one turn of the loop are
+    committed together (``_grouped``). A transaction runs from BEGIN IMMEDIATE to COMMIT
+    without yielding to the loop, so nothing of this connection comes between.
     Checkpoints (they fsync) and the compaction of finished games run on worker threads
     with connections of their own."""
 
@@ -41,6 +43,11 @@ class SqliteGameRows(GameRows):
         self._conn: sqlite3.Connection | None = None
         self._writes_since_checkpoint = 0
         self._checkpoint: asyncio.Task[None] | None = None
+        # Group commit: the one-statement writes of every game that reached its save in this
+        # turn of the loop, committed together on the next turn (see _commit_group).
+        self._group: list[tuple[str, Sequence[Any], asyncio.Future[list[Any]]]] = []
+        self._group_due = False
+        self._group_waited = 0.0
         self._sql()
         # BEGIN IMMEDIATE holds the only writer's lock: no row lock is needed.
         self.rating_rows = RatingRows(self._p, lock="")
@@ -84,18 +91,15 @@ class SqliteGameRows(GameRows):
         return list(await self._single(sql, args))
 
     async def delivered(self, game_id: str, version: int) -> bool:
-        marked = await super().delivered(game_id, version)
-        self._count_write()
-        return marked
+        return bool(await self._grouped(self.mark_delivered, (game_id, version)))
 
     async def write(self, *, insert=None, update=None, seats=None, results=(), base=None):
+        if insert is None and seats is None and not results and base is None:
+            # One UPDATE (its log row appended by the trigger): the hot path, group-committed.
+            return bool(await self._grouped(*self.update_of(update)))
         try:
-            if insert is None and seats is None and not results and base is None:
-                # One UPDATE commits on its own (autocommit), its log row with it: the hot path.
-                written = bool(await self._single(*self.update_of(update)))
-            else:
-                await self._retrying(lambda conn: conn.execute("BEGIN IMMEDIATE"))
-                written = self._transaction(insert, update, seats, results, base)
+            await self._retrying(lambda conn: conn.execute("BEGIN IMMEDIATE"))
+            written = self._transaction(insert, update, seats, results, base)
         except sqlite3.IntegrityError as error:
             raise UniqueViolation(str(error)) from None
         self._count_write()
@@ -130,6 +134,69 @@ class SqliteGameRows(GameRows):
             raise
         conn.execute("COMMIT")
         return True
+
+    async def _grouped(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        """One write statement, committed with the others of this turn of the loop: a commit
+        costs SQLite more than the statements in it (WAL frames, the index pages shared by
+        every game). Its rows once that commit is durable; a uniqueness rule refusing it fails
+        it alone."""
+        future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        self._group.append((sql, args, future))
+        if not self._group_due:
+            self._group_due = True
+            asyncio.get_running_loop().call_soon(self._commit_group)
+        return await future
+
+    def _commit_group(self) -> None:
+        """BEGIN IMMEDIATE, every statement of the group, COMMIT; then each waiting save gets
+        its outcome. While another connection holds the write lock, the group waits (and
+        grows) on a timer; past the busy timeout every statement in it fails, unwritten."""
+        loop = asyncio.get_running_loop()
+        try:
+            if self._conn is None:
+                self._conn = self._open(0, autocheckpoint=False)
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY \
+                    and self._group_waited * 1000 < self._busy_timeout_ms:
+                delay = min(max(BUSY_FIRST_WAIT, self._group_waited), BUSY_LONGEST_WAIT)
+                self._group_waited += delay
+                loop.call_later(delay, self._commit_group)
+                return
+            self._end_group(error)
+            return
+        conn, group = self._conn, self._group
+        self._end_group(None)
+        outcomes: list[tuple[asyncio.Future[list[Any]], list[Any] | BaseException]] = []
+        try:
+            for sql, args, future in group:
+                try:
+                    outcomes.append((future, conn.execute(sql, args).fetchall()))
+                except sqlite3.IntegrityError as error:  # that statement alone was undone
+                    outcomes.append((future, UniqueViolation(str(error))))
+            conn.execute("COMMIT")
+        except Exception as error:  # nothing of the group was written
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            outcomes = [(future, error) for _, _, future in group]
+        for future, outcome in outcomes:
+            if future.done():  # its save was cancelled: what was written stays, version-checked
+                continue
+            if isinstance(outcome, BaseException):
+                future.set_exception(outcome)
+            else:
+                future.set_result(outcome)
+        for _ in group:
+            self._count_write()
+
+    def _end_group(self, error: BaseException | None) -> None:
+        """Start a new group; fail the statements of the old one with ``error``, if given."""
+        group, self._group = self._group, []
+        self._group_due, self._group_waited = False, 0.0
+        if error is not None:
+            for _, _, future in group:
+                if not future.done():
+                    future.set_exception(error)
 
     def _count_write(self) -> None:
         """Every CHECKPOINT_EVERY writes, copy the WAL back into the database on a worker

@@ -1,5 +1,7 @@
 """The games' hot path on PostgreSQL (see ``game_rows`` for the statements and why bare
-drivers): an asyncpg pool, so that many games committing at once share WAL flushes."""
+drivers): an asyncpg pool, so that many games committing at once share WAL flushes, and the
+version-checked UPDATEs of the games that save in one turn of the loop sent as one
+statement."""
 
 from __future__ import annotations
 
@@ -10,7 +12,15 @@ from typing import Any
 from sqlalchemy.engine import URL
 
 from .db import asyncpg_dsn
-from .game_rows import GAME_COLUMNS, LOADED_COLUMNS, SEAT_COLUMNS, GameRows, UniqueViolation, decode
+from .game_rows import (
+    GAME_COLUMNS,
+    LOADED_COLUMNS,
+    SEAT_COLUMNS,
+    GameRows,
+    UniqueViolation,
+    Update,
+    decode,
+)
 from .rating_rows import PostgresDb, RatingRows
 
 
@@ -30,6 +40,10 @@ class PostgresGameRows(GameRows):
         self._max_size = max_size
         self._pool: Any = None
         self._pool_lock = asyncio.Lock()
+        # Group commit: the hot-path UPDATEs of every game that reached its save in this turn
+        # of the loop, sent as one statement on the next turn (see _send_group).
+        self._group: list[tuple[Update, asyncio.Future[bool]]] = []
+        self._groups: set[asyncio.Task[None]] = set()
         self._sql()
         self.rating_rows = RatingRows(self._p, lock="FOR UPDATE")
 
@@ -61,9 +75,8 @@ class PostgresGameRows(GameRows):
         pool = await self._get_pool()
         try:
             if insert is None and seats is None and not results and base is None:
-                # One UPDATE is atomic on its own, its log row with it: no BEGIN/COMMIT trips.
-                sql, args = self.update_of(update)
-                return await pool.fetchval(sql, *args) is not None
+                # One UPDATE, atomic on its own, its log row with it: group-committed.
+                return await self._grouped(update)
             async with pool.acquire() as conn, conn.transaction():
                 if insert is not None:
                     await conn.execute(self.insert_game, *[insert[c] for c in GAME_COLUMNS])
@@ -86,6 +99,65 @@ class PostgresGameRows(GameRows):
         except asyncpg.IntegrityConstraintViolationError as error:
             raise UniqueViolation(str(error)) from None
 
+    async def _grouped(self, update: Update) -> bool:
+        """A version-checked UPDATE sent with the others of this turn of the loop, as one
+        statement over many rows (``group_update``): one round trip and one commit, where
+        each UPDATE would take its own. True when its row was written."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._group.append((update, future))
+        if len(self._group) == 1:
+            asyncio.get_running_loop().call_soon(self._send_group)
+        return await future
+
+    def _send_group(self) -> None:
+        group, self._group = self._group, []
+        task = asyncio.get_running_loop().create_task(self._write_group(group))
+        self._groups.add(task)
+        task.add_done_callback(self._groups.discard)
+
+    async def _write_group(self, group: list[tuple[Update, asyncio.Future[bool]]]) -> None:
+        import asyncpg
+
+        pool = await self._get_pool()
+        statement = group_update([update for update, _ in group]) if len(group) > 1 else None
+        try:
+            if statement is not None:
+                try:
+                    written = {str(row[0]) for row in await pool.fetch(*statement)}
+                except (asyncpg.IntegrityConstraintViolationError,
+                        asyncpg.DeadlockDetectedError):
+                    statement = None  # nothing was written: each on its own says which
+                else:
+                    for update, future in group:
+                        if not future.done():
+                            future.set_result(update[1] in written)
+            if statement is None:
+                await asyncio.gather(*(self._write_one(pool, update, future)
+                                       for update, future in group))
+        except BaseException as error:
+            for _, future in group:
+                if not future.done():
+                    future.set_exception(error)
+            if not isinstance(error, Exception):
+                raise
+
+    async def _write_one(self, pool: Any, update: Update, future: asyncio.Future[bool]) -> None:
+        import asyncpg
+
+        try:
+            sql, args = self.update_of(update)
+            outcome: bool | BaseException = await pool.fetchval(sql, *args) is not None
+        except asyncpg.IntegrityConstraintViolationError as error:
+            outcome = UniqueViolation(str(error))
+        except Exception as error:
+            outcome = error
+        if future.done():
+            return
+        if isinstance(outcome, BaseException):
+            future.set_exception(outcome)
+        else:
+            future.set_result(outcome)
+
     async def open_games_by_platform(self) -> dict[str, int]:
         pool = await self._get_pool()
         return {row[0]: row[1] for row in await pool.fetch(self.count_active)}
@@ -103,6 +175,47 @@ class PostgresGameRows(GameRows):
         return [update[0], *update[1]]
 
     async def close(self) -> None:
+        if self._groups:
+            await asyncio.gather(*self._groups, return_exceptions=True)
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
+
+
+# What a grouped UPDATE may set, with each column's type in the statement's arrays: a save
+# that writes anything else (or a game twice) is sent on its own.
+GROUPED_COLUMNS = {
+    "version": "int", "updated_at": "float8", "owed": "bool", "last_steps": "json",
+    "last_digest": "text", "status": "text", "creator": "text", "seats": "json",
+    "table_message_id": "text", "hand_message_ids": "json", "deadlines": "json", "meta": "json",
+    "created_at": "float8", "match": "json", "rules": "json", "snapshot_version": "int"}
+
+
+def group_update(updates: list[Update]) -> tuple[str, ...] | None:
+    """One UPDATE ... FROM unnest(...) for several games' version-checked UPDATEs: each row
+    is written with its own columns (a flag per column says whether it sets it) where its
+    version, and its owed flag if checked, are as expected; RETURNING names the rows written.
+    None when the updates do not fit one statement."""
+    columns = sorted({c for row, *_ in updates for c in row})
+    ids = [game_id for _, game_id, _, _ in updates]
+    if any(c not in GROUPED_COLUMNS for c in columns) or len(set(ids)) != len(ids):
+        return None
+    arrays: list[Any] = [ids, [version for _, _, version, _ in updates],
+                         [owed is not None for *_, owed in updates],
+                         [bool(owed) for *_, owed in updates]]
+    fields = ["game_id", "old_version", "check_owed", "expected_owed"]
+    types = ["text", "int", "bool", "bool"]
+    sets = []
+    for column in columns:
+        kind = GROUPED_COLUMNS[column]
+        carried = "text" if kind == "json" else kind  # JSON arrives as its text
+        value = f"v.{column}::json" if kind == "json" else f"v.{column}"
+        arrays += [[column in row for row, *_ in updates], [row.get(column) for row, *_ in updates]]
+        fields += [f"set_{column}", column]
+        types += ["bool", carried]
+        sets.append(f"{column} = CASE WHEN v.set_{column} THEN {value} ELSE g.{column} END")
+    unnest = ", ".join(f"${i + 1}::{kind}[]" for i, kind in enumerate(types))
+    sql = (f"UPDATE games AS g SET {', '.join(sets)} FROM unnest({unnest}) AS v({', '.join(fields)}) "
+           "WHERE g.game_id = v.game_id AND g.version = v.old_version "
+           "AND (NOT v.check_owed OR g.owed = v.expected_owed) RETURNING g.game_id")
+    return (sql, *arrays)

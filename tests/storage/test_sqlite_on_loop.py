@@ -122,36 +122,3 @@ async def test_starting_with_nobody_waiting_writes_nothing(sqlite_store):
     assert await sqlite_store.take_notify_requests(CHAT) == []  # told once
     assert await sqlite_store.take_notify_requests(other_chat) == [("u8", "Oz", "zh_CN")]
 
-
-async def test_saves_reaching_the_store_in_one_turn_commit_together(sqlite_store):
-    records = [await sqlite_store.save(make_record(f"g{i}", ChatKey("telegram", f"c{i}"),
-                                                   status="running")) for i in range(5)]
-    begins: list[str] = []
-    sqlite_store._rows._conn.set_trace_callback(
-        lambda statement: begins.append(statement) if statement.startswith("BEGIN") else None)
-    saved = await asyncio.gather(*(sqlite_store.save(replace(r, creator="u2")) for r in records))
-    assert [s.version for s in saved] == [r.version + 1 for r in records]
-    assert begins == ["BEGIN IMMEDIATE"]  # one transaction for the five
-    for record in records:
-        assert (await sqlite_store.get(record.game_id)).creator == "u2"
-
-
-async def test_a_refused_save_in_a_group_fails_alone(sqlite_store):
-    here, there = ChatKey("telegram", "c1"), ChatKey("telegram", "c2")
-    # c1 holds a finished game besides its running one: making it active again is refused.
-    running = await sqlite_store.save(make_record("g1", here, status="running"))
-    finished = await sqlite_store.save(make_record("g2", here, status="finished"))
-    stale = await sqlite_store.save(make_record("g3", there, status="running"))
-    fine = await sqlite_store.save(make_record("g4", ChatKey("telegram", "c4"), status="running"))
-    await sqlite_store.save(replace(stale, creator="u5"))  # g3 moves on: ``stale`` is stale now
-    outcomes = await asyncio.gather(
-        sqlite_store.save(replace(finished, status="running")),  # a second active game in c1
-        sqlite_store.save(replace(stale, creator="u6")),
-        sqlite_store.save(replace(fine, creator="u7")),
-        return_exceptions=True)
-    assert [type(o).__name__ for o in outcomes] == ["VersionConflict", "VersionConflict",
-                                                   "GameRecord"]
-    assert (await sqlite_store.get("g1")).version == running.version
-    assert (await sqlite_store.get("g2")).status == "finished"
-    assert (await sqlite_store.get("g3")).creator == "u5"
-    assert (await sqlite_store.get("g4")).creator == "u7"

@@ -1,0 +1,109 @@
+"""The hot-path saves of several games reaching the store in one turn of the loop are written
+together (SQLite: one transaction; PostgreSQL: one UPDATE over many rows), each with its own
+columns, and each gets its own outcome: one that is stale, or that a uniqueness rule
+refuses, fails alone."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+import pytest
+
+from bot.coordinator.ports import ChatKey, VersionConflict
+from bot.coordinator.record import Outbox
+from storage import SqlStore, open_store, postgres_game_rows
+
+from .test_contract import make_record
+
+
+@pytest.fixture
+async def sql_store(database_url):
+    store = await open_store(database_url)
+    yield store
+    await store.close()
+
+
+def count_group_writes(store: SqlStore, monkeypatch) -> list[int]:
+    """How many rows each grouped write carried, as the store sends them."""
+    sizes: list[int] = []
+    if store.engine.dialect.name == "sqlite":
+        rows = store._rows
+        commit_group = rows._commit_group
+
+        def counted() -> None:
+            sizes.append(len(rows._group))
+            commit_group()
+
+        monkeypatch.setattr(rows, "_commit_group", counted)
+    else:
+        group_update = postgres_game_rows.group_update
+
+        def counted_statement(updates):
+            statement = group_update(updates)
+            if statement is not None:
+                sizes.append(len(updates))
+            return statement
+
+        monkeypatch.setattr(postgres_game_rows, "group_update", counted_statement)
+    return sizes
+
+
+async def test_saves_reaching_the_store_in_one_turn_are_written_together(sql_store, monkeypatch):
+    records = [await sql_store.save(make_record(f"g{i}", ChatKey("telegram", f"c{i}"),
+                                                status="running")) for i in range(5)]
+    sizes = count_group_writes(sql_store, monkeypatch)
+    changes = [{"creator": "u2"}, {"table_message_id": "m9"}, {"deadlines": {"turn": 12.5}},
+               {"hand_message_ids": {"u1": "h1"}}, {"status": "finished"}]
+    saved = await asyncio.gather(*(sql_store.save(replace(r, **change))
+                                   for r, change in zip(records, changes, strict=True)))
+    assert [s.version for s in saved] == [r.version + 1 for r in records]
+    assert sizes == [5]
+    stored = [await sql_store.get(r.game_id) for r in records]
+    assert [s.version for s in stored] == [r.version + 1 for r in records]
+    assert (stored[0].creator, stored[1].table_message_id, stored[2].deadlines,
+            stored[3].hand_message_ids, stored[4].status) == (
+        "u2", "m9", {"turn": 12.5}, {"u1": "h1"}, "finished")
+    # Each wrote only its own change.
+    assert (stored[1].creator, stored[0].table_message_id, stored[4].deadlines) == (
+        "u1", None, {})
+
+
+async def test_a_refused_save_in_a_group_fails_alone(sql_store):
+    here, there = ChatKey("telegram", "c1"), ChatKey("telegram", "c2")
+    # c1 holds a finished game besides its running one: making it active again is refused.
+    running = await sql_store.save(make_record("g1", here, status="running"))
+    finished = await sql_store.save(make_record("g2", here, status="finished"))
+    stale = await sql_store.save(make_record("g3", there, status="running"))
+    fine = await sql_store.save(make_record("g4", ChatKey("telegram", "c4"), status="running"))
+    await sql_store.save(replace(stale, creator="u5"))  # g3 moves on: ``stale`` is stale now
+    outcomes = await asyncio.gather(
+        sql_store.save(replace(finished, status="running")),  # a second active game in c1
+        sql_store.save(replace(stale, creator="u6")),
+        sql_store.save(replace(fine, creator="u7")),
+        return_exceptions=True)
+    assert [type(o) for o in outcomes[:2]] == [VersionConflict, VersionConflict]
+    assert outcomes[2].creator == "u7"
+    assert (await sql_store.get("g1")).version == running.version
+    assert (await sql_store.get("g2")).status == "finished"
+    assert (await sql_store.get("g3")).creator == "u5"
+    assert (await sql_store.get("g4")).creator == "u7"
+
+
+async def test_a_grouped_save_checks_the_owed_flag(sql_store):
+    """A record this process holds as owing messages is stale once another process marked
+    them delivered: its save fails, grouped with one that goes through."""
+    owing = make_record("g1", ChatKey("telegram", "c1"), status="running")
+    owing.delivery.outbox = Outbox(1, [], True, [])
+    owing = await sql_store.save(owing)
+    other = await sql_store.save(make_record("g2", ChatKey("telegram", "c2"), status="running"))
+    theirs = SqlStore.from_url(sql_store.engine.url.render_as_string(hide_password=False))
+    try:
+        assert await theirs.mark_delivered("g1", owing.version)
+    finally:
+        await theirs.close()
+    outcomes = await asyncio.gather(sql_store.save(replace(owing, creator="u8")),
+                                    sql_store.save(replace(other, creator="u9")),
+                                    return_exceptions=True)
+    assert type(outcomes[0]) is VersionConflict and outcomes[1].creator == "u9"
+    assert (await sql_store.get("g1")).creator == "u1"

@@ -175,6 +175,8 @@ class PostgresGameRows(GameRows):
         return [update[0], *update[1]]
 
     async def close(self) -> None:
+        while self._group:  # saves waiting for their turn (it is the next one)
+            await asyncio.sleep(0)
         if self._groups:
             await asyncio.gather(*self._groups, return_exceptions=True)
         if self._pool is not None:

@@ -242,6 +242,8 @@ class SqliteGameRows(GameRows):
         return await asyncio.to_thread(compact)
 
     async def close(self) -> None:
+        while self._group:  # saves waiting for their commit (due next turn, or the lock)
+            await asyncio.sleep(BUSY_FIRST_WAIT)
         if self._checkpoint is not None:
             await asyncio.gather(self._checkpoint, return_exceptions=True)
             self._checkpoint = None

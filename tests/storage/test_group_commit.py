@@ -107,3 +107,19 @@ async def test_a_grouped_save_checks_the_owed_flag(sql_store):
                                     return_exceptions=True)
     assert type(outcomes[0]) is VersionConflict and outcomes[1].creator == "u9"
     assert (await sql_store.get("g1")).creator == "u1"
+
+
+async def test_closing_the_store_writes_the_saves_still_waiting(database_url):
+    store = await open_store(database_url)
+    record = await store.save(make_record("g1", ChatKey("telegram", "c1"), status="running"))
+    pending = asyncio.ensure_future(store.save(replace(record, creator="u2")))
+    await asyncio.sleep(0)  # the save is queued for the next turn of the loop
+    await store.close()
+    assert (await pending).creator == "u2"
+    # Written before the connections closed, not on one opened again behind the close.
+    assert getattr(store._rows, "_conn", None) is None and getattr(store._rows, "_pool", None) is None
+    reopened = await open_store(database_url)
+    try:
+        assert (await reopened.get("g1")).creator == "u2"
+    finally:
+        await reopened.close()

@@ -6,9 +6,10 @@ the in-memory store in the same run.
 Every game has one human seat, played by the "normal" strategy through commands (as a chat
 adapter would send them), and three AI seats moving by themselves (ai_delay 0). An action is
 one coordinator transaction that saved something: load, engine, save (one transaction,
-version-checked), deliver. Prints actions/s, p50/p99 per action and the cost of persistence
-as a ratio to the memory store. PostgreSQL runs in a scratch database created and dropped
-here (the server named by --pg must accept CREATE DATABASE); it is skipped if unreachable.
+version-checked), deliver. Prints actions/s, p50/p99 per action, the cost of persistence as a
+ratio to the memory store and this process's CPU time per action. PostgreSQL runs in a
+scratch database created and dropped here (the server named by --pg must accept CREATE
+DATABASE); it is skipped if unreachable.
 """
 
 from __future__ import annotations
@@ -88,12 +89,13 @@ async def run(store, games: int, target: int, seed: int) -> dict[str, float]:
     for chat in chats:
         await store.save_chat_settings(chat, ChatSettings(overrides={"target_score": target},
                                                           turn_timer=0))
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     await asyncio.gather(*(play_game(coordinator, store, chat, seed + i) for i, chat in enumerate(chats)))
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     await coordinator.close()
     ordered = sorted(latencies)
     return {"actions": len(ordered), "seconds": elapsed, "per_s": len(ordered) / elapsed,
+            "cpu_us": 1e6 * cpu / len(ordered),
             "p50_ms": 1000 * statistics.median(ordered),
             "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]}
 
@@ -171,7 +173,7 @@ async def main() -> None:
         print(f"postgresql skipped: {type(error).__name__}: {error}")
 
     print(f"{'store':<11}{'games':>6}{'actions':>9}{'actions/s':>11}{'p50 ms':>9}{'p99 ms':>9}"
-          f"{'x memory':>10}{'B/action':>10}")
+          f"{'x memory':>10}{'B/action':>10}{'CPU µs':>8}")
     baseline: dict[int, float] = {}
     for name, factory, cleanup in backends:
         made = factory()
@@ -189,14 +191,16 @@ async def main() -> None:
                     baseline[games] = figures["per_s"]
                 ratio = baseline[games] / figures["per_s"] if games in baseline else float("nan")
                 print(f"{name:<11}{games:>6}{figures['actions']:>9}{figures['per_s']:>11.0f}"
-                      f"{figures['p50_ms']:>9.2f}{figures['p99_ms']:>9.2f}{ratio:>9.1f}x{grown:>10.0f}")
+                      f"{figures['p50_ms']:>9.2f}{figures['p99_ms']:>9.2f}{ratio:>9.1f}x{grown:>10.0f}"
+                      f"{figures['cpu_us']:>8.0f}")
         finally:
             if hasattr(store, "close"):
                 await store.close()
             if cleanup is not None:
                 await cleanup()
     tmp.cleanup()
-    print("x memory = how many times slower than the in-memory store (same games, same run)")
+    print("x memory = how many times slower than the in-memory store (same games, same run); "
+          "CPU µs = this process's CPU time per action (threads included; not the server's)")
 
 
 if __name__ == "__main__":

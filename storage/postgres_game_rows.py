@@ -99,10 +99,16 @@ class PostgresGameRows(GameRows):
         except asyncpg.IntegrityConstraintViolationError as error:
             raise UniqueViolation(str(error)) from None
 
+    async def delivered(self, game_id: str, version: int) -> bool:
+        # The owed flag cleared where the version is still ``version`` and the flag still set:
+        # a version-checked UPDATE like a save's, so it joins the same group.
+        return await self._grouped(({"owed": False}, game_id, version, True))
+
     async def _grouped(self, update: Update) -> bool:
-        """A version-checked UPDATE sent with the others of this turn of the loop, as one
-        statement over many rows (``group_update``): one round trip and one commit, where
-        each UPDATE would take its own. True when its row was written."""
+        """A version-checked UPDATE (a save, a delivery marked done) sent with the others of
+        this turn of the loop, as one statement over many rows (``group_update``): one round
+        trip and one commit, where each UPDATE would take its own. True when its row was
+        written."""
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._group.append((update, future))
         if len(self._group) == 1:

@@ -123,3 +123,20 @@ async def test_closing_the_store_writes_the_saves_still_waiting(database_url):
         assert (await reopened.get("g1")).creator == "u2"
     finally:
         await reopened.close()
+
+
+async def test_deliveries_marked_done_join_the_group(sql_store, monkeypatch):
+    owing = []
+    for i in range(3):
+        record = make_record(f"g{i}", ChatKey("telegram", f"c{i}"), status="running")
+        record.delivery.outbox = Outbox(1, [], True, [])
+        owing.append(await sql_store.save(record))
+    sizes = count_group_writes(sql_store, monkeypatch)
+    outcomes = await asyncio.gather(
+        sql_store.mark_delivered("g0", owing[0].version),
+        sql_store.mark_delivered("g1", owing[1].version - 1),  # an older version: not marked
+        sql_store.save(replace(owing[2], creator="u3")))
+    assert outcomes[:2] == [True, False] and outcomes[2].creator == "u3"
+    assert sizes == [3]
+    assert [(await sql_store.get(f"g{i}")).delivery.outbox is None for i in range(3)] == [
+        True, False, False]

@@ -86,8 +86,6 @@ class GameRows:
         self.select_all_active = (f"SELECT {cols} FROM games WHERE {ACTIVE} "
                                   "ORDER BY created_at, game_id")
         self.select_owing = f"SELECT {cols} FROM games WHERE owed ORDER BY updated_at, game_id"
-        self.mark_delivered = (f"UPDATE games SET owed = FALSE WHERE game_id = {self._p(1)} "
-                               f"AND version = {self._p(2)} AND owed RETURNING version")
         self.count_active = f"SELECT platform, COUNT(*) FROM games WHERE {ACTIVE} GROUP BY platform"
         self.compact = (f"UPDATE games SET match = NULL, hand_message_ids = '{{}}' WHERE NOT ({ACTIVE}) "
                         f"AND NOT owed AND updated_at < {self._p(1)} AND match IS NOT NULL")
@@ -176,8 +174,14 @@ class GameRows:
         return await self._fetch(self.select_owing, ())
 
     async def delivered(self, game_id: str, version: int) -> bool:
-        """Clear the owed flag of ``version`` (one autocommitted UPDATE)."""
-        return bool(await self._rows(self.mark_delivered, (game_id, version)))
+        """Clear the owed flag where the version is still ``version`` and the flag still set:
+        a version-checked UPDATE like a save's, so it joins the same group."""
+        return await self.update_grouped(({"owed": False}, game_id, version, True))
+
+    async def update_grouped(self, update: Update) -> bool:
+        """A version-checked UPDATE written with the others of this turn of the loop (the
+        driver-specific part). True when its row was written."""
+        raise NotImplementedError
 
     async def fetch_log(self, game_id: str, after: int, upto: int) -> list[tuple[int, Any, str]]:
         """The logged saves of a game with ``after < version <= upto``, in order."""

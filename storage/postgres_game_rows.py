@@ -76,7 +76,7 @@ class PostgresGameRows(GameRows):
         try:
             if insert is None and seats is None and not results and base is None:
                 # One UPDATE, atomic on its own, its log row with it: group-committed.
-                return await self._grouped(update)
+                return await self.update_grouped(update)
             async with pool.acquire() as conn, conn.transaction():
                 if insert is not None:
                     await conn.execute(self.insert_game, *[insert[c] for c in GAME_COLUMNS])
@@ -99,12 +99,7 @@ class PostgresGameRows(GameRows):
         except asyncpg.IntegrityConstraintViolationError as error:
             raise UniqueViolation(str(error)) from None
 
-    async def delivered(self, game_id: str, version: int) -> bool:
-        # The owed flag cleared where the version is still ``version`` and the flag still set:
-        # a version-checked UPDATE like a save's, so it joins the same group.
-        return await self._grouped(({"owed": False}, game_id, version, True))
-
-    async def _grouped(self, update: Update) -> bool:
+    async def update_grouped(self, update: Update) -> bool:
         """A version-checked UPDATE (a save, a delivery marked done) sent with the others of
         this turn of the loop, as one statement over many rows (``group_update``): one round
         trip and one commit, where each UPDATE would take its own. True when its row was

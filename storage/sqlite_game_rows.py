@@ -9,7 +9,15 @@ from collections.abc import Callable, Coroutine, Sequence
 from contextlib import closing
 from typing import Any, TypeVar, cast
 
-from .game_rows import GAME_COLUMNS, LOADED_COLUMNS, SEAT_COLUMNS, GameRows, UniqueViolation, decode
+from .game_rows import (
+    GAME_COLUMNS,
+    LOADED_COLUMNS,
+    SEAT_COLUMNS,
+    GameRows,
+    UniqueViolation,
+    Update,
+    decode,
+)
 from .rating_rows import RatingRows, SqliteDb
 
 # While another connection holds the write lock: the first wait, the longest.
@@ -60,26 +68,37 @@ class SqliteGameRows(GameRows):
         pragmas = [f"busy_timeout={busy_timeout_ms}", "journal_mode=WAL", "synchronous=NORMAL",
                    "foreign_keys=ON"]
         if not autocheckpoint:
-            pragmas.append("wal_autocheckpoint=0")  # see _count_write
+            pragmas.append("wal_autocheckpoint=0")  # see _count_writes
         for pragma in pragmas:
             conn.execute(f"PRAGMA {pragma}")
         return conn
 
+    def _loop_connection(self) -> sqlite3.Connection:
+        """The connection used on the loop: it never waits for a lock (see the class)."""
+        if self._conn is None:
+            self._conn = self._open(0, autocheckpoint=False)
+        return self._conn
+
+    def _busy_wait(self, error: sqlite3.OperationalError, waited: float) -> float | None:
+        """How long to wait before trying again after ``error``, having waited ``waited``
+        seconds so far: None when it is not "busy" or the busy timeout is spent."""
+        if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY \
+                or waited * 1000 >= self._busy_timeout_ms:
+            return None
+        return min(max(BUSY_FIRST_WAIT, waited), BUSY_LONGEST_WAIT)  # about doubling
+
     async def _retrying(self, statement: Callable[[sqlite3.Connection], T]) -> T:
         """``statement`` on the loop's connection, retried while the database is busy."""
-        waited, delay = 0.0, BUSY_FIRST_WAIT
+        waited = 0.0
         while True:
             try:
-                if self._conn is None:
-                    self._conn = self._open(0, autocheckpoint=False)
-                return statement(self._conn)
+                return statement(self._loop_connection())
             except sqlite3.OperationalError as error:
-                if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY \
-                        or waited * 1000 >= self._busy_timeout_ms:
+                delay = self._busy_wait(error, waited)
+                if delay is None:
                     raise
             await asyncio.sleep(delay)
             waited += delay
-            delay = min(2 * delay, BUSY_LONGEST_WAIT)
 
     async def _single(self, sql: str, args: Sequence[Any]) -> list[Any]:
         return await self._retrying(lambda conn: conn.execute(sql, args).fetchall())
@@ -90,19 +109,19 @@ class SqliteGameRows(GameRows):
     async def _rows(self, sql: str, args: Sequence[Any]) -> list[Sequence[Any]]:
         return list(await self._single(sql, args))
 
-    async def delivered(self, game_id: str, version: int) -> bool:
-        return bool(await self._grouped(self.mark_delivered, (game_id, version)))
+    async def update_grouped(self, update: Update) -> bool:
+        return bool(await self._grouped(*self.update_of(update)))
 
     async def write(self, *, insert=None, update=None, seats=None, results=(), base=None):
         if insert is None and seats is None and not results and base is None:
             # One UPDATE (its log row appended by the trigger): the hot path, group-committed.
-            return bool(await self._grouped(*self.update_of(update)))
+            return await self.update_grouped(update)
         try:
             await self._retrying(lambda conn: conn.execute("BEGIN IMMEDIATE"))
             written = self._transaction(insert, update, seats, results, base)
         except sqlite3.IntegrityError as error:
             raise UniqueViolation(str(error)) from None
-        self._count_write()
+        self._count_writes(1)
         return written
 
     def _transaction(self, insert, update, seats, results, base) -> bool:
@@ -151,21 +170,18 @@ class SqliteGameRows(GameRows):
         """BEGIN IMMEDIATE, every statement of the group, COMMIT; then each waiting save gets
         its outcome. While another connection holds the write lock, the group waits (and
         grows) on a timer; past the busy timeout every statement in it fails, unwritten."""
-        loop = asyncio.get_running_loop()
         try:
-            if self._conn is None:
-                self._conn = self._open(0, autocheckpoint=False)
-            self._conn.execute("BEGIN IMMEDIATE")
+            conn = self._loop_connection()
+            conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
-            if error.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY \
-                    and self._group_waited * 1000 < self._busy_timeout_ms:
-                delay = min(max(BUSY_FIRST_WAIT, self._group_waited), BUSY_LONGEST_WAIT)
+            delay = self._busy_wait(error, self._group_waited)
+            if delay is None:
+                self._end_group(error)
+            else:
                 self._group_waited += delay
-                loop.call_later(delay, self._commit_group)
-                return
-            self._end_group(error)
+                asyncio.get_running_loop().call_later(delay, self._commit_group)
             return
-        conn, group = self._conn, self._group
+        group = self._group
         self._end_group(None)
         outcomes: list[tuple[asyncio.Future[list[Any]], list[Any] | BaseException]] = []
         try:
@@ -186,8 +202,7 @@ class SqliteGameRows(GameRows):
                 future.set_exception(outcome)
             else:
                 future.set_result(outcome)
-        for _ in group:
-            self._count_write()
+        self._count_writes(len(group))
 
     def _end_group(self, error: BaseException | None) -> None:
         """Start a new group; fail the statements of the old one with ``error``, if given."""
@@ -198,10 +213,10 @@ class SqliteGameRows(GameRows):
                 if not future.done():
                     future.set_exception(error)
 
-    def _count_write(self) -> None:
+    def _count_writes(self, writes: int) -> None:
         """Every CHECKPOINT_EVERY writes, copy the WAL back into the database on a worker
         thread (a checkpoint fsyncs: never on the loop), so the WAL stays small."""
-        self._writes_since_checkpoint += 1
+        self._writes_since_checkpoint += writes
         if self._writes_since_checkpoint < CHECKPOINT_EVERY or (
                 self._checkpoint is not None and not self._checkpoint.done()):
             return

@@ -78,6 +78,7 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
     names = names_of(record)
     away = unreachable(record)
     scores = match.scores
+    fingerprint = match.fingerprint  # a SHA-256 of the hand's seed: worked out once here
     seats = []
     for player in state.players:
         seat = seats_by_id.get(player)
@@ -97,7 +98,7 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
         scoring=match.rules.scoring, table=match.table,
         can_join=can_join_late(record), color_pending=awaiting_color(state),
         can_stack=bool(state.pending_draw) and stack_possible(state.rules, state.top),
-        fingerprint=match.fingerprint or "", seal=seals.seal_line(match))
+        fingerprint=fingerprint or "", seal=seals.seal_line(fingerprint))
 
 
 def can_join_late(record: GameRecord) -> bool:

@@ -13,26 +13,10 @@ import pickle
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .chat_key import ChatKey
+
 REACTION_WINDOW = 3  # seconds, the default of the chat setting ``reaction_window``
 Counters = dict[str, dict[str, int]]  # player -> counter name -> count
-
-
-@dataclass(frozen=True)
-class ChatKey:
-    """One chat (Telegram group, Discord channel, the console) on one platform."""
-
-    platform: str  # "telegram" | "discord" | "console"
-    chat_id: str
-
-    def __str__(self) -> str:
-        return f"{self.platform}:{self.chat_id}"
-
-    def to_json(self) -> list[str]:
-        return [self.platform, self.chat_id]
-
-    @classmethod
-    def from_json(cls, data: list[str]) -> ChatKey:
-        return cls(str(data[0]), str(data[1]))
 
 
 @dataclass

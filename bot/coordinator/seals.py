@@ -4,6 +4,8 @@ Only a finished hand's seed is ever put in a line; the match's secret never is."
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bot.engine import seal
 
 from .views import N_, Text
@@ -20,12 +22,17 @@ def grouped(fingerprint: str, groups: int | None = None) -> str:
     return " ".join(digits[i:i + GROUP] for i in range(0, len(digits), GROUP))
 
 
-def seal_line(match) -> Text | None:
-    """The table's line committing to the hand's shuffle (None: an unsealed, older game)."""
-    if match.fingerprint is None:
-        return None
+def seal_line(fingerprint: str | None) -> Text | None:
+    """The table's line committing to the hand's shuffle, from the hand's ``fingerprint``
+    (None: an unsealed, older game)."""
+    return None if fingerprint is None else _seal_line(fingerprint)
+
+
+@lru_cache(maxsize=1024)
+def _seal_line(fingerprint: str) -> Text:
+    # One hand's tables all show the same line: made once (a Text is never changed).
     return Text(N_("🔒 Deck sealed · SHA-256 {fingerprint}…"),
-                {"fingerprint": grouped(match.fingerprint, SHORT_GROUPS)})
+                {"fingerprint": grouped(fingerprint, SHORT_GROUPS)})
 
 
 def revealed_line(match) -> Text:

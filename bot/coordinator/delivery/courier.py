@@ -73,6 +73,11 @@ class Courier:
         self._queues: dict[ChatKey, deque[Job]] = {}
         self._workers: dict[ChatKey, asyncio.Task[None]] = {}
         self._wake: dict[ChatKey, asyncio.Event] = {}
+        # Those waiting for a job, by deadline (in the order they began: every wait is as
+        # long), and the one loop timer for the first of them: a timer per wait would cost a
+        # heap entry and its cancelling on every move.
+        self._deadlines: deque[tuple[float, asyncio.Future[None]]] = deque()
+        self._expiry: asyncio.TimerHandle | None = None
 
     def submit(self, job: Job) -> None:
         """Queue a job behind the chat's earlier ones (call in commit order)."""
@@ -92,12 +97,32 @@ class Courier:
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[None] = loop.create_future()
         job.waiters.append(waiter)
-        timer = loop.call_later(timeout, _wake, waiter)
-        try:
-            await waiter
-        finally:
-            timer.cancel()
+        deadline = loop.time() + timeout
+        if self._deadlines and deadline < self._deadlines[-1][0]:
+            timer = loop.call_at(deadline, _wake, waiter)  # shorter than those before it
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+            return job.delivered
+        while self._deadlines and self._deadlines[0][1].done():
+            self._deadlines.popleft()  # answered already: forgotten now, not at the timer
+        self._deadlines.append((deadline, waiter))
+        if self._expiry is None:
+            self._expiry = loop.call_at(deadline, self._expire)
+        await waiter
         return job.delivered
+
+    def _expire(self) -> None:
+        """Wake those whose wait is over; the timer then moves to the next one still waiting."""
+        self._expiry = None
+        deadlines = self._deadlines
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        while deadlines and (deadlines[0][0] <= now or deadlines[0][1].done()):
+            _wake(deadlines.popleft()[1])
+        if deadlines:
+            self._expiry = loop.call_at(deadlines[0][0], self._expire)
 
     def busy(self, chat: ChatKey) -> bool:
         return bool(self._queues.get(chat))

@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from bot.engine import actions as act
 from bot.engine.cards import Card, Color
+
+from .values import value
 
 # What a frontend shows a move as. "take" is a Draw that takes a waiting +2/+4 penalty.
 KINDS = ("play", "draw", "take", "pass", "uno", "challenge", "catch", "name_color")
@@ -44,7 +46,7 @@ class BadMoveRef(ValueError):
     """Not a move reference (malformed or forged)."""
 
 
-@dataclass(frozen=True)
+@value
 class Move:
     """One complete legal move (one of the engine's legal actions)."""
 
@@ -59,7 +61,7 @@ class Move:
     amount: int = 0  # take: how many cards
 
 
-@dataclass(frozen=True)
+@value
 class PlayOption:
     """One way to play cards, with the choices still open: the moves sharing these cards.
 

@@ -12,9 +12,10 @@ from typing import Any
 from bot.engine.cards import Card, Color
 
 from .moves import Move, PlayOption
+from .values import value
 
 
-@dataclass(frozen=True)
+@value
 class Text:
     """A localisable message: an English gettext msgid with ``{name}`` fields, and its params.
     Param values may be str/int, Card, Color or a nested Text; the renderer localises them."""
@@ -36,7 +37,7 @@ def Nn_(singular: str, plural: str, count: int, params: dict[str, Any] | None = 
     return Text(singular, {**(params or {}), "count": count}, plural)
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class SeatView:
     user_id: str
     name: str
@@ -49,7 +50,7 @@ class SeatView:
     reachable: bool = True  # False while their private hand cannot be delivered
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class LobbyView:
     game_id: str
     locale: str
@@ -66,7 +67,7 @@ class LobbyView:
     closed: Text | None = None  # the lobby closed without a game (why): nothing to press
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class TableView:
     game_id: str
     locale: str
@@ -109,7 +110,7 @@ class TableView:
         return self.result is not None
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Notice:
     """A one-off public announcement (hand won, match over, game stopped, player unreachable)."""
 
@@ -122,7 +123,7 @@ class Notice:
     transient: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ScoreLine:
     """One player's (or team's) score after each hand of a match, first hand first."""
 
@@ -131,7 +132,7 @@ class ScoreLine:
     start: int = 0  # before the first hand (a chip stake; 0 in the other modes)
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Recap:
     """A finished match to look back on: the data of its score chart (drawn by bot.render)
     and a few fact lines. Public: names, scores and counts only."""
@@ -156,7 +157,7 @@ class Recap:
 Public = LobbyView | TableView | Notice | Recap
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class CardOption:
     card: Card
     playable: bool  # legal to play now (alone or as the first of several)
@@ -167,7 +168,7 @@ CARD_THEMES = ("classic", "high_contrast")  # bot.render.images.Theme's values
 DEFAULT_CARD_THEME = "classic"
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class HandView:
     """One player's private hand, sorted, with what they may do now."""
 

@@ -11,6 +11,8 @@ import pytest
 from bot.coordinator.delivery.courier import Courier, Job
 from bot.coordinator.locks import ChatLocks
 from bot.coordinator.ports import ChatKey
+from bot.coordinator.views import CardOption, SeatView, Text
+from bot.engine.cards import Card
 
 
 def test_chat_keys_equal_by_their_fields_and_hash_alike() -> None:
@@ -145,3 +147,16 @@ async def test_waits_in_a_row_each_see_their_own_job_delivered() -> None:
         courier.submit(job)
         assert await courier.wait(job, 1.0) is True
     assert delivered == [1, 2, 3, 4, 5]
+
+
+def test_views_compare_and_hash_by_value_and_change_only_by_copy() -> None:
+    line = Text("{player} passed.", {"player": "Ana"})
+    assert line == Text("{player} passed.", {"player": "Ana"}) != Text("{player} passed.")
+    seat = SeatView("u1", "Ana", 3)
+    assert hash(seat) == hash(SeatView("u1", "Ana", 3)) and {seat, SeatView("u1", "Ana", 3)} == {seat}
+    moved = dataclasses.replace(seat, cards=2)
+    assert (seat.cards, moved.cards) == (3, 2)
+    option = CardOption(Card.parse("R5"), playable=True)
+    assert hash(option) == hash(CardOption(Card.parse("R5"), playable=True))
+    with pytest.raises(AttributeError):
+        seat.nickname = "A"  # type: ignore[attr-defined]  # slotted: no stray attributes

@@ -92,7 +92,8 @@ def with_uno(play: Play, hand: tuple[Card, ...], rules: RuleSet, declare: bool) 
     rest = list(hand)
     for card in play.cards:
         rest.remove(card)
-    return replace(play, uno=uno_hand(rules, rest) and declare)
+    uno = uno_hand(rules, rest) and declare
+    return play if play.uno == uno else replace(play, uno=uno)  # most plays leave it as it is
 
 
 class Strategy:

@@ -28,9 +28,10 @@ def seal_line(fingerprint: str | None) -> Text | None:
     return None if fingerprint is None else _seal_line(fingerprint)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=512)
 def _seal_line(fingerprint: str) -> Text:
-    # One hand's tables all show the same line: made once (a Text is never changed).
+    # Every table of a hand shows the same line: made once per hand being played (a Text is
+    # never changed), for as many hands as a busy process plays at once.
     return Text(N_("🔒 Deck sealed · SHA-256 {fingerprint}…"),
                 {"fingerprint": grouped(fingerprint, SHORT_GROUPS)})
 

@@ -1,6 +1,8 @@
 """Coordinator benchmark: games driven by AI seats through a fake chat, in memory.
 
     python bench/coordinator.py [--games 200] [--memory-games 10000] [--seed 1]
+    python bench/coordinator.py --games 200 --pace 2 [--seconds 30]
+
 
 Each game has one human seat, played by the "normal" strategy through commands (the same
 path a chat adapter takes), and three AI seats that move by themselves (ai_delay 0). The
@@ -9,6 +11,12 @@ games really interleave. Prints actions/s, p50/p99 latency of one action (one sa
 transaction: load, engine, save, deliver), public and private messages per action, the cycle
 collector's passes and their share of the time, and the memory per open game with many games
 open (tracemalloc).
+
+Every game moves as fast as it can (a closed loop): the figures are the capacity of one event
+loop, and a move's latency there is mostly its turn in the queue behind every other game's
+(about games / actions per second). With ``--pace S`` the human of each game instead thinks
+S seconds (0.5 S to 1.5 S, at random) before each move, as people do, for ``--seconds``: the
+latency of a move at that load, with the share of one core the bot used.
 """
 
 from __future__ import annotations
@@ -70,10 +78,17 @@ async def open_game(coordinator: Coordinator, chat: ChatKey, human: User, bots: 
 
 
 async def play_human(coordinator: Coordinator, store: MemoryStore, chat: ChatKey, human: User,
-                     rng: random.Random, max_moves: int = 100_000) -> None:
-    """The human seat, played by the normal strategy through commands, to the end of the match."""
+                     rng: random.Random, max_moves: int = 100_000, pace: float = 0.0,
+                     until: float = float("inf")) -> None:
+    """The human seat, played by the normal strategy through commands, to the end of the match
+    (or, thinking ``pace`` seconds a move, until the loop's clock reaches ``until``)."""
     strategy = get_strategy("normal")
+    loop = asyncio.get_running_loop()
     for _ in range(max_moves):
+        if pace:
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * pace)
+            if loop.time() >= until:
+                return
         record = await store.load(chat)
         if record is None:
             return
@@ -97,7 +112,8 @@ async def play_human(coordinator: Coordinator, store: MemoryStore, chat: ChatKey
         assert reply.ok, reply
 
 
-async def run_games(games: int, seed: int, target: int) -> dict[str, float]:
+async def run_games(games: int, seed: int, target: int, pace: float = 0.0,
+                    seconds: float = 30.0) -> dict[str, float]:
     store = MemoryStore()
     chat_port = BenchChat()
     clock = FakeClock()
@@ -108,10 +124,16 @@ async def run_games(games: int, seed: int, target: int) -> dict[str, float]:
     for chat in chats:
         await store.save_chat_settings(chat, ChatSettings(overrides={"target_score": target}, turn_timer=0))
     human = User("h1", "Human")
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
+    until = float("inf")
     with CollectorPasses() as collector:
         await asyncio.gather(*(open_game(coordinator, chat, human) for chat in chats))
-        await asyncio.gather(*(play_human(coordinator, store, chat, human, random.Random(seed + i))
+        if pace:  # the moves of play only: every lobby opening at once is a burst of its own
+            latencies.clear()
+            started, cpu_started = time.perf_counter(), time.process_time()
+            until = asyncio.get_running_loop().time() + seconds
+        await asyncio.gather(*(play_human(coordinator, store, chat, human, random.Random(seed + i),
+                                          pace=pace, until=until)
                                for i, chat in enumerate(chats)))
     elapsed = time.perf_counter() - started
     actions = len(latencies)
@@ -120,6 +142,7 @@ async def run_games(games: int, seed: int, target: int) -> dict[str, float]:
         "games": games, "actions": actions, "seconds": elapsed, "actions_per_s": actions / elapsed,
         "busy_actions_per_s": actions / sum(latencies) if games == 1 else float("nan"),
         "collector_passes": collector.passes, "collector_share": collector.seconds / elapsed,
+        "core_share": (time.process_time() - cpu_started) / elapsed,
         "p50_ms": 1000 * statistics.median(ordered),
         "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
         "public_per_action": chat_port.public / actions, "private_per_action": chat_port.private / actions,
@@ -151,10 +174,20 @@ def main() -> None:
     parser.add_argument("--memory-games", type=int, default=10_000)
     parser.add_argument("--target", type=int, default=500, help="target score of each match")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="seconds each human thinks before a move (0: as fast as possible)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long a paced run lasts")
     add_collector_option(parser)
     args = parser.parse_args()
     set_up_collector(args.default_gc)
     print(f"coordinator bench (python {sys.version.split()[0]}, MemoryStore, 1 human + 3 AI seats per game)")
+    if args.pace:
+        r = asyncio.run(run_games(args.games, args.seed, args.target, args.pace, args.seconds))
+        print(f"{args.games:>4} games, a human move every {args.pace:g} s (x0.5 to x1.5) for "
+              f"{r['seconds']:.0f} s: {r['actions_per_s']:,.0f} actions/s using "
+              f"{100 * r['core_share']:.0f}% of a core; latency p50 {r['p50_ms']:.2f} ms, "
+              f"p99 {r['p99_ms']:.2f} ms")
+        return
     for games in (1, args.games):
         r = asyncio.run(run_games(games, args.seed, args.target))
         print(f"{games:>4} concurrent game(s): {r['actions']:>7} actions in {r['seconds']:.2f} s = "

@@ -201,9 +201,9 @@ def remove(tx: Tx, user_id: str, told: Text) -> None:
         return
     tx.running()
     if record.series is not None:  # two tables: the schedule needs every seat to the end
-        seat = tx.seated(user_id)
-        seat.ai = seat.ai or TAKEOVER_STRATEGY
-        record.series.bots[user_id] = seat.ai
+        strategy = tx.seated(user_id).ai or TAKEOVER_STRATEGY
+        tx.change_seat(user_id, ai=strategy)
+        record.series.bots[user_id] = strategy
         taken = record.book.taken_over
         if user_id in taken:
             taken.remove(user_id)

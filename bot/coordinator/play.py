@@ -68,7 +68,7 @@ def reclaim(tx: Tx, user_id: str) -> None:
     if user_id not in taken or seat.ai is None:
         raise Refusal("not_in_game")  # a bot's own seat: nobody can play it
     taken.remove(user_id)
-    seat.ai = None
+    tx.change_seat(user_id, ai=None)
     tx.dirty = True
     tx.want_hand(user_id)
     tx.last.append(Text(N_("{player} is back and plays again."), {"player": display_name(seat.name)}))
@@ -299,7 +299,7 @@ def turn_timeout(tx: Tx, deadline: float) -> bool:
     auto_move(tx, player)
     if timeouts[player] >= AFK_LIMIT:
         timeouts.pop(player, None)
-        seat.ai = TAKEOVER_STRATEGY
+        tx.change_seat(player, ai=TAKEOVER_STRATEGY)
         tx.book.taken_over.append(player)
         if endings.everyone_away(tx, AFK_LIMIT):
             return True

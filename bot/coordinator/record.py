@@ -19,8 +19,10 @@ REACTION_WINDOW = 3  # seconds, the default of the chat setting ``reaction_windo
 Counters = dict[str, dict[str, int]]  # player -> counter name -> count
 
 
-@dataclass
+@dataclass(frozen=True)
 class Seat:
+    """One seat; changed by a new Seat in its place (``Tx.change_seat``): records share them."""
+
     user_id: str
     name: str
     language: str | None = None
@@ -45,7 +47,7 @@ def _seed(value: Any) -> int | str:
     return value if isinstance(value, str) else int(value)
 
 
-@dataclass
+@dataclass(frozen=True)
 class GameOptions:
     """The chat's settings as this game keeps them (changed with the chat's), and its seed:
     a sealed secret (``bot.engine.seal``) for games opened since seeds are sealed, an integer
@@ -62,10 +64,6 @@ class GameOptions:
         return {"preset": self.preset, "language": self.language, "seed": self.seed,
                 "turn_timer": self.turn_timer, "afk_policy": self.afk_policy,
                 "reaction_window": self.reaction_window}
-
-    def copy(self) -> GameOptions:
-        return GameOptions(self.language, self.preset, self.seed, self.turn_timer,
-                           self.afk_policy, self.reaction_window)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameOptions:
@@ -395,14 +393,13 @@ class GameRecord:
         copy = object.__new__(GameRecord)
         fields = copy.__dict__
         fields.update(self.__dict__)
-        fields["seats"] = [Seat(s.user_id, s.name, s.language, s.ai, s.theme) for s in self.seats]
+        fields["seats"] = list(self.seats)  # seats and options are immutable: shared
         fields["hand_message_ids"] = dict(self.hand_message_ids)
         fields["deadlines"] = dict(self.deadlines)
         # A match known only as JSON is deep-copied (rare; pickle beats copy.deepcopy here).
         fields["snapshot"] = (pickle.loads(pickle.dumps(self.snapshot, pickle.HIGHEST_PROTOCOL))
                               if self.state is None and self.snapshot is not None else None)
         fields["ops"], fields["replaced"], fields["snapshot_due"] = [], False, False
-        fields["options"] = self.options.copy()
         fields["delivery"] = self.delivery.copy()
         fields["book"] = self.book.copy()
         if self.two_tables is not None:

@@ -99,6 +99,16 @@ class Tx:
             raise Refusal("not_in_game")
         return seat
 
+    def change_seat(self, user_id: str, **changes: Any) -> Seat:
+        """Put a changed copy of the player's seat in its place (seats are shared between
+        records, never changed) and return it."""
+        record = self.game()
+        for index, seat in enumerate(record.seats):
+            if seat.user_id == user_id:
+                record.seats[index] = changed = replace(seat, **changes)
+                return changed
+        raise Refusal("not_in_game")
+
     def find_player(self, ref: str) -> Seat:
         """A seat by user id, then by name (case-insensitive), then by 1-based seat number."""
         record = self.game()

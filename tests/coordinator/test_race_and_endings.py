@@ -3,6 +3,8 @@ vote to end a game, a game everyone left, and why a new game cannot open."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.coordinator import commands as cmds
 from bot.coordinator.endings import VOTE_LAPSE
 from bot.coordinator.ports import User
@@ -185,8 +187,8 @@ async def test_a_new_game_says_who_can_end_the_old_one(h: Harness) -> None:
 async def test_a_game_nobody_plays_gives_way_to_a_new_one(h: Harness) -> None:
     await h.start(2, 1, settings={"turn_timer": 0})
     record = await h.record()
-    for seat in record.seats:  # as left by a version that let bots play on for nobody
-        seat.ai = seat.ai or "normal"
+    # as left by a version that let bots play on for nobody
+    record.seats = [replace(seat, ai=seat.ai or "normal") for seat in record.seats]
     await h.store.save(record)
     old = record.game_id
     assert (await h.do(cmds.NewGame, User("u7", "Late"))).ok

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from dataclasses import replace
 
 from bot.coordinator import commands as cmds
 from bot.coordinator import history
@@ -188,7 +189,7 @@ async def test_a_game_from_before_sealed_seeds_deals_as_before_and_shows_no_seal
     h = Harness(seed=2)
     people = await h.lobby(2, settings={"turn_timer": 0})
     record = await h.record()
-    record.options.seed = 12345  # as stored before seeds were sealed
+    record.options = replace(record.options, seed=12345)  # as stored before seeds were sealed
     await h.store.save(record)
     assert (await h.do(cmds.StartGame, people[0])).ok
     expected, _ = Match.start([p.id for p in people], Match.from_json((await h.record()).match).rules,

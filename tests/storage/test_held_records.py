@@ -4,6 +4,8 @@ process's write makes what it holds stale, never wrong."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.coordinator import commands as cmds
@@ -45,7 +47,7 @@ async def test_a_load_at_the_version_saved_here_reads_no_whole_row(database_url)
         loaded = await store.load(CHAT)
         assert loaded == saved and reads.whole == 0
         loaded.hand_message_ids["u1"] = "changed"  # a private copy: nothing held changes
-        loaded.seats[0].name = "Changed"
+        loaded.seats[0] = replace(loaded.seats[0], name="Changed")
         again = await store.get(saved.game_id)
         assert again.hand_message_ids == {"u1": "m1"} and again.seats[0].name == "Ana"
         assert reads.whole == 0

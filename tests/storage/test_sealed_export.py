@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from dataclasses import replace
 
 from bot.coordinator import commands as cmds
 from bot.coordinator.clock import FakeClock
@@ -45,7 +46,7 @@ async def play_first_hand(store, chat: FakeChat, *, old_seed: int | None = None)
     assert (await coordinator.handle(cmds.AddAiSeat(CHAT, users["u1"], strategy="normal"))).ok
     if old_seed is not None:  # a game opened before seeds were sealed
         record = await store.load(CHAT)
-        record.options.seed = old_seed
+        record.options = replace(record.options, seed=old_seed)
         await store.save(record)
     assert (await coordinator.handle(cmds.StartGame(CHAT, users["u1"]))).ok
     game_id = (await store.load(CHAT)).game_id

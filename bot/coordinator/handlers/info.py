@@ -3,7 +3,7 @@ and answer the sender (only settings touching an open game go through a transact
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from bot.engine.rules import RuleSet
@@ -93,7 +93,7 @@ async def change_settings(ctx: Context, cmd: cmds.ChangeSettings) -> Reply:
         if record.status == "lobby":
             refuse_deal(rules_of(new), len(record.seats))  # seats taken stay: say what fits
             record.rules = rules_of(new).to_dict()
-            record.options.preset = new.preset
+            record.options = replace(record.options, preset=new.preset)
             tx.lobby_update(Text(N_("The settings were changed.")))
         tx.dirty = True
 
@@ -115,9 +115,8 @@ def _play_settings(tx: Tx, new: ChatSettings, changes: dict) -> None:
     record = tx.record
     if record is None:
         return
-    options = record.options
-    options.language, options.turn_timer = new.language, new.turn_timer
-    options.afk_policy, options.reaction_window = new.afk_policy, new.reaction_window
+    record.options = replace(record.options, language=new.language, turn_timer=new.turn_timer,
+                             afk_policy=new.afk_policy, reaction_window=new.reaction_window)
     if record.status == "running" and "turn_timer" in changes:
         record.deadlines.pop("turn", None)
         if new.turn_timer > 0 and tx.match is not None and tx.match.game.current is not None:
@@ -140,7 +139,7 @@ async def set_language(ctx: Context, cmd: cmds.SetLanguage) -> Reply:
     def work(tx: Tx) -> None:
         seat = tx.seat(cmd.user.id)
         if seat is not None and seat.language != language:
-            seat.language = language
+            tx.change_seat(cmd.user.id, language=language)
             tx.dirty = True
             if tx.match is not None and tx.record is not None and tx.record.status == "running":
                 tx.want_hand(cmd.user.id)
@@ -177,7 +176,7 @@ async def set_card_theme(ctx: Context, cmd: cmds.SetCardTheme) -> Reply:
     def work(tx: Tx) -> None:
         seat = tx.seat(cmd.user.id)
         if seat is not None and (seat.theme or DEFAULT_CARD_THEME) != theme:
-            seat.theme = theme
+            tx.change_seat(cmd.user.id, theme=theme)
             tx.dirty = True
             if tx.match is not None and tx.record is not None and tx.record.status == "running":
                 tx.want_hand(cmd.user.id)

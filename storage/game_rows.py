@@ -31,7 +31,7 @@ JSON_COLUMNS = frozenset(c.name for c in games.columns if c.type.__class__.__nam
 # flag and steps (the log trigger appends them); with a snapshot (a hand ended, a new
 # match) the match and the rules too.
 SMALL_COLUMNS = ("status", "creator", "seats", "table_message_id", "hand_message_ids",
-                 "deadlines", "meta", "created_at")
+                 "deadlines", "meta", "book", "outbox", "created_at")
 SEAT_COLUMNS = tuple(c.name for c in game_seats.columns)
 RESULT_COLUMNS = tuple(c.name for c in results.columns if c.name != "id")
 RESULT_PLAYER_COLUMNS = tuple(c.name for c in result_players.columns if c.name != "id")

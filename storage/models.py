@@ -58,7 +58,11 @@ class GameRow(SQLModel, table=True):
     table_message_id: str | None = Field(default=None, max_length=64)
     hand_message_ids: dict[str, str] = _json()
     deadlines: dict[str, float] = _json()
-    meta: dict[str, Any] = _json()  # the record's typed parts (GameRecord.parts_json)
+    # The record's typed parts (GameRecord.parts_json) in three columns, so that a save writes
+    # only the ones that changed: the outbox (new with nearly every save, a few bytes), the
+    # hand book (counters, the UNO! race: changes with a few moves) and the rest (``meta``:
+    # options, delivery's other state, the links of a two-table match: changes rarely).
+    meta: dict[str, Any] = _json()
     created_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
     updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
     # The game's record holds messages not yet delivered (its outbox): resume() finds
@@ -69,6 +73,9 @@ class GameRow(SQLModel, table=True):
         sa.Integer(), nullable=False, server_default="0"))
     last_steps: list[dict[str, Any]] | None = _json(nullable=True)
     last_digest: str | None = Field(default=None, max_length=16)
+    book: dict[str, Any] = Field(default_factory=dict, sa_column=sa.Column(
+        sa.JSON(), nullable=False, server_default=sa.text("'{}'")))
+    outbox: dict[str, Any] | None = _json(nullable=True)
 
 
 class GameLogRow(SQLModel, table=True):

@@ -191,6 +191,7 @@ GROUPED_COLUMNS = {
     "version": "int", "updated_at": "float8", "owed": "bool", "last_steps": "json",
     "last_digest": "text", "status": "text", "creator": "text", "seats": "json",
     "table_message_id": "text", "hand_message_ids": "json", "deadlines": "json", "meta": "json",
+    "book": "json", "outbox": "json",
     "created_at": "float8", "match": "json", "rules": "json", "snapshot_version": "int"}
 
 

@@ -1,0 +1,185 @@
+"""The record's typed parts in three columns (``meta``, ``book``, ``outbox``): a save writes
+only the ones whose part changed, a cold load puts them back together, and migration 0010
+splits rows stored before it (its downgrade merges them back). Real databases; what an
+UPDATE wrote is seen by triggers ``AFTER UPDATE OF`` each column."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import sqlalchemy as sa
+from alembic import command
+
+from bot.coordinator.record import DeliveryState, EndVote, HandBook, Outbox, RaceEvent
+from storage import SqlStore, migrate, open_store
+from storage.db import make_engine
+
+from .test_contract import CHAT, make_record
+
+SAVED = Path(__file__).parent / "data" / "games_2026-12-01.json"
+PARTS = ("meta", "book", "outbox")
+
+SQLITE_WATCH = [
+    "CREATE TABLE written (game_id TEXT, version INTEGER, part TEXT)",
+    *(f"CREATE TRIGGER watch_{part} AFTER UPDATE OF {part} ON games BEGIN "
+      f"INSERT INTO written VALUES (NEW.game_id, NEW.version, '{part}'); END" for part in PARTS)]
+POSTGRES_WATCH = [
+    "CREATE TABLE written (game_id text, version int, part text)",
+    "CREATE FUNCTION note_written() RETURNS trigger AS $$ BEGIN INSERT INTO written "
+    "VALUES (NEW.game_id, NEW.version, TG_ARGV[0]); RETURN NULL; END $$ LANGUAGE plpgsql",
+    *(f"CREATE TRIGGER watch_{part} AFTER UPDATE OF {part} ON games FOR EACH ROW "
+      f"EXECUTE FUNCTION note_written('{part}')" for part in PARTS)]
+
+
+async def watch_writes(store: SqlStore) -> None:
+    watch = SQLITE_WATCH if store.engine.dialect.name == "sqlite" else POSTGRES_WATCH
+    async with store.engine.begin() as conn:
+        for statement in watch:
+            await conn.execute(sa.text(statement))
+
+
+async def written(store: SqlStore, version: int) -> set[str]:
+    async with store.engine.connect() as conn:
+        return {row[0] for row in await conn.execute(
+            sa.text("SELECT part FROM written WHERE version = :v"), {"v": version})}
+
+
+async def test_a_save_writes_only_the_parts_that_changed(database_url):
+    store = await open_store(database_url)
+    try:
+        await watch_writes(store)
+        saved = await store.save(make_record(status="running",
+                                             delivery=DeliveryState(outbox=Outbox(1, table=True))))
+        saved.delivery.outbox = Outbox(2, hands=["u1"])  # a move: something new to deliver
+        saved = await store.save(saved)
+        assert await written(store, saved.version) == {"outbox"}
+        saved.book.timeouts["u1"] = 1  # the book changes, the outbox stays as it was
+        saved = await store.save(saved)
+        assert await written(store, saved.version) == {"book"}
+        saved.options.turn_timer = 30
+        saved.delivery.unreachable.append("u1")
+        saved = await store.save(saved)
+        assert await written(store, saved.version) == {"meta"}
+        saved = await store.save(saved)  # nothing of the parts changed
+        assert await written(store, saved.version) == set()
+    finally:
+        await store.close()
+    cold = await open_store(database_url)
+    try:
+        loaded = await cold.load(CHAT)
+        assert loaded.parts_json() == saved.parts_json()
+        assert (loaded.delivery.outbox, loaded.book.timeouts, loaded.options.turn_timer,
+                loaded.delivery.unreachable) == (Outbox(2, hands=["u1"]), {"u1": 1}, 30, ["u1"])
+    finally:
+        await cold.close()
+
+
+async def test_a_part_emptied_stays_empty_after_a_cold_load(database_url):
+    store = await open_store(database_url)
+    try:
+        book = HandBook(end_vote=EndVote(["u1"], 1, 5.0), taken_over=["ai1"],
+                        race=[RaceEvent("caught", "Ana", "Bo", 120, 3, 1, 4.5)])
+        saved = await store.save(make_record(status="running", book=book,
+                                             delivery=DeliveryState(outbox=Outbox(3))))
+        saved.book.end_vote, saved.book.taken_over = None, []
+        saved.delivery.outbox = None
+        saved = await store.save(saved)
+    finally:
+        await store.close()
+    cold = await open_store(database_url)
+    try:
+        loaded = await cold.get("g1")
+        assert loaded.book.end_vote is None and loaded.book.taken_over == []
+        assert loaded.book.race == [RaceEvent("caught", "Ana", "Bo", 120, 3, 1, 4.5)]
+        assert loaded.delivery.outbox is None and loaded.parts_json() == saved.parts_json()
+    finally:
+        await cold.close()
+
+
+async def _execute(url: str, statements: list[tuple[str, dict]]) -> None:
+    engine = make_engine(url)
+    try:
+        async with engine.begin() as conn:
+            for sql, values in statements:
+                await conn.execute(sa.text(sql), values)
+    finally:
+        await engine.dispose()
+
+
+async def _games(url: str) -> dict[str, dict]:
+    """game id -> its raw row as stored (JSON columns decoded)."""
+    engine = make_engine(url)
+    try:
+        async with engine.connect() as conn:
+            rows = (await conn.execute(sa.text("SELECT * FROM games"))).mappings().all()
+    finally:
+        await engine.dispose()
+    return {row["game_id"]: {key: json.loads(value) if key in ("meta", "book", "outbox")
+                             and isinstance(value, str) else value for key, value in row.items()}
+            for row in rows}
+
+
+def _insert(table: str, row: dict) -> tuple[str, dict]:
+    return (f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join(':' + c for c in row)})",
+            row)
+
+
+# A row as code before 0010 wrote it, with every part in ``meta`` and its outbox owed.
+EVERY_PART = {
+    "preset": "house", "language": "zh_CN", "seed": "sealed", "turn_timer": 45,
+    "afk_policy": "leave", "reaction_window": 5,
+    "outbox": {"v": 9, "notices": [{"locale": "en", "text": "x", "mentions": []}], "table": True,
+               "hands": ["u1"]},
+    "unreachable": ["u2"], "color_pickers": {"u1": {"card": "W", "uno": True, "press": "p1"}},
+    "counters": {"u1": {"uno_calls": 1, "caught": 0, "challenges_won": 0}},
+    "match_counters": {"u1": {"uno_calls": 2, "caught": 1, "challenges_won": 0}},
+    "exposed_at": {"u2": 12.5}, "timeouts": {"u3": 2}, "names": {"u4": "Dee"},
+    "taken_over": ["u3"], "uno_settled": {"targets": ["u2"], "callers": ["u1"]},
+    "race": [["caught", "Ana", "Bo", 120, 3, 1, 4.5]],
+    "end_vote": {"voters": ["u1"], "hand": 1, "since": 5.0}, "end_reason": "vote",
+    "owner": "discord:3"}
+
+
+def test_migration_splits_stored_rows_and_its_downgrade_merges_them(database_url):
+    saved = json.loads(SAVED.read_text(encoding="utf-8"))
+    saved["games"].append({**saved["games"][0], "game_id": "every-part", "chat_id": "-888",
+                           "version": 7, "meta": json.dumps(EVERY_PART), "owed": 1})
+    migrate.upgrade(database_url, "0009")  # the schema these rows were written under
+    asyncio.run(_execute(database_url, [
+        *(_insert("games", {**row, "owed": bool(row["owed"])}) for row in saved["games"]),
+        *(_insert("game_seats", row) for row in saved["game_seats"])]))
+    before = {row["game_id"]: json.loads(row["meta"]) for row in saved["games"]}
+    assert any("outbox" in meta for meta in before.values())
+    assert any("race" in meta or "counters" in meta for meta in before.values())
+
+    migrate.upgrade(database_url)
+    split = asyncio.run(_games(database_url))
+    for game_id, meta in before.items():
+        row = split[game_id]
+        assert not {"outbox", "counters", "race", "names", "end_reason"} & set(row["meta"])
+        assert {**row["meta"], **row["book"],
+                **({"outbox": row["outbox"]} if row["outbox"] is not None else {})} == meta
+
+    async def load_all() -> dict[str, dict]:
+        store = await open_store(database_url)
+        try:
+            return {game_id: (await store.get(game_id)).parts_json() for game_id in before}
+        finally:
+            await store.close()
+
+    for game_id, parts in asyncio.run(load_all()).items():
+        meta = before[game_id]
+        owed = bool(next(r for r in saved["games"] if r["game_id"] == game_id)["owed"])
+        expected = {k: v for k, v in meta.items() if v not in ({}, [], None)
+                    and (owed or k != "outbox")}  # a delivered outbox is owed no more
+        assert parts == expected
+
+    command.downgrade(migrate.alembic_config(database_url), "0009")
+    merged = asyncio.run(_games(database_url))
+    assert {game_id: json.loads(row["meta"]) if isinstance(row["meta"], str) else row["meta"]
+            for game_id, row in merged.items()} == before
+    assert "book" not in next(iter(merged.values()))
+    migrate.upgrade(database_url)  # and up again, as a later start would
+    assert asyncio.run(_games(database_url)) == split

@@ -6,8 +6,9 @@ never both apply an action to the same game; the loser gets VersionConflict. A s
 the columns that changed and the engine steps it played (appended to ``game_log`` by the same
 UPDATE), not the whole match. The record's typed parts are three columns, each written only
 when its part changed: a plain move writes its outbox (a few bytes), not the hand book or the
-options. The match is written in full only as a snapshot (a new match,
-a hand's end, or every ``match_log.SNAPSHOT_EVERY`` saves). The store holds each game as this
+options. The match is written in full only as a snapshot (a new match, a hand's end, or
+every ``match_log.SNAPSHOT_EVERY`` saves), into a row of its own, in the same group commit and
+all-or-nothing with its games row: a move's UPDATE never carries it. The store holds each game as this
 process last saved or read it: a load at that version reads three small columns, else the
 row with the snapshot plus the log after it, replayed. Games and results go through
 ``game_rows`` (the per-action hot path, on the bare async drivers); settings, profiles and
@@ -202,10 +203,13 @@ class SqlStore(ChatRows):
         changes: dict[str, Any] = {
             "version": version, "updated_at": now, "owed": record.delivery.outbox is not None,
             "last_steps": steps, "last_digest": digest(record.state) if steps else None}
+        match_text = None  # the snapshot, when one is taken: its own row, not the games row
         if snapshot:
-            changes |= {"match": record.match, "rules": record.rules, "snapshot_version": version}
+            match = record.match
+            match_text = None if match is None else json.dumps(match)
+            changes |= {"rules": record.rules, "snapshot_version": version}
         if record.version == 0:
-            changes = self._row_values(record, created_at=created_at, match=None, rules=None,
+            changes = self._row_values(record, created_at=created_at, rules=None,
                                        snapshot_version=record.snapshot_version) | changes
         elif held is None:
             values = self._row_values(record, created_at=created_at)
@@ -225,7 +229,8 @@ class SqlStore(ChatRows):
                 update=(row, record.game_id, record.version, owed) if record.version else None,
                 seats=(record.game_id, self._seat_rows(record)) if seats_changed else None,
                 results=[self._result_rows(result, now) for result in results],
-                base=(record.game_id, version, row["match"]) if begins else None)
+                base=(record.game_id, version, match_text) if begins else None,
+                snapshot=(record.game_id, match_text) if snapshot else None)
         except UniqueViolation as error:
             # Duplicate game id, a second active game in the chat, or a result recorded twice.
             raise VersionConflict(f"game {record.game_id}: rejected by a uniqueness rule "

@@ -1,36 +1,49 @@
-"""The record's typed parts in three columns (``meta``, ``book``, ``outbox``): a save writes
-only the ones whose part changed, a cold load puts them back together, and migration 0010
-splits rows stored before it (its downgrade merges them back). Real databases; what an
-UPDATE wrote is seen by triggers ``AFTER UPDATE OF`` each column."""
+"""What a save writes of a game: the record's typed parts are three columns (``meta``,
+``book``, ``outbox``), each written only when its part changed, and the match snapshot is a
+row of its own (``game_snapshots``), written only when a snapshot is taken, in the same
+group and all-or-nothing with its games row. A cold load puts them back together;
+migrations 0010 and 0011 move stored rows (their downgrades move them back). Real
+databases; what an UPDATE wrote is seen by triggers ``AFTER UPDATE OF`` each column."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 from alembic import command
 
+from bot.coordinator.ports import ChatKey, VersionConflict
 from bot.coordinator.record import DeliveryState, EndVote, HandBook, Outbox, RaceEvent
 from storage import SqlStore, migrate, open_store
 from storage.db import make_engine
 
-from .test_contract import CHAT, make_record
+from .test_contract import CHAT, MATCH_JSON, make_record
+from .test_group_commit import count_group_writes
 
 SAVED = Path(__file__).parent / "data" / "games_2026-12-01.json"
 PARTS = ("meta", "book", "outbox")
 
+# Snapshot rows are noted with version -1 (their row has none).
 SQLITE_WATCH = [
     "CREATE TABLE written (game_id TEXT, version INTEGER, part TEXT)",
     *(f"CREATE TRIGGER watch_{part} AFTER UPDATE OF {part} ON games BEGIN "
-      f"INSERT INTO written VALUES (NEW.game_id, NEW.version, '{part}'); END" for part in PARTS)]
+      f"INSERT INTO written VALUES (NEW.game_id, NEW.version, '{part}'); END" for part in PARTS),
+    "CREATE TRIGGER watch_snapshot AFTER UPDATE ON game_snapshots BEGIN "
+    "INSERT INTO written VALUES (NEW.game_id, -1, 'snapshot'); END"]
 POSTGRES_WATCH = [
     "CREATE TABLE written (game_id text, version int, part text)",
-    "CREATE FUNCTION note_written() RETURNS trigger AS $$ BEGIN INSERT INTO written "
-    "VALUES (NEW.game_id, NEW.version, TG_ARGV[0]); RETURN NULL; END $$ LANGUAGE plpgsql",
+    "CREATE FUNCTION note_written() RETURNS trigger AS $$ BEGIN "
+    "IF TG_TABLE_NAME = 'games' THEN INSERT INTO written VALUES (NEW.game_id, NEW.version, "
+    "TG_ARGV[0]); ELSE INSERT INTO written VALUES (NEW.game_id, -1, TG_ARGV[0]); END IF; "
+    "RETURN NULL; END $$ LANGUAGE plpgsql",
     *(f"CREATE TRIGGER watch_{part} AFTER UPDATE OF {part} ON games FOR EACH ROW "
-      f"EXECUTE FUNCTION note_written('{part}')" for part in PARTS)]
+      f"EXECUTE FUNCTION note_written('{part}')" for part in PARTS),
+    "CREATE TRIGGER watch_snapshot AFTER UPDATE ON game_snapshots FOR EACH ROW "
+    "EXECUTE FUNCTION note_written('snapshot')"]
 
 
 async def watch_writes(store: SqlStore) -> None:
@@ -98,6 +111,91 @@ async def test_a_part_emptied_stays_empty_after_a_cold_load(database_url):
         await cold.close()
 
 
+async def snapshots_written(store: SqlStore, game_id: str) -> int:
+    async with store.engine.connect() as conn:
+        return (await conn.execute(sa.text(
+            "SELECT count(*) FROM written WHERE part = 'snapshot' AND game_id = :g"),
+            {"g": game_id})).scalar_one()
+
+
+async def stored_snapshot(store: SqlStore, game_id: str) -> tuple[object, int]:
+    """(the snapshot row's match, decoded; the games row's snapshot version)."""
+    async with store.engine.connect() as conn:
+        match, version = (await conn.execute(sa.text(
+            "SELECT s.match, g.snapshot_version FROM games AS g JOIN game_snapshots AS s "
+            "ON s.game_id = g.game_id WHERE g.game_id = :g"), {"g": game_id})).one()
+    return (json.loads(match) if isinstance(match, str) else match), version
+
+
+async def test_a_move_leaves_the_snapshot_row_and_a_snapshot_rewrites_it(database_url):
+    store = await open_store(database_url)
+    try:
+        await watch_writes(store)
+        saved = await store.save(make_record(status="running", match=MATCH_JSON))
+        assert await stored_snapshot(store, "g1") == (MATCH_JSON, 1)
+        saved.deadlines = {"turn": 5.0}
+        saved = await store.save(saved)  # no snapshot taken
+        assert await snapshots_written(store, "g1") == 0
+        assert await stored_snapshot(store, "g1") == (MATCH_JSON, 1)
+        later = {**MATCH_JSON, "zeta": 2}
+        saved = await store.save(replace(saved, snapshot=later, snapshot_due=True))  # a hand ended
+        assert await snapshots_written(store, "g1") == 1
+        assert await stored_snapshot(store, "g1") == (later, saved.version)
+    finally:
+        await store.close()
+    cold = await open_store(database_url)
+    try:
+        assert (await cold.load(CHAT)).match == later
+    finally:
+        await cold.close()
+
+
+async def test_a_stale_snapshot_writes_nothing_and_fails_alone_in_its_group(database_url,
+                                                                           monkeypatch):
+    store = await open_store(database_url)
+    try:
+        records = [await store.save(make_record(f"g{i}", ChatKey("telegram", f"c{i}"),
+                                                status="running", match=MATCH_JSON))
+                   for i in range(3)]
+        stale = records[0]
+        other = await open_store(database_url)  # another process moves g0 on
+        try:
+            await other.save(replace(await other.get("g0"), deadlines={"turn": 1.0}))
+        finally:
+            await other.close()
+        sizes = count_group_writes(store, monkeypatch)
+        outcomes = await asyncio.gather(
+            store.save(replace(stale, snapshot={"stale": True}, snapshot_due=True)),
+            store.save(replace(records[1], snapshot={"hand": 2}, snapshot_due=True)),
+            store.save(replace(records[2], creator="u2")), return_exceptions=True)
+        assert sizes == [3]
+        assert isinstance(outcomes[0], VersionConflict)
+        assert [o.version for o in outcomes[1:]] == [2, 2]
+        assert await stored_snapshot(store, "g0") == (MATCH_JSON, 1)
+        assert await stored_snapshot(store, "g1") == ({"hand": 2}, 2)
+        assert await stored_snapshot(store, "g2") == (MATCH_JSON, 1)
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("owed", [True, False])
+async def test_a_snapshot_saved_alone_is_written_with_its_row(database_url, owed):
+    """A group of one write goes as its own statements (PostgreSQL: one transaction)."""
+    store = await open_store(database_url)
+    try:
+        saved = await store.save(make_record(status="running", match=MATCH_JSON,
+                                             delivery=DeliveryState(outbox=Outbox(1))))
+        if not owed:
+            assert await store.mark_delivered("g1", saved.version)
+        saved = await store.save(replace(saved, snapshot={"hand": 2}, snapshot_due=True))
+        assert await stored_snapshot(store, "g1") == ({"hand": 2}, saved.version)
+        with pytest.raises(VersionConflict):  # the version it read is gone
+            await store.save(replace(saved, version=1, snapshot={"old": 1}, snapshot_due=True))
+        assert await stored_snapshot(store, "g1") == ({"hand": 2}, saved.version)
+    finally:
+        await store.close()
+
+
 async def _execute(url: str, statements: list[tuple[str, dict]]) -> None:
     engine = make_engine(url)
     try:
@@ -116,9 +214,20 @@ async def _games(url: str) -> dict[str, dict]:
             rows = (await conn.execute(sa.text("SELECT * FROM games"))).mappings().all()
     finally:
         await engine.dispose()
-    return {row["game_id"]: {key: json.loads(value) if key in ("meta", "book", "outbox")
+    return {row["game_id"]: {key: json.loads(value) if key in ("meta", "book", "outbox", "match")
                              and isinstance(value, str) else value for key, value in row.items()}
             for row in rows}
+
+
+async def _snapshots(url: str) -> dict[str, object]:
+    engine = make_engine(url)
+    try:
+        async with engine.connect() as conn:
+            rows = (await conn.execute(sa.text("SELECT game_id, match FROM game_snapshots"))).all()
+    finally:
+        await engine.dispose()
+    return {game_id: json.loads(match) if isinstance(match, str) else match
+            for game_id, match in rows}
 
 
 def _insert(table: str, row: dict) -> tuple[str, dict]:
@@ -145,7 +254,8 @@ EVERY_PART = {
 def test_migration_splits_stored_rows_and_its_downgrade_merges_them(database_url):
     saved = json.loads(SAVED.read_text(encoding="utf-8"))
     saved["games"].append({**saved["games"][0], "game_id": "every-part", "chat_id": "-888",
-                           "version": 7, "meta": json.dumps(EVERY_PART), "owed": 1})
+                           "version": 7, "meta": json.dumps(EVERY_PART), "owed": 1,
+                           "match": json.dumps(MATCH_JSON)})
     migrate.upgrade(database_url, "0009")  # the schema these rows were written under
     asyncio.run(_execute(database_url, [
         *(_insert("games", {**row, "owed": bool(row["owed"])}) for row in saved["games"]),
@@ -156,6 +266,9 @@ def test_migration_splits_stored_rows_and_its_downgrade_merges_them(database_url
 
     migrate.upgrade(database_url)
     split = asyncio.run(_games(database_url))
+    assert "match" not in split["every-part"]
+    assert asyncio.run(_snapshots(database_url)) == {
+        row["game_id"]: json.loads(row["match"]) for row in saved["games"]}
     for game_id, meta in before.items():
         row = split[game_id]
         assert not {"outbox", "counters", "race", "names", "end_reason"} & set(row["meta"])
@@ -181,5 +294,7 @@ def test_migration_splits_stored_rows_and_its_downgrade_merges_them(database_url
     assert {game_id: json.loads(row["meta"]) if isinstance(row["meta"], str) else row["meta"]
             for game_id, row in merged.items()} == before
     assert "book" not in next(iter(merged.values()))
+    assert {game_id: row["match"] for game_id, row in merged.items()} == {
+        row["game_id"]: json.loads(row["match"]) for row in saved["games"]}
     migrate.upgrade(database_url)  # and up again, as a later start would
     assert asyncio.run(_games(database_url)) == split

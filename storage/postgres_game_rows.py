@@ -1,7 +1,7 @@
 """The games' hot path on PostgreSQL (see ``game_rows`` for the statements and why bare
 drivers): an asyncpg pool, so that many games committing at once share WAL flushes, and the
-version-checked UPDATEs of the games that save in one turn of the loop sent as one
-statement."""
+version-checked UPDATEs of the games that save in one turn of the loop (with the snapshot
+rows of those that take one) sent as one statement."""
 
 from __future__ import annotations
 

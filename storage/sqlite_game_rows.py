@@ -39,9 +39,9 @@ class SqliteGameRows(GameRows):
     commit), less than one hand-off. So statements run on the loop, and never wait on it:
     the connection's busy timeout is 0, and when another connection holds the write lock (a
     settings write of this process, another process) the statement is retried after an
-    asyncio sleep, for at most ``busy_timeout_ms``. The one-statement writes (a move's save,
-    a delivery marked done) of all the games that reach them in one turn of the loop are
-    committed together (``_grouped``). A transaction runs from BEGIN IMMEDIATE to COMMIT
+    asyncio sleep, for at most ``busy_timeout_ms``. The hot-path writes (a move's save, with
+    its snapshot row when it takes one; a delivery marked done) of all the games that reach
+    them in one turn of the loop are committed together (``_grouped``). A transaction runs from BEGIN IMMEDIATE to COMMIT
     without yielding to the loop, so nothing of this connection comes between.
     Checkpoints (they fsync) and the compaction of finished games run on worker threads
     with connections of their own."""

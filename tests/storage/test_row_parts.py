@@ -178,6 +178,47 @@ async def test_a_stale_snapshot_writes_nothing_and_fails_alone_in_its_group(data
         await store.close()
 
 
+REFUSE_SQLITE = ("CREATE TRIGGER refuse_snapshot BEFORE UPDATE ON game_snapshots "
+                 "WHEN NEW.match = '\"refused\"' BEGIN SELECT RAISE(ABORT, 'refused'); END")
+REFUSE_POSTGRES = [
+    "CREATE FUNCTION refuse_snapshot() RETURNS trigger AS $$ BEGIN IF NEW.match::text = "
+    "'\"refused\"' THEN RAISE EXCEPTION 'refused' USING ERRCODE = 'check_violation'; END IF; "
+    "RETURN NEW; END $$ LANGUAGE plpgsql",
+    "CREATE TRIGGER refuse_snapshot BEFORE UPDATE ON game_snapshots FOR EACH ROW "
+    "EXECUTE FUNCTION refuse_snapshot()"]
+
+
+async def test_a_refused_snapshot_undoes_its_whole_save_and_nothing_else(database_url,
+                                                                        monkeypatch):
+    store = await open_store(database_url)
+    try:
+        async with store.engine.begin() as conn:
+            for statement in ([REFUSE_SQLITE] if store.engine.dialect.name == "sqlite"
+                              else REFUSE_POSTGRES):
+                await conn.execute(sa.text(statement))
+        records = [await store.save(make_record(f"g{i}", ChatKey("telegram", f"c{i}"),
+                                                status="running", match=MATCH_JSON))
+                   for i in range(2)]
+        sizes = count_group_writes(store, monkeypatch)
+        outcomes = await asyncio.gather(
+            store.save(replace(records[0], snapshot="refused", snapshot_due=True,
+                               deadlines={"turn": 9.0})),
+            store.save(replace(records[1], snapshot={"hand": 2}, snapshot_due=True)),
+            return_exceptions=True)
+        assert sizes == [2]  # one group (PostgreSQL: its statement failed, then each alone)
+        assert isinstance(outcomes[0], VersionConflict) and outcomes[1].version == 2
+        assert await stored_snapshot(store, "g0") == (MATCH_JSON, 1)
+        assert await stored_snapshot(store, "g1") == ({"hand": 2}, 2)
+    finally:
+        await store.close()
+    cold = await open_store(database_url)
+    try:
+        refused = await cold.get("g0")
+        assert refused.version == 1 and refused.deadlines == {} and refused.match == MATCH_JSON
+    finally:
+        await cold.close()
+
+
 @pytest.mark.parametrize("owed", [True, False])
 async def test_a_snapshot_saved_alone_is_written_with_its_row(database_url, owed):
     """A group of one write goes as its own statements (PostgreSQL: one transaction)."""

@@ -24,14 +24,15 @@ from .models import game_seats, games, result_players, results
 from .rating_rows import RatingRows
 
 GAME_COLUMNS = tuple(column.name for column in games.columns)
-# What a load reads: the save's own steps are in game_log once written.
-LOADED_COLUMNS = tuple(c for c in GAME_COLUMNS if c not in ("last_steps", "last_digest"))
+# What a load reads: the games row (the save's own steps are in game_log once written) and
+# the match snapshot from its own row (game_snapshots).
+LOADED_COLUMNS = (*(c for c in GAME_COLUMNS if c not in ("last_steps", "last_digest")), "match")
 JSON_COLUMNS = frozenset(c.name for c in games.columns if c.type.__class__.__name__ == "JSON")
 # A save writes the columns that changed among these, and always its version, time, owed
 # flag and steps (the log trigger appends them); with a snapshot (a hand ended, a new
-# match) the match and the rules too.
+# match) the rules and the snapshot's version too, and the match into its own row.
 SMALL_COLUMNS = ("status", "creator", "seats", "table_message_id", "hand_message_ids",
-                 "deadlines", "meta", "created_at")
+                 "deadlines", "meta", "book", "outbox", "created_at")
 SEAT_COLUMNS = tuple(c.name for c in game_seats.columns)
 RESULT_COLUMNS = tuple(c.name for c in results.columns if c.name != "id")
 RESULT_PLAYER_COLUMNS = tuple(c.name for c in result_players.columns if c.name != "id")
@@ -41,6 +42,7 @@ Head = tuple[str, int, bool]
 
 
 Update = tuple[dict[str, Any], str, int, bool | None]  # row, game, version, owed
+Snapshot = tuple[str, str | None]  # game, its match as JSON text (None: no match)
 # A result to store: its row, its players' rows, and the finishing ranks when it is rated.
 Result = tuple[dict[str, Any], list[dict[str, Any]], list[tuple[str, int]] | None]
 
@@ -71,29 +73,33 @@ class GameRows:
         raise NotImplementedError
 
     def _sql(self) -> None:
-        cols = ", ".join(LOADED_COLUMNS)
-        self.select_active = (f"SELECT {cols} FROM games WHERE platform = {self._p(1)} "
-                              f"AND chat_id = {self._p(2)} AND {ACTIVE}")
-        self.select_one = f"SELECT {cols} FROM games WHERE game_id = {self._p(1)}"
+        # The games row and its snapshot row (none for a row written without one: no match).
+        cols = (", ".join(f"g.{c}" for c in LOADED_COLUMNS[:-1]) + ", s.match FROM games AS g "
+                "LEFT JOIN game_snapshots AS s ON s.game_id = g.game_id")
+        self.select_active = (f"SELECT {cols} WHERE g.platform = {self._p(1)} "
+                              f"AND g.chat_id = {self._p(2)} AND {ACTIVE}")
+        self.select_one = f"SELECT {cols} WHERE g.game_id = {self._p(1)}"
         # What says whether a record this process holds is still the stored one: a game's
         # version changes with every save, and ``owed`` is the one column written without it.
         self.select_active_head = (f"SELECT {HEAD} FROM games WHERE platform = {self._p(1)} "
                                    f"AND chat_id = {self._p(2)} AND {ACTIVE}")
         self.select_head = f"SELECT {HEAD} FROM games WHERE game_id = {self._p(1)}"
-        self.select_last = (f"SELECT {cols} FROM games WHERE platform = {self._p(1)} "
-                            f"AND chat_id = {self._p(2)} "
-                            "ORDER BY updated_at DESC, created_at DESC, game_id DESC LIMIT 1")
-        self.select_all_active = (f"SELECT {cols} FROM games WHERE {ACTIVE} "
-                                  "ORDER BY created_at, game_id")
-        self.select_owing = f"SELECT {cols} FROM games WHERE owed ORDER BY updated_at, game_id"
+        self.select_last = (f"SELECT {cols} WHERE g.platform = {self._p(1)} "
+                            f"AND g.chat_id = {self._p(2)} "
+                            "ORDER BY g.updated_at DESC, g.created_at DESC, g.game_id DESC LIMIT 1")
+        self.select_all_active = (f"SELECT {cols} WHERE {ACTIVE} "
+                                  "ORDER BY g.created_at, g.game_id")
+        self.select_owing = f"SELECT {cols} WHERE g.owed ORDER BY g.updated_at, g.game_id"
         self.count_active = f"SELECT platform, COUNT(*) FROM games WHERE {ACTIVE} GROUP BY platform"
-        self.compact = (f"UPDATE games SET match = NULL, hand_message_ids = '{{}}' WHERE NOT ({ACTIVE}) "
-                        f"AND NOT owed AND updated_at < {self._p(1)} AND match IS NOT NULL")
         # The user's games through the seat index (ix_game_seats_user), never a scan of games.
         self.select_user_active = (
-            f"SELECT {cols} FROM games WHERE game_id IN (SELECT game_id FROM game_seats WHERE "
+            f"SELECT {cols} WHERE g.game_id IN (SELECT game_id FROM game_seats WHERE "
             f"platform = {self._p(1)} AND user_id = {self._p(2)}) AND {ACTIVE} "
-            "ORDER BY created_at, game_id")
+            "ORDER BY g.created_at, g.game_id")
+        # The one write of a snapshot row: a new game's, or a snapshot taken.
+        self.upsert_snapshot = (f"INSERT INTO game_snapshots (game_id, match) VALUES ({self._p(1)}, "
+                                f"{self._p(2)}) ON CONFLICT (game_id) DO UPDATE SET match = "
+                                "excluded.match")
         self.insert_game = self._insert("games", GAME_COLUMNS)
         self._updates: dict[tuple[tuple[str, ...], bool], str] = {}  # by columns, owed checked
         self.select_log = ("SELECT version, steps, digest FROM game_log WHERE game_id = "
@@ -106,6 +112,12 @@ class GameRows:
                     f"AND updated_at < {self._p(1)}")
         self.compact_log = f"DELETE FROM game_log WHERE game_id IN ({finished})"
         self.compact_bases = f"DELETE FROM game_bases WHERE game_id IN ({finished})"
+        # A finished game still holding its cards: its hand messages go, then its match (the
+        # count of games compacted), in that order (the first finds them by their match).
+        holding = f"SELECT game_id FROM game_snapshots WHERE match IS NOT NULL AND game_id IN ({finished})"
+        self.compact_hands = f"UPDATE games SET hand_message_ids = '{{}}' WHERE game_id IN ({holding})"
+        self.compact = (f"UPDATE game_snapshots SET match = NULL WHERE match IS NOT NULL "
+                        f"AND game_id IN ({finished})")
         self.delete_seats = f"DELETE FROM game_seats WHERE game_id = {self._p(1)}"
         self.insert_seat = self._insert("game_seats", SEAT_COLUMNS)
         self.insert_result = self._insert("results", RESULT_COLUMNS) + " RETURNING id"
@@ -178,8 +190,9 @@ class GameRows:
         a version-checked UPDATE like a save's, so it joins the same group."""
         return await self.update_grouped(({"owed": False}, game_id, version, True))
 
-    async def update_grouped(self, update: Update) -> bool:
-        """A version-checked UPDATE written with the others of this turn of the loop (the
+    async def update_grouped(self, update: Update, snapshot: Snapshot | None = None) -> bool:
+        """A version-checked UPDATE written with the others of this turn of the loop, and
+        the snapshot row when one is given, only if the UPDATE wrote its row (the
         driver-specific part). True when its row was written."""
         raise NotImplementedError
 
@@ -208,9 +221,11 @@ class GameRows:
     async def write(self, *, insert: dict[str, Any] | None = None, update: Update | None = None,
                     seats: tuple[str, list[dict[str, Any]]] | None = None,
                     results: Sequence[Result] = (),
-                    base: tuple[str, int, str] | None = None) -> bool:
+                    base: tuple[str, int, str | None] | None = None,
+                    snapshot: Snapshot | None = None) -> bool:
         """Insert or version-checked update of a game row (``update``: the row, game id, the
-        version it must still have, whether it writes a snapshot), optionally with its seat
+        version it must still have, the owed flag it must still have when checked),
+        optionally with its match snapshot (``snapshot``: game id, match as JSON text), seat
         rows, results (rated ones updating the ratings) and the match it begins (``base``),
         atomically. False when the update matched no row (stale version)."""
         raise NotImplementedError

@@ -13,11 +13,12 @@ Design choices (why):
   stats and leaderboards are one indexed aggregate over one table, no join.
 - At most one active game per chat is a partial unique index, which both SQLite and
   PostgreSQL enforce.
-- A move is stored, not the match: ``games.match`` is a snapshot (taken when a hand ends or
-  the match is dealt anew, ``snapshot_version``), and each save that played on writes its
-  engine steps into ``last_steps``; a trigger appends them to ``game_log`` in the same
-  statement, so the hot path stays one UPDATE and the log is exactly the saves that won.
-  ``game_bases`` keeps where each match began, so a hand can be replayed from the log.
+- A move is stored, not the match: ``game_snapshots.match`` is a snapshot (taken when a hand
+  ends or the match is dealt anew, at ``games.snapshot_version``), in its own row so that a
+  move's UPDATE does not carry it; each save that played on writes its engine steps into
+  ``last_steps``; a trigger appends them to ``game_log`` in the same statement, so the hot
+  path stays one UPDATE and the log is exactly the saves that won. ``game_bases`` keeps
+  where each match began, so a hand can be replayed from the log.
 """
 
 from __future__ import annotations
@@ -53,12 +54,15 @@ class GameRow(SQLModel, table=True):
     creator: str = Field(max_length=64)
     seats: list[dict[str, Any]] = _json()
     rules: dict[str, Any] = _json()
-    match: dict[str, Any] | None = _json(nullable=True)
     version: int = Field(sa_column=sa.Column(sa.Integer(), nullable=False))
     table_message_id: str | None = Field(default=None, max_length=64)
     hand_message_ids: dict[str, str] = _json()
     deadlines: dict[str, float] = _json()
-    meta: dict[str, Any] = _json()  # the record's typed parts (GameRecord.parts_json)
+    # The record's typed parts (GameRecord.parts_json) in three columns, so that a save writes
+    # only the ones that changed: the outbox (new with nearly every save, a few bytes), the
+    # hand book (counters, the UNO! race: changes with a few moves) and the rest (``meta``:
+    # options, delivery's other state, the links of a two-table match: changes rarely).
+    meta: dict[str, Any] = _json()
     created_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
     updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
     # The game's record holds messages not yet delivered (its outbox): resume() finds
@@ -69,6 +73,21 @@ class GameRow(SQLModel, table=True):
         sa.Integer(), nullable=False, server_default="0"))
     last_steps: list[dict[str, Any]] | None = _json(nullable=True)
     last_digest: str | None = Field(default=None, max_length=16)
+    book: dict[str, Any] = Field(default_factory=dict, sa_column=sa.Column(
+        sa.JSON(), nullable=False, server_default=sa.text("'{}'")))
+    outbox: dict[str, Any] | None = _json(nullable=True)
+
+
+class GameSnapshotRow(SQLModel, table=True):
+    """A game's match as last stored in full (its version: ``games.snapshot_version``), in a
+    row of its own: written only with a snapshot, so a move's UPDATE of the games row does
+    not carry the match along (SQLite rewrites a whole row, PostgreSQL writes a new one)."""
+
+    __tablename__ = "game_snapshots"
+
+    game_id: str = Field(sa_column=sa.Column(
+        sa.String(32), sa.ForeignKey("games.game_id", ondelete="CASCADE"), primary_key=True))
+    match: dict[str, Any] | None = _json(nullable=True)
 
 
 class GameLogRow(SQLModel, table=True):
@@ -277,6 +296,7 @@ metadata = SQLModel.metadata
 # The Core tables behind the classes, for statements (sqlmodel sets __table__ at class creation).
 games: sa.Table = metadata.tables["games"]
 game_log: sa.Table = metadata.tables["game_log"]
+game_snapshots: sa.Table = metadata.tables["game_snapshots"]
 game_bases: sa.Table = metadata.tables["game_bases"]
 game_seats: sa.Table = metadata.tables["game_seats"]
 chat_settings: sa.Table = metadata.tables["chat_settings"]

@@ -1,7 +1,7 @@
 """The games' hot path on PostgreSQL (see ``game_rows`` for the statements and why bare
 drivers): an asyncpg pool, so that many games committing at once share WAL flushes, and the
-version-checked UPDATEs of the games that save in one turn of the loop sent as one
-statement."""
+version-checked UPDATEs of the games that save in one turn of the loop (with the snapshot
+rows of those that take one) sent as one statement."""
 
 from __future__ import annotations
 
@@ -17,11 +17,14 @@ from .game_rows import (
     LOADED_COLUMNS,
     SEAT_COLUMNS,
     GameRows,
+    Snapshot,
     UniqueViolation,
     Update,
     decode,
 )
 from .rating_rows import PostgresDb, RatingRows
+
+Write = tuple[Update, Snapshot | None]  # a grouped write: the UPDATE and its snapshot row
 
 
 async def _reset(conn: Any) -> None:
@@ -42,7 +45,7 @@ class PostgresGameRows(GameRows):
         self._pool_lock = asyncio.Lock()
         # Group commit: the hot-path UPDATEs of every game that reached its save in this turn
         # of the loop, sent as one statement on the next turn (see _send_group).
-        self._group: list[tuple[Update, asyncio.Future[bool]]] = []
+        self._group: list[tuple[Write, asyncio.Future[bool]]] = []
         self._groups: set[asyncio.Task[None]] = set()
         self._sql()
         self.rating_rows = RatingRows(self._p, lock="FOR UPDATE")
@@ -69,19 +72,23 @@ class PostgresGameRows(GameRows):
         pool = await self._get_pool()
         return [tuple(row) for row in await pool.fetch(sql, *args)]
 
-    async def write(self, *, insert=None, update=None, seats=None, results=(), base=None):
+    async def write(self, *, insert=None, update=None, seats=None, results=(), base=None,
+                    snapshot=None):
         import asyncpg
 
         pool = await self._get_pool()
         try:
             if insert is None and seats is None and not results and base is None:
-                # One UPDATE, atomic on its own, its log row with it: group-committed.
-                return await self.update_grouped(update)
+                # One UPDATE, atomic on its own, its log row with it (and the snapshot row
+                # when one is taken): group-committed.
+                return await self.update_grouped(update, snapshot)
             async with pool.acquire() as conn, conn.transaction():
                 if insert is not None:
                     await conn.execute(self.insert_game, *[insert[c] for c in GAME_COLUMNS])
                 elif await conn.fetchval(*self._args(self.update_of(update))) is None:
                     return False  # stale: nothing was written, the empty transaction ends
+                if snapshot is not None:
+                    await conn.execute(self.upsert_snapshot, *snapshot)
                 if base is not None:
                     await conn.execute(self.insert_base, *base)
                 if seats is not None:
@@ -99,13 +106,13 @@ class PostgresGameRows(GameRows):
         except asyncpg.IntegrityConstraintViolationError as error:
             raise UniqueViolation(str(error)) from None
 
-    async def update_grouped(self, update: Update) -> bool:
-        """A version-checked UPDATE (a save, a delivery marked done) sent with the others of
-        this turn of the loop, as one statement over many rows (``group_update``): one round
-        trip and one commit, where each UPDATE would take its own. True when its row was
-        written."""
+    async def update_grouped(self, update: Update, snapshot: Snapshot | None = None) -> bool:
+        """A version-checked UPDATE (a save, a delivery marked done), with the snapshot row
+        it writes if any, sent with the others of this turn of the loop as one statement over
+        many rows (``group_update``): one round trip and one commit, where each would take
+        its own. True when its row was written."""
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._group.append((update, future))
+        self._group.append(((update, snapshot), future))
         if len(self._group) == 1:
             asyncio.get_running_loop().call_soon(self._send_group)
         return await future
@@ -116,11 +123,11 @@ class PostgresGameRows(GameRows):
         self._groups.add(task)
         task.add_done_callback(self._groups.discard)
 
-    async def _write_group(self, group: list[tuple[Update, asyncio.Future[bool]]]) -> None:
+    async def _write_group(self, group: list[tuple[Write, asyncio.Future[bool]]]) -> None:
         import asyncpg
 
         pool = await self._get_pool()
-        statement = group_update([update for update, _ in group]) if len(group) > 1 else None
+        statement = group_update([write for write, _ in group]) if len(group) > 1 else None
         try:
             if statement is not None:
                 try:
@@ -129,12 +136,12 @@ class PostgresGameRows(GameRows):
                         asyncpg.DeadlockDetectedError):
                     statement = None  # nothing was written: each on its own says which
                 else:
-                    for update, future in group:
+                    for (update, _), future in group:
                         if not future.done():
                             future.set_result(update[1] in written)
             if statement is None:
-                await asyncio.gather(*(self._write_one(pool, update, future)
-                                       for update, future in group))
+                await asyncio.gather(*(self._write_one(pool, write, future)
+                                       for write, future in group))
         except BaseException as error:
             for _, future in group:
                 if not future.done():
@@ -142,12 +149,19 @@ class PostgresGameRows(GameRows):
             if not isinstance(error, Exception):
                 raise
 
-    async def _write_one(self, pool: Any, update: Update, future: asyncio.Future[bool]) -> None:
+    async def _write_one(self, pool: Any, write: Write, future: asyncio.Future[bool]) -> None:
         import asyncpg
 
+        update, snapshot = write
         try:
             sql, args = self.update_of(update)
-            outcome: bool | BaseException = await pool.fetchval(sql, *args) is not None
+            if snapshot is None:
+                outcome: bool | BaseException = await pool.fetchval(sql, *args) is not None
+            else:
+                async with pool.acquire() as conn, conn.transaction():
+                    outcome = await conn.fetchval(sql, *args) is not None
+                    if outcome:
+                        await conn.execute(self.upsert_snapshot, *snapshot)
         except asyncpg.IntegrityConstraintViolationError as error:
             outcome = UniqueViolation(str(error))
         except Exception as error:
@@ -166,7 +180,7 @@ class PostgresGameRows(GameRows):
     async def compact_finished(self, before: float) -> int:
         pool = await self._get_pool()
         async with pool.acquire() as conn, conn.transaction():
-            for sql in (self.compact_log, self.compact_bases):
+            for sql in (self.compact_log, self.compact_bases, self.compact_hands):
                 await conn.execute(sql, before)
             status = await conn.execute(self.compact, before)
         return int(status.split()[-1])
@@ -191,14 +205,17 @@ GROUPED_COLUMNS = {
     "version": "int", "updated_at": "float8", "owed": "bool", "last_steps": "json",
     "last_digest": "text", "status": "text", "creator": "text", "seats": "json",
     "table_message_id": "text", "hand_message_ids": "json", "deadlines": "json", "meta": "json",
-    "created_at": "float8", "match": "json", "rules": "json", "snapshot_version": "int"}
+    "book": "json", "outbox": "json",
+    "created_at": "float8", "rules": "json", "snapshot_version": "int"}
 
 
-def group_update(updates: list[Update]) -> tuple[str, ...] | None:
+def group_update(writes: list[Write]) -> tuple[str, ...] | None:
     """One UPDATE ... FROM unnest(...) for several games' version-checked UPDATEs: each row
     is written with its own columns (a flag per column says whether it sets it) where its
     version, and its owed flag if checked, are as expected; RETURNING names the rows written.
-    None when the updates do not fit one statement."""
+    The snapshots of the writes that take one are upserted by the same statement, for the
+    rows it wrote only. None when the updates do not fit one statement."""
+    updates = [update for update, _ in writes]
     columns = sorted({c for row, *_ in updates for c in row})
     ids = [game_id for _, game_id, _, _ in updates]
     if any(c not in GROUPED_COLUMNS for c in columns) or len(set(ids)) != len(ids):
@@ -221,4 +238,15 @@ def group_update(updates: list[Update]) -> tuple[str, ...] | None:
     sql = (f"UPDATE games AS g SET {', '.join(sets)} FROM unnest({unnest}) AS v({', '.join(fields)}) "
            "WHERE g.game_id = v.game_id AND g.version = v.old_version "
            "AND (NOT v.check_owed OR g.owed = v.expected_owed) RETURNING g.game_id")
+    snapshots = [snapshot for _, snapshot in writes if snapshot is not None]
+    if snapshots:
+        # A data-modifying WITH: the snapshot rows of the games rows written, in the same
+        # statement (one snapshot of all, atomic with them).
+        n = len(arrays)
+        arrays += [[game_id for game_id, _ in snapshots], [match for _, match in snapshots]]
+        sql = (f"WITH written AS ({sql}), snapshots AS (INSERT INTO game_snapshots (game_id, match) "
+               f"SELECT s.game_id, s.match::json FROM unnest(${n + 1}::text[], ${n + 2}::text[]) "
+               "AS s(game_id, match) JOIN written AS w ON w.game_id = s.game_id "
+               "ON CONFLICT (game_id) DO UPDATE SET match = excluded.match) "
+               "SELECT game_id FROM written")
     return (sql, *arrays)

@@ -14,6 +14,7 @@ from .game_rows import (
     LOADED_COLUMNS,
     SEAT_COLUMNS,
     GameRows,
+    Snapshot,
     UniqueViolation,
     Update,
     decode,
@@ -38,9 +39,9 @@ class SqliteGameRows(GameRows):
     commit), less than one hand-off. So statements run on the loop, and never wait on it:
     the connection's busy timeout is 0, and when another connection holds the write lock (a
     settings write of this process, another process) the statement is retried after an
-    asyncio sleep, for at most ``busy_timeout_ms``. The one-statement writes (a move's save,
-    a delivery marked done) of all the games that reach them in one turn of the loop are
-    committed together (``_grouped``). A transaction runs from BEGIN IMMEDIATE to COMMIT
+    asyncio sleep, for at most ``busy_timeout_ms``. The hot-path writes (a move's save, with
+    its snapshot row when it takes one; a delivery marked done) of all the games that reach
+    them in one turn of the loop are committed together (``_grouped``). A transaction runs from BEGIN IMMEDIATE to COMMIT
     without yielding to the loop, so nothing of this connection comes between.
     Checkpoints (they fsync) and the compaction of finished games run on worker threads
     with connections of their own."""
@@ -53,7 +54,7 @@ class SqliteGameRows(GameRows):
         self._checkpoint: asyncio.Task[None] | None = None
         # Group commit: the one-statement writes of every game that reached its save in this
         # turn of the loop, committed together on the next turn (see _commit_group).
-        self._group: list[tuple[str, Sequence[Any], asyncio.Future[list[Any]]]] = []
+        self._group: list[tuple[list[tuple[str, Sequence[Any]]], asyncio.Future[list[Any]]]] = []
         self._group_due = False
         self._group_waited = 0.0
         self._sql()
@@ -109,22 +110,27 @@ class SqliteGameRows(GameRows):
     async def _rows(self, sql: str, args: Sequence[Any]) -> list[Sequence[Any]]:
         return list(await self._single(sql, args))
 
-    async def update_grouped(self, update: Update) -> bool:
-        return bool(await self._grouped(*self.update_of(update)))
+    async def update_grouped(self, update: Update, snapshot: Snapshot | None = None) -> bool:
+        statements: list[tuple[str, Sequence[Any]]] = [self.update_of(update)]
+        if snapshot is not None:
+            statements.append((self.upsert_snapshot, snapshot))
+        return bool(await self._grouped(statements))
 
-    async def write(self, *, insert=None, update=None, seats=None, results=(), base=None):
+    async def write(self, *, insert=None, update=None, seats=None, results=(), base=None,
+                    snapshot=None):
         if insert is None and seats is None and not results and base is None:
-            # One UPDATE (its log row appended by the trigger): the hot path, group-committed.
-            return await self.update_grouped(update)
+            # One UPDATE (its log row appended by the trigger), and the snapshot row when one
+            # is taken: the hot path, group-committed.
+            return await self.update_grouped(update, snapshot)
         try:
             await self._retrying(lambda conn: conn.execute("BEGIN IMMEDIATE"))
-            written = self._transaction(insert, update, seats, results, base)
+            written = self._transaction(insert, update, seats, results, base, snapshot)
         except sqlite3.IntegrityError as error:
             raise UniqueViolation(str(error)) from None
         self._count_writes(1)
         return written
 
-    def _transaction(self, insert, update, seats, results, base) -> bool:
+    def _transaction(self, insert, update, seats, results, base, snapshot) -> bool:
         """The statements of one save after BEGIN IMMEDIATE, then COMMIT (ROLLBACK when one
         fails or the version is stale). Plain calls: nothing may yield in between."""
         conn = self._conn
@@ -135,6 +141,8 @@ class SqliteGameRows(GameRows):
             elif not conn.execute(*self.update_of(update)).fetchall():
                 conn.execute("ROLLBACK")
                 return False
+            if snapshot is not None:
+                conn.execute(self.upsert_snapshot, snapshot)
             if base is not None:
                 conn.execute(self.insert_base, base)
             if seats is not None:
@@ -154,13 +162,14 @@ class SqliteGameRows(GameRows):
         conn.execute("COMMIT")
         return True
 
-    async def _grouped(self, sql: str, args: Sequence[Any]) -> list[Any]:
-        """One write statement, committed with the others of this turn of the loop: a commit
-        costs SQLite more than the statements in it (WAL frames, the index pages shared by
-        every game). Its rows once that commit is durable; a uniqueness rule refusing it fails
-        it alone."""
+    async def _grouped(self, statements: list[tuple[str, Sequence[Any]]]) -> list[Any]:
+        """One write, committed with the others of this turn of the loop: a commit costs
+        SQLite more than the statements in it (WAL frames, the index pages shared by every
+        game). The write is its first statement (a version-checked UPDATE ... RETURNING) and
+        the ones after it, run only when the first returned rows, all or none (a savepoint).
+        Its rows once that commit is durable; a uniqueness rule refusing it fails it alone."""
         future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
-        self._group.append((sql, args, future))
+        self._group.append((statements, future))
         if not self._group_due:
             self._group_due = True
             asyncio.get_running_loop().call_soon(self._commit_group)
@@ -185,16 +194,16 @@ class SqliteGameRows(GameRows):
         self._end_group(None)
         outcomes: list[tuple[asyncio.Future[list[Any]], list[Any] | BaseException]] = []
         try:
-            for sql, args, future in group:
+            for statements, future in group:
                 try:
-                    outcomes.append((future, conn.execute(sql, args).fetchall()))
-                except sqlite3.IntegrityError as error:  # that statement alone was undone
+                    outcomes.append((future, self._write_in_group(conn, statements)))
+                except sqlite3.IntegrityError as error:  # that write alone was undone
                     outcomes.append((future, UniqueViolation(str(error))))
             conn.execute("COMMIT")
         except Exception as error:  # nothing of the group was written
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            outcomes = [(future, error) for _, _, future in group]
+            outcomes = [(future, error) for _, future in group]
         for future, outcome in outcomes:
             if future.done():  # its save was cancelled: what was written stays, version-checked
                 continue
@@ -204,12 +213,34 @@ class SqliteGameRows(GameRows):
                 future.set_result(outcome)
         self._count_writes(len(group))
 
+    @staticmethod
+    def _write_in_group(conn: sqlite3.Connection,
+                        statements: list[tuple[str, Sequence[Any]]]) -> list[Any]:
+        """One write of a group, inside the group's transaction: the rows of its first
+        statement; the others only when that returned rows. A write of several statements
+        runs in a savepoint, so that a failure undoes all of it and nothing else."""
+        (sql, args), *after = statements
+        if not after:  # one statement is atomic on its own
+            return conn.execute(sql, args).fetchall()
+        conn.execute("SAVEPOINT one_write")
+        try:
+            rows = conn.execute(sql, args).fetchall()
+            if rows:
+                for later_sql, later_args in after:
+                    conn.execute(later_sql, later_args)
+        except BaseException:
+            conn.execute("ROLLBACK TO one_write")
+            conn.execute("RELEASE one_write")
+            raise
+        conn.execute("RELEASE one_write")
+        return rows
+
     def _end_group(self, error: BaseException | None) -> None:
         """Start a new group; fail the statements of the old one with ``error``, if given."""
         group, self._group = self._group, []
         self._group_due, self._group_waited = False, 0.0
         if error is not None:
-            for _, _, future in group:
+            for _, future in group:
                 if not future.done():
                     future.set_exception(error)
 
@@ -245,7 +276,7 @@ class SqliteGameRows(GameRows):
             with closing(self._open(self._busy_timeout_ms, autocheckpoint=True)) as conn:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    for sql in (self.compact_log, self.compact_bases):
+                    for sql in (self.compact_log, self.compact_bases, self.compact_hands):
                         conn.execute(sql, (before,))
                     compacted = conn.execute(self.compact, (before,)).rowcount
                 except BaseException:

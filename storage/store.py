@@ -4,8 +4,11 @@
 version (and owed flag) equal what the caller read, so two processes sharing a database can
 never both apply an action to the same game; the loser gets VersionConflict. A save writes
 the columns that changed and the engine steps it played (appended to ``game_log`` by the same
-UPDATE), not the whole match: the match is written in full only as a snapshot (a new match,
-a hand's end, or every ``match_log.SNAPSHOT_EVERY`` saves). The store holds each game as this
+UPDATE), not the whole match. The record's typed parts are three columns, each written only
+when its part changed: a plain move writes its outbox (a few bytes), not the hand book or the
+options. The match is written in full only as a snapshot (a new match, a hand's end, or
+every ``match_log.SNAPSHOT_EVERY`` saves), into a row of its own, in the same group commit and
+all-or-nothing with its games row: a move's UPDATE never carries it. The store holds each game as this
 process last saved or read it: a load at that version reads three small columns, else the
 row with the snapshot plus the log after it, replayed. Games and results go through
 ``game_rows`` (the per-action hot path, on the bare async drivers); settings, profiles and
@@ -17,7 +20,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any
 
 from cachetools import LRUCache
@@ -38,7 +41,7 @@ from bot.coordinator.ports import (
     Seat,
     VersionConflict,
 )
-from bot.coordinator.record import parts_from_json
+from bot.coordinator.record import DeliveryState, parts_from_json
 from bot.engine import Match
 
 from . import rating_queries, result_queries, stats_queries
@@ -52,10 +55,37 @@ NAME_LIMIT = 128  # the name columns' width; longer display names are cut, never
 RECORDS_KEPT = 4096  # active games this process remembers as it last saw them
 
 
-def _parts(record: GameRecord) -> tuple[Any, ...]:
-    """What the ``meta`` column holds, to compare."""
-    return (record.options, record.delivery, record.book, record.two_tables, record.series,
-            record.owner)
+# What ``meta`` holds of the delivery state: all of it but the outbox (a column of its own).
+_DELIVERY_IN_META = tuple(f.name for f in fields(DeliveryState) if f.name != "outbox")
+
+
+def _meta_parts(record: GameRecord) -> tuple[Any, ...]:
+    """What the ``meta`` column holds, to compare: the typed parts but the book and the outbox."""
+    delivery = record.delivery
+    return (record.options, *(getattr(delivery, name) for name in _DELIVERY_IN_META),
+            record.two_tables, record.series, record.owner)
+
+
+def meta_json(record: GameRecord) -> dict[str, Any]:
+    """The ``meta`` column: the record's typed parts (``parts_json``) without the book's keys
+    and the outbox, which have columns of their own."""
+    book = record.book.to_json()
+    return {key: value for key, value in record.parts_json().items()
+            if key not in book and key != "outbox"}
+
+
+def outbox_json(record: GameRecord) -> dict[str, Any] | None:
+    outbox = record.delivery.outbox
+    return None if outbox is None else outbox.to_json()
+
+
+def parts_of_row(row: dict[str, Any]) -> dict[str, Any]:
+    """The typed parts of a loaded row (``meta``, ``book`` and ``outbox`` as one object, the
+    form ``parts_from_json`` reads), as keyword arguments of ``GameRecord``."""
+    data = {**(row["meta"] or {}), **(row["book"] or {})}
+    if row["outbox"] is not None:
+        data["outbox"] = row["outbox"]
+    return parts_from_json(data)
 
 
 def game_rows_for(engine: AsyncEngine) -> GameRows:
@@ -173,10 +203,13 @@ class SqlStore(ChatRows):
         changes: dict[str, Any] = {
             "version": version, "updated_at": now, "owed": record.delivery.outbox is not None,
             "last_steps": steps, "last_digest": digest(record.state) if steps else None}
+        match_text = None  # the snapshot, when one is taken: its own row, not the games row
         if snapshot:
-            changes |= {"match": record.match, "rules": record.rules, "snapshot_version": version}
+            match = record.match
+            match_text = None if match is None else json.dumps(match)
+            changes |= {"rules": record.rules, "snapshot_version": version}
         if record.version == 0:
-            changes = self._row_values(record, created_at=created_at, match=None, rules=None,
+            changes = self._row_values(record, created_at=created_at, rules=None,
                                        snapshot_version=record.snapshot_version) | changes
         elif held is None:
             values = self._row_values(record, created_at=created_at)
@@ -196,7 +229,8 @@ class SqlStore(ChatRows):
                 update=(row, record.game_id, record.version, owed) if record.version else None,
                 seats=(record.game_id, self._seat_rows(record)) if seats_changed else None,
                 results=[self._result_rows(result, now) for result in results],
-                base=(record.game_id, version, row["match"]) if begins else None)
+                base=(record.game_id, version, match_text) if begins else None,
+                snapshot=(record.game_id, match_text) if snapshot else None)
         except UniqueViolation as error:
             # Duplicate game id, a second active game in the chat, or a result recorded twice.
             raise VersionConflict(f"game {record.game_id}: rejected by a uniqueness rule "
@@ -227,8 +261,14 @@ class SqlStore(ChatRows):
             yield "hand_message_ids", record.hand_message_ids
         if record.deadlines != held.deadlines:
             yield "deadlines", record.deadlines
-        if _parts(record) != _parts(held):
-            yield "meta", record.parts_json()
+        # The typed parts: each of the three columns only when its part changed (a move
+        # changes the outbox; the book changes with a few moves, the rest rarely).
+        if record.delivery.outbox != held.delivery.outbox:
+            yield "outbox", outbox_json(record)
+        if record.book != held.book:
+            yield "book", record.book.to_json()
+        if _meta_parts(record) != _meta_parts(held):
+            yield "meta", meta_json(record)
         if record.created_at != held.created_at:
             yield "created_at", float(record.created_at)
 
@@ -253,7 +293,9 @@ class SqlStore(ChatRows):
             "table_message_id": record.table_message_id,
             "hand_message_ids": record.hand_message_ids,
             "deadlines": record.deadlines,
-            "meta": record.parts_json(),
+            "meta": meta_json(record),
+            "book": record.book.to_json(),
+            "outbox": outbox_json(record),
             "created_at": float(record.created_at),
             "updated_at": float(record.updated_at),
             "owed": record.delivery.outbox is not None,
@@ -293,7 +335,7 @@ class SqlStore(ChatRows):
             table_message_id=row["table_message_id"],
             hand_message_ids=row["hand_message_ids"],
             deadlines=row["deadlines"],
-            **parts_from_json(row["meta"]),
+            **parts_of_row(row),
             created_at=row["created_at"],
             updated_at=row["updated_at"],
             snapshot_version=row["snapshot_version"],

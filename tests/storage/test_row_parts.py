@@ -71,7 +71,7 @@ async def test_a_save_writes_only_the_parts_that_changed(database_url):
         saved.book.timeouts["u1"] = 1  # the book changes, the outbox stays as it was
         saved = await store.save(saved)
         assert await written(store, saved.version) == {"book"}
-        saved.options.turn_timer = 30
+        saved.options = replace(saved.options, turn_timer=30)
         saved.delivery.unreachable.append("u1")
         saved = await store.save(saved)
         assert await written(store, saved.version) == {"meta"}

@@ -160,3 +160,31 @@ def test_views_compare_and_hash_by_value_and_change_only_by_copy() -> None:
     assert hash(option) == hash(CardOption(Card.parse("R5"), playable=True))
     with pytest.raises(AttributeError):
         seat.nickname = "A"  # type: ignore[attr-defined]  # slotted: no stray attributes
+
+
+def test_a_courier_used_again_in_a_new_event_loop_still_ends_waits_in_time() -> None:
+    platform = {"answers": True}
+
+    async def deliver(job: Job) -> None:
+        if not platform["answers"]:
+            await asyncio.Event().wait()  # stuck: never answers
+
+    courier = Courier(deliver)
+    chat = ChatKey("console", "1")
+
+    async def one_wait(version: int, timeout: float) -> bool:
+        job = _job(chat, version)
+        courier.submit(job)
+        delivered = await courier.wait(job, timeout)
+        await courier.close(0.01)
+        return delivered
+
+    # Delivered at once: the loop ends with the shared timer still set for this wait's end.
+    assert asyncio.run(one_wait(1, 0.5)) is True
+    platform["answers"] = False
+
+    async def bounded() -> bool:
+        async with asyncio.timeout(5.0):  # would wait for good on the old loop's timer
+            return await one_wait(2, 1.0)
+
+    assert asyncio.run(bounded()) is False

@@ -78,6 +78,7 @@ class Courier:
         # heap entry and its cancelling on every move.
         self._deadlines: deque[tuple[float, asyncio.Future[None]]] = deque()
         self._expiry: asyncio.TimerHandle | None = None
+        self._expiry_loop: asyncio.AbstractEventLoop | None = None
 
     def submit(self, job: Job) -> None:
         """Queue a job behind the chat's earlier ones (call in commit order)."""
@@ -95,6 +96,9 @@ class Courier:
         if job.delivered:
             return True
         loop = asyncio.get_running_loop()
+        if self._expiry_loop is not loop:  # a courier used again in a new event loop
+            self._deadlines.clear()
+            self._expiry, self._expiry_loop = None, loop
         waiter: asyncio.Future[None] = loop.create_future()
         job.waiters.append(waiter)
         deadline = loop.time() + timeout

@@ -3,7 +3,6 @@
     python bench/coordinator.py [--games 200] [--memory-games 10000] [--seed 1]
     python bench/coordinator.py --games 200 --pace 2 [--seconds 30]
 
-
 Each game has one human seat, played by the "normal" strategy through commands (the same
 path a chat adapter takes), and three AI seats that move by themselves (ai_delay 0). The
 fake chat yields to the event loop on every send, like network I/O would, so concurrent

@@ -67,11 +67,11 @@ def _meta_parts(record: GameRecord) -> tuple[Any, ...]:
 
 
 def meta_json(record: GameRecord) -> dict[str, Any]:
-    """The ``meta`` column: the record's typed parts (``parts_json``) without the book's keys
-    and the outbox, which have columns of their own."""
-    book = record.book.to_json()
-    return {key: value for key, value in record.parts_json().items()
-            if key not in book and key != "outbox"}
+    """The ``meta`` column: the record's typed parts (``parts_json``) without the book and
+    the outbox, which have columns of their own."""
+    data = record.parts_json(book=False)
+    data.pop("outbox", None)
+    return data
 
 
 def outbox_json(record: GameRecord) -> dict[str, Any] | None:

@@ -453,9 +453,12 @@ class GameRecord:
         return (f"GameRecord({self.game_id!r}, {self.chat}, {self.status!r}, v{self.version}, "
                 f"{len(self.seats)} seats)")
 
-    def parts_json(self) -> dict[str, Any]:
-        """The typed parts as the one JSON object stored beside the match."""
-        data = {**self.options.to_json(), **self.delivery.to_json(), **self.book.to_json()}
+    def parts_json(self, *, book: bool = True) -> dict[str, Any]:
+        """The typed parts as the one JSON object stored beside the match (without the hand
+        book's keys where ``book`` is False: a store keeping the book apart)."""
+        data = {**self.options.to_json(), **self.delivery.to_json()}
+        if book:
+            data.update(self.book.to_json())
         if self.two_tables is not None:
             data["two_tables"] = self.two_tables.to_json()
         if self.series is not None:

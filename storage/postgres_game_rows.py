@@ -1,5 +1,6 @@
 """The games' hot path on PostgreSQL (see ``game_rows`` for the statements and why bare
-drivers): an asyncpg pool, so that many games committing at once share WAL flushes, and the
+drivers): an asyncpg pool whose connections the hot path keeps between statements
+(``kept_connections``), so that many games committing at once share WAL flushes, and the
 version-checked UPDATEs of the games that save in one turn of the loop (with the snapshot
 rows of those that take one) sent as one statement."""
 
@@ -22,6 +23,7 @@ from .game_rows import (
     Update,
     decode,
 )
+from .kept_connections import KeptConnections
 from .rating_rows import PostgresDb, RatingRows
 
 Write = tuple[Update, Snapshot | None]  # a grouped write: the UPDATE and its snapshot row
@@ -42,6 +44,7 @@ class PostgresGameRows(GameRows):
         self._dsn = asyncpg_dsn(url)
         self._max_size = max_size
         self._pool: Any = None
+        self._kept: KeptConnections | None = None
         self._pool_lock = asyncio.Lock()
         # Group commit: the hot-path UPDATEs of every game that reached its save in this turn
         # of the loop, sent as one statement on the next turn (see _send_group).
@@ -53,36 +56,37 @@ class PostgresGameRows(GameRows):
     def _p(self, n: int) -> str:
         return f"${n}"
 
-    async def _get_pool(self):
-        if self._pool is None:
+    async def _connections(self) -> KeptConnections:
+        kept = self._kept
+        if kept is None:
             async with self._pool_lock:
-                if self._pool is None:
+                if self._kept is None:
                     import asyncpg
 
                     self._pool = await asyncpg.create_pool(
                         self._dsn, min_size=1, max_size=self._max_size, reset=_reset)
-        return self._pool
+                    self._kept = KeptConnections(self._pool, self._max_size)
+                kept = self._kept
+        return kept
 
     async def _fetch(self, sql: str, args: Sequence[Any]) -> list[dict[str, Any]]:
-        pool = await self._get_pool()
-        rows = await pool.fetch(sql, *args)
+        rows = await (await self._connections()).fetch(sql, *args)
         return [decode(LOADED_COLUMNS, tuple(row)) for row in rows]
 
     async def _rows(self, sql: str, args: Sequence[Any]) -> list[Sequence[Any]]:
-        pool = await self._get_pool()
-        return [tuple(row) for row in await pool.fetch(sql, *args)]
+        return [tuple(row) for row in await (await self._connections()).fetch(sql, *args)]
 
     async def write(self, *, insert=None, update=None, seats=None, results=(), base=None,
                     snapshot=None):
         import asyncpg
 
-        pool = await self._get_pool()
+        kept = await self._connections()
         try:
             if insert is None and seats is None and not results and base is None:
                 # One UPDATE, atomic on its own, its log row with it (and the snapshot row
                 # when one is taken): group-committed.
                 return await self.update_grouped(update, snapshot)
-            async with pool.acquire() as conn, conn.transaction():
+            async with kept.connection() as conn, conn.transaction():
                 if insert is not None:
                     await conn.execute(self.insert_game, *[insert[c] for c in GAME_COLUMNS])
                 elif await conn.fetchval(*self._args(self.update_of(update))) is None:
@@ -126,12 +130,12 @@ class PostgresGameRows(GameRows):
     async def _write_group(self, group: list[tuple[Write, asyncio.Future[bool]]]) -> None:
         import asyncpg
 
-        pool = await self._get_pool()
+        kept = await self._connections()
         statement = group_update([write for write, _ in group]) if len(group) > 1 else None
         try:
             if statement is not None:
                 try:
-                    written = {str(row[0]) for row in await pool.fetch(*statement)}
+                    written = {str(row[0]) for row in await kept.fetch(*statement)}
                 except (asyncpg.IntegrityConstraintViolationError,
                         asyncpg.DeadlockDetectedError):
                     statement = None  # nothing was written: each on its own says which
@@ -140,7 +144,7 @@ class PostgresGameRows(GameRows):
                         if not future.done():
                             future.set_result(update[1] in written)
             if statement is None:
-                await asyncio.gather(*(self._write_one(pool, write, future)
+                await asyncio.gather(*(self._write_one(kept, write, future)
                                        for write, future in group))
         except BaseException as error:
             for _, future in group:
@@ -149,16 +153,16 @@ class PostgresGameRows(GameRows):
             if not isinstance(error, Exception):
                 raise
 
-    async def _write_one(self, pool: Any, write: Write, future: asyncio.Future[bool]) -> None:
+    async def _write_one(self, kept: KeptConnections, write: Write, future: asyncio.Future[bool]) -> None:
         import asyncpg
 
         update, snapshot = write
         try:
             sql, args = self.update_of(update)
             if snapshot is None:
-                outcome: bool | BaseException = await pool.fetchval(sql, *args) is not None
+                outcome: bool | BaseException = await kept.fetchval(sql, *args) is not None
             else:
-                async with pool.acquire() as conn, conn.transaction():
+                async with kept.connection() as conn, conn.transaction():
                     outcome = await conn.fetchval(sql, *args) is not None
                     if outcome:
                         await conn.execute(self.upsert_snapshot, *snapshot)
@@ -174,12 +178,12 @@ class PostgresGameRows(GameRows):
             future.set_result(outcome)
 
     async def open_games_by_platform(self) -> dict[str, int]:
-        pool = await self._get_pool()
-        return {row[0]: row[1] for row in await pool.fetch(self.count_active)}
+        kept = await self._connections()
+        return {row[0]: row[1] for row in await kept.fetch(self.count_active)}
 
     async def compact_finished(self, before: float) -> int:
-        pool = await self._get_pool()
-        async with pool.acquire() as conn, conn.transaction():
+        kept = await self._connections()
+        async with kept.connection() as conn, conn.transaction():
             for sql in (self.compact_log, self.compact_bases, self.compact_hands):
                 await conn.execute(sql, before)
             status = await conn.execute(self.compact, before)
@@ -194,9 +198,10 @@ class PostgresGameRows(GameRows):
             await asyncio.sleep(0)
         if self._groups:
             await asyncio.gather(*self._groups, return_exceptions=True)
-        if self._pool is not None:
+        if self._kept is not None:
+            await self._kept.close()
             await self._pool.close()
-            self._pool = None
+            self._pool, self._kept = None, None
 
 
 # What a grouped UPDATE may set, with each column's type in the statement's arrays: a save

@@ -164,7 +164,8 @@ def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = 
     name_rows = [_present(ids.move(f"{color_mark(m.color)} {color_label(m.color, loc)}", m.ref)
                           for m in view.color_names() if m.color is not None)]
     if name_rows[0] and all(m.kind == "name_color" for m in view.moves):
-        return InlineKeyboardMarkup(name_rows)  # the dealer names a first Wild's colour: nothing else yet
+        # The dealer names a first Wild's colour: nothing else yet, but the web hand opens.
+        return InlineKeyboardMarkup(name_rows + _web_rows(loc, web_app_url, web_link))
     options = ordered_options(view)
     pages = max(1, -(-len(options) // CARDS_PER_PAGE))
     page = min(max(page, 0), pages - 1)
@@ -204,15 +205,18 @@ def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = 
     rows += [catch[i:i + 2] for i in range(0, len(catch), 2)]
     if view.cards:  # the same hand as a picture, sent to this private chat
         rows.append([ids.button("🖼 " + tr(N_("Show my hand"), loc), "v")])
+    return InlineKeyboardMarkup(rows + _web_rows(loc, web_app_url, web_link))
+
+
+def _web_rows(loc: str, web_app_url: str | None,
+              web_link: str | None) -> list[list[InlineKeyboardButton]]:
     web = []
     if web_app_url:  # the web hand as a Mini App (private chats only, as here)
         web.append(InlineKeyboardButton("🃏 " + tr(N_("Open my hand"), loc),
                                         web_app=WebAppInfo(web_app_url)))
     if web_link:  # the same page in any browser, by a signed link for this player only
         web.append(InlineKeyboardButton("🔗 " + tr(N_("In the browser"), loc), url=web_link))
-    if web:
-        rows.append(web)
-    return InlineKeyboardMarkup(rows)
+    return [web] if web else []
 
 
 def choice_keyboard(view: HandView, ids: HandIds, option: PlayOption) -> InlineKeyboardMarkup:

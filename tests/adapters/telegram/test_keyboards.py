@@ -96,3 +96,15 @@ def test_long_html_is_cut_at_a_line_break_and_still_parses():
     assert cut.count("<a ") == cut.count("</a>")  # no tag cut in half
     one_line = clip_html("<b>" + "x" * 5000 + "</b>")
     assert len(one_line) <= 4096 and "<" not in one_line
+
+
+def test_the_dealer_naming_a_first_wilds_colour_may_still_open_the_web_hand():
+    state, _ = GameState.from_position([OWNER, OTHER], {OWNER: ["G1", "B3"], OTHER: ["R1"]},
+                                       ["Y1", "Y2", "Y3"], rules=OFFICIAL, discard=["W"], color=None,
+                                       current=OWNER)
+    markup = hand_keyboard(view_of(state, OWNER), web_app_url="https://uno.example/app",
+                           web_link="https://uno.example/h/signed")
+    rows = markup.inline_keyboard
+    assert {callbacks.parse(b.callback_data).verb for b in rows[0]} == {"o"}  # the colours first
+    assert rows[-1][0].web_app.url == "https://uno.example/app"
+    assert rows[-1][1].url == "https://uno.example/h/signed"

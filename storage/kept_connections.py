@@ -105,24 +105,20 @@ class KeptConnections:
             await asyncio.gather(*self._returning, return_exceptions=True)
 
     async def fetch(self, sql: str, *args: Any) -> list[Any]:
-        conn = await self.take()
-        try:
-            rows = await conn.fetch(sql, *args)
-        except BaseException:
-            await self.discard(conn)
-            raise
-        self.put(conn)
-        return rows
+        return await self._run("fetch", sql, args)
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
+        return await self._run("fetchval", sql, args)
+
+    async def _run(self, method: str, sql: str, args: tuple[Any, ...]) -> Any:
         conn = await self.take()
         try:
-            value = await conn.fetchval(sql, *args)
+            result = await getattr(conn, method)(sql, *args)
         except BaseException:
             await self.discard(conn)
             raise
         self.put(conn)
-        return value
+        return result
 
     def connection(self) -> Lease:
         """``async with kept.connection() as conn``: for a transaction of several statements."""

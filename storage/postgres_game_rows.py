@@ -80,12 +80,12 @@ class PostgresGameRows(GameRows):
                     snapshot=None):
         import asyncpg
 
-        kept = await self._connections()
         try:
             if insert is None and seats is None and not results and base is None:
                 # One UPDATE, atomic on its own, its log row with it (and the snapshot row
                 # when one is taken): group-committed.
                 return await self.update_grouped(update, snapshot)
+            kept = await self._connections()
             async with kept.connection() as conn, conn.transaction():
                 if insert is not None:
                     await conn.execute(self.insert_game, *[insert[c] for c in GAME_COLUMNS])

@@ -4,9 +4,9 @@
     python bench/coordinator.py --games 200 --pace 2 [--seconds 30]
 
 Each game has one human seat, played by the "normal" strategy through commands (the same
-path a chat adapter takes), and three AI seats that move by themselves (ai_delay 0). The
-fake chat yields to the event loop on every send, like network I/O would, so concurrent
-games really interleave. Prints actions/s, p50/p99 latency of one action (one saved
+path a chat adapter takes; see ``bench/players.py``), and three AI seats that move by
+themselves (ai_delay 0). The fake chat yields to the event loop on every send, like network
+I/O would, so concurrent games really interleave. Prints actions/s, p50/p99 latency of one action (one saved
 transaction: load, engine, save, deliver), public and private messages per action, the cycle
 collector's passes and their share of the time, and the memory per open game with many games
 open (tracemalloc).
@@ -14,7 +14,7 @@ open (tracemalloc).
 Every game moves as fast as it can (a closed loop): the figures are the capacity of one event
 loop, and a move's latency there is mostly its turn in the queue behind every other game's
 (about games / actions per second). With ``--pace S`` the human of each game instead thinks
-S seconds (0.5 S to 1.5 S, at random) before each move, as people do, for ``--seconds``: the
+S seconds (0.5 S to 1.5 S, at random) once its turn has come, as people do, for ``--seconds``: the
 latency of a move at that load, with the share of one core the bot used.
 """
 
@@ -32,83 +32,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.players import BenchChat, open_game, play_human  # noqa: E402
 from bench.timing import (  # noqa: E402
     CollectorPasses,
     add_collector_option,
     set_up_collector,
     time_actions,
 )
-from bot.ai import get_strategy  # noqa: E402
-from bot.coordinator import commands as cmds  # noqa: E402
 from bot.coordinator.clock import FakeClock  # noqa: E402
 from bot.coordinator.coordinator import Coordinator  # noqa: E402
 from bot.coordinator.memory_store import MemoryStore  # noqa: E402
 from bot.coordinator.ports import ChatKey, ChatSettings, User  # noqa: E402
-from bot.engine.actions import ChooseColor, Draw, Pass, Play  # noqa: E402
-
-
-class BenchChat:
-    """Counts messages; yields once per send like a network call would."""
-
-    def __init__(self, yield_each: bool = True) -> None:
-        self.public = 0
-        self.private = 0
-        self.yield_each = yield_each
-
-    async def publish(self, chat, message, *, edit=None):
-        self.public += 1
-        if self.yield_each:
-            await asyncio.sleep(0)
-        return edit or f"m{self.public}"
-
-    async def send_hand(self, chat, user_id, view, *, edit=None):
-        self.private += 1
-        if self.yield_each:
-            await asyncio.sleep(0)
-        return edit or f"p{self.private}"
-
-
-async def open_game(coordinator: Coordinator, chat: ChatKey, human: User, bots: int = 3) -> None:
-    await coordinator.handle(cmds.NewGame(chat, human))
-    for _ in range(bots):
-        await coordinator.handle(cmds.AddAiSeat(chat, human, "normal"))
-    reply = await coordinator.handle(cmds.StartGame(chat, human))
-    assert reply.ok, reply
-
-
-async def play_human(coordinator: Coordinator, store: MemoryStore, chat: ChatKey, human: User,
-                     rng: random.Random, max_moves: int = 100_000, pace: float = 0.0,
-                     until: float = float("inf")) -> None:
-    """The human seat, played by the normal strategy through commands, to the end of the match
-    (or, thinking ``pace`` seconds a move, until the loop's clock reaches ``until``)."""
-    strategy = get_strategy("normal")
-    loop = asyncio.get_running_loop()
-    for _ in range(max_moves):
-        if pace:
-            await asyncio.sleep(rng.uniform(0.5, 1.5) * pace)
-            if loop.time() >= until:
-                return
-        record = await store.load(chat)
-        if record is None:
-            return
-        state = record.current().game
-        if state.current != human.id:
-            await asyncio.sleep(0)
-            continue
-        action = strategy.choose(state, human.id, rng)
-        if isinstance(action, Play):
-            command = cmds.PlayCards(chat, human, tuple(str(c) for c in action.cards),
-                                     action.color.value if action.color else None, action.uno, action.swap)
-        elif isinstance(action, Draw):
-            command = cmds.Draw(chat, human)
-        elif isinstance(action, Pass):
-            command = cmds.Pass(chat, human)
-        elif isinstance(action, ChooseColor):  # the dealer names a first Wild's colour
-            command = cmds.NameColor(chat, human, color=action.color.value)
-        else:
-            command = cmds.Challenge(chat, human)
-        reply = await coordinator.handle(command)
-        assert reply.ok, reply
 
 
 async def run_games(games: int, seed: int, target: int, pace: float = 0.0,
@@ -131,7 +65,7 @@ async def run_games(games: int, seed: int, target: int, pace: float = 0.0,
             latencies.clear()
             started, cpu_started = time.perf_counter(), time.process_time()
             until = asyncio.get_running_loop().time() + seconds
-        await asyncio.gather(*(play_human(coordinator, store, chat, human, random.Random(seed + i),
+        await asyncio.gather(*(play_human(coordinator, store, chat_port, chat, human, random.Random(seed + i),
                                           pace=pace, until=until)
                                for i, chat in enumerate(chats)))
     elapsed = time.perf_counter() - started
@@ -145,7 +79,7 @@ async def run_games(games: int, seed: int, target: int, pace: float = 0.0,
         "p50_ms": 1000 * statistics.median(ordered),
         "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
         "public_per_action": chat_port.public / actions, "private_per_action": chat_port.private / actions,
-        "results": len(store.results),
+        "results": len(store.results), "missed_wake_ups": chat_port.missed_wake_ups,
     }
 
 
@@ -194,7 +128,8 @@ def main() -> None:
               + (f" ({r['busy_actions_per_s']:,.0f}/s inside the coordinator)" if games == 1 else "")
               + f"; latency p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms; "
               f"per action: {r['public_per_action']:.3f} public, {r['private_per_action']:.3f} private; "
-              f"collector: {r['collector_passes']} passes, {100 * r['collector_share']:.1f}% of the time")
+              f"collector: {r['collector_passes']} passes, {100 * r['collector_share']:.1f}% of the time"
+              + (f"; {r['missed_wake_ups']} turns came with no message" if r['missed_wake_ups'] else ""))
     per_game = asyncio.run(memory_per_game(args.memory_games, args.seed))
     print(f"memory with {args.memory_games:,} games open: {per_game / 1024:.1f} KiB per game (target <= 50 KiB)")
 

@@ -4,7 +4,8 @@ the in-memory store in the same run.
     python bench/storage.py [--games 1 50] [--target 200] [--pg postgresql+asyncpg://postgres@127.0.0.1:5432/test]
 
 Every game has one human seat, played by the "normal" strategy through commands (as a chat
-adapter would send them), and three AI seats moving by themselves (ai_delay 0). An action is
+adapter would send them; see ``bench/players.py``: it reads its hand from what the bot
+holds, not from the database), and three AI seats moving by themselves (ai_delay 0). An action is
 one coordinator transaction that saved something: load, engine, save (one transaction,
 version-checked), deliver. Prints actions/s, p50/p99 per action, the cost of persistence as a
 ratio to the memory store and this process's CPU time per action. PostgreSQL runs in a
@@ -26,63 +27,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.players import BenchChat, open_game, play_human  # noqa: E402
 from bench.timing import add_collector_option, set_up_collector, time_actions  # noqa: E402
-from bot.ai import get_strategy  # noqa: E402
-from bot.coordinator import commands as cmds  # noqa: E402
 from bot.coordinator.clock import FakeClock  # noqa: E402
 from bot.coordinator.coordinator import Coordinator  # noqa: E402
 from bot.coordinator.memory_store import MemoryStore  # noqa: E402
 from bot.coordinator.ports import ChatKey, ChatSettings, User  # noqa: E402
-from bot.engine.actions import ChooseColor, Draw, Pass, Play  # noqa: E402
 from storage import open_store  # noqa: E402
 
 
-class BenchChat:
-    """Accepts every message and yields once per send, like a network call."""
-
-    async def publish(self, chat, message, *, edit=None):
-        await asyncio.sleep(0)
-        return edit or "t"
-
-    async def send_hand(self, chat, user_id, view, *, edit=None):
-        await asyncio.sleep(0)
-        return edit or f"h{user_id}"
-
-
-def command_for(action, chat: ChatKey, human: User) -> cmds.Command:
-    if isinstance(action, Play):
-        return cmds.PlayCards(chat, human, tuple(str(c) for c in action.cards),
-                              action.color.value if action.color else None, action.uno, action.swap)
-    if isinstance(action, Draw):
-        return cmds.Draw(chat, human)
-    if isinstance(action, Pass):
-        return cmds.Pass(chat, human)
-    if isinstance(action, ChooseColor):  # the dealer names a first Wild's colour
-        return cmds.NameColor(chat, human, color=action.color.value)
-    return cmds.Challenge(chat, human)
-
-
-async def play_game(coordinator: Coordinator, store, chat: ChatKey, seed: int) -> None:
-    human = User("h1", "Human")
-    for command in (cmds.NewGame(chat, human), *[cmds.AddAiSeat(chat, human, "normal")] * 3,
-                    cmds.StartGame(chat, human)):
-        reply = await coordinator.handle(command)
-        assert reply.ok, reply
-    strategy, rng = get_strategy("normal"), random.Random(seed)
-    for _ in range(100_000):
-        record = await store.load(chat)
-        if record is None:
-            return
-        state = record.current().game
-        if state.current != human.id:  # cannot happen with ai_delay 0, but never spin
-            await asyncio.sleep(0)
-            continue
-        reply = await coordinator.handle(command_for(strategy.choose(state, human.id, rng), chat, human))
-        assert reply.ok, reply
-
-
 async def run(store, games: int, target: int, seed: int) -> dict[str, float]:
-    coordinator = Coordinator(BenchChat(), store, FakeClock(), ai_delay=0, seed=seed)
+    chat_port = BenchChat()
+    coordinator = Coordinator(chat_port, store, FakeClock(), ai_delay=0, seed=seed)
     latencies: list[float] = []
     time_actions(coordinator, latencies)
     chats = [ChatKey("bench", f"{uuid.uuid4().hex[:8]}-{i}") for i in range(games)]
@@ -90,7 +46,13 @@ async def run(store, games: int, target: int, seed: int) -> dict[str, float]:
         await store.save_chat_settings(chat, ChatSettings(overrides={"target_score": target},
                                                           turn_timer=0))
     started, cpu_started = time.perf_counter(), time.process_time()
-    await asyncio.gather(*(play_game(coordinator, store, chat, seed + i) for i, chat in enumerate(chats)))
+    human = User("h1", "Human")
+
+    async def play_game(chat: ChatKey, seed: int) -> None:
+        await open_game(coordinator, chat, human)
+        await play_human(coordinator, store, chat_port, chat, human, random.Random(seed))
+
+    await asyncio.gather(*(play_game(chat, seed + i) for i, chat in enumerate(chats)))
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     await coordinator.close()
     ordered = sorted(latencies)

@@ -28,7 +28,7 @@ import aiohttp  # noqa: E402
 from adapters.web import auth  # noqa: E402
 from adapters.web.links import WebLinks
 from adapters.web.server import WebHand  # noqa: E402
-from bench.coordinator import BenchChat  # noqa: E402
+from bench.players import BenchChat  # noqa: E402
 from bot.coordinator import commands as cmds  # noqa: E402
 from bot.coordinator.clock import FakeClock  # noqa: E402
 from bot.coordinator.coordinator import Coordinator  # noqa: E402

@@ -47,7 +47,7 @@ from bot.coordinator import commands as cmd
 from bot.i18n import gettext, isolate, normalize_locale
 from bot.render import text as render
 
-from .parse import HELP_LINES, Context, Local, Refusal, parse_line
+from .parse import COLOR_QUESTION, HELP_LINES, Context, Local, Refusal, parse_line
 from .port import ConsoleChat, Writer
 from .settings_flags import setting_changes
 
@@ -284,9 +284,9 @@ class ConsoleSession:
         """Act on one line; False means the player asked to quit."""
         ctx = Context(CHAT, self.user, self.port.shown_hand, self.port.seats, pending=self.awaiting_color)
         parsed = parse_line(line, ctx)
-        self.awaiting_color = None  # only the very next line may answer "which colour?"
-        if parsed is None:
+        if parsed is None:  # a blank line: a question asked stays open
             return True
+        self.awaiting_color = None  # only the next line typed may answer "which colour?"
         if isinstance(parsed, Refusal):
             self.port.line(parsed.text)
             return True
@@ -308,11 +308,14 @@ class ConsoleSession:
             self.show_reply(reply)  # as for settings: kept for the next match
             await self.save_for_next_match(await self.preset_changes(parsed.name))
             return True
-        if isinstance(parsed, cmd.PlayCards) and reply.error == "color_required":
+        asks_color = isinstance(parsed, cmd.PlayCards) and reply.error == "color_required"
+        if asks_color:
             self.awaiting_color = TypedPlay(cards=parsed.cards, swap_with=parsed.swap_with,
                                             declare_uno=parsed.declare_uno)
         if not (reply.ok and isinstance(parsed, ECHOED) and not reply.lines):
             self.show_reply(reply)  # a move that worked shows on the table and in the hand
+        if asks_color:  # how to answer: the colour alone, as the next line
+            self.port.line(Text(COLOR_QUESTION))
         if isinstance(parsed, cmd.ShowHand) and reply.hand is not None and self.port.hands_shown == shown_before:
             self.port.show_hand(reply.hand)
         await self.check_over()

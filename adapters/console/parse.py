@@ -48,6 +48,7 @@ END_WORDS = {"end", "结束"}
 SETTINGS_WORDS = {"settings", "setting", "set", "设置"}
 PRESET_WORDS = {"preset", "presets", "预设"}
 TOP_WORDS = {"top", "排行", "排行榜"}
+COLOR_QUESTION = N_("Name a colour: red, green, blue or yellow.")
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         # The dealer names the colour of a Wild turned first: "color red", or just "red".
         color = alone if alone is not None else notation.color_named(rest[0]) if rest else None
         if color is None:
-            return Refusal(Text(N_("Name a colour: red, green, blue or yellow.")))
+            return Refusal(Text(COLOR_QUESTION))
         return cmd.NameColor(chat=ctx.chat, user=ctx.user, color=color.value)
     if head in PLAY_WORDS:
         if not rest:

@@ -494,7 +494,8 @@ def _hand_options(view: HandView, t: _Writer) -> list[str]:
         lines.append(t(N_("You can: {options}"), options=options))
     elif not view.is_turn and not jump_ins:
         lines.append(t(N_("Waiting for your turn.")))
-    if view.swap_targets:
+    if view.swap_targets and any(option.card.rank is Rank.SEVEN for option in view.cards):
+        # a reminder for whoever holds a 7: noise in a hand without one
         lines.append(t(N_("A 7 swaps hands with one of: {players}"),
                        players=[short_name(name) for _uid, name in view.swap_targets]))
     return lines

@@ -191,8 +191,9 @@ def test_hand_marks_playable_cards_in_order_and_lists_options():
 
 
 def test_hand_options_in_chinese_and_when_waiting():
+    seven = (*hand().cards, CardOption(Card.parse("G7"), False))
     out = render_hand(hand("zh_CN", pending_draw=4, can_challenge=True, can_declare_uno=True,
-                           catchable=("u2",), swap_targets=(("u2", "Bo"),),
+                           catchable=("u2",), swap_targets=(("u2", "Bo"),), cards=seven,
                            note=Text(N_("You drew {cards}."), {"cards": [Card.parse("G5")]})))
     assert "你须摸4张牌" in out and "质疑" in out and "喊UNO！" in out
     assert "Bo" in out and "你摸到了绿5。" in out
@@ -200,6 +201,14 @@ def test_hand_options_in_chinese_and_when_waiting():
     assert "✅" not in waiting and "Waiting for your turn." in waiting
     over = render_hand(hand(hand_over=True))
     assert "The hand is over." in over and "You can" not in over
+
+
+def test_the_seven_zero_reminder_is_for_a_hand_that_holds_a_seven():
+    targets = (("u2", "Bo"), ("u3", "Cy"))
+    assert "A 7 swaps hands" not in render_hand(hand(swap_targets=targets))
+    seven = (*hand().cards, CardOption(Card.parse("G7"), False))
+    out = render_hand(hand(swap_targets=targets, cards=seven, is_turn=False, can_draw=False))
+    assert "A 7 swaps hands with one of: Bo, Cy" in out
 
 
 def test_cards_that_may_jump_in_are_marked_instead_of_waiting():

@@ -67,6 +67,15 @@ async def test_a_colour_typed_as_the_next_line_completes_a_wild():
     assert "W" in [str(c) for c in game.discard] and "W" not in [str(c) for c in game.hand(HUMAN_ID)]
 
 
+async def test_the_console_says_how_to_answer_and_a_blank_line_keeps_the_question():
+    out, game = await _played(["W+4", "G5", "Y2", "B7"],
+                              lambda s: [f"{position(s, 'W+4')}", "", "  ", "红"])
+    assert "Choose a colour for the wild card." in out
+    assert "Name a colour: red, green, blue or yellow." in out
+    assert "That move is not possible." not in out
+    assert "W+4" not in [str(c) for c in game.hand(HUMAN_ID)]
+
+
 async def test_an_english_colour_letter_also_answers():
     out, game = await _played(["W", "G5", "Y2", "B7"], lambda s: [f"play {position(s, 'W')}", "b"])
     assert "W" not in [str(c) for c in game.hand(HUMAN_ID)]

@@ -34,6 +34,11 @@ class BenchChat:
         """Set by every message sent in ``chat``; the waiting player clears it before looking."""
         return self._news.setdefault(chat, asyncio.Event())
 
+    def _tell(self, chat: ChatKey) -> None:
+        event = self._news.get(chat)  # only where a player waits: the memory figure is the bot's
+        if event is not None:
+            event.set()
+
     async def wait_for_news(self, chat: ChatKey, seconds: float = 1.0) -> None:
         try:
             async with asyncio.timeout(seconds):
@@ -43,14 +48,14 @@ class BenchChat:
 
     async def publish(self, chat, message, *, edit=None):
         self.public += 1
-        self.news(chat).set()
+        self._tell(chat)
         if self.yield_each:
             await asyncio.sleep(0)
         return edit or f"m{self.public}"
 
     async def send_hand(self, chat, user_id, view, *, edit=None):
         self.private += 1
-        self.news(chat).set()
+        self._tell(chat)
         if self.yield_each:
             await asyncio.sleep(0)
         return edit or f"p{self.private}"

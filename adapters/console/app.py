@@ -308,8 +308,9 @@ class ConsoleSession:
             self.show_reply(reply)  # as for settings: kept for the next match
             await self.save_for_next_match(await self.preset_changes(parsed.name))
             return True
-        asks_color = isinstance(parsed, cmd.PlayCards) and reply.error == "color_required"
-        if asks_color:
+        asks_color = False
+        if isinstance(parsed, cmd.PlayCards) and reply.error == "color_required":
+            asks_color = True
             self.awaiting_color = TypedPlay(cards=parsed.cards, swap_with=parsed.swap_with,
                                             declare_uno=parsed.declare_uno)
         if not (reply.ok and isinstance(parsed, ECHOED) and not reply.lines):

@@ -27,6 +27,13 @@ BUSY_LONGEST_WAIT = 0.05
 # Writes between two checkpoints. A hot-path save puts a few pages into the WAL, so this is
 # about SQLite's own default of a checkpoint per 1000 WAL pages.
 CHECKPOINT_EVERY = 250
+# The WAL starts again from its beginning only once a checkpoint has copied all of it. Under
+# a steady stream of saves a passive checkpoint never catches up (saves add to the WAL while
+# it copies), so each checkpoint ends with a short one that holds new writes back, for at
+# most RESTART_WAIT_MS while readers finish; and a WAL file grown past WAL_BYTES_KEPT in a
+# burst is cut back to that when it starts again.
+RESTART_WAIT_MS = 20
+WAL_BYTES_KEPT = 16 * 1024 * 1024
 T = TypeVar("T")
 
 
@@ -67,7 +74,7 @@ class SqliteGameRows(GameRows):
     def _open(self, busy_timeout_ms: int, *, autocheckpoint: bool) -> sqlite3.Connection:
         conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
         pragmas = [f"busy_timeout={busy_timeout_ms}", "journal_mode=WAL", "synchronous=NORMAL",
-                   "foreign_keys=ON"]
+                   "foreign_keys=ON", f"journal_size_limit={WAL_BYTES_KEPT}"]
         if not autocheckpoint:
             pragmas.append("wal_autocheckpoint=0")  # see _count_writes
         for pragma in pragmas:
@@ -257,7 +264,9 @@ class SqliteGameRows(GameRows):
 
     def _checkpoint_in_thread(self) -> None:
         with closing(self._open(self._busy_timeout_ms, autocheckpoint=True)) as conn:
-            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")  # the bulk, writers going on
+            conn.execute(f"PRAGMA busy_timeout={RESTART_WAIT_MS}")
+            conn.execute("PRAGMA wal_checkpoint(RESTART)")  # what came in meanwhile (see above)
 
     async def open_games_by_platform(self) -> dict[str, int]:
         def count() -> dict[str, int]:

@@ -7,6 +7,7 @@ waiting to be told writes nothing."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import threading
 from dataclasses import replace
@@ -95,6 +96,70 @@ async def test_checkpoints_run_on_a_worker_thread(sqlite_store, monkeypatch):
             record = await sqlite_store.save(replace(record, creator=f"u{record.version}"))
         await wait_until(lambda n=checkpoints: len(threads) == n and rows._checkpoint.done())
     assert threading.get_ident() not in threads
+
+
+def wal_bytes(store: SqlStore) -> int:  # the file, whatever part of it is in use
+    path = f"{database_file(store)}-wal"
+    return os.path.getsize(path) if os.path.exists(path) else 0
+
+
+async def test_a_checkpoint_that_could_not_copy_everything_still_lets_the_wal_start_again(
+        sqlite_store, monkeypatch):
+    """Under a steady stream of saves the checkpoint's copy never reaches the end of the WAL
+    (here: a reader holds back the newest frames while it copies); the WAL must still start
+    again from its beginning after the checkpoint, not grow for as long as the stream lasts."""
+    rows = sqlite_store._rows
+    record = await sqlite_store.save(make_record(status="running"))
+    for _ in range(50):
+        record = await sqlite_store.save(replace(record, creator=f"u{record.version}"))
+    reader = sqlite3.connect(database_file(sqlite_store), isolation_level=None,
+                             check_same_thread=False)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM games").fetchall()  # reads the database as it is now
+    for _ in range(10):
+        record = await sqlite_store.save(replace(record, creator=f"u{record.version}"))
+    opened = rows._open
+
+    def open_checkpointing(busy_timeout_ms: int, *, autocheckpoint: bool):
+        conn = opened(busy_timeout_ms, autocheckpoint=autocheckpoint)
+
+        class Checkpointing:  # the reader is done once the copy has gone as far as it could
+            def execute(self, sql: str):
+                result = conn.execute(sql)
+                if "PASSIVE" in sql:
+                    reader.execute("COMMIT")
+                return result
+
+            def close(self) -> None:
+                conn.close()
+
+        return Checkpointing()
+
+    monkeypatch.setattr(rows, "_open", open_checkpointing)
+    await asyncio.to_thread(rows._checkpoint_in_thread)
+    reader.close()
+    size = wal_bytes(sqlite_store)
+    for _ in range(50):  # fewer frames than the WAL file holds: written over its beginning
+        record = await sqlite_store.save(replace(record, creator=f"u{record.version}"))
+    assert wal_bytes(sqlite_store) == size
+    assert (await sqlite_store.get(record.game_id)).creator == record.creator
+
+
+async def test_a_wal_grown_in_a_burst_is_cut_back_when_it_starts_again(sqlite_database, monkeypatch):
+    monkeypatch.setattr(sqlite_game_rows, "WAL_BYTES_KEPT", 64 * 1024)
+    monkeypatch.setattr(sqlite_game_rows, "CHECKPOINT_EVERY", 10**9)  # no checkpoint by itself
+    store = await open_store(sqlite_database)
+    try:
+        record = await store.save(make_record(status="running"))
+        for _ in range(200):
+            record = await store.save(replace(record, creator=f"u{record.version}"))
+        assert wal_bytes(store) > 64 * 1024
+        store._rows._checkpoint_in_thread()
+        record = await store.save(replace(record, creator="after"))
+        assert wal_bytes(store) <= 64 * 1024
+        assert (await store.get(record.game_id)).creator == "after"
+    finally:
+        await store.close()
 
 
 def test_a_statement_that_would_wait_inside_a_transaction_is_refused():

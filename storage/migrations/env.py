@@ -44,6 +44,9 @@ def _run(connection: sa.Connection) -> None:
         context.run_migrations()
 
 
+MIGRATION_BUSY_TIMEOUT_MS = 60_000
+
+
 def _serialise_sqlite_migrations(engine: sa.Engine) -> None:
     """Make every migration transaction on SQLite ``BEGIN IMMEDIATE``: it takes the write
     lock before Alembic reads the current revision, so a second process waits (busy
@@ -53,6 +56,11 @@ def _serialise_sqlite_migrations(engine: sa.Engine) -> None:
     @sa.event.listens_for(engine, "connect")
     def _driver_autocommit(dbapi_connection, _record) -> None:
         dbapi_connection.isolation_level = None
+        # A whole upgrade from an empty file holds the lock for seconds on a busy machine:
+        # a second process starting meanwhile waits longer than a move would.
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout={MIGRATION_BUSY_TIMEOUT_MS}")
+        cursor.close()
 
     @sa.event.listens_for(engine, "begin")
     def _begin_immediate(connection) -> None:

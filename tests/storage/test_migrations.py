@@ -80,6 +80,35 @@ def test_concurrent_upgrades_from_two_processes_both_succeed(database_url):
         assert f"schema at {head_revision()}" in out
 
 
+@pytest.mark.slow
+def test_an_upgrade_waits_for_a_write_lock_held_longer_than_a_move_would_wait(sqlite_database):
+    # A process still upgrading a busy machine's database holds the lock for seconds; the
+    # one starting beside it waits for it (a move would give up after 5 s).
+    import sqlite3
+    import time
+
+    asyncio.run(asyncio.to_thread(migrate.upgrade, sqlite_database))
+    path = sqlite_database.split("///", 1)[1]
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    command = [sys.executable, "-m", "storage.migrate", sqlite_database]
+    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        opened = Path(f"/proc/{process.pid}/fd")
+        for _ in range(600):  # until the process has the database open (at most 60 s)
+            if any(os.path.realpath(fd) == os.path.realpath(path) for fd in opened.iterdir()):
+                break
+            time.sleep(0.1)
+        time.sleep(5.5)  # then the lock stays held past a move's busy timeout (5 s)
+    finally:
+        holder.execute("COMMIT")
+        holder.close()
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    assert f"schema at {head_revision()}" in out
+
+
 def test_sqlite_runs_in_wal_mode(sqlite_database):
     async def journal_mode() -> str:
         engine = make_engine(sqlite_database)

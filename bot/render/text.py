@@ -351,16 +351,18 @@ def render_reply(reply: Reply, *, escape: Escape = str, mention: MentionFn | Non
 
 def _bilingual_blocks(items: Iterable[Any], escape: Escape) -> list[list[str]]:
     """Each Text in English, then Chinese, as one block of lines; a heading (msgid ending in
-    ":") opens a section (a blank line before it), the lines under it are bulleted so each
-    English/Chinese pair reads as one item."""
+    ":") opens a section (a blank line before it) in its first item's block, so no page ends on
+    it; the lines under it are bulleted so each English/Chinese pair reads as one item."""
     blocks: list[list[str]] = []
+    pending: list[str] = []  # a heading's lines, waiting for the first item under it
     for item in items:
         heading = item.msgid.rstrip().endswith((":", "："))
-        block = [""] if heading and blocks else []
-        for version in _bilingual(item, escape):
-            block.append(version if heading else escape("• ") + version)
-        blocks.append(block)
-    return blocks
+        block = pending + ([""] if heading and (blocks or pending) else [])
+        block += [v if heading else escape("• ") + v for v in _bilingual(item, escape)]
+        pending = block if heading else []
+        if not heading:
+            blocks.append(block)
+    return blocks + ([pending] if pending else [])
 
 
 def _bilingual_block(items: Iterable[Any], escape: Escape) -> list[str]:

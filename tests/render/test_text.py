@@ -311,3 +311,13 @@ def test_names_are_isolated_for_right_to_left_text_in_public_lines():
     said = rendering.render_notice(notice)
     assert said.count(f"{FSI}{rtl}{PDI}") == 2
     assert rendering.short_name(f"{FSI}{rtl}{PDI}") == f"{FSI}{rtl}{PDI}"  # never twice
+
+
+def test_a_rules_page_never_ends_with_a_heading_whose_section_is_on_the_next_page():
+    # Every page limit from small to large: wherever the cut falls, a heading (English and
+    # Chinese, e.g. "Tip:" / "小技巧：") is followed on its own page by its first item.
+    headings = {"Tip:", "The deck:", "The challenge:", "Scoring and the match:", "UNO!:"}
+    for limit in range(600, 4200, 97):
+        for page in render_rules_pages(OFFICIAL, "official", limit=limit):
+            last = page.rstrip().splitlines()
+            assert not (len(last) >= 2 and last[-2] in headings), (limit, last[-2:])

@@ -234,13 +234,15 @@ def choice_keyboard(view: HandView, ids: HandIds, option: PlayOption) -> InlineK
                 ref = play_ref(option.cards, color, target, uno)
                 if ref not in option.refs:
                     continue
-                parts = [color_mark(color)] if color is not None else []
+                # The colour by name too, as the first Wild's colour and Discord's picker show
+                # it: a red and a green square alone look alike to a colour-blind player.
+                parts = [color_mark(color), color_label(color, loc)] if color is not None else []
                 if target is not None:
                     parts.append(names.get(target, target))
                 label = " ".join(parts) or "+".join(card_emoji(c) for c in option.cards)
                 row.append(ids.move(_uno_label(label, loc) if uno else label, ref))
         present = _present(row)
-        per_row = 4 if option.colors and not option.targets else 2
+        per_row = 4 if option.colors and not option.targets and not uno else 2
         rows += [present[i:i + per_row] for i in range(0, len(present), per_row)]
     rows.append([ids.button(tr(N_("Back"), loc), "g")])
     return InlineKeyboardMarkup(rows)

@@ -108,3 +108,16 @@ def test_the_dealer_naming_a_first_wilds_colour_may_still_open_the_web_hand():
     assert {callbacks.parse(b.callback_data).verb for b in rows[0]} == {"o"}  # the colours first
     assert rows[-1][0].web_app.url == "https://uno.example/app"
     assert rows[-1][1].url == "https://uno.example/h/signed"
+
+
+def test_the_colour_of_a_wild_is_offered_by_name_in_the_players_language():
+    from adapters.telegram.keyboards import sub_keyboard
+
+    for locale, names in (("en", ["Red", "Green", "Blue", "Yellow"]), ("zh_CN", ["红色", "绿色", "蓝色", "黄色"])):
+        hand = view(["W", "G9"], locale=locale)
+        wild = next(d for d in datas(hand_keyboard(hand)) if callbacks.parse(d).verb == "w")
+        menu = sub_keyboard(hand, callbacks.parse(wild))
+        labels = [b.text for row in menu.inline_keyboard for b in row
+                  if b.callback_data and callbacks.parse(b.callback_data).verb == "p"]
+        assert labels[:4] == [f"{mark} {name}" for mark, name in zip("🟥🟩🟦🟨", names, strict=True)], labels
+        assert all(name in label for name, label in zip(names, labels[4:], strict=True)) and len(labels) == 8

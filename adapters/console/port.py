@@ -25,6 +25,7 @@ from bot.coordinator import (
 )
 from bot.i18n import translate
 from bot.render import text as render
+from bot.render.hand_text import render_hand
 from bot.render.recap import recap_lines
 
 Writer = Callable[[str], None]
@@ -138,7 +139,7 @@ class ConsoleChat:
         self.hands_shown += 1
         title = translate(Text(N_("Your hand (only you can see this)")), self.locale)
         bar = "─" * 12
-        self.say("\n".join((f"┌{bar} {title} {bar}", render.render_hand(view).rstrip("\n"),
+        self.say("\n".join((f"┌{bar} {title} {bar}", render_hand(view).rstrip("\n"),
                             f"└{bar * 3}")))
 
     # ---- what the parser needs ------------------------------------------------------------

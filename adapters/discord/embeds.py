@@ -24,8 +24,9 @@ from bot.coordinator import (
 )
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, ngettext
+from bot.render.hand_text import jump_in_text, penalty_text
 from bot.render.recap import recap_lines
-from bot.render.text import jump_in_text, penalty_text, render_reply_pages
+from bot.render.text import render_reply_pages
 
 from .command_names import command_markup
 from .pictures import HAND_FILE, RECAP_FILE, TOP_FILE, attachment_url

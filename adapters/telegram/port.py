@@ -53,7 +53,8 @@ from bot.coordinator import (
 )
 from bot.engine.cards import Card
 from bot.i18n import translate
-from bot.render.text import render_hand, render_lobby, render_notice, render_table
+from bot.render.hand_text import render_hand
+from bot.render.text import render_lobby, render_notice, render_table
 
 from .keyboards import (
     HandIds,

@@ -13,7 +13,7 @@ from typing import Any
 from bot.coordinator import DEFAULT_CARD_THEME, N_, Move, PlayerSnapshot, PlayOption, Text
 from bot.engine.cards import Color
 from bot.i18n import card_label, color_label, gettext, translate
-from bot.render.text import penalty_text
+from bot.render.hand_text import penalty_text
 
 from .recaps import recap_json, recap_labels
 

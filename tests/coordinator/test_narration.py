@@ -23,8 +23,9 @@ from bot.engine.cards import Card, Color
 from bot.engine.deal import position
 from bot.engine.errors import UnoError
 from bot.i18n import format_text
+from bot.render.hand_text import render_hand
 from bot.render.recap import recap_lines
-from bot.render.text import render_hand, render_lobby, render_notice, render_table
+from bot.render.text import render_lobby, render_notice, render_table
 
 from .conftest import Harness
 from .test_full_games import play_match

@@ -7,7 +7,8 @@ from bot.coordinator import commands as cmds
 from bot.coordinator import presenter
 from bot.engine.cards import Card, Color
 from bot.engine.match import Match
-from bot.render.text import render_hand, render_table
+from bot.render.hand_text import render_hand
+from bot.render.text import render_table
 
 from .conftest import Harness
 

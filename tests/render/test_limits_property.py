@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from bot.coordinator.views import N_, CardOption, HandView, LobbyView, SeatView, TableView, Text
 from bot.engine.cards import Card, Color, full_deck
-from bot.render.text import MESSAGE_LIMIT, render_hand, render_lobby, render_table
+from bot.render.hand_text import render_hand
+from bot.render.text import MESSAGE_LIMIT, render_lobby, render_table
 
 names = st.text(min_size=1, max_size=200)
 cards = st.sampled_from(full_deck())

@@ -21,6 +21,7 @@ from bot.engine.cards import Card, Color, full_deck
 from bot.engine.rules import HOUSE, OFFICIAL, RuleSet
 from bot.i18n import Mention
 from bot.i18n.formatting import FSI, PDI
+from bot.render import hand_text as render_hand_text
 from bot.render import text as rendering
 from bot.render.text import MESSAGE_LIMIT, card_emoji, card_label, fit
 
@@ -33,7 +34,7 @@ def plain(render):
 
 
 render_hand, render_lobby, render_notice, render_reply, render_rules, render_table, short_name = (
-    plain(rendering.render_hand), plain(rendering.render_lobby), plain(rendering.render_notice),
+    plain(render_hand_text.render_hand), plain(rendering.render_lobby), plain(rendering.render_notice),
     plain(rendering.render_reply), plain(rendering.render_rules), plain(rendering.render_table),
     plain(rendering.short_name))
 

@@ -1,0 +1,103 @@
+"""A player's private hand as plain text, in the view's language: the cards (numbered, the
+playable ones marked), and what the player may do now. Each frontend shows these same
+lines (the web hand and Discord take single lines from here too)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.coordinator.views import Nn_, Text
+from bot.engine.cards import Rank
+from bot.i18n import N_, card_label
+from bot.i18n.formatting import Escape
+
+from .text import _color_param, _Writer, card_emoji, color_mark, fit, short_name
+
+if TYPE_CHECKING:
+    from bot.coordinator.views import HandView
+
+
+def render_hand(view: HandView, *, escape: Escape = str) -> str:
+    """One player's hand (private): cards in the view's order (numbered, so "3" can mean the
+    third card), playable ones marked ✅, and what the player may do now."""
+    t = _Writer(view.locale, escape, None)
+    header = t(N_("🃏 Your hand: {count}"), count=t.cards(len(view.cards)))
+    if view.is_turn and not view.hand_over:
+        header += escape(" · ") + t(N_("▶ your turn!"))
+    lines = [header,
+             t(N_("On the table: {card} · colour: {mark} {color}"),
+               card=f"{card_emoji(view.top)} {card_label(view.top, t.locale)}",
+               mark=color_mark(view.color), color=_color_param(view.color, view.color_pending))]
+    for number, option in enumerate(view.cards, 1):
+        mark = "✅" if option.playable and view.is_turn and not view.hand_over else "▫️"
+        if option.jump_in and not view.is_turn and not view.hand_over:
+            mark = "⚡"  # playable out of turn: an identical card
+        lines.append(escape(f"{mark} {number}. ") + t.card(option.card))
+    if view.hand_over:
+        lines.append(t(N_("The hand is over.")))
+    else:
+        lines += _hand_options(view, t)
+    if view.note is not None:
+        lines.append(t.text(view.note))
+    return fit(lines)
+
+
+def penalty_text(view: HandView) -> Text | None:
+    """What a penalty waiting on this player asks of them: stacking is named only where a
+    card of theirs may be stacked on it (every frontend shows this same line)."""
+    if not (view.is_turn and view.pending_draw):
+        return None
+    if any(option.playable for option in view.cards):  # a card that may be stacked on it
+        return Nn_("⚠️ You must draw {count} card unless you stack a ✅ card on it.",
+                   "⚠️ You must draw {count} cards unless you stack a ✅ card on it.",
+                   view.pending_draw)
+    return Nn_("⚠️ You must draw {count} card.", "⚠️ You must draw {count} cards.", view.pending_draw)
+
+
+def jump_in_text(view: HandView) -> Text | None:
+    """Out of turn, the cards this player may jump in with now (None: none)."""
+    cards = tuple(dict.fromkeys(o.card for o in view.cards if o.jump_in))
+    if not cards or view.is_turn:
+        return None
+    return Text(N_("⚡ You may jump in with {cards}."), {"cards": cards})
+
+
+def _hand_options(view: HandView, t: _Writer) -> list[str]:
+    lines = []
+    if getattr(view, "name_color", False):
+        return [t(N_("🌈 The first card is a Wild and you name its colour (red, green, blue or "
+                     "yellow) before play begins."))]
+    penalty = penalty_text(view)
+    if penalty is not None:
+        lines.append(t.text(penalty))
+    if view.can_challenge:
+        lines.append(t(N_("⚔️ You may challenge the Wild Draw Four: if it was a bluff the player "
+                          "draws 4, otherwise you draw 6.")))
+    options = []
+    if view.is_turn and any(option.playable for option in view.cards):
+        options.append(Text(N_("play a ✅ card")))
+        if view.multi_play:
+            options.append(Text(N_("play several cards of one rank at once")))
+    if view.can_draw:
+        options.append(Text(N_("draw")))
+    if view.can_pass:
+        options.append(Text(N_("pass")))
+    if view.can_declare_uno:
+        options.append(Text(N_("say UNO!")))
+    if view.can_challenge:
+        options.append(Text(N_("challenge")))
+    if view.catchable:
+        options.append(Text(N_("call UNO! on a player who forgot")))
+    jump_in = jump_in_text(view)
+    jump_ins = jump_in is not None
+    if jump_in is not None:
+        lines.append(t.text(jump_in))
+    if options:
+        lines.append(t(N_("You can: {options}"), options=options))
+    elif not view.is_turn and not jump_ins:
+        lines.append(t(N_("Waiting for your turn.")))
+    if view.swap_targets and any(option.card.rank is Rank.SEVEN for option in view.cards):
+        # a reminder for whoever holds a 7: noise in a hand without one
+        lines.append(t(N_("A 7 swaps hands with one of: {players}"),
+                       players=[short_name(name) for _uid, name in view.swap_targets]))
+    return lines

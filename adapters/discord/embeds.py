@@ -23,7 +23,7 @@ from bot.coordinator import (
     Text,
 )
 from bot.engine.cards import Card, Color, Rank
-from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, ngettext
+from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, ngettext, separator
 from bot.render.hand_text import jump_in_text, penalty_text
 from bot.render.recap import recap_lines
 from bot.render.text import render_reply_pages
@@ -277,21 +277,30 @@ def plain(lines: Iterable[str]) -> str:
     return "\n".join(lines)
 
 
+# /uno help: the subcommands of each line, and what they do.
+HELP_ROWS = (
+    (("new",), N_("open a game in this channel")),
+    (("join", "leave"), N_("take or give up a seat")),
+    (("start",), N_("deal the cards (the creator)")),
+    (("hand",), N_("see your cards, privately, with buttons to play")),
+    (("play",), N_("play a card; the list shows your own cards")),
+    (("draw", "pass"), N_("draw a card, keep the card you drew")),
+    (("call",), N_("say UNO! with one card left, or catch someone who forgot")),
+    (("challenge",), N_("challenge a Wild Draw Four played on you")),
+    (("settings",), N_("show or change house rules (creator or admins)")),
+    (("rules", "stats", "top"), N_("rules, your numbers and rating, the rating table")),
+    (("language",), N_("English or 中文, for you or the whole channel")),
+    (("cards",), N_("classic or high-contrast colours for the pictures of your cards")),
+    (("kick", "stop"), N_("remove a player, end the game (creator or admins)")),
+)
+
+
 def help_text(locale: str) -> str:
-    rows = [
-        (N_("/uno new"), N_("open a game in this channel")),
-        (N_("/uno join, /uno leave"), N_("take or give up a seat")),
-        (N_("/uno start"), N_("deal the cards (the creator)")),
-        (N_("/uno hand"), N_("see your cards, privately, with buttons to play")),
-        (N_("/uno play"), N_("play a card; the list shows your own cards")),
-        (N_("/uno draw, /uno pass"), N_("draw a card, keep the card you drew")),
-        (N_("/uno call"), N_("say UNO! with one card left, or catch someone who forgot")),
-        (N_("/uno challenge"), N_("challenge a Wild Draw Four played on you")),
-        (N_("/uno settings"), N_("show or change house rules (creator or admins)")),
-        (N_("/uno rules, /uno stats, /uno top"), N_("rules, your numbers and rating, the rating table")),
-        (N_("/uno language"), N_("English or 中文, for you or the whole channel")),
-        (N_("/uno cards"), N_("classic or high-contrast colours for the pictures of your cards")),
-        (N_("/uno kick, /uno stop"), N_("remove a player, end the game (creator or admins)")),
-    ]
-    lines = [f"**{gettext(cmd, locale)}**: {gettext(what, locale)}" for cmd, what in rows]
+    """Each command as a mention once Discord has told us the command's id: the reader's client
+    shows it in their own language (the subcommands have Chinese names) and runs it on a click."""
+    lines = []
+    for names, what in HELP_ROWS:
+        commands = separator(locale).join(command_markup(name) for name in names)
+        shown = commands if commands.startswith("</") else f"**{commands}**"
+        lines.append(f"{shown}: {gettext(what, locale)}")
     return "\n".join([*lines, "", gettext(NOTATION_HELP, locale)])

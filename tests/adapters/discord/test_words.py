@@ -101,3 +101,24 @@ async def test_a_play_without_a_card_names_the_discord_command(bot, fake):
     said = record.callback["data"]["content"]
     assert record.callback["data"]["flags"] & EPHEMERAL
     assert f"</uno play:{group['id']}> R5" in said and " /play" not in said, said
+
+
+async def test_help_names_every_command_as_a_mention_in_both_languages(bot, fake):
+    """The subcommands have Chinese names in Chinese clients: help writes each one as a mention,
+    which the reader's client shows in its own language, never as a name of one language."""
+    (group,) = fake.commands
+    for language in ("zh_CN", "en"):
+        await bot.slash(BO, "language", language=language)
+        record = await bot.slash(BO, "help")
+        data = record.callback["data"]
+        said = data["content"] + " ".join(e.get("description") or "" for e in data.get("embeds") or [])
+        for sub in ("new", "join", "leave", "start", "hand", "play", "draw", "pass", "call",
+                    "challenge", "settings", "rules", "stats", "top", "language", "cards",
+                    "kick", "stop"):
+            assert f"</uno {sub}:{group['id']}>" in said, (language, sub)
+        assert "/uno 规则" not in said and "**/uno" not in said
+    command_names.forget()
+    record = await bot.slash(BO, "help")
+    data = record.callback["data"]
+    assert "**/uno rules, /uno stats, /uno top**" in data["content"] + " ".join(
+        e.get("description") or "" for e in data.get("embeds") or [])

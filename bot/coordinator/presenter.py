@@ -219,15 +219,20 @@ def describe(event: ev.Event, names: Mapping[str, str], rules: RuleSet | None = 
     match event:
         case ev.DealerChosen(dealer=dealer, draws=draws):
             if draws:
-                return Text(N_("Each player turns a card to choose the dealer: {draws}. {player} "
-                               "deals (highest number)."),
+                # Someone turned more than one card: say why, or the line reads as a mistake.
+                again = len({who for who, _ in draws}) < len(draws)
+                msgid = (N_("Each player turns cards to choose the dealer (an action card or a tie "
+                            "turns again): {draws}. {player} deals (highest number).") if again else
+                         N_("Each player turns a card to choose the dealer: {draws}. {player} "
+                            "deals (highest number)."))
+                return Text(msgid,
                             {"player": n(dealer),
                              "draws": tuple(Text(N_("{name} {card}"), {"name": n(who), "card": card})
                                             for who, card in draws)})
             return Text(N_("{player} deals."), {"player": n(dealer)})
         case ev.FirstCardTurned(card=card, reshuffled=reshuffled):
             if reshuffled:
-                return Text(N_("A Wild Draw Four was turned first: it goes back into the stock. "
+                return Text(N_("A Wild Draw Four was turned first: it goes back into the draw pile. "
                                "The first card is {card}."), {"card": card})
             return Text(N_("The first card is {card}."), {"card": card})
         case ev.CardPlayed(player=player, cards=cards, color=color, jump_in=jump_in):
@@ -284,7 +289,7 @@ def describe(event: ev.Event, names: Mapping[str, str], rules: RuleSet | None = 
         case ev.HandsRotated():
             return Text(N_("Everyone passed their hand on."))
         case ev.DeckReshuffled():
-            return Text(N_("The discard pile was shuffled into a new stock."))
+            return Text(N_("The discard pile was shuffled into a new draw pile."))
     return None
 
 

@@ -30,6 +30,7 @@ MESSAGES: dict[str, str] = {
     "not_enough_players": N_("At least 2 players are needed to start."),
     "bad_team_size": N_("Teams of {size} need a multiple of {size} players, at least {least}."),
     "not_allowed": N_("Only the game's creator or a chat admin can do that."),
+    "admins_only": N_("Only a chat admin can change this chat's settings while no game is open."),
     "not_your_turn": N_("It is not your turn."),
     "not_in_hand": N_("You do not have that card."),
     "illegal_play": N_("You cannot play that now."),

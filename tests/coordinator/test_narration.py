@@ -134,7 +134,7 @@ def test_first_card_effects_are_told():
     assert lines(events, OFFICIAL, "zh_CN")[1] == "首张牌让Bo摸2张牌，并被跳过。"
     _, events = position(players, hands, ["W+4", "G7", "Y1"], rules=OFFICIAL, dealer="a")
     assert lines(events, OFFICIAL) == [
-        "A Wild Draw Four was turned first: it goes back into the stock. The first card is Green 7."]
+        "A Wild Draw Four was turned first: it goes back into the draw pile. The first card is Green 7."]
     _, events = position(players, hands, ["GS", "Y1"], rules=OFFICIAL, dealer="a")
     assert lines(events, OFFICIAL) == ["The first card is Green Skip.", "Bo is skipped."]
     _, events = position(players, hands, ["GR", "Y1"], rules=OFFICIAL, dealer="a")
@@ -145,10 +145,13 @@ def test_first_card_effects_are_told():
 def test_the_dealer_draw_is_shown_with_the_cards_turned():
     draws = (("a", Card.parse("R3")), ("b", Card.parse("W")), ("b", Card.parse("G9")))
     told = lines([ev.DealerChosen("b", draws)], OFFICIAL)
-    assert told == ["Each player turns a card to choose the dealer: Ana Red 3, Bo Wild, Bo Green 9. "
-                    "Bo deals (highest number)."]
+    assert told == ["Each player turns cards to choose the dealer (an action card or a tie turns "
+                    "again): Ana Red 3, Bo Wild, Bo Green 9. Bo deals (highest number)."]
     assert lines([ev.DealerChosen("b", draws)], OFFICIAL, "zh_CN") == [
-        "每位玩家翻一张牌来决定庄家：Ana 红3、Bo 万能牌、Bo 绿9。Bo的数字最大，由其发牌。"]
+        "每位玩家翻牌来决定庄家（翻到功能牌或点数相同就再翻）：Ana 红3、Bo 万能牌、Bo 绿9。Bo的数字最大，由其发牌。"]
+    once = (("a", Card.parse("R3")), ("b", Card.parse("G9")))  # one card each: nothing to explain
+    assert lines([ev.DealerChosen("b", once)], OFFICIAL) == [
+        "Each player turns a card to choose the dealer: Ana Red 3, Bo Green 9. Bo deals (highest number)."]
 
 
 def test_two_reverses_at_once_say_the_direction_is_unchanged():

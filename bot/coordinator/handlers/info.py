@@ -30,6 +30,13 @@ def may_manage(record, cmd: cmds.Command) -> bool:
     return cmd.user.is_admin or cmd.user.id == record.creator
 
 
+def refuse_unless_manager(record, cmd: cmds.Command) -> None:
+    """The chat's settings are its admins' and, while a game is open, its creator's too: the
+    refusal names whoever may, and with no game open there is no creator to name."""
+    if not may_manage(record, cmd):
+        raise Refusal("not_allowed" if record is not None else "admins_only")
+
+
 def _value(value: Any) -> Any:
     return value_label(value)
 
@@ -66,8 +73,7 @@ async def change_settings(ctx: Context, cmd: cmds.ChangeSettings) -> Reply:
         refused change."""
         nonlocal new
         record = await ctx.store.load(cmd.chat)
-        if not may_manage(record, cmd):
-            raise Refusal("not_allowed")
+        refuse_unless_manager(record, cmd)
         if record is not None and record.status == "running" and rule_changes(cmd.changes):
             raise Refusal("game_running")
         for _ in range(SETTINGS_ATTEMPTS):
@@ -83,8 +89,7 @@ async def change_settings(ctx: Context, cmd: cmds.ChangeSettings) -> Reply:
 
     def work(tx: Tx) -> None:
         record = tx.record
-        if not may_manage(record, cmd):
-            raise Refusal("not_allowed")
+        refuse_unless_manager(record, cmd)
         if record is None:
             return
         if record.status == "running" and rule_changes(cmd.changes):
@@ -308,6 +313,7 @@ async def show_recap(ctx: Context, cmd: cmds.ShowRecap) -> Reply:
 
 
 __all__ = ["RULE_LABELS", "THEME_LABELS", "VALUE_LABELS", "change_settings", "may_manage",
+           "refuse_unless_manager",
            "normalize_theme",
            "set_card_theme", "set_language", "show_log", "show_recap", "show_rules",
            "show_settings", "show_stats", "show_leaderboard", "watch"]

@@ -16,7 +16,7 @@ from ..presets import PRESETS_PER_CHAT, preset_name
 from ..refusals import Refusal
 from ..setting_schema import value_label
 from ..views import N_, Nn_, Reply, Text
-from .info import change_settings, may_manage
+from .info import change_settings, refuse_unless_manager
 
 SHARE_HINT = N_("Any chat, on any platform, can play by it: preset use CODE, or the setting "
                 "preset=CODE.")
@@ -39,8 +39,7 @@ async def _find(ctx: Context, cmd: cmds.Command, name: str) -> ChatPreset:
 
 
 async def _may_manage(ctx: Context, cmd: cmds.Command) -> None:
-    if not may_manage(await ctx.store.load(cmd.chat), cmd):
-        raise Refusal("not_allowed")
+    refuse_unless_manager(await ctx.store.load(cmd.chat), cmd)
 
 
 async def save_preset(ctx: Context, cmd: cmds.SavePreset) -> Reply:

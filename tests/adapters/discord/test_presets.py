@@ -59,7 +59,7 @@ async def test_refusals_on_discord_in_both_languages(bot, fake):
     await bot.slash(LI, "preset save", name="家规")
     before = (await bot.store.chat_settings(CHAT), await bot.store.chat_presets(CHAT))
     code = CODE.search(said(await bot.slash(LI, "preset share"))).group(0)
-    assert "creator or a chat admin" in said(await bot.slash(GUEST, "preset save", name="mine"))
+    assert "Only a chat admin" in said(await bot.slash(GUEST, "preset save", name="mine"))
     assert "damaged" in said(await bot.slash(BOSS, "preset use", name_or_code=code[:-2]))
     assert "损坏" in said(await bot.slash(LI, "preset use", name_or_code=code[:-2]))
     assert "损坏" in said(await bot.slash(LI, "settings", key="preset", value=code + "A"))

@@ -32,7 +32,7 @@ def patterns(card: Card) -> list[re.Pattern[str]]:
 PATTERNS = {card: patterns(card) for card in DISTINCT}
 TOP = re.compile(r"Top card: [^·\n]*")
 PLAYED = re.compile(r"\bplayed [^.\n]*")
-DEALER_DRAW = re.compile(r"choose the dealer: [^.\n]*")  # turned face up, back in the deck
+DEALER_DRAW = re.compile(r"choose the dealer[^:]*: [^.\n]*")  # turned face up, back in the deck
 
 
 class PrivacyWatch:

@@ -363,9 +363,27 @@ def private_note(events: Iterable[ev.Event], user_id: str,
             return Text(N_("{player}'s hand when you challenged: {hand}. You drew {cards}."),
                         {**params, "cards": tuple(drawn)})
         return Text(N_("{player}'s hand when you challenged: {hand}."), params)
+    swapped = _swap_note(events, user_id, names or {})
+    if swapped is not None:  # the whole hand changed: that says more than a card drawn
+        return swapped
     if not drawn:
         return None
     return Text(N_("You drew {cards}."), {"cards": tuple(drawn)})
+
+
+def _swap_note(events: list[ev.Event], user_id: str, names: Mapping[str, str]) -> Text | None:
+    """Why this player's hand is suddenly another one (7-0): the table says it to everyone,
+    the hand says it to the two whose cards changed places."""
+    for event in events:
+        if isinstance(event, ev.HandsSwapped) and user_id in (event.player, event.other):
+            if user_id == event.player:
+                return Text(N_("You swapped hands with {player}: these are their cards."),
+                            {"player": names.get(event.other, event.other)})
+            return Text(N_("{player} swapped hands with you: these are their cards."),
+                        {"player": names.get(event.player, event.player)})
+        if isinstance(event, ev.HandsRotated):
+            return Text(N_("Everyone passed their hand on: these are your new cards."))
+    return None
 
 
 def amount(scoring: str, value: int) -> Text:

@@ -13,7 +13,7 @@ import pytest
 
 from bot.coordinator import commands as cmds
 from bot.coordinator.hand_end import HAND_WON
-from bot.coordinator.presenter import describe_all
+from bot.coordinator.presenter import describe_all, private_note
 from bot.coordinator.refusals import from_engine
 from bot.coordinator.views import HandView, LobbyView, Notice, Recap, TableView
 from bot.engine import OFFICIAL, RuleSet, apply
@@ -201,6 +201,27 @@ def test_refusals_say_what_was_wrong():
     assert (code, english) == ("not_in_hand", "You do not hold Red 1 that many times.")
     code, english, _ = refusal_of(state, Play("a", (Card.parse("G2"),)))
     assert english == "Green 2 matches neither the top card nor the colour in force."
+
+
+def test_a_seven_tells_both_players_in_their_hands_that_their_cards_changed_places():
+    swap = OFFICIAL.with_(seven_zero=True)
+    state, _ = position(["a", "b", "c"], {"a": ["R7", "G2"], "b": ["G1", "B3", "Y4"], "c": ["B9"]},
+                        ["Y1"], rules=swap, discard=["R5"], color="R", current="a")
+    _, events = apply(state, Play("a", (Card.parse("R7"),), swap="b"))
+    names = {"a": "Ana", "b": "Bo", "c": "Cy"}
+    mine, theirs = private_note(events, "a", names), private_note(events, "b", names)
+
+    def said(note, locale="en"):
+        return format_text(note, locale).replace("\u2068", "").replace("\u2069", "")  # isolates
+
+    assert said(mine) == "You swapped hands with Bo: these are their cards."
+    assert said(theirs) == "Ana swapped hands with you: these are their cards."
+    assert said(theirs, "zh_CN") == "Ana和你交换了手牌：现在这些是对方原来的牌。"
+    assert private_note(events, "c", names) is None  # the third player's cards are their own
+    zero, _ = position(["a", "b"], {"a": ["R0", "G2"], "b": ["G1"]}, ["Y1"], rules=swap,
+                       discard=["R5"], color="R", current="a")
+    _, events = apply(zero, Play("a", (Card.parse("R0"),)))
+    assert said(private_note(events, "b", names)) == "Everyone passed their hand on: these are your new cards."
 
 
 async def test_an_ai_seat_names_its_level_in_chinese():

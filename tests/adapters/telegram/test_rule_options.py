@@ -29,7 +29,7 @@ async def test_the_settings_keyboard_changes_a_setting(harness: Harness):
     await harness.api.wait_for(lambda: "cfg:v:team_size:3" in data_of(settings_message(harness)),
                                what="the values of team_size")
     refused = await harness.press(BO, settings_message(harness), "cfg:v:team_size:3")
-    assert "creator or a chat admin" in refused.get("text", "") and refused.get("show_alert")
+    assert "Only a chat admin" in refused.get("text", "") and refused.get("show_alert")
     answer = await harness.press(ANA, settings_message(harness), "cfg:v:team_size:3")
     assert "Settings saved" in answer.get("text", "")
     assert (await harness.store.chat_settings(CHAT)).overrides == {"team_size": 3}

@@ -78,16 +78,10 @@ def _hand_options(view: HandView, t: _Writer) -> list[str]:
         options.append(Text(N_("play a ✅ card")))
         if view.multi_play:
             options.append(Text(N_("play several cards of one rank at once")))
-    if view.can_draw:
-        options.append(Text(N_("draw")))
-    if view.can_pass:
-        options.append(Text(N_("pass")))
-    if view.can_declare_uno:
-        options.append(Text(N_("say UNO!")))
-    if view.can_challenge:
-        options.append(Text(N_("challenge")))
-    if view.catchable:
-        options.append(Text(N_("call UNO! on a player who forgot")))
+    options += [Text(msgid) for offered, msgid in (
+        (view.can_draw, N_("draw")), (view.can_pass, N_("pass")),
+        (view.can_declare_uno, N_("say UNO!")), (view.can_challenge, N_("challenge")),
+        (bool(view.catchable), N_("call UNO! on a player who forgot"))) if offered]
     jump_in = jump_in_text(view)
     jump_ins = jump_in is not None
     if jump_in is not None:

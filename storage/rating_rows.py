@@ -44,7 +44,8 @@ class RatingRows:
         self.create = ("INSERT INTO ratings (platform, chat_id, season, user_id, mu, sigma, "
                        f"ordinal, hands) VALUES ({p(1)}, {p(2)}, {p(3)}, {p(4)}, {p(5)}, "
                        f"{p(6)}, {p(7)}, 0) ON CONFLICT DO NOTHING")
-        self.read = f"SELECT mu, sigma, hands FROM ratings WHERE {key(1)} {lock}"
+        self._p, self._lock = p, lock
+        self._reads: dict[int, str] = {}
         self.update = (f"UPDATE ratings SET mu = {p(1)}, sigma = {p(2)}, ordinal = {p(3)}, "
                        f"hands = {p(4)} WHERE {key(5)}")
         self.change = ("INSERT INTO rating_changes (result_id, chat_id, user_id, platform, "
@@ -64,30 +65,48 @@ class RatingRows:
             await db.run(self.open_season, (platform, chat_id, season.number, season.started_at,
                                             season.ends_at))
         fresh = rt.initial()
-        keys = sorted({(scope, number, user) for user, _ in ranks
-                       for scope, number in ((chat_id, season.number), (rt.PLATFORM_WIDE, 0))})
-        for scope, number, user in keys:
-            await db.run(self.create, (platform, scope, number, user, fresh.mu, fresh.sigma,
-                                       fresh.ordinal))
-        before = {}
-        for scope, number, user in keys:
-            [(mu, sigma, hands)] = await db.rows(self.read, (platform, scope, number, user))
-            before[(scope, number, user)] = rt.Rating(float(mu), float(sigma), int(hands))
+        scopes = ((chat_id, season.number), (rt.PLATFORM_WIDE, 0))
+        users = sorted({user for user, _ in ranks})
+        keys = sorted((scope, number, user) for user in users for scope, number in scopes)
+        # One round trip each (a batch, then one read that locks the rows in one order):
+        # on PostgreSQL every statement of a hand's end is a wait on the server.
+        await db.many(self.create, [(platform, scope, number, user, fresh.mu, fresh.sigma,
+                                     fresh.ordinal) for scope, number, user in keys])
+        rows = await db.rows(self._read(len(users)), (platform, *scopes[0], *scopes[1], *users))
+        before = {(str(scope), int(number), str(user)): rt.Rating(float(mu), float(sigma), int(hands))
+                  for scope, number, user, mu, sigma, hands in rows}
+        if len(before) != len(keys):
+            raise RuntimeError(f"{len(before)} rating rows read for {len(keys)} created")
         return before
+
+    def _read(self, users: int) -> str:
+        """The rating rows of ``users`` people in both scopes, locked in key order."""
+        sql = self._reads.get(users)
+        if sql is None:
+            p = self._p
+            marks = ", ".join(p(6 + i) for i in range(users))
+            sql = self._reads[users] = (
+                "SELECT chat_id, season, user_id, mu, sigma, hands FROM ratings "
+                f"WHERE platform = {p(1)} AND ((chat_id = {p(2)} AND season = {p(3)}) OR "
+                f"(chat_id = {p(4)} AND season = {p(5)})) AND user_id IN ({marks}) "
+                f"ORDER BY chat_id, season, user_id {self._lock}")
+        return sql
 
     async def apply(self, db: Db, platform: str, result_id: int, ranks: Ranks,
                     before: dict[tuple[str, int, str], rt.Rating]) -> None:
         """Rate the hand in each scope from the locked ratings, and log each change."""
         scopes = sorted({(scope, number) for scope, number, _ in before}, reverse=True)
+        updates: list[Sequence[Any]] = []
         changes: list[Sequence[Any]] = []
         for scope, number in scopes:  # the chat's season first, then the platform's
             old = [before[(scope, number, user)] for user, _ in ranks]
             new = rt.rate(old, [rank for _, rank in ranks])
             for (user, _), was, rating in zip(ranks, old, new, strict=True):
-                await db.run(self.update, (rating.mu, rating.sigma, rating.ordinal, rating.hands,
-                                           platform, scope, number, user))
+                updates.append((rating.mu, rating.sigma, rating.ordinal, rating.hands,
+                                platform, scope, number, user))
                 changes.append((result_id, scope, user, platform, number, rating.mu,
                                 rating.sigma, rating.ordinal - was.ordinal))
+        await db.many(self.update, updates)
         await db.many(self.change, changes)
 
 

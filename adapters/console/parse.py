@@ -35,6 +35,7 @@ UNO_WORDS = {"uno", "uno!"}
 CATCH_WORDS = {"catch", "抓"}
 SIMPLE: dict[str, type[cmd.Command]] = {
     "draw": cmd.Draw, "d": cmd.Draw, "摸": cmd.Draw, "摸牌": cmd.Draw,
+    "take": cmd.Draw, "接受": cmd.Draw,  # a waiting +2/+4, as the hand names that move
     "pass": cmd.Pass, "过": cmd.Pass,
     "challenge": cmd.Challenge, "质疑": cmd.Challenge,
     "hand": cmd.ShowHand, "h": cmd.ShowHand, "手牌": cmd.ShowHand,

@@ -78,8 +78,10 @@ def _hand_options(view: HandView, t: _Writer) -> list[str]:
         options.append(Text(N_("play a ✅ card")))
         if view.multi_play:
             options.append(Text(N_("play several cards of one rank at once")))
+    if view.can_draw and view.pending_draw:  # the same move as "draw", named as its button is
+        options.append(Nn_("take the {count} card", "take the {count} cards", view.pending_draw))
     options += [Text(msgid) for offered, msgid in (
-        (view.can_draw, N_("draw")), (view.can_pass, N_("pass")),
+        (view.can_draw and not view.pending_draw, N_("draw")), (view.can_pass, N_("pass")),
         (view.can_declare_uno, N_("say UNO!")), (view.can_challenge, N_("challenge")),
         (bool(view.catchable), N_("call UNO! on a player who forgot"))) if offered]
     jump_in = jump_in_text(view)

@@ -204,6 +204,14 @@ def test_hand_options_in_chinese_and_when_waiting():
     assert "The hand is over." in over and "You can" not in over
 
 
+def test_a_waiting_penalty_is_offered_as_taking_it_as_its_button_says():
+    out = render_hand(hand(pending_draw=4, can_challenge=True))
+    assert "You can: play a ✅ card, take the 4 cards, challenge" in out and ", draw" not in out
+    zh = render_hand(hand("zh_CN", pending_draw=4, can_challenge=True))
+    assert "接受4张罚牌" in zh
+    assert "You can: play a ✅ card, draw" in render_hand(hand())  # no penalty: a plain draw
+
+
 def test_the_seven_zero_reminder_is_for_a_hand_that_holds_a_seven():
     targets = (("u2", "Bo"), ("u3", "Cy"))
     assert "A 7 swaps hands" not in render_hand(hand(swap_targets=targets))

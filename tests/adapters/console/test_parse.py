@@ -53,7 +53,7 @@ def test_plays(line, expected):
 @pytest.mark.parametrize("line, kind", [
     ("draw", cmd.Draw), ("d", cmd.Draw), ("pass", cmd.Pass), ("uno", cmd.DeclareUno),
     ("challenge", cmd.Challenge), ("hand", cmd.ShowHand), ("rules", cmd.ShowRules),
-    ("stats", cmd.ShowStats), ("DRAW", cmd.Draw), ("摸牌", cmd.Draw), ("过", cmd.Pass),
+    ("stats", cmd.ShowStats), ("DRAW", cmd.Draw), ("摸牌", cmd.Draw), ("take", cmd.Draw), ("接受", cmd.Draw), ("过", cmd.Pass),
     ("质疑", cmd.Challenge), ("手牌", cmd.ShowHand),
 ])
 def test_simple_commands(line, kind):

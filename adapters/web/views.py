@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.coordinator import DEFAULT_CARD_THEME, N_, Move, PlayerSnapshot, PlayOption, Text
 from bot.engine.cards import Color
-from bot.i18n import card_label, color_label, gettext, translate
+from bot.i18n import card_label, color_label, gettext, ngettext, translate
 from bot.render.hand_text import penalty_text
 
 from .recaps import recap_json, recap_labels
@@ -32,7 +32,6 @@ LABELS = {
     "your_turn": N_("Your turn"),
     "waiting_for": N_("Waiting for {player}"),
     "seconds_left": N_("{seconds} s left"),
-    "cards": N_("{count} cards"),
     "points": N_("{points} pts"),
     "clockwise": N_("Clockwise"),
     "counterclockwise": N_("Counterclockwise"),
@@ -52,6 +51,11 @@ LABELS = {
 
 def labels(locale: str) -> dict[str, str]:
     return {**{key: gettext(msgid, locale) for key, msgid in LABELS.items()}, **recap_labels(locale)}
+
+
+def cards_text(count: int, locale: str) -> str:
+    """"1 card", "7 cards": the plural is the catalogue's, never the page's."""
+    return ngettext("{count} card", "{count} cards", count, locale).replace("{count}", str(count))
 
 
 def colors(locale: str) -> dict[str, str]:
@@ -105,6 +109,7 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
             "draw_pile": table.draw_pile, "over": over,
             "catchable": [names.get(user, user) for user in table.catchable],
             "seats": [{"id": seat.user_id, "name": seat.name, "cards": seat.cards,
+                       "cards_text": cards_text(seat.cards, locale),
                        "score": seat.score, "ai": seat.is_ai, "current": seat.is_current and not over,
                        "uno": seat.declared_uno, "team": seat.team} for seat in table.seats],
             "last": [translate(text, locale) for text in table.last],

@@ -353,3 +353,20 @@ async def test_the_recap_appears_live_on_the_hand_and_watch_pages_and_stays_on_r
         await page.wait_for_selector("[data-testid=recap-chart][data-loaded='1']", timeout=10_000)
         assert "1 hand played." in await page.text_content("[data-testid=recap-facts]")
     await hand.screenshot(path=str(ARTIFACTS / "web-hand-recap.png"), full_page=True)
+
+
+async def test_a_seat_with_one_card_reads_one_card_on_the_hand_and_watch_pages(browser, served):
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    await web.rig({ana.id: ["R5"], bo.id: ["R9", "Y2", "Y3"]}, ["B3", "B4", "B5"], ["R1"],
+                  current=bo.id)
+    hand = await open_page(browser, f"{web.base}/#token={web.link_token(bo.id, game)}")
+    token = web.web.links.watch("telegram", game).split("#token=")[1]
+    watch = await open_page(browser, f"{web.base}/watch#token={token}")
+    await hand.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    await watch.wait_for_selector("#game:not([hidden])", timeout=10_000)
+    for page in (hand, watch):
+        rows = [" ".join(row.split()) for row in await page.locator("#seats li").all_inner_texts()]
+        assert any(row.startswith("Ana") and "1 card ·" in row for row in rows), rows
+        assert any(row.endswith("3 cards · 0 pts") for row in rows), rows

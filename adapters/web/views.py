@@ -11,8 +11,9 @@ import json
 from typing import Any
 
 from bot.coordinator import DEFAULT_CARD_THEME, N_, Move, PlayerSnapshot, PlayOption, Text
+from bot.coordinator.views import Nn_
 from bot.engine.cards import Color
-from bot.i18n import card_label, color_label, gettext, ngettext, translate
+from bot.i18n import card_label, color_label, gettext, translate
 from bot.render.hand_text import penalty_text
 
 from .recaps import recap_json, recap_labels
@@ -55,7 +56,7 @@ def labels(locale: str) -> dict[str, str]:
 
 def cards_text(count: int, locale: str) -> str:
     """"1 card", "7 cards": the plural is the catalogue's, never the page's."""
-    return ngettext("{count} card", "{count} cards", count, locale).replace("{count}", str(count))
+    return translate(Nn_("{count} card", "{count} cards", count), locale)
 
 
 def colors(locale: str) -> dict[str, str]:

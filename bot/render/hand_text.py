@@ -44,14 +44,23 @@ def render_hand(view: HandView, *, escape: Escape = str) -> str:
 
 def penalty_text(view: HandView) -> Text | None:
     """What a penalty waiting on this player asks of them: stacking is named only where a
-    card of theirs may be stacked on it (every frontend shows this same line)."""
+    card of theirs may be stacked on it, a challenge only where the rules allow one now
+    (every frontend shows this same line)."""
     if not (view.is_turn and view.pending_draw):
         return None
-    if any(option.playable for option in view.cards):  # a card that may be stacked on it
+    count = view.pending_draw
+    stack = any(option.playable for option in view.cards)  # a card that may be stacked on it
+    if stack and view.can_challenge:
+        return Nn_("⚠️ You must draw {count} card unless you stack a ✅ card on it or challenge.",
+                   "⚠️ You must draw {count} cards unless you stack a ✅ card on it or challenge.",
+                   count)
+    if view.can_challenge:
+        return Nn_("⚠️ You must draw {count} card unless you challenge the Wild Draw Four.",
+                   "⚠️ You must draw {count} cards unless you challenge the Wild Draw Four.", count)
+    if stack:
         return Nn_("⚠️ You must draw {count} card unless you stack a ✅ card on it.",
-                   "⚠️ You must draw {count} cards unless you stack a ✅ card on it.",
-                   view.pending_draw)
-    return Nn_("⚠️ You must draw {count} card.", "⚠️ You must draw {count} cards.", view.pending_draw)
+                   "⚠️ You must draw {count} cards unless you stack a ✅ card on it.", count)
+    return Nn_("⚠️ You must draw {count} card.", "⚠️ You must draw {count} cards.", count)
 
 
 def jump_in_text(view: HandView) -> Text | None:

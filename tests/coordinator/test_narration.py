@@ -118,9 +118,17 @@ def test_the_victims_own_line_offers_a_stack_only_with_a_card_for_it():
                 hand_over=False)
     hand = HandView(cards=(CardOption(Card.parse("G1"), False),), **base)
     out = render_hand(hand)
-    assert "You must draw 4 cards." in out and "unless" not in out and "stack" not in out
-    assert "你须摸4张牌。" in render_hand(HandView(cards=hand.cards, **{**base, "locale": "zh_CN"}))
+    assert "You must draw 4 cards unless you challenge the Wild Draw Four." in out
+    assert "stack" not in out
+    assert "你须摸4张牌，除非质疑这张王牌+4。" in render_hand(
+        HandView(cards=hand.cards, **{**base, "locale": "zh_CN"}))
     stacker = HandView(cards=(CardOption(Card.parse("W+4"), True),), **base)
+    assert "You must draw 4 cards unless you stack a ✅ card on it or challenge." in render_hand(stacker)
+    no_challenge = {**base, "can_challenge": False}  # a +2, or challenges turned off
+    out = render_hand(HandView(cards=hand.cards, **no_challenge))
+    assert "You must draw 4 cards." in out and "unless" not in out and "stack" not in out
+    assert "你须摸4张牌。" in render_hand(HandView(cards=hand.cards, **{**no_challenge, "locale": "zh_CN"}))
+    stacker = HandView(cards=(CardOption(Card.parse("W+4"), True),), **no_challenge)
     assert "You must draw 4 cards unless you stack a ✅ card on it." in render_hand(stacker)
 
 

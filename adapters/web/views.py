@@ -10,8 +10,7 @@ import hashlib
 import json
 from typing import Any
 
-from bot.coordinator import DEFAULT_CARD_THEME, N_, Move, PlayerSnapshot, PlayOption, Text
-from bot.coordinator.views import Nn_
+from bot.coordinator import DEFAULT_CARD_THEME, N_, Move, Nn_, PlayerSnapshot, PlayOption, Text
 from bot.engine.cards import Color
 from bot.i18n import card_label, color_label, gettext, translate
 from bot.render.hand_text import penalty_text

@@ -67,7 +67,7 @@ class RatingRows:
         fresh = rt.initial()
         scopes = ((chat_id, season.number), (rt.PLATFORM_WIDE, 0))
         users = sorted({user for user, _ in ranks})
-        keys = sorted((scope, number, user) for user in users for scope, number in scopes)
+        keys = sorted({(scope, number, user) for user in users for scope, number in scopes})
         # One round trip each (a batch, then one read that locks the rows in one order):
         # on PostgreSQL every statement of a hand's end is a wait on the server.
         await db.many(self.create, [(platform, scope, number, user, fresh.mu, fresh.sigma,

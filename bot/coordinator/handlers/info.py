@@ -24,17 +24,12 @@ from ..transaction import Tx
 from ..views import DEFAULT_CARD_THEME, N_, Nn_, Reply, Text
 
 
-def may_manage(record, cmd: cmds.Command) -> bool:
-    if record is None:
-        return cmd.user.is_admin
-    return cmd.user.is_admin or cmd.user.id == record.creator
-
-
 def refuse_unless_manager(record, cmd: cmds.Command) -> None:
     """The chat's settings are its admins' and, while a game is open, its creator's too: the
     refusal names whoever may, and with no game open there is no creator to name."""
-    if not may_manage(record, cmd):
-        raise Refusal("not_allowed" if record is not None else "admins_only")
+    if cmd.user.is_admin or (record is not None and cmd.user.id == record.creator):
+        return
+    raise Refusal("not_allowed" if record is not None else "admins_only")
 
 
 def _value(value: Any) -> Any:
@@ -312,7 +307,7 @@ async def show_recap(ctx: Context, cmd: cmds.ShowRecap) -> Reply:
                  locale=locale)
 
 
-__all__ = ["RULE_LABELS", "THEME_LABELS", "VALUE_LABELS", "change_settings", "may_manage",
+__all__ = ["RULE_LABELS", "THEME_LABELS", "VALUE_LABELS", "change_settings",
            "refuse_unless_manager",
            "normalize_theme",
            "set_card_theme", "set_language", "show_log", "show_recap", "show_rules",

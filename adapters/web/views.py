@@ -10,10 +10,11 @@ import hashlib
 import json
 from typing import Any
 
-from bot.coordinator import DEFAULT_CARD_THEME, N_, Move, Nn_, PlayerSnapshot, PlayOption, Text
+from bot.coordinator import DEFAULT_CARD_THEME, N_, Move, PlayerSnapshot, PlayOption, Text
 from bot.engine.cards import Color
 from bot.i18n import card_label, color_label, gettext, translate
 from bot.render.hand_text import penalty_text
+from bot.render.text import card_count
 
 from .recaps import recap_json, recap_labels
 
@@ -51,11 +52,6 @@ LABELS = {
 
 def labels(locale: str) -> dict[str, str]:
     return {**{key: gettext(msgid, locale) for key, msgid in LABELS.items()}, **recap_labels(locale)}
-
-
-def cards_text(count: int, locale: str) -> str:
-    """"1 card", "7 cards": the plural is the catalogue's, never the page's."""
-    return translate(Nn_("{count} card", "{count} cards", count), locale)
 
 
 def colors(locale: str) -> dict[str, str]:
@@ -109,7 +105,7 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
             "draw_pile": table.draw_pile, "over": over,
             "catchable": [names.get(user, user) for user in table.catchable],
             "seats": [{"id": seat.user_id, "name": seat.name, "cards": seat.cards,
-                       "cards_text": cards_text(seat.cards, locale),
+                       "cards_text": card_count(seat.cards, locale),
                        "score": seat.score, "ai": seat.is_ai, "current": seat.is_current and not over,
                        "uno": seat.declared_uno, "team": seat.team} for seat in table.seats],
             "last": [translate(text, locale) for text in table.last],

@@ -38,12 +38,11 @@ from bot.coordinator import (
     spectator_snapshot,
 )
 from bot.i18n import card_label, color_label, gettext, translate
-from bot.render.text import watchers_text
+from bot.render.text import card_count, watchers_text
 
 from . import auth
 from .live import push_until_closed
 from .recaps import NO_RECAP, RecapPictures, reader_locale, recap_json, recap_labels, refusal_page
-from .views import cards_text
 
 log = logging.getLogger(__name__)
 FIRST_MESSAGE_TIMEOUT = 5.0
@@ -109,7 +108,7 @@ def spectator_json(snapshot: SpectatorSnapshot, watchers: int) -> dict[str, Any]
             "catchable": [names.get(user, user) for user in table.catchable],
             # Seats by name and place only: user ids are not the spectators' business.
             "seats": [{"name": seat.name, "cards": seat.cards, "score": seat.score,
-                       "cards_text": cards_text(seat.cards, locale),
+                       "cards_text": card_count(seat.cards, locale),
                        "ai": seat.is_ai, "current": seat.is_current and not over,
                        "uno": seat.declared_uno, "team": seat.team} for seat in table.seats],
             # The hand's sealed deck, as the narrator words it (None: an older, unsealed game).

@@ -3,7 +3,7 @@
     Coordinator                        -- coordinator.py (handle, resume, close, user_reachable)
     commands: NewGame, Join, PlayCards, CallUno, ChooseMove, ...     (commands.py)
     moves: Move, PlayOption -- the legal moves a HandView offers      (moves.py; refs: choose.py)
-    views: Text, N_, Nn_, LobbyView, TableView, Notice, HandView, Reply   (views.py)
+    views: Text, N_, LobbyView, TableView, Notice, HandView, Reply   (views.py)
     ports: ChatPort, GameStore, Clock, records and results            (ports.py)
     RealClock, FakeClock                                             (clock.py)
     MemoryStore                                                      (memory_store.py)
@@ -91,7 +91,6 @@ from .views import (
     CardOption,
     HandView,
     LobbyView,
-    Nn_,
     Notice,
     Public,
     Recap,
@@ -151,7 +150,6 @@ __all__ = [
     "MemoryStore",
     "Move",
     "N_",
-    "Nn_",
     "NameColor",
     "NewGame",
     "notation",

@@ -82,6 +82,12 @@ def fit(lines: Iterable[str], limit: int = MESSAGE_LIMIT, keep_last: int = 0) ->
     return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
+def card_count(count: int, locale: str | None) -> str:
+    """"1 card", "7 cards", "7张牌": how many cards someone holds, wherever it is shown."""
+    return ngettext("{count} card", "{count} cards", count, normalize_locale(locale)).replace(
+        "{count}", str(count))
+
+
 class _Writer:
     """Formats msgids for one view: the view's locale, the adapter's escape and mention."""
 
@@ -97,8 +103,7 @@ class _Writer:
         return format_text(text, self.locale, escape=self.escape, mention=self.mention)
 
     def cards(self, count: int) -> str:
-        return self.escape(ngettext("{count} card", "{count} cards", count, self.locale)
-                           .replace("{count}", str(count)))
+        return self.escape(card_count(count, self.locale))
 
     def card(self, card: Card) -> str:
         return self.escape(f"{card_emoji(card)} {card_label(card, self.locale)}")

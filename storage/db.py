@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
+from collections.abc import Callable
 from typing import Any
 
 import sqlalchemy as sa
@@ -149,19 +151,45 @@ def connection_problem(error: BaseException) -> str | None:
     return None
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # WAL: readers never block the writer and a commit is one append, not a journal rewrite.
-    # synchronous=NORMAL is durable against a process crash (the WAL is fsynced at
-    # checkpoints); only a power loss can drop the last commits.
-    cursor = dbapi_connection.cursor()
-    # busy_timeout first: switching a new file to WAL needs a lock another process may hold.
-    for pragma in (f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}", "journal_mode=WAL",
-                   "synchronous=NORMAL", "foreign_keys=ON"):
-        cursor.execute(f"PRAGMA {pragma}")
-    cursor.close()
+def _sqlite_pragmas(busy_timeout_ms: int) -> Callable[[Any, Any], None]:
+    """The pragmas of every SQLite connection the engine opens, waiting ``busy_timeout_ms``
+    for a lock another connection holds (switching a new file to WAL needs one too)."""
+
+    def set_pragmas(dbapi_connection: Any, _record: Any) -> None:
+        # WAL: readers never block the writer and a commit is one append, not a journal
+        # rewrite. synchronous=NORMAL is durable against a process crash (the WAL is fsynced
+        # at checkpoints); only a power loss can drop the last commits.
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
+        _switch_to_wal(cursor, busy_timeout_ms)
+        for pragma in ("synchronous=NORMAL", "foreign_keys=ON"):
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    return set_pragmas
 
 
-def make_engine(url: str, **options: Any) -> AsyncEngine:
+def _switch_to_wal(cursor: Any, busy_timeout_ms: int) -> None:
+    """PRAGMA journal_mode=WAL, tried again for up to ``busy_timeout_ms`` while the file is
+    locked. Switching a file not yet in WAL while another process writes to it (two processes
+    upgrading a new file) fails at once: SQLite skips its busy handler where waiting could
+    deadlock. Only a new file can be in that state (the mode is stored in the file), and
+    its migrations run on a thread of their own, so the sleep holds no event loop."""
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    delay = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except Exception as error:  # the driver's own OperationalError class, adapted
+            if "locked" not in str(error) or time.monotonic() + delay > deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.2)
+
+
+def make_engine(url: str, *, sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS,
+                **options: Any) -> AsyncEngine:
     url = normalise_url(url)
     if is_sqlite(url):
         database = make_url(url).database
@@ -171,7 +199,7 @@ def make_engine(url: str, **options: Any) -> AsyncEngine:
             options.setdefault("pool_size", 1)
             options.setdefault("max_overflow", 0)
         engine = create_async_engine(url, **options)
-        sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas(sqlite_busy_timeout_ms))
         return engine
     if "poolclass" not in options:
         # This pool serves settings, profiles and stats only (games have their own asyncpg

@@ -56,11 +56,6 @@ def _serialise_sqlite_migrations(engine: sa.Engine) -> None:
     @sa.event.listens_for(engine, "connect")
     def _driver_autocommit(dbapi_connection, _record) -> None:
         dbapi_connection.isolation_level = None
-        # A whole upgrade from an empty file holds the lock for seconds on a busy machine:
-        # a second process starting meanwhile waits longer than a move would.
-        cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout={MIGRATION_BUSY_TIMEOUT_MS}")
-        cursor.close()
 
     @sa.event.listens_for(engine, "begin")
     def _begin_immediate(connection) -> None:
@@ -68,7 +63,11 @@ def _serialise_sqlite_migrations(engine: sa.Engine) -> None:
 
 
 async def _run_async() -> None:
-    engine = make_engine(_url(), poolclass=sa.pool.NullPool)
+    # A whole upgrade from an empty file holds the lock for seconds on a busy machine: a
+    # second process starting meanwhile waits longer than a move would, from its first
+    # statement on (switching the file to WAL).
+    engine = make_engine(_url(), poolclass=sa.pool.NullPool,
+                         sqlite_busy_timeout_ms=MIGRATION_BUSY_TIMEOUT_MS)
     if engine.dialect.name == "sqlite":
         _serialise_sqlite_migrations(engine.sync_engine)
     try:

@@ -23,10 +23,10 @@ from bot.coordinator import (
     Text,
 )
 from bot.engine.cards import Card, Color, Rank
-from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, ngettext, separator
+from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, separator
 from bot.render.hand_text import jump_in_text, penalty_text
 from bot.render.recap import recap_lines
-from bot.render.text import render_reply_pages
+from bot.render.text import card_count, render_reply_pages, score_count
 
 from .command_names import command_markup
 from .pictures import HAND_FILE, RECAP_FILE, TOP_FILE, attachment_url
@@ -91,15 +91,16 @@ def top_card_text(top: Card, color: Color | None, loc: str) -> str:
     return text
 
 
-def _seat_lines(view: TableView | LobbyView, locale: str, *, show_cards: bool) -> str:
+def _seat_lines(view: TableView | LobbyView, locale: str, *, scoring: str | None) -> str:
+    """The seats, one a line; a table's (``scoring`` given) with their cards and scores."""
     lines = []
     for seat in view.seats:
         marker = "▶ " if getattr(seat, "is_current", False) else "• "
         name = mention(seat.user_id, seat.name) if seat.is_current else f"**{escape(isolate(seat.name[:32]))}**"
         parts = [marker + name + (" 🤖" if seat.is_ai else "")]
-        if show_cards:
-            parts.append(ngettext("{n} card", "{n} cards", seat.cards, locale).format(n=seat.cards))
-            parts.append(tr(N_("{points} pts"), locale, points=seat.score))
+        if scoring is not None:
+            parts.append(card_count(seat.cards, locale))
+            parts.append(score_count(seat.score, scoring, locale))
             if seat.declared_uno:
                 parts.append("📢 UNO!")
         if not seat.reachable:
@@ -117,7 +118,7 @@ def lobby_embed(view: LobbyView) -> discord.Embed:
     else:
         text.append(tr(N_("Press Join to take a seat."), loc))
     embed.description = _clip("\n".join(text), EMBED_DESCRIPTION_MAX)
-    seats = _seat_lines(view, loc, show_cards=False) or "—"
+    seats = _seat_lines(view, loc, scoring=None) or "—"
     embed.add_field(name=tr(N_("Players ({count}/{max})"), loc, count=len(view.seats), max=view.max_players),
                     value=seats, inline=False)
     rules = _rule_lines(view.preset, view.rule_changes, loc)
@@ -151,7 +152,7 @@ def table_embed(view: TableView, *, picture: bool = False) -> discord.Embed:
     embed.add_field(name=tr(N_("Draw pile"), loc), value=str(view.draw_pile))
     if view.watchers:
         embed.add_field(name=tr(N_("Watching"), loc), value=str(view.watchers))
-    embed.add_field(name=tr(N_("Players"), loc), value=_seat_lines(view, loc, show_cards=True) or "—",
+    embed.add_field(name=tr(N_("Players"), loc), value=_seat_lines(view, loc, scoring=view.scoring) or "—",
                     inline=False)
     names = {s.user_id: s.name for s in view.seats}
     if view.current is not None:

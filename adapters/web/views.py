@@ -14,7 +14,7 @@ from bot.coordinator import DEFAULT_CARD_THEME, N_, Move, PlayerSnapshot, PlayOp
 from bot.engine.cards import Color
 from bot.i18n import card_label, color_label, gettext, translate
 from bot.render.hand_text import penalty_text
-from bot.render.text import card_count
+from bot.render.text import card_count, score_count
 
 from .recaps import recap_json, recap_labels
 
@@ -33,7 +33,6 @@ LABELS = {
     "your_turn": N_("Your turn"),
     "waiting_for": N_("Waiting for {player}"),
     "seconds_left": N_("{seconds} s left"),
-    "points": N_("{points} pts"),
     "clockwise": N_("Clockwise"),
     "counterclockwise": N_("Counterclockwise"),
     "color_in_force": N_("Colour: {color}"),
@@ -106,6 +105,7 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
             "catchable": [names.get(user, user) for user in table.catchable],
             "seats": [{"id": seat.user_id, "name": seat.name, "cards": seat.cards,
                        "cards_text": card_count(seat.cards, locale),
+                       "score_text": score_count(seat.score, table.scoring, locale),
                        "score": seat.score, "ai": seat.is_ai, "current": seat.is_current and not over,
                        "uno": seat.declared_uno, "team": seat.team} for seat in table.seats],
             "last": [translate(text, locale) for text in table.last],

@@ -38,7 +38,7 @@ from bot.coordinator import (
     spectator_snapshot,
 )
 from bot.i18n import card_label, color_label, gettext, translate
-from bot.render.text import card_count, watchers_text
+from bot.render.text import card_count, score_count, watchers_text
 
 from . import auth
 from .live import push_until_closed
@@ -56,7 +56,6 @@ UNAUTHORIZED = 4401
 LABELS = {
     "title": N_("UNO: watching the table"),
     "waiting_for": N_("Waiting for {player}"),
-    "points": N_("{points} pts"),
     "clockwise": N_("Clockwise"),
     "counterclockwise": N_("Counterclockwise"),
     "color_in_force": N_("Colour: {color}"),
@@ -109,6 +108,7 @@ def spectator_json(snapshot: SpectatorSnapshot, watchers: int) -> dict[str, Any]
             # Seats by name and place only: user ids are not the spectators' business.
             "seats": [{"name": seat.name, "cards": seat.cards, "score": seat.score,
                        "cards_text": card_count(seat.cards, locale),
+                       "score_text": score_count(seat.score, table.scoring, locale),
                        "ai": seat.is_ai, "current": seat.is_current and not over,
                        "uno": seat.declared_uno, "team": seat.team} for seat in table.seats],
             # The hand's sealed deck, as the narrator words it (None: an older, unsealed game).

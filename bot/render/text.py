@@ -88,6 +88,14 @@ def card_count(count: int, locale: str | None) -> str:
         "{count}", str(count))
 
 
+def score_count(score: int, scoring: str, locale: str | None) -> str:
+    """"1 pt", "71 pts", "-3 chips", "71分": a seat's match score in its scoring's units (a
+    chip balance may be negative), wherever it is shown."""
+    text = (Nn_("{count} chip", "{count} chips", score) if scoring == "chips"
+            else Nn_("{count} pt", "{count} pts", score))
+    return format_text(text, locale)
+
+
 class _Writer:
     """Formats msgids for one view: the view's locale, the adapter's escape and mention."""
 
@@ -175,7 +183,8 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
         marker = "▶" if seat.is_current else "•"
         lines.append(escape(f"{marker} {number}. {names[seat.user_id]}") + badges
                      + escape(" · ") + t.cards(seat.cards)
-                     + escape(" · ") + _seat_score(t, view.scoring, seat.score) + flags)
+                     + escape(" · ") + t.escape(score_count(seat.score, view.scoring, t.locale))
+                     + flags)
     lines.append("")
     current_name = names.get(view.current or "", "?")
     if view.current and view.pending_draw:
@@ -208,13 +217,6 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
 
 def watchers_text(count: int) -> Text:
     return Nn_("👁 {count} watching", "👁 {count} watching", count)
-
-
-def _seat_score(t: _Writer, scoring: str, score: int) -> str:
-    """A seat's match score in the scoring mode's units (a chip balance may be negative)."""
-    if scoring == "chips":
-        return t.text(Nn_("{count} chip", "{count} chips", score))
-    return t(N_("{points} pts"), points=score)
 
 
 def _penalty_waiting(view: TableView, player: str) -> Text:

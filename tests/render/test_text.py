@@ -330,3 +330,13 @@ def test_a_rules_page_never_ends_with_a_heading_whose_section_is_on_the_next_pag
         for page in render_rules_pages(OFFICIAL, "official", limit=limit):
             last = page.rstrip().splitlines()
             assert not (len(last) >= 2 and last[-2] in headings), (limit, last[-2:])
+
+
+def test_a_seats_score_is_counted_in_its_scorings_units_in_each_language():
+    one_point = tuple(replace(seat, score=1) if seat.user_id == "u2" else seat for seat in seats(4))
+    assert "P2 · 4 cards · 1 pt" in render_table(table(seats=one_point), now=955.2)
+    chips = render_table(table(seats=seats(4), scoring="chips"), now=955.2)
+    assert "P1 · 3 cards · 10 chips" in chips and "pts" not in chips
+    assert "P1 · 3张牌 · 10分" in render_table(table("zh_CN"), now=955.2)
+    assert [rendering.score_count(1, "winner_takes", "en"), rendering.score_count(-3, "chips", "en"),
+            rendering.score_count(-3, "chips", "zh_CN")] == ["1 pt", "-3 chips", "-3个筹码"]

@@ -188,6 +188,9 @@ async def test_the_page_speaks_the_chats_language(web):
     data = await (await watch_state(web, watch_token(web, await web.game_id()))).json()
     assert data["labels"]["race"] != "UNO! race"
     assert data["table"]["top_label"] == card_label((await web.state()).top, "zh_CN")
+    # Counts as the table words them: "7张牌 · 0分", never an English unit.
+    assert [(seat["cards_text"], seat["score_text"]) for seat in data["table"]["seats"]] == \
+        [(f"{seat['cards']}张牌", f"{seat['score']}分") for seat in data["table"]["seats"]]
 
 
 def test_links_sign_a_watch_token_naming_no_user():

@@ -32,6 +32,7 @@ LABELS = {
     "cancel": N_("Cancel"),
     "your_turn": N_("Your turn"),
     "waiting_for": N_("Waiting for {player}"),
+    "own_seat": N_("{name} (you)"),
     "seconds_left": N_("{seconds} s left"),
     "clockwise": N_("Clockwise"),
     "counterclockwise": N_("Counterclockwise"),

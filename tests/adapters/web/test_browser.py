@@ -307,6 +307,9 @@ async def test_a_spectator_page_shows_the_live_table_and_never_a_hand(browser, s
                                  timeout=10_000)
     before = await page.text_content("body")
     assert "Ana" in before and "Bo" in before
+    # No UNO! call yet: a sentence, not a numbered list of one.
+    assert await page.locator("#race li").count() == 0
+    assert await page.text_content("#no-race") == "No UNO! calls in this game yet."
     # The hand's sealed deck, as the table shows it: the first 16 hex digits of its SHA-256.
     fingerprint = (await web.match()).fingerprint.upper()
     short = " ".join(fingerprint[i:i + 4] for i in range(0, 16, 4))
@@ -334,7 +337,9 @@ async def test_the_recap_appears_live_on_the_hand_and_watch_pages_and_stays_on_r
     for page in (hand, watch):
         assert await page.is_hidden("[data-testid=recap]")  # not before the end
         await page.wait_for_function("() => socket && socket.readyState === 1", timeout=5_000)
+    assert await hand.is_visible("#actions")
     await hand.click("[data-testid=card-R1]")  # Ana's last card wins the match
+    await hand.wait_for_selector("#actions", state="hidden", timeout=10_000)  # nothing left to do
     for page in (hand, watch):  # both pages show it without a reload
         await page.wait_for_selector("[data-testid=recap-chart][data-loaded='1']", timeout=10_000)
         assert (await page.text_content("#recap-title")).startswith("Match recap · Match of ")
@@ -370,3 +375,6 @@ async def test_a_seat_with_one_card_reads_one_card_on_the_hand_and_watch_pages(b
         rows = [" ".join(row.split()) for row in await page.locator("#seats li").all_inner_texts()]
         assert any(row.startswith("Ana") and "1 card ·" in row for row in rows), rows
         assert any(row.endswith("3 cards · 0 pts") for row in rows), rows
+    # Your own seat says so in words on your page (and on no spectator's).
+    assert "Bo (you)" in await hand.text_content("#seats")
+    assert "(you)" not in await watch.text_content("#seats")

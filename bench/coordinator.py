@@ -104,7 +104,7 @@ async def memory_per_game(games: int, seed: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--memory-games", type=int, default=10_000)
+    parser.add_argument("--memory-games", type=int, default=10_000, help="games open at once for the memory figure (0: skip it)")
     parser.add_argument("--target", type=int, default=500, help="target score of each match")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pace", type=float, default=0.0,
@@ -130,6 +130,8 @@ def main() -> None:
               f"per action: {r['public_per_action']:.3f} public, {r['private_per_action']:.3f} private; "
               f"collector: {r['collector_passes']} passes, {100 * r['collector_share']:.1f}% of the time"
               + (f"; {r['missed_wake_ups']} turns came with no message" if r['missed_wake_ups'] else ""))
+    if not args.memory_games:
+        return
     per_game = asyncio.run(memory_per_game(args.memory_games, args.seed))
     print(f"memory with {args.memory_games:,} games open: {per_game / 1024:.1f} KiB per game (target <= 50 KiB)")
 

@@ -19,6 +19,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from . import json_text
+
 SQLITE_BUSY_TIMEOUT_MS = 5000
 # Connections for the games hot path on PostgreSQL: many games committing at once share WAL
 # flushes (group commit), which is what makes 50 concurrent games fast.
@@ -191,6 +193,9 @@ def _switch_to_wal(cursor: Any, busy_timeout_ms: int) -> None:
 def make_engine(url: str, *, sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS,
                 **options: Any) -> AsyncEngine:
     url = normalise_url(url)
+    # JSON columns as the hot path writes and reads them (one codec for both paths).
+    options.setdefault("json_serializer", json_text.dumps)
+    options.setdefault("json_deserializer", json_text.loads)
     if is_sqlite(url):
         database = make_url(url).database
         if database and database != ":memory:" and "poolclass" not in options:

@@ -10,16 +10,16 @@ lists come from there, so they cannot drift), in each dialect's placeholders, an
 - SQLite: one sqlite3 connection on the event loop's own thread (``sqlite_game_rows``);
 - PostgreSQL: an asyncpg pool (``postgres_game_rows``).
 
-JSON columns hold ``json.dumps`` text exactly as SQLAlchemy's JSON type writes it, so both
-paths read each other's rows.
+JSON columns hold text of the one codec SQLAlchemy's JSON type uses too (``json_text``), so
+both paths read each other's rows.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
+from . import json_text
 from .models import game_seats, games, result_players, results
 from .rating_rows import RatingRows
 
@@ -54,13 +54,13 @@ class UniqueViolation(Exception):
 def encode(row: dict[str, Any]) -> dict[str, Any]:
     """JSON columns as text; an absent match or log entry as SQL NULL (the log trigger and
     the compaction look for NULL)."""
-    return {k: json.dumps(v) if k in JSON_COLUMNS and v is not None else v for k, v in row.items()}
+    return {k: json_text.dumps(v) if k in JSON_COLUMNS and v is not None else v for k, v in row.items()}
 
 
 def decode(names: Sequence[str], values: Sequence[Any]) -> dict[str, Any]:
     """A row with its JSON columns decoded, except the match snapshot: left as text, decoded
     only when no newer match is at hand (``SqlStore``)."""
-    return {name: json.loads(value) if name in JSON_COLUMNS and name != "match" and value is not None
+    return {name: json_text.loads(value) if name in JSON_COLUMNS and name != "match" and value is not None
             else value for name, value in zip(names, values, strict=True)}
 
 
@@ -198,12 +198,12 @@ class GameRows:
 
     async def fetch_log(self, game_id: str, after: int, upto: int) -> list[tuple[int, Any, str]]:
         """The logged saves of a game with ``after < version <= upto``, in order."""
-        return [(int(v), json.loads(steps), str(digest)) for v, steps, digest
+        return [(int(v), json_text.loads(steps), str(digest)) for v, steps, digest
                 in await self._rows(self.select_log, (game_id, after, upto))]
 
     async def fetch_bases(self, game_id: str) -> list[tuple[int, Any]]:
         """Where each match of a game began, in order."""
-        return [(int(v), json.loads(match))
+        return [(int(v), json_text.loads(match))
                 for v, match in await self._rows(self.select_bases, (game_id,))]
 
     async def _rows(self, sql: str, args: Sequence[Any]) -> list[Sequence[Any]]:

@@ -17,7 +17,6 @@ the like through ``chat_rows``, stats as SQL aggregates on the async engine.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import fields, replace
@@ -44,7 +43,7 @@ from bot.coordinator.ports import (
 from bot.coordinator.record import DeliveryState, parts_from_json
 from bot.engine import Match
 
-from . import rating_queries, result_queries, stats_queries
+from . import json_text, rating_queries, result_queries, stats_queries
 from .chat_rows import ChatRows
 from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
 from .game_rows import SMALL_COLUMNS, GameRows, Result, UniqueViolation, encode
@@ -206,7 +205,7 @@ class SqlStore(ChatRows):
         match_text = None  # the snapshot, when one is taken: its own row, not the games row
         if snapshot:
             match = record.match
-            match_text = None if match is None else json.dumps(match)
+            match_text = None if match is None else json_text.dumps(match)
             changes |= {"rules": record.rules, "snapshot_version": version}
         if record.version == 0:
             changes = self._row_values(record, created_at=created_at, rules=None,
@@ -404,7 +403,7 @@ class SqlStore(ChatRows):
         held = self._records.get(game_id)
         if held is not None and held.version == version and held.state is not None:
             return None, held.state
-        snapshot = json.loads(row["match"]) if row["match"] is not None else None
+        snapshot = json_text.loads(row["match"]) if row["match"] is not None else None
         if snapshot is None or row["snapshot_version"] >= version:
             return snapshot, None
         log = await self._rows.fetch_log(game_id, row["snapshot_version"], version)

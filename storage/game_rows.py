@@ -127,12 +127,17 @@ class GameRows:
         marks = ", ".join(self._p(i + 1) for i in range(len(columns)))
         return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
 
+    # Whether the version-checked UPDATE names the row it wrote (RETURNING): a driver that
+    # counts the rows a statement changed does without.
+    update_returns = True
+
     def _update(self, columns: tuple[str, ...], owed_checked: bool) -> str:
         sets = ", ".join(f"{c} = {self._p(i + 1)}" for i, c in enumerate(columns))
         n = len(columns)
         owed = f" AND owed = {self._p(n + 3)}" if owed_checked else ""
+        returning = " RETURNING version" if self.update_returns else ""
         return (f"UPDATE games SET {sets} WHERE game_id = {self._p(n + 1)} "
-                f"AND version = {self._p(n + 2)}{owed} RETURNING version")
+                f"AND version = {self._p(n + 2)}{owed}{returning}")
 
     def update_of(self, update: Update) -> tuple[str, list[Any]]:
         """The version-checked UPDATE of the row's given columns (a few shapes, each built

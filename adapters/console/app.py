@@ -44,7 +44,7 @@ from bot.coordinator import (
 )
 from bot.coordinator import Refusal as Refused
 from bot.coordinator import commands as cmd
-from bot.i18n import gettext, isolate, normalize_locale
+from bot.i18n import format_text, gettext, normalize_locale
 from bot.render import text as render
 
 from .parse import COLOR_QUESTION, HELP_LINES, Context, Local, Refusal, parse_line
@@ -378,14 +378,14 @@ class ConsoleSession:
             self.over.set()
 
     async def show_standings(self, *, final: bool = True) -> None:
-        rows = await match_standings(self.store, self.game_id) if self.game_id else None
-        if rows is None:
+        lines = await match_standings(self.store, self.game_id) if self.game_id else None
+        if lines is None:
             return
         self.port.say("")
         self.port.line(Text(N_("Final standings")) if final else Text(N_("Standings so far")))
-        for place, (name, points) in enumerate(rows, 1):
-            self.port.line(Text(N_("{place}. {name}: {points} points"),
-                                {"place": place, "name": isolate(name), "points": points}))
+        for place, line in enumerate(lines, 1):  # names isolated, as on the table
+            self.port.say(format_text(Text(N_("{place}. {standing}"),
+                                           {"place": place, "standing": line}), self.port.locale))
         stats = await self.store.stats(CHAT.platform, HUMAN_ID, CHAT)
         self.port.line(Text(N_("Your record here: {wins} won of {games} matches."),
                             {"wins": stats.wins, "games": stats.games}))

@@ -75,7 +75,7 @@ from .presenter import hand_view, table_view
 from .preset_codes import decode as decode_preset_code
 from .preset_codes import encode as encode_preset_code
 from .presets import PRESETS_PER_CHAT, preset_command
-from .queries import match_standings, standings, table_at
+from .queries import match_standings, table_at
 from .rating_text import top_request
 from .recap import RecapCache
 from .refusals import Refusal
@@ -191,7 +191,6 @@ __all__ = [
     "ShowSettings",
     "ShowStats",
     "split_table_chat",
-    "standings",
     "StartGame",
     "StopGame",
     "table_at",

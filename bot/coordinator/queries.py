@@ -3,25 +3,9 @@ record's match itself."""
 
 from __future__ import annotations
 
-from bot.engine.match import ranking
-
 from .ports import ChatKey, GameRecord, GameStore
-from .presenter import table_view
-from .views import TableView
-
-
-def standings(record: GameRecord, tables: list[GameRecord] | None = None) -> list[tuple[str, int]]:
-    """(name, score) best first for the scoring mode; a two-table match adds up its tables."""
-    names = {seat.user_id: seat.name for seat in record.seats}
-    matches = [r.current() for r in ([record] if record.has_match else tables or []) if r.has_match]
-    if not matches:
-        return [(name, 0) for name in names.values()]
-    totals: dict[str, int] = {}
-    for match in matches:
-        for uid, points in match.scores.items():
-            totals[uid] = totals.get(uid, 0) + points
-    order = ranking(matches[0].rules.scoring, totals, list(totals))
-    return [(names.get(uid, uid), totals[uid]) for uid in order]
+from .presenter import names_of, standings, table_view
+from .views import TableView, Text
 
 
 async def tables_of(store: GameStore, record: GameRecord) -> list[GameRecord]:
@@ -32,12 +16,24 @@ async def tables_of(store: GameStore, record: GameRecord) -> list[GameRecord]:
     return [r for r in found if r is not None]
 
 
-async def match_standings(store: GameStore, game_id: str) -> list[tuple[str, int]] | None:
-    """The standings of a stored game (None: no such game)."""
+async def match_standings(store: GameStore, game_id: str) -> tuple[Text, ...] | None:
+    """The standings of a stored game as the narrator words them ("Ana: 71 points", "Bo: -3
+    chips"): best first for its scoring mode, fixed teams once; a two-table match adds up
+    its tables. None: no such game; empty before a match is dealt."""
     record = await store.get(game_id)
     if record is None:
         return None
-    return standings(record, await tables_of(store, record))
+    tables = await tables_of(store, record)
+    matches = [r.current() for r in ([record] if record.has_match else tables) if r.has_match]
+    if not matches:
+        return ()
+    totals = None
+    if not record.has_match:  # a two-table match's lobby: its tables together
+        totals = {}
+        for match in matches:
+            for player, points in match.scores.items():
+                totals[player] = totals.get(player, 0) + points
+    return standings(matches[0], names_of(record), totals)
 
 
 async def table_at(store: GameStore, record: GameRecord, user_id: str,

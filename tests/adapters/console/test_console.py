@@ -139,7 +139,7 @@ async def test_a_scripted_human_plays_a_whole_match(rules, ai, level):
     assert match.winner is not None and max(match.scores.values()) >= 500
     assert match.hand_number >= 2  # the match went on over several hands
     # The standings list every seat, best first.
-    rows = re.findall(r"^(\d+)\. (.+): (\d+) points$", out, re.M)
+    rows = re.findall(r"^(\d+)\. (.+): (\d+) points?$", out, re.M)
     assert [int(r[0]) for r in rows] == list(range(1, ai + 2))
     assert [int(r[2]) for r in rows] == sorted((int(r[2]) for r in rows), reverse=True)
     stats = await store.stats("console", HUMAN_ID, CHAT)

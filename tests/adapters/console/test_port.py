@@ -6,11 +6,12 @@ from dataclasses import replace
 
 from adapters.console.app import CHAT
 from adapters.console.port import ConsoleChat
-from bot.coordinator import standings
+from bot.coordinator import MemoryStore, match_standings
 from bot.coordinator.ports import GameRecord, Seat
 from bot.coordinator.views import N_, LobbyView, Notice, SeatView, Text
 from bot.engine import Match
 from bot.engine.rules import OFFICIAL
+from bot.i18n import translate
 
 
 def lobby(seats: int) -> LobbyView:
@@ -49,7 +50,14 @@ def record_with(scores: dict[str, int], scoring: str) -> GameRecord:
                       match=match.to_json())
 
 
-def test_standings_best_first_in_both_scoring_modes():
-    scores = {"a": 120, "b": 510, "c": 0}
-    assert standings(record_with(scores, "winner_takes")) == [("B", 510), ("A", 120), ("C", 0)]
-    assert standings(record_with(scores, "losers_accumulate")) == [("C", 0), ("A", 120), ("B", 510)]
+async def test_standings_best_first_in_each_scoring_mode_in_its_units():
+    scores = {"a": 120, "b": 510, "c": 1}
+
+    async def lines(scoring: str) -> list[str]:
+        store = MemoryStore()
+        await store.save(record_with(scores, scoring))
+        return [translate(line, "en") for line in await match_standings(store, "g")]
+
+    assert await lines("winner_takes") == ["B: 510 points", "A: 120 points", "C: 1 point"]
+    assert await lines("losers_accumulate") == ["C: 1 point", "A: 120 points", "B: 510 points"]
+    assert await lines("chips") == ["B: 510 chips", "A: 120 chips", "C: 1 chip"]

@@ -27,7 +27,7 @@ async def match_standings(store: GameStore, game_id: str) -> tuple[Text, ...] | 
     matches = [r.current() for r in ([record] if record.has_match else tables) if r.has_match]
     if not matches:
         return ()
-    totals = None
+    totals: dict[str, int] | None = None
     if not record.has_match:  # a two-table match's lobby: its tables together
         totals = {}
         for match in matches:

@@ -220,11 +220,12 @@ def describe(event: ev.Event, names: Mapping[str, str], rules: RuleSet | None = 
         case ev.DealerChosen(dealer=dealer, draws=draws):
             if draws:
                 # Someone turned more than one card: say why, or the line reads as a mistake.
+                # Who deals comes first: a long line is cut short at its end (the table's history).
                 again = len({who for who, _ in draws}) < len(draws)
-                msgid = (N_("Each player turns cards to choose the dealer (an action card or a tie "
-                            "turns again): {draws}. {player} deals (highest number).") if again else
-                         N_("Each player turns a card to choose the dealer: {draws}. {player} "
-                            "deals (highest number)."))
+                msgid = (N_("{player} deals (highest number). The cards turned to choose the dealer "
+                            "(an action card or a tie turns again): {draws}.") if again else
+                         N_("{player} deals (highest number). The cards turned to choose the "
+                            "dealer: {draws}."))
                 return Text(msgid,
                             {"player": n(dealer),
                              "draws": tuple(Text(N_("{name} {card}"), {"name": n(who), "card": card})

@@ -340,3 +340,15 @@ def test_a_seats_score_is_counted_in_its_scorings_units_in_each_language():
     assert "P1 · 3张牌 · 10分" in render_table(table("zh_CN"), now=955.2)
     assert [rendering.score_count(1, "winner_takes", "en"), rendering.score_count(-3, "chips", "en"),
             rendering.score_count(-3, "chips", "zh_CN")] == ["1 pt", "-3 chips", "-3个筹码"]
+
+
+def test_a_long_dealer_draw_is_cut_after_saying_who_deals():
+    from bot.coordinator import presenter
+    from bot.engine import events as ev
+
+    names = {f"u{i}": f"Player number {i}" for i in range(10)}
+    draws = (*((f"u{i}", Card.parse("R5")) for i in range(10)), ("u3", Card.parse("G9")))
+    line = presenter.describe(ev.DealerChosen("u3", draws), names)
+    out = render_table(table(last=(line,)), now=955.2)
+    shown = next(row for row in out.splitlines() if "deals" in row)
+    assert shown.startswith("• Player number 3 deals (highest number).") and shown.endswith("…")

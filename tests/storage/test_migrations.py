@@ -85,35 +85,37 @@ def test_an_upgrade_waits_for_a_write_lock_held_longer_than_a_move_would_wait(sq
     # A process still upgrading a busy machine's database holds the lock for seconds; the
     # one starting beside it waits for it (a move would give up after 5 s).
     import sqlite3
-    import time
 
     asyncio.run(asyncio.to_thread(migrate.upgrade, sqlite_database))
     path = sqlite_database.split("///", 1)[1]
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
-    command = [sys.executable, "-m", "storage.migrate", sqlite_database]
-    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    # The lock stays held past a move's busy timeout (5 s) after the process opened the file.
+    upgrade_while_locked(sqlite_database, path, holder, hold=5.5, end="COMMIT")
+
+
+def upgrade_while_locked(url: str, path: str, holder, *, hold: float, end: str) -> None:
+    """Upgrade ``url`` in another process while ``holder`` keeps its transaction open, for
+    ``hold`` seconds after the process has the file open; then ``end`` that transaction.
+    The upgrade must succeed."""
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "storage.migrate", url], cwd=ROOT,
+                               env={**os.environ, "PYTHONPATH": str(ROOT)},
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        _wait_until_open(process, path)
-        time.sleep(5.5)  # then the lock stays held past a move's busy timeout (5 s)
+        opened = Path(f"/proc/{process.pid}/fd")
+        for _ in range(600):  # until the process has the database open (at most 60 s)
+            if any(os.path.realpath(fd) == os.path.realpath(path) for fd in opened.iterdir()):
+                break
+            time.sleep(0.1)
+        time.sleep(hold)
     finally:
-        holder.execute("COMMIT")
+        holder.execute(end)
         holder.close()
     out, err = process.communicate(timeout=60)
     assert process.returncode == 0, err
     assert f"schema at {head_revision()}" in out
-
-
-def _wait_until_open(process: subprocess.Popen, path: str) -> None:
-    """Until ``process`` has the database file open (at most 60 s)."""
-    import time
-
-    opened = Path(f"/proc/{process.pid}/fd")
-    for _ in range(600):
-        if any(os.path.realpath(fd) == os.path.realpath(path) for fd in opened.iterdir()):
-            return
-        time.sleep(0.1)
 
 
 @pytest.mark.slow
@@ -122,24 +124,13 @@ def test_an_upgrade_waits_while_another_process_writes_to_a_file_not_yet_in_wal(
     # the file is in WAL. SQLite refuses the second one's switch to WAL at once (no busy
     # wait there), so the switch itself waits, as the rest of an upgrade does.
     import sqlite3
-    import time
 
     path = str(tmp_path / "new.db")
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     holder.execute("CREATE TABLE first_upgrade_in_progress (x)")
-    process = subprocess.Popen([sys.executable, "-m", "storage.migrate", f"sqlite+aiosqlite:///{path}"],
-                               cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        _wait_until_open(process, path)
-        time.sleep(1.0)  # the lock stays held a while after the other process met it
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 0, err
-    assert f"schema at {head_revision()}" in out
+    # The lock stays held a while after the other process met it.
+    upgrade_while_locked(f"sqlite+aiosqlite:///{path}", path, holder, hold=1.0, end="ROLLBACK")
 
 
 def test_sqlite_runs_in_wal_mode(sqlite_database):

@@ -47,9 +47,11 @@ class PostgresGameRows(GameRows):
         self._kept: KeptConnections | None = None
         self._pool_lock = asyncio.Lock()
         # Group commit: the hot-path UPDATEs of every game that reached its save in this turn
-        # of the loop, sent as one statement on the next turn (see _send_group).
+        # of the loop, sent as one statement on the next turn (see _send_group); while
+        # GROUPS_IN_FLIGHT statements are on their way, the ones after wait and grow.
         self._group: list[tuple[Write, asyncio.Future[bool]]] = []
         self._groups: set[asyncio.Task[None]] = set()
+        self._send_due = False
         self._sql()
         self.rating_rows = RatingRows(self._p, lock="FOR UPDATE")
 
@@ -117,15 +119,28 @@ class PostgresGameRows(GameRows):
         its own. True when its row was written."""
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._group.append(((update, snapshot), future))
-        if len(self._group) == 1:
-            asyncio.get_running_loop().call_soon(self._send_group)
+        self._send_soon()
         return await future
 
+    def _send_soon(self) -> None:
+        """Send the waiting writes on the next turn of the loop, unless as many statements
+        as may be are on their way: the first of them to come back sends them then."""
+        if self._group and not self._send_due and len(self._groups) < GROUPS_IN_FLIGHT:
+            self._send_due = True
+            asyncio.get_running_loop().call_soon(self._send_group)
+
     def _send_group(self) -> None:
+        self._send_due = False
+        if not self._group or len(self._groups) >= GROUPS_IN_FLIGHT:
+            return
         group, self._group = self._group, []
         task = asyncio.get_running_loop().create_task(self._write_group(group))
         self._groups.add(task)
-        task.add_done_callback(self._groups.discard)
+        task.add_done_callback(self._group_sent)
+
+    def _group_sent(self, task: asyncio.Task[None]) -> None:
+        self._groups.discard(task)
+        self._send_soon()
 
     async def _write_group(self, group: list[tuple[Write, asyncio.Future[bool]]]) -> None:
         import asyncpg
@@ -203,6 +218,12 @@ class PostgresGameRows(GameRows):
             await self._pool.close()
             self._pool, self._kept = None, None
 
+
+# Grouped statements on their way at once. The writes that come meanwhile go together in the
+# next one: many moves' saves in one round trip and one commit, rather than a statement each
+# (each costs the bot's process and the server more than a row in a bigger one). More than
+# one, so that a slow commit does not hold every other game's save back.
+GROUPS_IN_FLIGHT = 2
 
 # What a grouped UPDATE may set, with each column's type in the statement's arrays: a save
 # that writes anything else (or a game twice) is sent on its own.

@@ -140,3 +140,42 @@ async def test_deliveries_marked_done_join_the_group(sql_store, monkeypatch):
     assert sizes == [3]
     assert [(await sql_store.get(f"g{i}")).delivery.outbox is None for i in range(3)] == [
         True, False, False]
+
+
+async def test_postgresql_saves_that_come_while_a_statement_is_on_its_way_go_together(
+        pg_database, monkeypatch):
+    import asyncpg
+
+    from storage.db import asyncpg_dsn
+
+    monkeypatch.setattr(postgres_game_rows, "GROUPS_IN_FLIGHT", 1)
+    store = await open_store(pg_database)
+    try:
+        records = [await store.save(make_record(f"g{i}", ChatKey("telegram", f"c{i}"),
+                                                status="running")) for i in range(4)]
+        sizes = count_group_writes(store, monkeypatch)
+        blocker = await asyncpg.connect(asyncpg_dsn(store.engine.url))
+        try:
+            held = blocker.transaction()
+            await held.start()
+            await blocker.execute("SELECT 1 FROM games WHERE game_id = 'g0' FOR UPDATE")
+            first = asyncio.ensure_future(store.save(replace(records[0], creator="u9")))
+            for _ in range(20):  # until the first save's statement waits on the row lock
+                await asyncio.sleep(0.05)
+                if await blocker.fetchval("SELECT count(*) FROM pg_stat_activity WHERE "
+                                          "wait_event_type = 'Lock' AND query LIKE 'UPDATE games%'"):
+                    break
+            later = []
+            for record in records[1:]:  # one a turn of the loop: each would go alone
+                later.append(asyncio.ensure_future(store.save(replace(record, creator="u8"))))
+                await asyncio.sleep(0)
+            await held.rollback()
+        finally:
+            await blocker.close()
+        saved = [await first, *await asyncio.gather(*later)]
+        assert [s.creator for s in saved] == ["u9", "u8", "u8", "u8"]
+        assert sizes == [3]  # the three that came meanwhile: one statement
+        assert [(await store.get(r.game_id)).version for r in records] == \
+            [r.version + 1 for r in records]
+    finally:
+        await store.close()

@@ -34,9 +34,44 @@ from bot.coordinator.coordinator import Coordinator  # noqa: E402
 from bot.coordinator.memory_store import MemoryStore  # noqa: E402
 from bot.coordinator.ports import ChatKey, ChatSettings, User  # noqa: E402
 from storage import open_store  # noqa: E402
+from storage.postgres_game_rows import PostgresGameRows  # noqa: E402
+from storage.sqlite_game_rows import SqliteGameRows  # noqa: E402
+
+
+class GroupedWrites:
+    """Counts the hot path's grouped writes (saves, deliveries marked done) and the commits
+    that carried them: SQLite's group transactions, PostgreSQL's statements."""
+
+    def __init__(self, store) -> None:
+        self.writes = 0
+        self.commits = 0
+        rows = getattr(store, "_rows", None)
+        if isinstance(rows, SqliteGameRows):
+            commit_group = rows._commit_group
+
+            def counted_commit() -> None:
+                self.writes += len(rows._group)
+                self.commits += 1
+                commit_group()
+
+            rows._commit_group = counted_commit  # type: ignore[method-assign]
+        elif isinstance(rows, PostgresGameRows):
+            write_group = rows._write_group
+
+            async def counted_write(group) -> None:
+                self.writes += len(group)
+                self.commits += 1
+                await write_group(group)
+
+            rows._write_group = counted_write  # type: ignore[method-assign]
+
+    @property
+    def per_commit(self) -> float:
+        return self.writes / self.commits if self.commits else float("nan")
 
 
 async def run(store, games: int, target: int, seed: int) -> dict[str, float]:
+    grouped = GroupedWrites(store)
     chat_port = BenchChat()
     coordinator = Coordinator(chat_port, store, FakeClock(), ai_delay=0, seed=seed)
     latencies: list[float] = []
@@ -57,7 +92,7 @@ async def run(store, games: int, target: int, seed: int) -> dict[str, float]:
     await coordinator.close()
     ordered = sorted(latencies)
     return {"actions": len(ordered), "seconds": elapsed, "per_s": len(ordered) / elapsed,
-            "cpu_us": 1e6 * cpu / len(ordered),
+            "cpu_us": 1e6 * cpu / len(ordered), "writes_per_commit": grouped.per_commit,
             "p50_ms": 1000 * statistics.median(ordered),
             "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]}
 
@@ -135,7 +170,7 @@ async def main() -> None:
         print(f"postgresql skipped: {type(error).__name__}: {error}")
 
     print(f"{'store':<11}{'games':>6}{'actions':>9}{'actions/s':>11}{'p50 ms':>9}{'p99 ms':>9}"
-          f"{'x memory':>10}{'B/action':>10}{'CPU µs':>8}")
+          f"{'x memory':>10}{'B/action':>10}{'CPU µs':>8}{'per commit':>11}")
     baseline: dict[int, float] = {}
     for name, factory, cleanup in backends:
         made = factory()
@@ -154,7 +189,7 @@ async def main() -> None:
                 ratio = baseline[games] / figures["per_s"] if games in baseline else float("nan")
                 print(f"{name:<11}{games:>6}{figures['actions']:>9}{figures['per_s']:>11.0f}"
                       f"{figures['p50_ms']:>9.2f}{figures['p99_ms']:>9.2f}{ratio:>9.1f}x{grown:>10.0f}"
-                      f"{figures['cpu_us']:>8.0f}")
+                      f"{figures['cpu_us']:>8.0f}{figures['writes_per_commit']:>11.1f}")
         finally:
             if hasattr(store, "close"):
                 await store.close()
@@ -162,7 +197,9 @@ async def main() -> None:
                 await cleanup()
     tmp.cleanup()
     print("x memory = how many times slower than the in-memory store (same games, same run); "
-          "CPU µs = this process's CPU time per action (threads included; not the server's)")
+          "CPU µs = this process's CPU time per action (threads included; not the server's); "
+          "per commit = grouped writes (saves, deliveries marked done) per SQLite commit or "
+          "PostgreSQL statement")
 
 
 if __name__ == "__main__":

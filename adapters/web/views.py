@@ -112,6 +112,8 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
             "last": [translate(text, locale) for text in table.last],
             # The hand's sealed deck, as the narrator words it (None: an older, unsealed game).
             "seal": _text(table.seal, locale), "fingerprint": table.fingerprint or None,
+            # How the hand before ended: the chat's notice said it, this page did not.
+            "previous_hand": None if over else _text(table.previous_hand, locale),
         }
     hand = snapshot.hand
     if hand is not None:

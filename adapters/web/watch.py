@@ -113,6 +113,8 @@ def spectator_json(snapshot: SpectatorSnapshot, watchers: int) -> dict[str, Any]
                        "uno": seat.declared_uno, "team": seat.team} for seat in table.seats],
             # The hand's sealed deck, as the narrator words it (None: an older, unsealed game).
             "seal": None if table.seal is None else translate(table.seal, locale),
+            "previous_hand": None if over or table.previous_hand is None
+            else translate(table.previous_hand, locale),
             "fingerprint": table.fingerprint or None,
         }
     digest = hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=9)

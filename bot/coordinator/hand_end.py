@@ -63,9 +63,10 @@ def hand_finished(tx: Tx, won: ev.HandWon, events: list[ev.Event]) -> None:
     scoring = match.rules.scoring
     winner = presenter.side_name(state, won.winner, names)
     won_amount = presenter.amount(scoring, presenter.cards_left_points(match, won))
-    tx.close_table(Text(HAND_CLOSED[scoring],
-                        {"winner": winner, "hand": match.hand_number, "points": won_amount,
-                         "standings": standings}))
+    closed = Text(HAND_CLOSED[scoring], {"winner": winner, "hand": match.hand_number,
+                                         "points": won_amount, "standings": standings})
+    tx.close_table(closed)
+    tx.book.last_hand = closed
     last, tx.last = tx.last, []
     tx.notice(Text(HAND_WON[scoring],
                    {"winner": winner, "hand": match.hand_number, "points": won_amount,

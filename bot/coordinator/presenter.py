@@ -98,7 +98,8 @@ def table_view(record: GameRecord, match, locale: str, last: Iterable[Text] = ()
         scoring=match.rules.scoring, table=match.table,
         can_join=can_join_late(record), color_pending=awaiting_color(state),
         can_stack=bool(state.pending_draw) and stack_possible(state.rules, state.top),
-        fingerprint=fingerprint or "", seal=seals.seal_line(fingerprint))
+        fingerprint=fingerprint or "", seal=seals.seal_line(fingerprint),
+        previous_hand=record.book.last_hand)
 
 
 def can_join_late(record: GameRecord) -> bool:

@@ -13,7 +13,9 @@ import pickle
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from . import text_json
 from .chat_key import ChatKey
+from .views import Text
 
 REACTION_WINDOW = 3  # seconds, the default of the chat setting ``reaction_window``
 Counters = dict[str, dict[str, int]]  # player -> counter name -> count
@@ -217,6 +219,7 @@ class HandBook:
     race: list[RaceEvent] = field(default_factory=list)  # the last UNO! race events, oldest first
     end_vote: EndVote | None = None
     end_reason: str | None = None  # why a game stopped early: "vote", "away" (None: stopped)
+    last_hand: Text | None = None  # how the last hand ended, as its table closed on it
 
     def to_json(self) -> dict[str, Any]:
         # Empty parts are left out: they read back as empty.
@@ -234,6 +237,8 @@ class HandBook:
             data["end_vote"] = self.end_vote.to_json()
         if self.end_reason is not None:
             data["end_reason"] = self.end_reason
+        if self.last_hand is not None:
+            data["last_hand"] = text_json.encode(self.last_hand)
         return data
 
     def copy(self) -> HandBook:
@@ -261,7 +266,8 @@ class HandBook:
                    uno_calls=UnoCalls.from_json(calls) if calls else None,
                    race=[RaceEvent.from_json(e) for e in data.get("race") or ()],
                    end_vote=EndVote.from_json(vote) if vote else None,
-                   end_reason=data.get("end_reason"))
+                   end_reason=data.get("end_reason"),
+                   last_hand=text_json.decode(data["last_hand"]) if data.get("last_hand") else None)
 
 
 def _counters(data: Any) -> Counters:

@@ -100,6 +100,9 @@ class TableView:
     # Set on the last table of a hand or game: how it ended (who won, standings, stopped).
     # Such a table has no player to act, no countdown and no buttons.
     result: Text | None = None
+    # How the hand before this one ended (its table's ``result``), for the pages that show the
+    # table live but not the hand-end notice (the web hand, the spectators' page).
+    previous_hand: Text | None = None
     # The hand's sealed deck: SHA-256 of its seed (64 hex digits), committed at the deal, and
     # the narrator's line showing it. Empty / None for a game from before seeds were sealed.
     fingerprint: str = ""

@@ -60,3 +60,26 @@ async def test_sqlalchemy_reads_what_the_hot_path_wrote(database_url):
     assert row.hand_message_ids == saved.hand_message_ids
     assert row.deadlines == saved.deadlines
     assert row.seats == [seat.to_json() for seat in saved.seats]
+
+
+async def test_the_last_hands_result_in_the_book_reads_back_as_the_same_text(database_url):
+    from bot.coordinator.record import HandBook
+    from bot.coordinator.views import N_, Text
+    from bot.engine.cards import Card
+
+    result = Text(N_("🏁 {winner} won hand {hand} (+{points}). Standings: {standings}"),
+                  {"winner": "Ana", "hand": 3, "points": Text(N_("{count} point"), {"count": 12},
+                                                               "{count} points"),
+                   "standings": (Text(N_("{name}: {points} point"), {"name": "Ana", "points": 40},
+                                      "{name}: {points} points"),), "card": Card.parse("W+4")})
+    store: SqlStore = await open_store(database_url)
+    try:
+        await store.save(make_record(book=HandBook(last_hand=result)))
+    finally:
+        await store.close()
+    store = await open_store(database_url)  # a cold load: read from the database
+    try:
+        loaded = await store.load(CHAT)
+        assert loaded is not None and loaded.book.last_hand == result
+    finally:
+        await store.close()

@@ -378,3 +378,24 @@ async def test_a_seat_with_one_card_reads_one_card_on_the_hand_and_watch_pages(b
     # Your own seat says so in words on your page (and on no spectator's).
     assert "Bo (you)" in await hand.text_content("#seats")
     assert "(you)" not in await watch.text_content("#seats")
+
+
+async def test_the_next_hand_says_how_the_one_before_ended_on_both_pages(browser, served):
+    web = served
+    ana, bo = await web.two_players(settings={"target_score": 500, "turn_timer": 0})
+    game = await web.game_id()
+    await web.rig({ana.id: ["R1"], bo.id: ["G5", "Y7"]}, ["Y1", "Y2", "Y3", "B4"] * 5, ["R9"],
+                  current=ana.id, color="R")
+    hand = await open_page(browser, f"{web.base}/#token={web.link_token(ana.id, game)}")
+    token = web.web.links.watch("telegram", game).split("#token=")[1]
+    watch = await open_page(browser, f"{web.base}/watch#token={token}")
+    await hand.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    await watch.wait_for_selector("#game:not([hidden])", timeout=10_000)
+    for page in (hand, watch):
+        assert await page.is_hidden("#previous-hand")  # the first hand: none before it
+        await page.wait_for_function("() => socket && socket.readyState === 1", timeout=5_000)
+    await hand.click("[data-testid=card-R1]")  # Ana's last card ends hand 1; hand 2 is dealt
+    for page in (hand, watch):
+        await page.wait_for_selector("#previous-hand:not([hidden])", timeout=10_000)
+        assert (await page.text_content("#previous-hand")).startswith("🏁 Ana won hand 1 (+")
+    await hand.screenshot(path=str(ARTIFACTS / "web-hand-next-hand.png"))

@@ -269,3 +269,22 @@ async def test_stopping_the_server_closes_live_pages_at_once():
         message = await asyncio.wait_for(socket.receive(), 5)
         assert message.type == aiohttp.WSMsgType.CLOSE
         assert message.data == aiohttp.WSCloseCode.GOING_AWAY
+
+
+async def test_after_a_hand_both_pages_say_how_the_hand_before_ended(web):
+    from bot.coordinator import commands as cmds
+
+    from .test_watch import watch_state, watch_token
+
+    ana, bo = await web.two_players(settings={"target_score": 500, "turn_timer": 0})
+    game = await web.game_id()
+    session = await session_for(web, bo.id, game)
+    assert (await state_of(web, session))["table"]["previous_hand"] is None  # the first hand
+    await web.rig({ana.id: ["R1"], bo.id: ["G5", "Y7"]}, ["Y1", "Y2", "Y3", "B4"] * 5, ["R9"],
+                  current=ana.id, color="R")
+    assert (await web.do(cmds.PlayCards, ana, cards=("R1",))).ok  # Ana wins hand 1; hand 2 is dealt
+    table = (await state_of(web, session))["table"]
+    assert table["hand_number"] == 2
+    assert table["previous_hand"] == "🏁 Ana won hand 1 (+12 points). Standings: Ana: 12 points, Bo: 0 points"
+    watched = await (await watch_state(web, watch_token(web, game))).json()
+    assert watched["table"]["previous_hand"] == table["previous_hand"]

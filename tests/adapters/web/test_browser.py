@@ -44,6 +44,16 @@ async def open_page(browser, url: str, *, width: int = 412, height: int = 860):
     return page
 
 
+async def open_hand_and_watch(browser, web, user_id: str, game: str, *, watch_width: int = 412):
+    """A player's hand page and the game's spectators' page, both showing the game."""
+    hand = await open_page(browser, f"{web.base}/#token={web.link_token(user_id, game)}")
+    token = web.web.links.watch("telegram", game).split("#token=")[1]
+    watch = await open_page(browser, f"{web.base}/watch#token={token}", width=watch_width)
+    await hand.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    await watch.wait_for_selector("#game:not([hidden])", timeout=10_000)
+    return hand, watch
+
+
 async def test_two_players_play_through_their_pages(browser, served):
     web = served
     ana, bo = await web.two_players()
@@ -329,11 +339,7 @@ async def test_the_recap_appears_live_on_the_hand_and_watch_pages_and_stays_on_r
     game = await web.game_id()
     await web.rig({ana.id: ["R1"], bo.id: ["G5", "G6", "Y7"]}, ["Y1", "Y2", "Y3", "B4"], ["R9"],
                   current=ana.id, color="R")
-    hand = await open_page(browser, f"{web.base}/#token={web.link_token(ana.id, game)}")
-    token = web.web.links.watch("telegram", game).split("#token=")[1]
-    watch = await open_page(browser, f"{web.base}/watch#token={token}", width=1000)
-    await hand.wait_for_selector("body[data-ready='1']", timeout=10_000)
-    await watch.wait_for_selector("#game:not([hidden])", timeout=10_000)
+    hand, watch = await open_hand_and_watch(browser, web, ana.id, game, watch_width=1000)
     for page in (hand, watch):
         assert await page.is_hidden("[data-testid=recap]")  # not before the end
         await page.wait_for_function("() => socket && socket.readyState === 1", timeout=5_000)
@@ -366,11 +372,7 @@ async def test_a_seat_with_one_card_reads_one_card_on_the_hand_and_watch_pages(b
     game = await web.game_id()
     await web.rig({ana.id: ["R5"], bo.id: ["R9", "Y2", "Y3"]}, ["B3", "B4", "B5"], ["R1"],
                   current=bo.id)
-    hand = await open_page(browser, f"{web.base}/#token={web.link_token(bo.id, game)}")
-    token = web.web.links.watch("telegram", game).split("#token=")[1]
-    watch = await open_page(browser, f"{web.base}/watch#token={token}")
-    await hand.wait_for_selector("body[data-ready='1']", timeout=10_000)
-    await watch.wait_for_selector("#game:not([hidden])", timeout=10_000)
+    hand, watch = await open_hand_and_watch(browser, web, bo.id, game)
     for page in (hand, watch):
         rows = [" ".join(row.split()) for row in await page.locator("#seats li").all_inner_texts()]
         assert any(row.startswith("Ana") and "1 card ·" in row for row in rows), rows
@@ -386,11 +388,7 @@ async def test_the_next_hand_says_how_the_one_before_ended_on_both_pages(browser
     game = await web.game_id()
     await web.rig({ana.id: ["R1"], bo.id: ["G5", "Y7"]}, ["Y1", "Y2", "Y3", "B4"] * 5, ["R9"],
                   current=ana.id, color="R")
-    hand = await open_page(browser, f"{web.base}/#token={web.link_token(ana.id, game)}")
-    token = web.web.links.watch("telegram", game).split("#token=")[1]
-    watch = await open_page(browser, f"{web.base}/watch#token={token}")
-    await hand.wait_for_selector("body[data-ready='1']", timeout=10_000)
-    await watch.wait_for_selector("#game:not([hidden])", timeout=10_000)
+    hand, watch = await open_hand_and_watch(browser, web, ana.id, game)
     for page in (hand, watch):
         assert await page.is_hidden("#previous-hand")  # the first hand: none before it
         await page.wait_for_function("() => socket && socket.readyState === 1", timeout=5_000)

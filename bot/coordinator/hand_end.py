@@ -91,12 +91,8 @@ def _standings_scores(tx: Tx) -> dict[str, int] | None:
     """Across both tables for a table of a two-table match, else the match's own."""
     if tx.game().series is None or tx.match is None:
         return None
-    totals = dict(tx.match.scores)
-    for other in tx.linked:
-        if other.series is not None and other.has_match:
-            for player, points in other.current().scores.items():
-                totals[player] = totals.get(player, 0) + points
-    return totals
+    others = [other.current() for other in tx.linked if other.series is not None and other.has_match]
+    return presenter.summed_scores([tx.match, *others])
 
 
 def _table_round_finished(tx: Tx, match: Match) -> None:

@@ -404,6 +404,15 @@ def side_name(state, player: str, names: Mapping[str, str]) -> str | Text:
                 {"players": tuple(names.get(p, p) for p in state.teammates(player)), "team": team + 1})
 
 
+def summed_scores(matches: Iterable) -> dict[str, int]:
+    """The scores of several matches added up (a two-table match: its tables together)."""
+    totals: dict[str, int] = {}
+    for match in matches:
+        for player, points in match.scores.items():
+            totals[player] = totals.get(player, 0) + points
+    return totals
+
+
 def standings(match, names: Mapping[str, str], scores: Mapping[str, int] | None = None
               ) -> tuple[Text, ...]:
     """Best first for the scoring mode (fewest points first under losers_accumulate), in its

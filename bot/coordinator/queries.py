@@ -4,7 +4,7 @@ record's match itself."""
 from __future__ import annotations
 
 from .ports import ChatKey, GameRecord, GameStore
-from .presenter import names_of, standings, table_view
+from .presenter import names_of, standings, summed_scores, table_view
 from .views import TableView, Text
 
 
@@ -27,12 +27,8 @@ async def match_standings(store: GameStore, game_id: str) -> tuple[Text, ...] | 
     matches = [r.current() for r in ([record] if record.has_match else tables) if r.has_match]
     if not matches:
         return ()
-    totals: dict[str, int] | None = None
-    if not record.has_match:  # a two-table match's lobby: its tables together
-        totals = {}
-        for match in matches:
-            for player, points in match.scores.items():
-                totals[player] = totals.get(player, 0) + points
+    # A two-table match's lobby: its tables together.
+    totals = None if record.has_match else summed_scores(matches)
     return standings(matches[0], names_of(record), totals)
 
 

@@ -206,7 +206,8 @@ def conclude(tx: Tx) -> bool:
         return False
     matches = [r.current() for r in tables if r.has_match]
     players = [seat.user_id for seat in record.seats]
-    totals = {p: sum(m.scores.get(p, 0) for m in matches) for p in players}
+    summed = presenter.summed_scores(matches)
+    totals = {p: summed.get(p, 0) for p in players}
     rules = game_rules(record.rules)
     winner = champion(rules.scoring, totals, players)
     names = presenter.names_of(record)

@@ -94,12 +94,11 @@ def _hand_options(view: HandView, t: _Writer) -> list[str]:
         (view.can_declare_uno, N_("say UNO!")), (view.can_challenge, N_("challenge")),
         (bool(view.catchable), N_("call UNO! on a player who forgot"))) if offered]
     jump_in = jump_in_text(view)
-    jump_ins = jump_in is not None
     if jump_in is not None:
         lines.append(t.text(jump_in))
     if options:
         lines.append(t(N_("You can: {options}"), options=options))
-    elif not view.is_turn and not jump_ins:
+    elif not view.is_turn and jump_in is None:
         lines.append(t(N_("Waiting for your turn.")))
     if view.swap_targets and any(option.card.rank is Rank.SEVEN for option in view.cards):
         # a reminder for whoever holds a 7: noise in a hand without one

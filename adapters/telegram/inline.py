@@ -46,7 +46,7 @@ from bot.render.text import card_emoji, card_label, color_label, color_mark, ren
 
 from .callbacks import CARDS_RE, GAME_ID_RE, USER_ID_RE, ButtonAction, move_fields
 from .context import BotContext
-from .keyboards import multi_plays, ordered_options, single_play
+from .keyboards import ordered_options, single_play
 from .texts import clip_html, html, tr, user_locale
 
 if TYPE_CHECKING:
@@ -126,14 +126,14 @@ def result_entries(view: HandView) -> list[Entry]:
         card = shown.card
         play = single_play(view, card) if shown.playable else None
         if play is None:
-            if not any(o.cards[0] == card for o in multi_plays(view)):
+            if not any(o.cards[0] == card for o in view.multi_plays):
                 entries.append(Entry(f"x:{card}", f"{card_emoji(card)} {card_label(card, loc)}",
                                      tr(N_("Not playable now"), loc), card))
             continue
         mark = "⚡ " if shown.jump_in else ""
         entries += _play_entries(view, play, f"{mark}{card_emoji(card)} {card_label(card, loc)}",
                                  tr(N_("Playable"), loc), own=True)
-    for option in multi_plays(view):
+    for option in view.multi_plays:
         title = tr(N_("{cards} · {top} on top"), loc, cards="+".join(card_emoji(c) for c in option.cards),
                    top=card_emoji(option.card))
         entries += _play_entries(view, option, title, tr(N_("Playable"), loc), own=False)

@@ -102,10 +102,6 @@ def single_play(view: HandView, card: Card) -> PlayOption | None:
     return next((o for o in view.plays if o.cards == (card,)), None)
 
 
-def multi_plays(view: HandView) -> list[PlayOption]:
-    return [o for o in view.plays if len(o.cards) > 1]
-
-
 def plain_ref(option: PlayOption) -> str:
     """The reference pressed by the option's own button: without UNO where that exists."""
     return option.ref(uno=not option.plain)
@@ -129,7 +125,7 @@ def _card_buttons(view: HandView, ids: HandIds, option: CardOption) -> list[Inli
     play = single_play(view, card) if option.playable else None
     label = _card_label(option)
     if play is None:
-        if option.playable and any(o.cards[0] == card for o in multi_plays(view)):
+        if option.playable and any(o.cards[0] == card for o in view.multi_plays):
             return [ids.button(label, "m", card=str(card))]  # only with others of its rank
         return [ids.button(f"· {card_emoji(card)}", "x", card=str(card))]
     if play.colors:
@@ -146,7 +142,7 @@ def multi_groups(view: HandView) -> list[list[PlayOption]]:
     """The hand view's plays of several cards, grouped by the rank they start with: one button
     each, opening the choice of which of them (which card ends on top)."""
     groups: dict[Rank, list[PlayOption]] = {}
-    for option in multi_plays(view):
+    for option in view.multi_plays:
         groups.setdefault(option.cards[0].rank, []).append(option)
     return list(groups.values())
 

@@ -155,7 +155,7 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
         can_declare_uno="uno" in kinds,
         can_challenge="challenge" in kinds,
         catchable=tuple(m.target for m in moves if m.kind == "catch" and m.target is not None),
-        swap_targets=swap_targets, multi_play=state.rules.multi_play, hand_over=over, note=note,
+        swap_targets=swap_targets, hand_over=over, note=note,
         turn_started=turn_started and state.current == user_id and not over, repost=repost,
         turn_ended=(turn_ended and not over and state.current != user_id and not moves
                     and not state.rules.jump_in and note is None and not repost),

@@ -189,7 +189,6 @@ class HandView:
     can_challenge: bool
     catchable: tuple[str, ...]  # user ids this player may call out
     swap_targets: tuple[tuple[str, str], ...] = ()  # (user_id, name) choices for a 7 under 7-0
-    multi_play: bool = False  # several cards of one rank may be played at once
     name_color: bool = False  # the dealer names the colour of the first card (a Wild) now
     hand_over: bool = False  # the hand/game ended: buttons should be disabled
     note: Text | None = None  # e.g. "You drew Y3" (private, so it may name cards)
@@ -212,6 +211,11 @@ class HandView:
     # (wild, declare UNO) whose colour the player is choosing (OpenColorPicker): a hand
     # delivered again shows that choice rather than the plain hand.
     color_picker: tuple[str, bool] | None = None
+
+    @property
+    def multi_plays(self) -> tuple[PlayOption, ...]:
+        """The plays offered now that put down several cards of one rank at once."""
+        return tuple(option for option in self.plays if len(option.cards) > 1)
 
     def move(self, kind: str) -> Move | None:
         """The first move of ``kind`` ("draw", "take", "pass", "uno", "challenge", ...)."""

@@ -85,7 +85,7 @@ def _hand_options(view: HandView, t: _Writer) -> list[str]:
     options = []
     if view.is_turn and any(option.playable for option in view.cards):
         options.append(Text(N_("play a ✅ card")))
-        if view.multi_play:
+        if view.multi_plays:  # offered by this hand now, not merely allowed by the rules
             options.append(Text(N_("play several cards of one rank at once")))
     if view.can_draw and view.pending_draw:  # the same move as "draw", named as its button is
         options.append(Nn_("take the {count} card", "take the {count} cards", view.pending_draw))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -38,8 +39,6 @@ def lines(events, rules, locale="en") -> list[str]:
 
 
 def rendered(message, locale: str) -> str:
-    from dataclasses import replace
-
     message = replace(message, locale=locale)
     if isinstance(message, TableView):
         return render_table(message, now=0)
@@ -114,7 +113,7 @@ def test_the_victims_own_line_offers_a_stack_only_with_a_card_for_it():
 
     base = dict(game_id="g", locale="en", user_id="b", top=Card.parse("W+4"), color=Color.RED,
                 is_turn=True, pending_draw=4, can_draw=True, can_pass=False, can_declare_uno=False,
-                can_challenge=True, catchable=(), swap_targets=(), multi_play=False,
+                can_challenge=True, catchable=(), swap_targets=(),
                 hand_over=False)
     hand = HandView(cards=(CardOption(Card.parse("G1"), False),), **base)
     out = render_hand(hand)
@@ -130,6 +129,21 @@ def test_the_victims_own_line_offers_a_stack_only_with_a_card_for_it():
     assert "你须摸4张牌。" in render_hand(HandView(cards=hand.cards, **{**no_challenge, "locale": "zh_CN"}))
     stacker = HandView(cards=(CardOption(Card.parse("W+4"), True),), **no_challenge)
     assert "You must draw 4 cards unless you stack a ✅ card on it." in render_hand(stacker)
+
+
+def test_playing_several_cards_at_once_is_offered_only_when_the_hand_can():
+    from tests.adapters.telegram.move_views import position_view
+
+    multi = OFFICIAL.with_(multi_play=True)
+    # Two 6s, but neither goes on a blue 3: the Wild is the only play, alone.
+    lone = position_view({"a": ["R6", "G6", "W"], "b": ["G1"]}, "a", top="B3", color="B", rules=multi)
+    assert "play several cards of one rank at once" not in render_hand(lone)
+    assert "一次打出多张同点数的牌" not in render_hand(replace(lone, locale="zh_CN"))
+    pair = position_view({"a": ["R6", "G6", "W"], "b": ["G1"]}, "a", top="R3", color="R", rules=multi)
+    assert "You can: play a ✅ card, play several cards of one rank at once, draw" in render_hand(pair)
+    assert "一次打出多张同点数的牌" in render_hand(replace(pair, locale="zh_CN"))
+    official = position_view({"a": ["R6", "G6", "W"], "b": ["G1"]}, "a", top="R3", color="R")
+    assert "several cards" not in render_hand(official)
 
 
 # ---- events nobody was told about -------------------------------------------------------

@@ -157,22 +157,21 @@ async def bench_uno(fake: FakeDiscord, games: int) -> dict[str, float]:
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=4, help="games played at once, one per channel")
-    parser.add_argument("--echo", type=int, default=400, help="bare echo interactions")
+    parser.add_argument("--echo", type=int, default=400, help="bare echo interactions (0: none)")
     args = parser.parse_args()
     fake = FakeDiscord(channel_ids=tuple(1000 + i for i in range(max(1, args.games))))
     await fake.start()
     discord.http.Route.BASE = fake.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
     try:
-        echo_seq = await bench_echo(fake, args.echo // 4, 1)
-        echo_par = await bench_echo(fake, args.echo, 20)
+        echoes = [("sequential", await bench_echo(fake, max(1, args.echo // 4), 1)),
+                  ("20 at once", await bench_echo(fake, args.echo, 20))] if args.echo else []
         uno = await bench_uno(fake, args.games)
     finally:
         await fake.close()
-    print("bare slash echo, sequential : {interactions} interactions, {per_s:.0f}/s, "
-          "p50 {p50:.2f} ms, p99 {p99:.2f} ms".format(**echo_seq))
-    print("bare slash echo, 20 at once : {interactions} interactions, {per_s:.0f}/s, "
-          "p50 {p50:.2f} ms, p99 {p99:.2f} ms".format(**echo_par))
+    for how, echo in echoes:
+        print(f"bare slash echo, {how} : " + "{interactions} interactions, {per_s:.0f}/s, "
+              "p50 {p50:.2f} ms, p99 {p99:.2f} ms".format(**echo))
     print(f"UNO, {args.games} games at once   : " + "{interactions} interactions in {wall:.1f} s, {per_s:.0f}/s, "
           "p50 {p50:.2f} ms, p99 {p99:.2f} ms".format(**uno))
     print("UNO per turn               : {interactions_per_turn:.2f} interactions, REST {public_per_turn:.2f} public "

@@ -2,7 +2,7 @@
 first empty hand. Prints games/s and actions/s for the official and house presets and, when
 ``rlcard`` is installed (``pip install .[bench]``), RLCard's raw UNO engine and the ratio.
 
-    python bench/engine.py [GAMES]
+    python bench/engine.py [GAMES] [ROUNDS]
 
 The engine runs as installed: compiled with mypyc by ``pip install -e .`` / ``make`` (setup.py),
 or from its sources with ``UNOBOT_PURE_PYTHON=1`` at install; the first line printed says which.
@@ -15,6 +15,7 @@ hand); RLCard only allows W+4 when nothing else matches.
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import time
@@ -92,8 +93,11 @@ def main() -> None:
     """Engines run in alternating rounds and are timed in CPU time of this process (the machine
     may be shared). Every round plays the same games (the same seeds), so rounds differ only by
     noise: each engine's best round is reported, and the ratio of those."""
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", type=int, nargs="?", default=3000, help="games per engine, over every round")
+    parser.add_argument("rounds", type=int, nargs="?", default=5, help="alternating rounds")
+    args = parser.parse_args()
+    games, rounds = args.games, args.rounds
     per_round = max(1, games // rounds)
     print(f"engine: {'compiled (mypyc)' if COMPILED else 'uncompiled (pure Python)'}")
     runners = {"unobot official": lambda n, s: run_unobot("official", n, s),

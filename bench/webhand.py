@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import aiohttp  # noqa: E402
 
 from adapters.web import auth  # noqa: E402
-from adapters.web.links import WebLinks
+from adapters.web.links import WebLinks  # noqa: E402
 from adapters.web.server import WebHand  # noqa: E402
 from bench.players import BenchChat  # noqa: E402
 from bot.coordinator import commands as cmds  # noqa: E402
@@ -124,10 +124,10 @@ async def measure(games: int, moves: int, store_kind: str) -> list[float]:
         store = await open_store(f"sqlite+aiosqlite:///{folder}/bench.db")
     else:
         store = MemoryStore()
-    coordinator = Coordinator(BenchChat(), store, clock, ai_delay=0, seed=1)
-    web = WebHand(links=WebLinks("http://127.0.0.1", SECRET), store=store,
-                  handle=coordinator.handle)
-    coordinator.chat = web.tee(coordinator.chat)
+    # Assembled as the bot is (bot/cli.py): the coordinator publishes through the web hand's tee.
+    web = WebHand(links=WebLinks("http://127.0.0.1", SECRET), store=store)
+    coordinator = Coordinator(web.tee(BenchChat()), store, clock, ai_delay=0, seed=1, watchers=web)
+    web.serve_commands(coordinator.handle)
     port = await web.start("127.0.0.1", 0)
     latencies: list[float] = []
     connector = aiohttp.TCPConnector(limit=0)

@@ -25,11 +25,9 @@ that game; each page then reads its own player's snapshot from the store.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
-from importlib import resources
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -61,6 +59,7 @@ from bot.render import images
 from . import auth
 from .links import WebLinks
 from .live import push_until_closed
+from .pages import MALFORMED, bearer, html_page, json_text, unauthorized
 from .recaps import NO_RECAP, RecapPictures, reader_locale, refusal_page
 from .recaps import script as recap_script
 from .views import snapshot_json
@@ -82,26 +81,12 @@ _SIGNED_OUT = Text(N_("This page's link is not valid any more: open your hand ag
                       "chat."))
 
 
-def _unauthorized() -> web.Response:
-    return web.json_response({"error": "unauthorized"}, status=401)
-
-
-_MALFORMED = (ValueError, UnicodeDecodeError, RecursionError)  # RecursionError: deep nesting
-
-
 async def _json_body(request: web.Request) -> Any:
     """The request's JSON, or None when it is not JSON (a body over MAX_BODY is answered
     413 by aiohttp before it is read)."""
     try:
         return await request.json()
-    except _MALFORMED:
-        return None
-
-
-def _json_text(text: Any) -> Any:
-    try:
-        return json.loads(text)
-    except (*_MALFORMED, TypeError):
+    except MALFORMED:
         return None
 
 
@@ -240,10 +225,7 @@ class WebHand:
 
     # ---- handlers ----------------------------------------------------------------------
     async def _page(self, request: web.Request) -> web.Response:
-        html = resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8")
-        return web.Response(text=html, content_type="text/html", headers={
-            "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
-            "X-Content-Type-Options": "nosniff"})
+        return html_page("page.html")
 
     async def _card(self, request: web.Request) -> web.Response:
         try:
@@ -259,7 +241,7 @@ class WebHand:
     async def _session(self, request: web.Request) -> web.Response:
         body = await _json_body(request)
         if not isinstance(body, dict):
-            return _unauthorized()
+            return unauthorized()
         try:
             if "init_data" in body:
                 if not self._telegram_token:
@@ -274,11 +256,11 @@ class WebHand:
                 platform, user_id, game_id = claims.platform, claims.user_id, claims.game_id
         except auth.AuthError as error:
             log.info("web hand: a session was refused (%s)", error)
-            return _unauthorized()
+            return unauthorized()
         snapshot = await player_snapshot(self._store, game_id, user_id)
         if snapshot is None or snapshot.chat.platform != platform:
             log.info("web hand: a session was refused (not seated in that game)")
-            return _unauthorized()
+            return unauthorized()
         session = auth.sign_token(self._secret, platform=platform, user_id=user_id,
                                   game_id=game_id, expires=self._now() + auth.SESSION_TTL,
                                   kind="session")
@@ -293,8 +275,7 @@ class WebHand:
         return claims if claims.kind == "session" else None
 
     def _bearer(self, request: web.Request) -> auth.TokenClaims | None:
-        header = request.headers.get("Authorization", "")
-        return self._claims(header.removeprefix("Bearer ").strip() if header else None)
+        return self._claims(bearer(request))
 
     async def _snapshot(self, claims: auth.TokenClaims) -> PlayerSnapshot | None:
         return await player_snapshot(self._store, claims.game_id, claims.user_id,
@@ -304,7 +285,7 @@ class WebHand:
         claims = self._bearer(request)
         snapshot = await self._snapshot(claims) if claims else None
         if snapshot is None:
-            return _unauthorized()
+            return unauthorized()
         return web.json_response(snapshot_json(snapshot, self._now()))
 
     async def _recap(self, request: web.Request) -> web.Response:
@@ -320,7 +301,7 @@ class WebHand:
         claims = self._bearer(request)
         snapshot = await self._snapshot(claims) if claims else None
         if claims is None or snapshot is None:
-            return _unauthorized()
+            return unauthorized()
         body = await _json_body(request)
         command = self._command(body, claims, snapshot,
                                 snapshot_json(snapshot, self._now())["version"])
@@ -379,7 +360,7 @@ class WebHand:
             return socket
         claims = None
         if first.type == WSMsgType.TEXT:
-            message = _json_text(first.data)
+            message = json_text(first.data)
             if isinstance(message, dict):
                 claims = self._claims(message.get("session"))
         snapshot = await self._snapshot(claims) if claims else None

@@ -18,13 +18,11 @@ reads the count (``watching``) when it sends a table.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
 import weakref
 from collections.abc import Callable
-from importlib import resources
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -42,6 +40,7 @@ from bot.render.text import card_count, score_count, watchers_text
 
 from . import auth
 from .live import push_until_closed
+from .pages import bearer, html_page, json_text, unauthorized
 from .recaps import NO_RECAP, RecapPictures, reader_locale, recap_json, recap_labels, refusal_page
 
 log = logging.getLogger(__name__)
@@ -174,22 +173,17 @@ class Spectators:
         return snapshot
 
     async def _page(self, request: web.Request) -> web.Response:
-        html = resources.files(__package__).joinpath("watch.html").read_text(encoding="utf-8")
-        return web.Response(text=html, content_type="text/html", headers={
-            "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
-            "X-Content-Type-Options": "nosniff"})
+        return html_page("watch.html")
 
     async def _state(self, request: web.Request) -> web.Response:
-        header = request.headers.get("Authorization", "")
-        claims = self._claims(header.removeprefix("Bearer ").strip() if header else None)
+        claims = self._claims(bearer(request))
         snapshot = await self._snapshot(claims) if claims else None
         if claims is None or snapshot is None:
-            return web.json_response({"error": "unauthorized"}, status=401)
+            return unauthorized()
         return web.json_response(spectator_json(snapshot, self.watching(claims.game_id)))
 
     async def _recap(self, request: web.Request) -> web.Response:
-        header = request.headers.get("Authorization", "")
-        claims = self._claims(header.removeprefix("Bearer ").strip() if header else None)
+        claims = self._claims(bearer(request))
         snapshot = await self._snapshot(claims) if claims else None
         if snapshot is None:
             return refusal_page(403, LABELS["unauthorized"], reader_locale(request))
@@ -208,10 +202,9 @@ class Spectators:
             return socket
         claims = None
         if first.type == WSMsgType.TEXT:
-            with contextlib.suppress(ValueError, TypeError, RecursionError):
-                message = json.loads(first.data)
-                if isinstance(message, dict):
-                    claims = self._claims(message.get("token"))
+            message = json_text(first.data)
+            if isinstance(message, dict):
+                claims = self._claims(message.get("token"))
         snapshot = await self._snapshot(claims) if claims else None
         if claims is None or snapshot is None:
             await socket.close(code=UNAUTHORIZED, message=b"unauthorized")

@@ -12,7 +12,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from cachetools import FIFOCache
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import User as TgUser
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
@@ -46,31 +47,35 @@ class CommandHandlers:
             await self._command(update, lambda chat, user: command_type(chat, user), need_admin)
         return handler
 
-    async def _command(self, update: Update, build: BuildCommand, need_admin: bool = False) -> None:
+    async def _game_of(self, update: Update) -> tuple[Message, TgUser, Chat, ChatKey] | None:
+        """The message, its sender and chat, and the group whose game it is about; None, after
+        telling the sender, when a private chat's sender sits in no game."""
         incoming = parts(update)
         if incoming is None:
-            return
+            return None
         message, tg_user, tg_chat = incoming
         chat = await self.ctx.command_chat(tg_chat, tg_user)
         if chat is None:
             loc = await self.ctx.locale_of(tg_user)
             await message.reply_text(html(tr(N_("You are not in a game."), loc)), parse_mode=ParseMode.HTML)
+            return None
+        return message, tg_user, tg_chat, chat
+
+    async def _command(self, update: Update, build: BuildCommand, need_admin: bool = False) -> None:
+        found = await self._game_of(update)
+        if found is None:
             return
+        message, tg_user, tg_chat, chat = found
         command, reply = await self.ctx.run_as(tg_user, tg_chat, chat, build, need_admin)
         await self.ctx.reply_in_chat(message, command, reply)
 
     async def on_watch(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/watch``: a read-only link to the live table for anyone here (a URL button: the
         Mini App's own button would tell the page who pressed, which a spectator needs not)."""
-        incoming = parts(update)
-        if incoming is None:
+        found = await self._game_of(update)
+        if found is None:
             return
-        message, tg_user, tg_chat = incoming
-        chat = await self.ctx.command_chat(tg_chat, tg_user)
-        if chat is None:
-            loc = await self.ctx.locale_of(tg_user)
-            await message.reply_text(html(tr(N_("You are not in a game."), loc)), parse_mode=ParseMode.HTML)
-            return
+        message, tg_user, tg_chat, chat = found
         links = self.ctx.port.web_links
         command, reply = await self.ctx.run_as(
             tg_user, tg_chat, chat, lambda key, user: cmd.Watch(key, user, web=links is not None),
@@ -93,17 +98,12 @@ class CommandHandlers:
         """``/play R5``, ``/play W+4 red``, ``/play 黄2``, ``/play red reverse``, ``/play R5 B5``
         (several where the rules allow); after a wild refused for want of a colour,
         ``/play red`` completes it. The notation: bot/coordinator/notation.py."""
-        incoming = parts(update)
-        if incoming is None:
+        found = await self._game_of(update)
+        if found is None:
             return
-        message, tg_user, tg_chat = incoming
+        message, tg_user, tg_chat, chat = found
         args = context.args or []
         typed = notation.parse_play(args) if args else notation.TypedPlay()
-        chat = await self.ctx.command_chat(tg_chat, tg_user)
-        if chat is None:
-            loc = await self.ctx.locale_of(tg_user)
-            await message.reply_text(html(tr(N_("You are not in a game."), loc)), parse_mode=ParseMode.HTML)
-            return
         if isinstance(typed, notation.NotationError):
             loc = await self.ctx.locale_of(tg_user)
             user = await self.ctx.user(tg_user)

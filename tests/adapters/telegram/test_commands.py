@@ -71,8 +71,9 @@ async def test_private_commands_find_the_players_game(harness: Harness):
     waiting = BO if mover is ANA else ANA
     refusal = await ask(harness, waiting, "/draw", chat=waiting.id)  # in the private chat
     assert "turn" in refusal.lower()
-    lonely = await ask(harness, DEE, "/draw", chat=DEE.id)
-    assert "not in a game" in lonely.lower()
+    for command in ("/draw", "/play R5", "/watch"):  # each answered the same way
+        lonely = await ask(harness, DEE, command, chat=DEE.id)
+        assert "not in a game" in lonely.lower(), command
 
 
 async def test_group_commands_in_the_private_chat_point_to_a_group(harness: Harness):

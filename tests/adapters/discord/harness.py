@@ -47,9 +47,12 @@ class BotHarness:
                                   notifier=port, table_opener=port)
         return self.coordinator_wrapper(coordinator) if self.coordinator_wrapper else coordinator
 
+    def config(self) -> DiscordConfig:
+        """The bot's configuration (a subclass adds what its bot is configured with)."""
+        return DiscordConfig(token=self.fake.token, ack_after=self.ack_after, guild_ready_timeout=0.01)
+
     async def start(self) -> None:
-        config = DiscordConfig(token=self.fake.token, ack_after=self.ack_after, guild_ready_timeout=0.01)
-        self.app = DiscordApp(config, self.make_coordinator, self.store, on_error=self.errors.append)
+        self.app = DiscordApp(self.config(), self.make_coordinator, self.store, on_error=self.errors.append)
         self.app.client.on_error = self._client_error  # type: ignore[method-assign]
         for name in ("discord", "adapters", "bot"):
             logging.getLogger(name).addHandler(self.log)

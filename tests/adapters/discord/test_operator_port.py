@@ -4,9 +4,11 @@ the coordinator, and /healthz 503 when the gateway goes away."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import aiohttp
 
-from adapters.discord.app import DiscordApp, DiscordConfig
+from adapters.discord.app import DiscordConfig
 from adapters.ops.metrics import OpsMetrics
 from adapters.ops.server import OpsServer
 from bot.coordinator import MemoryStore
@@ -27,12 +29,8 @@ class MeteredHarness(BotHarness):
         super().__init__(fake, MemoryStore(), coordinator_wrapper=metrics.metered)
         self.report = metrics.platform_report()
 
-    async def start(self) -> None:
-        config = DiscordConfig(token=self.fake.token, ack_after=self.ack_after,
-                               guild_ready_timeout=0.01, report=self.report)
-        self.app = DiscordApp(config, self.make_coordinator, self.store, on_error=self.errors.append)
-        await self.app.start()
-        await self.app.wait_ready(timeout=10)
+    def config(self) -> DiscordConfig:
+        return replace(super().config(), report=self.report)
 
 
 async def test_a_discord_bot_serves_health_and_metrics(fake):

@@ -5,11 +5,12 @@ Real discord.py against the fake Discord, and the real web server behind the lin
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from adapters.discord.app import DiscordApp, DiscordConfig
+from adapters.discord.app import DiscordConfig
 from adapters.web import auth
 from adapters.web.server import WebHand
 from bot.coordinator import Coordinator, MemoryStore
@@ -29,13 +30,8 @@ class WatchHarness(BotHarness):
         return Coordinator(self.web.tee(port), self.store, self.clock, ai_delay=self.ai_delay,
                            seed=self.seed, notifier=port, table_opener=port, watchers=self.web)
 
-    async def start(self) -> None:
-        config = DiscordConfig(token=self.fake.token, ack_after=self.ack_after,
-                               guild_ready_timeout=0.01, web_links=LINKS)
-        self.app = DiscordApp(config, self.make_coordinator, self.store, on_error=self.errors.append)
-        self.app.client.on_error = self._client_error  # type: ignore[method-assign]
-        await self.app.start()
-        await self.app.wait_ready(timeout=10)
+    def config(self) -> DiscordConfig:
+        return replace(super().config(), web_links=LINKS)
 
 
 @pytest.fixture

@@ -4,10 +4,11 @@ signed, short-lived token for that player and game only: real discord.py, fake D
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
-from adapters.discord.app import DiscordApp, DiscordConfig
+from adapters.discord.app import DiscordConfig
 from adapters.web import auth
 from adapters.web.links import WebLinks
 from bot.coordinator import MemoryStore
@@ -20,13 +21,8 @@ LINKS = WebLinks("https://uno.example.org", b"link-secret")
 
 
 class WebHarness(BotHarness):
-    async def start(self) -> None:  # the same bot, configured with the web hand
-        config = DiscordConfig(token=self.fake.token, ack_after=self.ack_after,
-                               guild_ready_timeout=0.01, web_links=LINKS)
-        self.app = DiscordApp(config, self.make_coordinator, self.store, on_error=self.errors.append)
-        self.app.client.on_error = self._client_error  # type: ignore[method-assign]
-        await self.app.start()
-        await self.app.wait_ready(timeout=10)
+    def config(self) -> DiscordConfig:  # the same bot, configured with the web hand
+        return replace(super().config(), web_links=LINKS)
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import WSCloseCode, web
 
 from bot.coordinator import (
     N_,
@@ -58,16 +58,14 @@ from bot.render import images
 
 from . import auth
 from .links import WebLinks
-from .live import push_until_closed
-from .pages import MALFORMED, bearer, html_page, json_text, unauthorized
+from .live import COALESCE, UNAUTHORIZED, opened, push_until_closed
+from .pages import MALFORMED, bearer, html_page, unauthorized
 from .recaps import NO_RECAP, RecapPictures, reader_locale, refusal_page
 from .recaps import script as recap_script
 from .views import snapshot_json
 from .watch import Spectators
 
 log = logging.getLogger(__name__)
-FIRST_MESSAGE_TIMEOUT = 5.0
-COALESCE = 0.005  # seconds a page waits after a wake-up for the rest of the same move
 MAX_BODY = 16 * 1024
 # Live pages one player may keep open: each costs a read and a push on every move, so
 # opening another closes the oldest (with REPLACED; the page says so and does not reconnect).
@@ -353,20 +351,10 @@ class WebHand:
         socket = web.WebSocketResponse(heartbeat=30)
         await socket.prepare(request)
         self._sockets.add(socket)
-        try:
-            first = await socket.receive(timeout=FIRST_MESSAGE_TIMEOUT)
-        except TimeoutError:
-            await socket.close(code=4401, message=b"unauthorized")
+        found = await opened(socket, "session", self._claims, self._snapshot)
+        if found is None:
             return socket
-        claims = None
-        if first.type == WSMsgType.TEXT:
-            message = json_text(first.data)
-            if isinstance(message, dict):
-                claims = self._claims(message.get("session"))
-        snapshot = await self._snapshot(claims) if claims else None
-        if claims is None or snapshot is None:
-            await socket.close(code=4401, message=b"unauthorized")
-            return socket
+        claims, snapshot = found
         player = (claims.platform, claims.user_id)
         pages = self._player_pages.setdefault(player, [])
         pages.append(socket)
@@ -403,7 +391,7 @@ class WebHand:
         sent: dict[str, Any] | None = None
         while not socket.closed:
             if snapshot is None:
-                await socket.close(code=4401, message=b"unauthorized")
+                await socket.close(code=UNAUTHORIZED, message=b"unauthorized")
                 return
             data = snapshot_json(snapshot, self._now())
             comparable = {**data, "now": None, "seq": None}

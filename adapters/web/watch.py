@@ -25,7 +25,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import WSCloseCode, web
 
 from bot.coordinator import (
     N_,
@@ -39,18 +39,15 @@ from bot.i18n import card_label, color_label, gettext, translate
 from bot.render.text import card_count, score_count, watchers_text
 
 from . import auth
-from .live import push_until_closed
-from .pages import bearer, html_page, json_text, unauthorized
+from .live import COALESCE, UNAUTHORIZED, opened, push_until_closed
+from .pages import bearer, html_page, unauthorized
 from .recaps import NO_RECAP, RecapPictures, reader_locale, recap_json, recap_labels, refusal_page
 
 log = logging.getLogger(__name__)
-FIRST_MESSAGE_TIMEOUT = 5.0
-COALESCE = 0.005
 # Each open page costs a read and a push on every move: past this many on one game, a new one
 # is turned away (the page says so) rather than slowing the game's other pages.
 MAX_PAGES_PER_GAME = 50
 FULL = 4429
-UNAUTHORIZED = 4401
 
 LABELS = {
     "title": N_("UNO: watching the table"),
@@ -195,20 +192,10 @@ class Spectators:
         socket = web.WebSocketResponse(heartbeat=30)
         await socket.prepare(request)
         self._sockets.add(socket)
-        try:
-            first = await socket.receive(timeout=FIRST_MESSAGE_TIMEOUT)
-        except TimeoutError:
-            await socket.close(code=UNAUTHORIZED, message=b"unauthorized")
+        found = await opened(socket, "token", self._claims, self._snapshot)
+        if found is None:
             return socket
-        claims = None
-        if first.type == WSMsgType.TEXT:
-            message = json_text(first.data)
-            if isinstance(message, dict):
-                claims = self._claims(message.get("token"))
-        snapshot = await self._snapshot(claims) if claims else None
-        if claims is None or snapshot is None:
-            await socket.close(code=UNAUTHORIZED, message=b"unauthorized")
-            return socket
+        claims, snapshot = found
         game_id = claims.game_id
         if self.watching(game_id) >= MAX_PAGES_PER_GAME:
             await socket.close(code=FULL, message=b"too many watchers")

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from bot.i18n import CommandRef
 
 from .commands import Command
+from .hand_book import EndVote
 from .names import display_name
 from .presenter import names_of
-from .record import EndVote
 from .refusals import Refusal
 from .transaction import Tx
 from .views import N_, Nn_, Text

@@ -16,8 +16,8 @@ from typing import Any
 from bot.engine import events as ev
 
 from . import fairness
+from .hand_book import RaceEvent
 from .ports import GameRecord
-from .record import RaceEvent
 from .views import N_, Text
 
 RACE_KEPT = 50  # events kept in the record

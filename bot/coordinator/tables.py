@@ -26,9 +26,10 @@ from bot.engine.errors import UnoError
 from bot.engine.match import champion
 
 from . import presenter
+from .hand_book import HandBook
 from .names import display_names
 from .ports import ChatKey, GameRecord, GameResult, PlayerResult, Seat
-from .record import HandBook, TableOfMatch, TwoTables
+from .record import TableOfMatch, TwoTables
 from .refusals import Refusal, from_engine
 from .results import COUNTERS, add_up
 from .settings import game_rules

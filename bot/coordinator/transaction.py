@@ -15,8 +15,8 @@ from bot.engine.actions import Action
 from bot.engine.predicates import may_jump_in
 
 from . import fairness, hand_end, match_log, presenter, race, results, uno_calls
+from .hand_book import HandBook
 from .ports import ChatKey, GameRecord, GameResult, Seat
-from .record import HandBook
 from .refusals import Refusal
 from .views import N_, Notice, Public, TableView, Text
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from bot.engine import events as ev
 
-from .record import HandBook, UnoCalls
+from .hand_book import HandBook, UnoCalls
 from .refusals import Refusal
 from .views import N_, Text
 

@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from bot.coordinator.clock import FakeClock, RealClock
+from bot.coordinator.hand_book import HandBook
 from bot.coordinator.memory_store import MemoryStore
 from bot.coordinator.ports import (
     ChatKey,
@@ -16,7 +17,6 @@ from bot.coordinator.ports import (
     Seat,
     VersionConflict,
 )
-from bot.coordinator.record import HandBook
 
 CHAT = ChatKey("discord", "42")
 
@@ -91,7 +91,8 @@ async def test_a_stored_record_shares_no_mutable_part_with_the_saved_or_loaded_o
     copies would share fails here."""
     from dataclasses import fields, is_dataclass
 
-    from bot.coordinator.record import EndVote, Outbox, RaceEvent, UnoCalls
+    from bot.coordinator.hand_book import EndVote, RaceEvent, UnoCalls
+    from bot.coordinator.record import Outbox
 
     store = MemoryStore(now=lambda: 5.0)
     mine = record(status="running")

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from bot.coordinator.hand_book import HandBook
 from bot.coordinator.ports import (
     ChatKey,
     ChatSettings,
@@ -18,7 +19,7 @@ from bot.coordinator.ports import (
     UserProfile,
     VersionConflict,
 )
-from bot.coordinator.record import DeliveryState, HandBook, Outbox
+from bot.coordinator.record import DeliveryState, Outbox
 
 CHAT = ChatKey("telegram", "-100123")
 OTHER_CHAT = ChatKey("telegram", "-100999")

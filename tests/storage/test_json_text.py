@@ -63,7 +63,7 @@ async def test_sqlalchemy_reads_what_the_hot_path_wrote(database_url):
 
 
 async def test_the_last_hands_result_in_the_book_reads_back_as_the_same_text(database_url):
-    from bot.coordinator.record import HandBook
+    from bot.coordinator.hand_book import HandBook
     from bot.coordinator.views import N_, Text
     from bot.engine.cards import Card
 

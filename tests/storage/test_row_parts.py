@@ -16,8 +16,9 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 
+from bot.coordinator.hand_book import EndVote, HandBook, RaceEvent
 from bot.coordinator.ports import ChatKey, VersionConflict
-from bot.coordinator.record import DeliveryState, EndVote, HandBook, Outbox, RaceEvent
+from bot.coordinator.record import DeliveryState, Outbox
 from storage import SqlStore, migrate, open_store
 from storage.db import make_engine
 

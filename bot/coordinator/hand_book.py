@@ -4,13 +4,18 @@ end, and the facts a match's recap tells that no result row holds."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from bot.engine import events as ev
 
 from . import text_json
 from .views import Text
 
 Counters = dict[str, dict[str, int]]  # player -> counter name -> count
+# Cards drawn for these reasons are a penalty (not a card drawn by choice, nor the deal's).
+PENALTIES = frozenset(("penalty", "uno_penalty", "false_uno", "challenge"))
 
 
 @dataclass
@@ -85,6 +90,10 @@ class HandBook:
     end_vote: EndVote | None = None
     end_reason: str | None = None  # why a game stopped early: "vote", "away" (None: stopped)
     last_hand: Text | None = None  # how the last hand ended, as its table closed on it
+    # The most cards one penalty made a player draw in the match so far, the first time it
+    # happened: (cards, player, hand number). Kept as the match goes (it changes rarely) so
+    # that the match's recap needs no replay of its moves.
+    penalty: tuple[int, str, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         # Empty parts are left out: they read back as empty.
@@ -104,6 +113,8 @@ class HandBook:
             data["end_reason"] = self.end_reason
         if self.last_hand is not None:
             data["last_hand"] = text_json.encode(self.last_hand)
+        if self.penalty is not None:
+            data["penalty"] = list(self.penalty)
         return data
 
     def copy(self) -> HandBook:
@@ -132,8 +143,24 @@ class HandBook:
                    race=[RaceEvent.from_json(e) for e in data.get("race") or ()],
                    end_vote=EndVote.from_json(vote) if vote else None,
                    end_reason=data.get("end_reason"),
-                   last_hand=text_json.decode(data["last_hand"]) if data.get("last_hand") else None)
+                   last_hand=text_json.decode(data["last_hand"]) if data.get("last_hand") else None,
+                   penalty=_penalty(data.get("penalty")))
+
+    def note_penalties(self, events: Iterable[ev.Event], hand: int) -> None:
+        """Keep the biggest penalty among ``events`` (a move's, played in hand ``hand``) if it
+        beats the match's so far."""
+        for event in events:
+            if type(event) is ev.CardsDrawn and event.reason in PENALTIES and (
+                    self.penalty is None or event.count > self.penalty[0]):
+                self.penalty = (event.count, event.player, hand)
 
 
 def _counters(data: Any) -> Counters:
     return {p: {k: int(v) for k, v in row.items()} for p, row in (data or {}).items()}
+
+
+def _penalty(data: Any) -> tuple[int, str, int] | None:
+    if not data:
+        return None
+    cards, player, hand = data
+    return int(cards), str(player), int(hand)

@@ -1,5 +1,7 @@
 """A finished match to look back on: its score chart's data and a few facts, built from what
-the store keeps (the result rows of each hand, and the match log for moves and penalties).
+the store keeps: the result rows of each hand, the moves each hand's steps in the match log
+count, and the biggest penalty the game's book kept as the match went. Nothing is replayed:
+a match's end costs no more than its moves' steps read once.
 
 The same builder serves the match's end (the rows stored so far plus the transaction's own)
 and ``/recap`` later (the chat's last match read back), so both show the same numbers."""
@@ -11,9 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.engine import events as ev
-
-from .history import hands_of
+from .hand_book import HandBook
 from .ports import ChatKey, GameRecord, GameResult, GameStore, MatchHistory
 from .views import N_, Nn_, Recap, ScoreLine, Text
 
@@ -25,70 +25,94 @@ MODE = {
     "losers_accumulate": N_("losers collect their cards' points"),
     "chips": N_("chips"),
 }
-# Cards drawn for these reasons are a penalty (not a card drawn by choice).
-PENALTIES = ("penalty", "uno_penalty", "false_uno", "challenge")
+Penalty = tuple[int, str, int]  # as a game's book keeps it: (cards, player, hand)
 
 
 @dataclass
 class LogFacts:
-    """What only the match log knows: moves per hand and the biggest penalty drawn. Hands are
-    (table, number): table 0 is a match's only table, 1 and 2 those of a two-table match."""
+    """What no result row holds: the moves of each hand, counted in the match log, and the
+    biggest penalty drawn, which each game's book kept as it happened. Hands are (table,
+    number): table 0 is a match's only table, 1 and 2 those of a two-table match."""
 
     moves: dict[tuple[int, int], int] = field(default_factory=dict)  # hand -> moves played
     penalty: tuple[int, str, int, int] | None = None  # (cards, player, table, hand)
 
 
-def log_facts(histories: Sequence[tuple[int, MatchHistory | None]]) -> LogFacts:
-    """The facts of each table's log, ``histories`` as (table, its history)."""
+def log_facts(tables: Sequence[tuple[int, MatchHistory | None, Penalty | None]]) -> LogFacts:
+    """The facts of each table's log and book, ``tables`` as (table, its history, the
+    biggest penalty its book kept)."""
     facts = LogFacts()
-    for table, history in histories:
+    for table, history, penalty in tables:
         if history is not None:
             _add_log(facts, table, history)
+        if penalty is not None and (facts.penalty is None or penalty[0] > facts.penalty[0]):
+            cards, player, hand = penalty
+            facts.penalty = (cards, player, table, hand)
     return facts
 
 
 def _add_log(facts: LogFacts, table: int, history: MatchHistory) -> None:
     try:
-        hands = hands_of(history)
-    except Exception:  # noqa: BLE001 -- a log that no longer replays costs two lines, not the recap
-        log.warning("the match log did not replay; the recap leaves out moves and penalties",
+        hands = moves_per_hand(history)
+    except Exception:  # noqa: BLE001 -- a log that no longer reads costs two lines, not the recap
+        log.warning("the match log did not read; the recap leaves out the moves per hand",
                     exc_info=True)
         return
     # A later match of the same game starts at hand 1 again: only the last match counts.
-    start = max((i for i, h in enumerate(hands) if i and h.number < hands[i - 1].number), default=0)
-    for hand in hands[start:]:
-        played = sum(1 for move in hand.moves if "a" in move.step)
-        key = (table, hand.number)
+    start = max((i for i, (number, _) in enumerate(hands) if i and number < hands[i - 1][0]),
+                default=0)
+    for number, played in hands[start:]:
+        key = (table, number)
         facts.moves[key] = facts.moves.get(key, 0) + played
-        for move in hand.moves:
-            for event in move.events:
-                if isinstance(event, ev.CardsDrawn) and event.reason in PENALTIES and (
-                        facts.penalty is None or event.count > facts.penalty[0]):
-                    facts.penalty = (event.count, event.player, table, hand.number)
+
+
+def moves_per_hand(history: MatchHistory) -> list[tuple[int, int]]:
+    """(hand number, moves played) of every hand in the log, in order: the steps counted,
+    not replayed (a move is an action step; a new base starts the match again)."""
+    hands: list[list[int]] = []
+    bases = sorted(history.bases, key=lambda base: base[0])
+    for index, (version, data) in enumerate(bases):
+        until = bases[index + 1][0] if index + 1 < len(bases) else None
+        number = int(data["hand_number"])
+        hands.append([number, 0])
+        for logged, steps, _ in history.log:
+            if logged <= version or (until is not None and logged >= until):
+                continue
+            for step in steps:
+                if "next" in step:
+                    number += 1
+                    hands.append([number, 0])
+                elif "a" in step:
+                    hands[-1][1] += 1
+    return [(number, played) for number, played in hands]
 
 
 @dataclass(frozen=True)
 class TableLog:
-    """One table's part of a two-table match: its number, hand rows and match log."""
+    """One table's part of a two-table match: its number, hand rows, match log and the
+    biggest penalty its book kept."""
 
     number: int
     results: Sequence[GameResult]
     history: MatchHistory | None
+    penalty: Penalty | None = None
 
 
 def build(results: Sequence[GameResult], history: MatchHistory | None, scoring: str | None,
-          locale: str, *, tables: Sequence[TableLog] = ()) -> Recap | None:
+          locale: str, *, penalty: Penalty | None = None,
+          tables: Sequence[TableLog] = ()) -> Recap | None:
     """The recap of the match whose rows are ``results`` (its hands, then the match row), or
-    None when no hand of it was recorded. A two-table match's hub gives its match row in
+    None when no hand of it was recorded; ``penalty``: the biggest its game's book kept. A
+    two-table match's hub gives its match row in
     ``results`` and its ``tables``' hands: the chart has one point per hand number, each
     player's score after that hand at both tables (each plays one of them at a time)."""
     if tables:
         rows = [r for t in tables for r in t.results if r.kind == "hand"]
-        logged = log_facts([(t.number, t.history) for t in tables])
+        logged = log_facts([(t.number, t.history, t.penalty) for t in tables])
         table_of = {r.game_id: t.number for t in tables for r in t.results}
     else:
         rows = [r for r in results if r.kind == "hand"]
-        logged = log_facts([(0, history)])
+        logged = log_facts([(0, history, penalty)])
         table_of = {}
     hands = sorted(rows, key=lambda r: (r.hand_number, table_of.get(r.game_id, 0)))
     if not hands:
@@ -183,11 +207,12 @@ def _with_steps(history: MatchHistory | None, steps: Sequence[dict]) -> MatchHis
 
 async def of_game(store: GameStore, game_id: str, locale: str, *,
                   pending: Sequence[GameResult] = (), steps: Sequence[dict] = (),
-                  scoring: str | None = None, ended: bool = False) -> Recap | None:
+                  book: HandBook | None = None, scoring: str | None = None,
+                  ended: bool = False) -> Recap | None:
     """The recap of ``game_id``'s match from the store, plus what a transaction is about to
-    store with it (``pending`` rows, the engine ``steps`` it played). A two-table match's hub
-    gives the whole match, its tables' hands included. ``ended``: only a match that reached
-    its end (a match row is stored), not one stopped or still on."""
+    store with it (``pending`` rows, the engine ``steps`` it played, its ``book``). A
+    two-table match's hub gives the whole match, its tables' hands included. ``ended``: only
+    a match that reached its end (a match row is stored), not one stopped or still on."""
     results = [*await store.game_results(game_id), *pending]
     if ended and not any(r.kind == "match" for r in results):
         return None
@@ -195,12 +220,17 @@ async def of_game(store: GameStore, game_id: str, locale: str, *,
     if scoring is None:
         scoring = record.rules.get("scoring", "winner_takes") if record is not None else None
     if record is not None and record.two_tables is not None:
-        tables = [TableLog(number, await store.game_results(table),
-                           await store.match_history(table))
-                  for number, table in enumerate(record.two_tables.games, 1)]
+        tables = []
+        for number, table in enumerate(record.two_tables.games, 1):
+            kept = await store.get(table)
+            tables.append(TableLog(number, await store.game_results(table),
+                                   await store.match_history(table),
+                                   kept.book.penalty if kept is not None else None))
         return build(results, None, scoring, locale, tables=tables)
     history = _with_steps(await store.match_history(game_id), steps)
-    return build(results, history, scoring, locale)
+    if book is None and record is not None:
+        book = record.book
+    return build(results, history, scoring, locale, penalty=book.penalty if book else None)
 
 
 async def last_of_chat(store: GameStore, chat: ChatKey, locale: str) -> Recap | None:

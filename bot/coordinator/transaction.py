@@ -169,7 +169,9 @@ class Tx:
         self._step(match_log.action_step(action), new_match)
         self._absorb(before_match.game, new_match, events, actor=actor)
 
-    def _absorb(self, before, new_match: Match, events: list[ev.Event], actor: str | None) -> None:
+    def _absorb(self, before, new_match: Match, events: list[ev.Event], actor: str | None,
+                dealt: bool = False) -> None:
+        """Take in what one engine step did (``dealt``: the next hand was dealt)."""
         record = self.game()
         hand = self.match.hand_number if self.match is not None else new_match.hand_number
         self.match = new_match
@@ -180,6 +182,8 @@ class Tx:
         names = presenter.names_of(record)
         self.last.extend(presenter.describe_all(events, names, after.rules))
         results.count(record.book.counters, events)
+        if not dealt:  # a first card's draw is the deal's, not a penalty the recap names
+            record.book.note_penalties(events, hand)
         uno_calls.note(record.book, events)
         if before.catchable or any(isinstance(e, race.EVENTS) for e in events):
             self.last.extend(race.note(record, before, after, events, actor=actor,
@@ -227,7 +231,7 @@ class Tx:
         self.last = []
         if new_match.seatings and new_match.round_number != match.round_number:
             self.notice(presenter.new_round(new_match, presenter.names_of(record)))
-        self._absorb(before, new_match, events, actor=None)
+        self._absorb(before, new_match, events, actor=None, dealt=True)
         for player in new_match.game.players:
             self.want_hand(player)
 

@@ -121,7 +121,7 @@ class UnitOfWork:
         try:
             view = await recap.of_game(
                 self.store, record.game_id, tx.locale, pending=tx.results,
-                steps=tx.steps if tx.match is tx.stepped else (),
+                steps=tx.steps if tx.match is tx.stepped else (), book=record.book,
                 scoring=record.rules.get("scoring", "winner_takes"))
         except Exception as error:  # noqa: BLE001 -- the match's end is told without it
             self.log_failure(error, "building a match recap", tx.chat)

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.coordinator import commands as cmds
 from bot.coordinator import recap
+from bot.coordinator.hand_book import PENALTIES
+from bot.coordinator.history import hands_of
 from bot.coordinator.views import Notice, Recap
+from bot.engine import events as ev
 
 from .conftest import Harness
 from .test_full_games import play_match
 
 
-async def finished(seed: int = 3, scoring: str = "winner_takes") -> Harness:
+async def finished(seed: int = 3, scoring: str = "winner_takes", preset: str = "official") -> Harness:
     h = Harness(seed=seed)
-    people = await h.lobby(1, 2, settings={"target_score": 150, "turn_timer": 0,
-                                           "scoring": scoring})
+    people = await h.lobby(1, 2, settings={"preset": preset, "target_score": 150,
+                                           "turn_timer": 0, "scoring": scoring})
     assert (await h.do(cmds.StartGame, people[0])).ok
     h.game_id = (await h.record()).game_id
     await play_match(h, people)
@@ -43,3 +48,37 @@ async def test_recap_read_back_equals_the_one_posted() -> None:
     posted = h.chat.public[-1][1]
     again = await recap.last_of_chat(h.store, h.key, posted.locale)
     assert again == posted
+
+
+def replayed_facts(history) -> tuple[list[tuple[int, int]], tuple[int, str, int] | None]:
+    """The moves per hand and the biggest penalty as a replay of the whole match finds them."""
+    hands = hands_of(history)
+    moves = [(hand.number, sum(1 for move in hand.moves if "a" in move.step)) for hand in hands]
+    biggest = None
+    for hand in hands:
+        for move in hand.moves:
+            for event in move.events:
+                if isinstance(event, ev.CardsDrawn) and event.reason in PENALTIES and (
+                        biggest is None or event.count > biggest[0]):
+                    biggest = (event.count, event.player, hand.number)
+    return moves, biggest
+
+
+@pytest.mark.parametrize("preset", ["official", "house"])
+async def test_the_facts_kept_as_the_match_went_are_those_a_replay_finds(preset) -> None:
+    """Moves are counted in the log and the biggest penalty kept in the book as it happens:
+    the match's end replays nothing, and finds what a replay of every move finds."""
+    penalties = []
+    for seed in range(1, 7):
+        h = await finished(seed=seed, preset=preset)
+        history = await h.store.match_history(h.game_id)
+        moves, biggest = replayed_facts(history)
+        assert recap.moves_per_hand(history) == moves
+        kept = (await h.store.get(h.game_id)).book.penalty
+        assert kept == biggest
+        penalties.append(kept)
+        shown = h.chat.public[-1][1]
+        said = [fact.msgid for fact in shown.facts]
+        assert any(m.startswith("Biggest penalty") for m in said) == (kept is not None)
+        assert await recap.last_of_chat(h.store, h.key, shown.locale) == shown
+    assert any(penalties), "no match had a penalty: the test proves nothing"

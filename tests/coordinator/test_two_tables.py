@@ -16,6 +16,7 @@ from bot.engine import Match, legal_actions
 from bot.engine.actions import CatchUno, ChooseColor, DeclareUno, Pass, Play
 from bot.i18n import translate
 from tests.coordinator.conftest import CHAT, Harness, user
+from tests.coordinator.test_recap import replayed_facts
 from tests.fakes import FakeChat
 
 T1, T2 = ChatKey(CHAT.platform, f"{CHAT.chat_id}#t1"), ChatKey(CHAT.platform, f"{CHAT.chat_id}#t2")
@@ -272,6 +273,16 @@ async def test_a_finished_two_table_match_posts_one_recap_of_both_tables():
     longest = next(f for f in shown.facts if f.msgid.startswith("Longest hand"))
     assert longest.msgid == "Longest hand: hand {hand} at table {table}, {count} move."
     assert longest.params["table"] in (1, 2) and 1 <= longest.params["hand"] <= 7
+    # The biggest penalty of either table, as a replay of both finds it (table 1 on a tie).
+    expected = None
+    for table, game in enumerate(h.games, 1):
+        found = replayed_facts(await h.store.match_history(game))[1]
+        if found is not None and (expected is None or found[0] > expected[0]):
+            expected = (found[0], names[found[1]], table, found[2])
+    assert expected is not None, "no penalty in this match: the check proves nothing"
+    biggest = next(f for f in shown.facts if f.msgid.startswith("Biggest penalty"))
+    assert (biggest.params["count"], biggest.params["player"], biggest.params["table"],
+            biggest.params["hand"]) == expected
     assert translate(played, "en") == "7 hands played at each of the 2 tables."
     assert translate(shown.axis_hand, "zh_CN") != "Hand at each table"
     # /recap in the match's chat posts the same recap again.

@@ -11,7 +11,7 @@ from bot.engine.cards import Rank
 from bot.i18n import N_, card_label
 from bot.i18n.formatting import Escape
 
-from .text import _color_param, _Writer, card_emoji, color_mark, fit, short_name
+from .text import Writer, card_emoji, color_in_force, color_mark, fit, short_name
 
 if TYPE_CHECKING:
     from bot.coordinator.views import HandView
@@ -20,14 +20,14 @@ if TYPE_CHECKING:
 def render_hand(view: HandView, *, escape: Escape = str) -> str:
     """One player's hand (private): cards in the view's order (numbered, so "3" can mean the
     third card), playable ones marked ✅, and what the player may do now."""
-    t = _Writer(view.locale, escape, None)
+    t = Writer(view.locale, escape, None)
     header = t(N_("🃏 Your hand: {count}"), count=t.cards(len(view.cards)))
     if view.is_turn and not view.hand_over:
         header += escape(" · ") + t(N_("▶ your turn!"))
     lines = [header,
              t(N_("On the table: {card} · colour: {mark} {color}"),
                card=f"{card_emoji(view.top)} {card_label(view.top, t.locale)}",
-               mark=color_mark(view.color), color=_color_param(view.color, view.color_pending))]
+               mark=color_mark(view.color), color=color_in_force(view.color, view.color_pending))]
     for number, option in enumerate(view.cards, 1):
         mark = "✅" if option.playable and view.is_turn and not view.hand_over else "▫️"
         if option.jump_in and not view.is_turn and not view.hand_over:
@@ -71,7 +71,7 @@ def jump_in_text(view: HandView) -> Text | None:
     return Text(N_("⚡ You may jump in with {cards}."), {"cards": cards})
 
 
-def _hand_options(view: HandView, t: _Writer) -> list[str]:
+def _hand_options(view: HandView, t: Writer) -> list[str]:
     lines = []
     if getattr(view, "name_color", False):
         return [t(N_("🌈 The first card is a Wild and you name its colour (red, green, blue or "

@@ -49,7 +49,7 @@ def color_mark(color: Color | None) -> str:
     return COLOR_MARKS[color] if color is not None else "🌈"
 
 
-def _color_param(color: Color | None, pending: bool = False) -> Color | Text:
+def color_in_force(color: Color | None, pending: bool = False) -> Color | Text:
     """The colour in force. None after a wild turned as the first card: the player to act
     names it now (``pending``, first_wild "dealer_names"), else any card may follow it."""
     if color is not None:
@@ -96,7 +96,7 @@ def score_count(score: int, scoring: str, locale: str | None) -> str:
     return format_text(text, locale)
 
 
-class _Writer:
+class Writer:
     """Formats msgids for one view: the view's locale, the adapter's escape and mention."""
 
     def __init__(self, locale: str | None, escape: Escape, mention: MentionFn | None) -> None:
@@ -119,7 +119,7 @@ class _Writer:
 
 # ---- public table ------------------------------------------------------------------------
 
-def _table_title(t: _Writer, view: TableView) -> str:
+def _table_title(t: Writer, view: TableView) -> str:
     """Hand number and how the match ends: a target, a number of hands, rotation rounds."""
     if view.table:
         return t(N_("🎴 UNO · table {table} · hand {number} of {total} · round {round} of {rounds}"),
@@ -150,12 +150,12 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
     ``limit`` caps its length (e.g. a photo's caption): "what just happened" goes first.
     ``reader``: the one person who reads this table (a console), who is not told "your move"
     when someone else is to move."""
-    t = _Writer(view.locale, escape, mention)
+    t = Writer(view.locale, escape, mention)
     names = {seat.user_id: short_name(seat.name) for seat in view.seats}
     lines = [_table_title(t, view),
              t(N_("Top card: {card} · colour: {mark} {color}"),
                card=f"{card_emoji(view.top)} {card_label(view.top, t.locale)}",
-               mark=color_mark(view.color), color=_color_param(view.color, view.color_pending)),
+               mark=color_mark(view.color), color=color_in_force(view.color, view.color_pending)),
              (t(N_("Direction: ⬇️ in seat order")) if view.direction >= 0
               else t(N_("Direction: ⬆️ reversed seat order")))
              + escape(" · ") + t(N_("Draw pile: {count}"), count=view.draw_pile)]
@@ -246,7 +246,7 @@ def _with_markup(line: str, markup: str) -> str:
     return line.replace(_SLOT, markup, 1)
 
 
-def _history(items: tuple[Any, ...], t: _Writer, budget: int) -> list[str]:
+def _history(items: tuple[Any, ...], t: Writer, budget: int) -> list[str]:
     """The newest "what just happened" lines that fit ``budget``: the seats and the turn line
     matter more. Each line is cut to HISTORY_LINE plain characters (names inside can be long)
     and rendered without pings (the turn line pings whoever must act)."""
@@ -268,7 +268,7 @@ def _history(items: tuple[Any, ...], t: _Writer, budget: int) -> list[str]:
 def render_lobby(view: LobbyView, *, now: float | None = None, escape: Escape = str,
                  mention: MentionFn | None = None, moment: MomentFn | None = None) -> str:
     """The lobby message: who created it, the rules, the seats, whether it can start."""
-    t = _Writer(view.locale, escape, mention)
+    t = Writer(view.locale, escape, mention)
     lines = [t(N_("🎴 New UNO game by {creator}"), creator=short_name(view.creator_name)),
              t(N_("Rules: {preset}"), preset=preset_label(view.preset))]
     lines += [escape("• ") + t.text(change) for change in rule_changes(view.rule_changes)]
@@ -312,7 +312,7 @@ def render_notice(view: Notice, *, escape: Escape = str, mention: MentionFn | No
                   names: Mapping[str, str] | None = None) -> str:
     """A one-off announcement. Players in ``view.mentions`` that the text does not already
     mention inline (Mention params) are pinged on a last line, named from ``names``."""
-    t = _Writer(view.locale, escape, mention)
+    t = Writer(view.locale, escape, mention)
     text = view.text
     missing = [uid for uid in view.mentions if uid not in _mentions_in(text)]
     if mention is not None and len(missing) == 1:
@@ -347,7 +347,7 @@ def render_reply(reply: Reply, *, escape: Escape = str, mention: MentionFn | Non
     """The answer to one person: the one-line text, then any longer lines; with
     ``reply.bilingual`` each line appears in English and then Chinese (cut to one message:
     ``render_reply_pages`` gives every page)."""
-    t = _Writer(reply.locale, escape, mention)
+    t = Writer(reply.locale, escape, mention)
     lines = [t.text(reply.text)] if reply.text is not None else []
     if getattr(reply, "bilingual", False):
         lines += _bilingual_block(reply.lines, escape)
@@ -405,7 +405,7 @@ def render_reply_pages(reply: Reply, limit: int = MESSAGE_LIMIT, *, escape: Esca
     answer (the rules) becomes several pages instead of being cut off."""
     if not (getattr(reply, "bilingual", False) and reply.lines):
         return [render_reply(reply, escape=escape, mention=mention)]
-    t = _Writer(reply.locale, escape, mention)
+    t = Writer(reply.locale, escape, mention)
     head = [[t.text(reply.text)]] if reply.text is not None else []
     return paginate(head + _bilingual_blocks(reply.lines, escape), limit)
 

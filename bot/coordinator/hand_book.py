@@ -94,6 +94,9 @@ class HandBook:
     # happened: (cards, player, hand number). Kept as the match goes (it changes rarely) so
     # that the match's recap needs no replay of its moves.
     penalty: tuple[int, str, int] | None = None
+    # Whether ``penalty`` was kept since the match began (a match begun by an older version
+    # kept none for its first moves: its recap names no biggest penalty rather than a wrong one).
+    penalties_kept: bool = False
 
     def to_json(self) -> dict[str, Any]:
         # Empty parts are left out: they read back as empty.
@@ -115,6 +118,8 @@ class HandBook:
             data["last_hand"] = text_json.encode(self.last_hand)
         if self.penalty is not None:
             data["penalty"] = list(self.penalty)
+        if self.penalties_kept:
+            data["penalties_kept"] = True
         return data
 
     def copy(self) -> HandBook:
@@ -144,7 +149,13 @@ class HandBook:
                    end_vote=EndVote.from_json(vote) if vote else None,
                    end_reason=data.get("end_reason"),
                    last_hand=text_json.decode(data["last_hand"]) if data.get("last_hand") else None,
-                   penalty=_penalty(data.get("penalty")))
+                   penalty=_penalty(data.get("penalty")),
+                   penalties_kept=bool(data.get("penalties_kept")))
+
+    @property
+    def biggest_penalty(self) -> tuple[int, str, int] | None:
+        """The match's biggest penalty, when it was kept since the match began."""
+        return self.penalty if self.penalties_kept else None
 
     def note_penalties(self, events: Iterable[ev.Event], hand: int) -> None:
         """Keep the biggest penalty among ``events`` (a move's, played in hand ``hand``) if it

@@ -158,6 +158,7 @@ def start_match(tx: Tx) -> None:
         raise from_engine(error) from None
     record.status = "running"
     record.deadlines.pop("lobby", None)
+    record.book.penalty, record.book.penalties_kept = None, True  # for the recap, from the deal on
     tx.match = match
     tx.dirty = True
     tx.table_due = True

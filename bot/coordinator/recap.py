@@ -225,12 +225,13 @@ async def of_game(store: GameStore, game_id: str, locale: str, *,
             kept = await store.get(table)
             tables.append(TableLog(number, await store.game_results(table),
                                    await store.match_history(table),
-                                   kept.book.penalty if kept is not None else None))
+                                   kept.book.biggest_penalty if kept is not None else None))
         return build(results, None, scoring, locale, tables=tables)
     history = _with_steps(await store.match_history(game_id), steps)
     if book is None and record is not None:
         book = record.book
-    return build(results, history, scoring, locale, penalty=book.penalty if book else None)
+    return build(results, history, scoring, locale,
+                 penalty=book.biggest_penalty if book is not None else None)
 
 
 async def last_of_chat(store: GameStore, chat: ChatKey, locale: str) -> Recap | None:

@@ -109,7 +109,7 @@ def open_table(tx: Tx, hub: GameRecord, number: int, game_id: str, games: list[s
     tx.record = GameRecord(
         game_id=game_id, chat=tx.chat, status="running", creator=hub.creator,
         seats=[_copy_seat(by_id[p]) for p in match.game.players], rules=hub.rules,
-        options=replace(hub.options), book=HandBook(names=names),
+        options=replace(hub.options), book=HandBook(names=names, penalties_kept=True),
         series=TableOfMatch(number, hub.chat, hub.game_id, list(games),
                             [_copy_seat(seat) for seat in hub.seats]),
         created_at=tx.now, owner=hub.owner)

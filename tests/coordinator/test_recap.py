@@ -74,7 +74,7 @@ async def test_the_facts_kept_as_the_match_went_are_those_a_replay_finds(preset)
         history = await h.store.match_history(h.game_id)
         moves, biggest = replayed_facts(history)
         assert recap.moves_per_hand(history) == moves
-        kept = (await h.store.get(h.game_id)).book.penalty
+        kept = (await h.store.get(h.game_id)).book.biggest_penalty
         assert kept == biggest
         penalties.append(kept)
         shown = h.chat.public[-1][1]
@@ -82,3 +82,17 @@ async def test_the_facts_kept_as_the_match_went_are_those_a_replay_finds(preset)
         assert any(m.startswith("Biggest penalty") for m in said) == (kept is not None)
         assert await recap.last_of_chat(h.store, h.key, shown.locale) == shown
     assert any(penalties), "no match had a penalty: the test proves nothing"
+
+
+async def test_a_match_begun_before_penalties_were_kept_names_no_biggest_penalty() -> None:
+    """Its book missed the penalties of its first moves: no line rather than a wrong one."""
+    h = await finished(seed=2, preset="house")
+    shown = h.chat.public[-1][1]
+    assert any(f.msgid.startswith("Biggest penalty") for f in shown.facts)
+    record = await h.store.get(h.game_id)
+    record.book.penalties_kept = False  # as an older version stored it
+    await h.store.save(record)
+    again = await recap.last_of_chat(h.store, h.key, shown.locale)
+    assert not any(f.msgid.startswith("Biggest penalty") for f in again.facts)
+    assert [f for f in again.facts if "penalty" not in f.msgid] == \
+        [f for f in shown.facts if "penalty" not in f.msgid]  # the rest as it was

@@ -71,18 +71,20 @@ class FairUpdateProcessor(BaseUpdateProcessor):
             if lane.dropped == 1 or lane.dropped % 100 == 0:  # a flood logs a line, not a flood
                 log.warning("%s %s sends faster than it can be answered: %d update(s) dropped",
                             key[0], key[1], lane.dropped)
-            close = getattr(coroutine, "close", None)
-            if close is not None:
-                close()  # never awaited: say so to Python, not as a warning
+            _discard(coroutine)
             return
         lane.pending += 1
         task = asyncio.current_task()
         if task is not None:
             self._running.add(task)
+        started = False
         try:
             async with lane.gate:
+                started = True
                 await coroutine
         finally:
+            if not started:  # cancelled while waiting its turn (a shutdown)
+                _discard(coroutine)
             lane.pending -= 1
             if task is not None:
                 self._running.discard(task)
@@ -95,3 +97,11 @@ class FairUpdateProcessor(BaseUpdateProcessor):
         for task in tasks:
             task.cancel()
         return len(tasks)
+
+
+def _discard(coroutine: Awaitable[Any]) -> None:
+    """An update's handler that will never run: closed, so Python does not warn that it was
+    never awaited."""
+    close = getattr(coroutine, "close", None)
+    if close is not None:
+        close()

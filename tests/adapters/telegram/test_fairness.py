@@ -101,3 +101,29 @@ async def test_sigterm_ends_a_flooded_bot_within_seconds(api: FakeBotApi):
             child.kill()
             await child.wait()
     assert child.returncode == 0, output.decode()[-2000:]
+
+
+async def test_an_update_cancelled_while_waiting_its_turn_is_closed_not_left_unawaited():
+    """A shutdown cancels handlers still waiting behind their chat's running one: their
+    coroutines are closed (Python would warn that they were never awaited)."""
+    from telegram import Chat, Message, Update
+
+    processor = FairUpdateProcessor(8, per_chat=1, backlog=4)
+    chat = Chat(GROUP, "group")
+    update = Update(1, message=Message(1, None, chat))
+    release = asyncio.Event()
+
+    async def running() -> None:
+        await release.wait()
+
+    async def waiting() -> None:
+        raise AssertionError("never runs")
+
+    first = asyncio.create_task(processor.do_process_update(update, running()))
+    handler = waiting()
+    second = asyncio.create_task(processor.do_process_update(update, handler))
+    await asyncio.sleep(0)  # both reach the chat's gate: the second waits behind the first
+    assert processor.cancel_running() == 2
+    results = await asyncio.gather(first, second, return_exceptions=True)
+    assert all(isinstance(r, asyncio.CancelledError) for r in results)
+    assert handler.cr_frame is None  # closed

@@ -54,7 +54,7 @@ def log_facts(tables: Sequence[tuple[int, MatchHistory | None, Penalty | None]])
 def _add_log(facts: LogFacts, table: int, history: MatchHistory) -> None:
     try:
         hands = moves_per_hand(history)
-    except Exception:  # noqa: BLE001 -- a log that no longer reads costs two lines, not the recap
+    except Exception:  # noqa: BLE001 -- a log that no longer reads costs a line, not the recap
         log.warning("the match log did not read; the recap leaves out the moves per hand",
                     exc_info=True)
         return

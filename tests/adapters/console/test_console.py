@@ -124,8 +124,9 @@ def scripted_human(limit: int = 600):
 async def test_a_scripted_human_plays_a_whole_match(rules, ai, level):
     store, terminal = MemoryStore(), Terminal()
     reader, typed = scripted_human()
-    session = make_session(console_args(target=500, ai=ai, level=level, rules=rules), store, reader,
-                           terminal)
+    # No reaction window: the bots do not wait, in real time, for a call-out this human never makes.
+    session = make_session(console_args(target=500, ai=ai, level=level, rules=rules,
+                                        setting_pairs=["reaction_window=0"]), store, reader, terminal)
     assert await asyncio.wait_for(session.run(), 60) == 0
     out = terminal.text
     assert typed, "the human played"
@@ -335,7 +336,9 @@ async def test_the_human_calls_out_a_bot_that_forgot_uno():
             return typed[-1]
         return await reader(session)
 
-    session = make_session(console_args(target=500, ai=1, level="easy", seed=11), store, watchful,
+    # A one-second window: long enough to call out at once, short enough for the bot's waits.
+    session = make_session(console_args(target=500, ai=1, level="easy", seed=11,
+                                        setting_pairs=["reaction_window=1"]), store, watchful,
                            terminal)
     assert await asyncio.wait_for(session.run(), 60) == 0
     assert calls, "an easy bot forgot UNO at some point in the match"

@@ -90,7 +90,10 @@ class Tx:
     def seat(self, user_id: str) -> Seat | None:
         if self.record is None:
             return None
-        return next((s for s in self.record.seats if s.user_id == user_id), None)
+        for seat in self.record.seats:  # a loop, not next(generator): several times a move
+            if seat.user_id == user_id:
+                return seat
+        return None
 
     def seated(self, user_id: str) -> Seat:
         self.game()

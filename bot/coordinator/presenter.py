@@ -144,7 +144,7 @@ def hand_view(record: GameRecord, match, user_id: str, locale: str, *,
     if state.rules.seven_zero:
         swap_targets = tuple((p, names.get(p, p)) for p in state.players if p != user_id)
     cards = sorted(state.hand(user_id), key=display_order)
-    seat = next((s for s in record.seats if s.user_id == user_id), None)
+    seat = record.seat_of(user_id)
     return HandView(
         game_id=record.game_id, locale=locale, user_id=user_id,
         cards=tuple(CardOption(card, card in playable, card in jump_ins) for card in cards),

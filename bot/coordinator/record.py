@@ -286,6 +286,14 @@ class GameRecord:
             fields["series"] = self.series.copy()
         return copy
 
+    def seat_of(self, user_id: str) -> Seat | None:
+        """The seat ``user_id`` holds (None: not seated). A loop, not next() over a generator:
+        this runs several times a move."""
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat
+        return None
+
     @property
     def active(self) -> bool:
         return self.status in ("lobby", "running")

@@ -41,8 +41,8 @@ async def player_snapshot(store: GameStore, game_id: str, user_id: str, *,
     record = await store.get(game_id)
     if record is None:
         return None
-    seat = next((s for s in record.seats if s.user_id == user_id and s.ai is None), None)
-    if seat is None:
+    seat = record.seat_of(user_id)
+    if seat is None or seat.ai is not None:  # only a person has a page of their own
         return None
     locale = seat.language or record.language
     lobby = table = hand = None

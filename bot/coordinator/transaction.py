@@ -88,12 +88,7 @@ class Tx:
         return record, self.match
 
     def seat(self, user_id: str) -> Seat | None:
-        if self.record is None:
-            return None
-        for seat in self.record.seats:  # a loop, not next(generator): several times a move
-            if seat.user_id == user_id:
-                return seat
-        return None
+        return None if self.record is None else self.record.seat_of(user_id)
 
     def seated(self, user_id: str) -> Seat:
         self.game()

@@ -279,7 +279,7 @@ class Deliverer:
     async def _push_hand(self, record: GameRecord, user_id: str, view: HandView) -> bool:
         """Send one rendered hand, editing the player's hand message when there is one ("" is
         stored for a hand message the port took down: none to edit)."""
-        seat = next((s for s in record.seats if s.user_id == user_id), None)
+        seat = record.seat_of(user_id)
         if seat is None or seat.ai is not None:
             return False
         away = record.delivery.unreachable
@@ -331,7 +331,7 @@ class Deliverer:
         record = await self.store.load(chat)
         if record is None or not record.has_match or record.status != "running":
             return
-        seat = next((s for s in record.seats if s.user_id == user_id), None)
+        seat = record.seat_of(user_id)
         if seat is None or seat.ai is not None:
             return
         self.loaded(record)
@@ -393,7 +393,7 @@ class Deliverer:
         hands: dict[str, HandView] = {}
         if match is not None:
             for user_id in outbox.hands:
-                seat = next((s for s in record.seats if s.user_id == user_id), None)
+                seat = record.seat_of(user_id)
                 if seat is not None and seat.ai is None:
                     hands[user_id] = presenter.hand_view(record, match, user_id,
                                                          seat_locale(record, seat))

@@ -16,6 +16,7 @@ from .views import Text
 Counters = dict[str, dict[str, int]]  # player -> counter name -> count
 # Cards drawn for these reasons are a penalty (not a card drawn by choice, nor the deal's).
 PENALTIES = frozenset(("penalty", "uno_penalty", "false_uno", "challenge"))
+Penalty = tuple[int, str, int]  # the biggest drawn so far: (cards, player, hand number)
 
 
 @dataclass
@@ -93,7 +94,7 @@ class HandBook:
     # The most cards one penalty made a player draw in the match so far, the first time it
     # happened: (cards, player, hand number). Kept as the match goes (it changes rarely) so
     # that the match's recap needs no replay of its moves.
-    penalty: tuple[int, str, int] | None = None
+    penalty: Penalty | None = None
     # Whether ``penalty`` was kept since the match began (a match begun by an older version
     # kept none for its first moves: its recap names no biggest penalty rather than a wrong one).
     penalties_kept: bool = False
@@ -153,7 +154,7 @@ class HandBook:
                    penalties_kept=bool(data.get("penalties_kept")))
 
     @property
-    def biggest_penalty(self) -> tuple[int, str, int] | None:
+    def biggest_penalty(self) -> Penalty | None:
         """The match's biggest penalty, when it was kept since the match began."""
         return self.penalty if self.penalties_kept else None
 
@@ -170,7 +171,7 @@ def _counters(data: Any) -> Counters:
     return {p: {k: int(v) for k, v in row.items()} for p, row in (data or {}).items()}
 
 
-def _penalty(data: Any) -> tuple[int, str, int] | None:
+def _penalty(data: Any) -> Penalty | None:
     if not data:
         return None
     cards, player, hand = data

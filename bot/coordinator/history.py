@@ -60,17 +60,12 @@ class Hand:
 def hands_of(history: MatchHistory) -> list[Hand]:
     """Every hand of the stored match, in order (a later base starts the match again)."""
     hands: list[Hand] = []
-    bases = sorted(history.bases)
-    for index, (version, data) in enumerate(bases):
-        until = bases[index + 1][0] if index + 1 < len(bases) else None
+    for data, steps in history.matches():
         match = Match.from_json(data)
         hand = Hand(match.hand_number, match.game, sealed=match.sealed)
         hands.append(hand)
-        for logged, steps, _ in history.log:
-            if logged <= version or (until is not None and logged >= until):
-                continue
-            for step in steps:
-                match, hand = _play(match, hand, step, hands)
+        for step in steps:
+            match, hand = _play(match, hand, step, hands)
     return hands
 
 

@@ -7,7 +7,7 @@ Clock     -- time and timers (real one in clock.py, a fake for tests)
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -86,6 +86,16 @@ class MatchHistory:
 
     bases: list[tuple[int, dict[str, Any]]]
     log: list[tuple[int, list[dict[str, Any]], str]]
+
+    def matches(self) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """Each match in order: the JSON it began from and the steps logged after that, up to
+        where the next one began (a later base starts the match again)."""
+        bases = sorted(self.bases, key=lambda base: base[0])
+        for index, (version, data) in enumerate(bases):
+            until = bases[index + 1][0] if index + 1 < len(bases) else None
+            yield data, [step for logged, steps, _ in self.log
+                         if logged > version and (until is None or logged < until)
+                         for step in steps]
 
 
 @dataclass

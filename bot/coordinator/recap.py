@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .hand_book import HandBook
+from .hand_book import HandBook, Penalty
 from .ports import ChatKey, GameRecord, GameResult, GameStore, MatchHistory
 from .views import N_, Nn_, Recap, ScoreLine, Text
 
@@ -25,7 +25,6 @@ MODE = {
     "losers_accumulate": N_("losers collect their cards' points"),
     "chips": N_("chips"),
 }
-Penalty = tuple[int, str, int]  # as a game's book keeps it: (cards, player, hand)
 
 
 @dataclass
@@ -70,20 +69,15 @@ def moves_per_hand(history: MatchHistory) -> list[tuple[int, int]]:
     """(hand number, moves played) of every hand in the log, in order: the steps counted,
     not replayed (a move is an action step; a new base starts the match again)."""
     hands: list[list[int]] = []
-    bases = sorted(history.bases, key=lambda base: base[0])
-    for index, (version, data) in enumerate(bases):
-        until = bases[index + 1][0] if index + 1 < len(bases) else None
+    for data, steps in history.matches():
         number = int(data["hand_number"])
         hands.append([number, 0])
-        for logged, steps, _ in history.log:
-            if logged <= version or (until is not None and logged >= until):
-                continue
-            for step in steps:
-                if "next" in step:
-                    number += 1
-                    hands.append([number, 0])
-                elif "a" in step:
-                    hands[-1][1] += 1
+        for step in steps:
+            if "next" in step:
+                number += 1
+                hands.append([number, 0])
+            elif "a" in step:
+                hands[-1][1] += 1
     return [(number, played) for number, played in hands]
 
 

@@ -1,5 +1,6 @@
 """What the web hand's and the spectators' pages share on the server: the HTML page itself,
-the credential a request carries, and reading a JSON text a client sent without raising."""
+the credential a request carries, reading a JSON text a client sent without raising, and a
+narrator's line that may be missing put in the reader's language."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ from importlib import resources
 from typing import Any
 
 from aiohttp import web
+
+from bot.coordinator import Text
+from bot.i18n import translate
 
 # What a client may send that is not JSON: RecursionError is a deep nesting.
 MALFORMED = (ValueError, UnicodeDecodeError, RecursionError)
@@ -37,3 +41,8 @@ def json_text(text: Any) -> Any:
         return json.loads(text)
     except (*MALFORMED, TypeError):
         return None
+
+
+def translated(value: Text | None, locale: str) -> str | None:
+    """``value`` in ``locale`` (None: there is no such line)."""
+    return None if value is None else translate(value, locale)

@@ -10,12 +10,13 @@ import hashlib
 import json
 from typing import Any
 
-from bot.coordinator import DEFAULT_CARD_THEME, N_, Move, PlayerSnapshot, PlayOption, Text
+from bot.coordinator import DEFAULT_CARD_THEME, N_, Move, PlayerSnapshot, PlayOption
 from bot.engine.cards import Color
 from bot.i18n import card_label, color_label, gettext, translate
 from bot.render.hand_text import penalty_text
 from bot.render.text import card_count, score_count
 
+from .pages import translated
 from .recaps import recap_json, recap_labels
 
 LABELS = {
@@ -56,10 +57,6 @@ def labels(locale: str) -> dict[str, str]:
 
 def colors(locale: str) -> dict[str, str]:
     return {color.value: color_label(color, locale) for color in Color}
-
-
-def _text(value: Text | None, locale: str) -> str | None:
-    return None if value is None else translate(value, locale)
 
 
 def snapshot_json(snapshot: PlayerSnapshot, now: float) -> dict[str, Any]:
@@ -111,9 +108,9 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
                        "uno": seat.declared_uno, "team": seat.team} for seat in table.seats],
             "last": [translate(text, locale) for text in table.last],
             # The hand's sealed deck, as the narrator words it (None: an older, unsealed game).
-            "seal": _text(table.seal, locale), "fingerprint": table.fingerprint or None,
+            "seal": translated(table.seal, locale), "fingerprint": table.fingerprint or None,
             # How the hand before ended: the chat's notice said it, this page did not.
-            "previous_hand": None if over else _text(table.previous_hand, locale),
+            "previous_hand": None if over else translated(table.previous_hand, locale),
         }
     hand = snapshot.hand
     if hand is not None:
@@ -126,10 +123,10 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
             # What may be done comes only from "plays" and "moves" below: no rank, wild or
             # "can ..." flags, so the page has nothing to work a rule out from.
             "is_turn": hand.is_turn, "pending_draw": hand.pending_draw,
-            "pending_text": _text(penalty_text(hand), locale), "over": hand.hand_over,
+            "pending_text": translated(penalty_text(hand), locale), "over": hand.hand_over,
             # The dealer names the colour of a Wild turned first (and may do nothing else).
             "name_color": hand.name_color and not hand.hand_over,
-            "note": _text(hand.note, locale),
+            "note": translated(hand.note, locale),
             # The legal moves themselves (the coordinator's move model): the page draws these
             # and sends back the reference of the one chosen; it decides no rule.
             "plays": [_play_json(option, names, locale) for option in hand.plays],

@@ -40,7 +40,7 @@ from bot.render.text import card_count, score_count, watchers_text
 
 from . import auth
 from .live import COALESCE, UNAUTHORIZED, opened, push_until_closed
-from .pages import bearer, html_page, unauthorized
+from .pages import bearer, html_page, translated, unauthorized
 from .recaps import NO_RECAP, RecapPictures, reader_locale, recap_json, recap_labels, refusal_page
 
 log = logging.getLogger(__name__)
@@ -108,9 +108,8 @@ def spectator_json(snapshot: SpectatorSnapshot, watchers: int) -> dict[str, Any]
                        "ai": seat.is_ai, "current": seat.is_current and not over,
                        "uno": seat.declared_uno, "team": seat.team} for seat in table.seats],
             # The hand's sealed deck, as the narrator words it (None: an older, unsealed game).
-            "seal": None if table.seal is None else translate(table.seal, locale),
-            "previous_hand": None if over or table.previous_hand is None
-            else translate(table.previous_hand, locale),
+            "seal": translated(table.seal, locale),
+            "previous_hand": None if over else translated(table.previous_hand, locale),
             "fingerprint": table.fingerprint or None,
         }
     digest = hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=9)

@@ -55,6 +55,7 @@ class GameDriver:
         self.users = [TgUser(5_000_000 + index * 16 + i, f"P{index}-{i}") for i in range(players)]
         self.latencies: list[float] = []  # press -> its callback answer
         self.presses: list[float] = []  # when each press was injected
+        self.pressed_by: list[int] = []  # who made each press
         self.callback_ids: set[str] = set()
         self.turns = 0
         self.hand_ids: dict[int, int] = {}
@@ -64,6 +65,7 @@ class GameDriver:
         self.callback_ids.add(callback_id)
         injected = time.perf_counter()
         self.presses.append(injected)
+        self.pressed_by.append(user.id)
         answer = await self.api.wait_answer(callback_id, timeout=30)
         self.latencies.append(answer.at - injected)
         return answer.params
@@ -84,6 +86,20 @@ class GameDriver:
             inside = [t for t in times if start <= t < end]
             if inside:
                 out.append(max(inside) - start)
+        return out
+
+    def next_hand_latencies(self, api: FakeBotApi) -> list[float]:
+        """For each press that passed the turn, until a hand was posted to another player of
+        this game (the turn's hand, sent anew): how long the next player waited to play."""
+        others = {u.id for u in self.users}
+        sent = sorted((c.done_at or c.at, c.chat_id) for c in api.calls
+                      if c.method == "sendMessage" and c.chat_id in others)
+        out = []
+        bounds = self.presses + [float("inf")]
+        for start, end, presser in zip(bounds, bounds[1:], self.pressed_by, strict=False):
+            first = next((t for t, chat in sent if start <= t < end and chat != presser), None)
+            if first is not None:
+                out.append(first - start)
         return out
 
     def lobby(self) -> StoredMessage | None:
@@ -159,6 +175,7 @@ async def bench_games(games: int, players: int, turns: int, telegram_limits: boo
     await bot.stop()
     await api.stop()
     last_call = [x for d in drivers for x in d.last_call_latencies(api)]
+    next_hand = [x for d in drivers for x in d.next_hand_latencies(api)]
 
     updates = len(api.injected_at)
     latencies = [x for d in drivers for x in d.latencies]
@@ -182,6 +199,9 @@ async def bench_games(games: int, players: int, turns: int, telegram_limits: boo
           f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms")
     print(f"  press -> last API call it caused: p50 {statistics.median(last_call) * 1000:.1f} ms, "
           f"p99 {percentile(last_call, 0.99) * 1000:.1f} ms, max {max(last_call) * 1000:.1f} ms")
+    if next_hand:
+        print(f"  press -> the next player's hand posted: p50 {statistics.median(next_hand) * 1000:.1f} ms, "
+              f"p99 {percentile(next_hand, 0.99) * 1000:.1f} ms, max {max(next_hand) * 1000:.1f} ms")
     per_turn = {k: v / total_turns for k, v in kinds.items()}
     print("  Bot API calls per turn (whole run incl. lobby): " +
           ", ".join(f"{k} {v:.2f}" for k, v in sorted(per_turn.items())))

@@ -178,3 +178,38 @@ async def test_a_delivery_slower_than_the_answer_is_still_stored_as_done() -> No
         return await h.store.owing_delivery() == []
 
     await wait_until(owes_nothing, what="the delivery stored as done")
+
+
+class HeldHands(FakeChat):
+    """Holds every private hand until ``gate`` opens, counting the sends under way, as a
+    network round trip would."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.under_way: set[str] = set()
+
+    async def send_hand(self, chat, user_id, view, *, edit=None):
+        self.under_way.add(user_id)
+        await self.gate.wait()
+        self.under_way.discard(user_id)
+        return await super().send_hand(chat, user_id, view, edit=edit)
+
+
+async def test_the_hands_of_one_move_go_out_at_once() -> None:
+    """The mover's hand and the next player's each go to a private chat of their own: the
+    next player's does not wait for the mover's round trip."""
+    h = Harness(chat=HeldHands())
+    people = await h.start(3, settings={"turn_timer": 0})
+    chat: HeldHands = h.chat  # type: ignore[assignment]
+    by_id = {p.id: p for p in people}
+    mover = (await h.state()).current
+    chat.gate.clear()
+    moving = asyncio.ensure_future(h.human_move(by_id[mover]))
+    await wait_until(lambda: len(chat.under_way) >= 2)
+    after = await h.state()
+    assert {mover, after.current} <= chat.under_way
+    chat.gate.set()
+    assert (await moving).ok
+    assert chat.private[after.current][-1].turn_started  # the next player's hand came through

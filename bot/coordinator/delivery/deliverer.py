@@ -8,6 +8,7 @@ a stored outbox still owes."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -200,8 +201,7 @@ class Deliverer:
             record.hand_message_ids.update(known.hand_message_ids)
             if known.unreachable is not None:
                 record.delivery.unreachable = list(known.unreachable)
-            for user_id, view in delivery.hands.items():
-                await self._push_hand(record, user_id, view)
+            await self._push_hands(record, delivery.hands)
             known.hand_message_ids.update(record.hand_message_ids)
             known.unreachable = list(record.delivery.unreachable)
         if failed_table or failed_other:
@@ -276,6 +276,16 @@ class Deliverer:
             self.log_failure(error, "marking a delivery done", record.chat)
 
     # ---- private hands -------------------------------------------------------------------
+    async def _push_hands(self, record: GameRecord, hands: dict[str, HandView]) -> None:
+        """Every player's hand at once: each goes to a chat of its own, so none need wait for
+        another's round trip (a turn's next player is not held up by the mover's edit)."""
+        if len(hands) == 1:
+            [(user_id, view)] = hands.items()
+            await self._push_hand(record, user_id, view)
+        elif hands:
+            await asyncio.gather(*(self._push_hand(record, user_id, view)
+                                   for user_id, view in hands.items()))
+
     async def _push_hand(self, record: GameRecord, user_id: str, view: HandView) -> bool:
         """Send one rendered hand, editing the player's hand message when there is one ("" is
         stored for a hand message the port took down: none to edit)."""

@@ -1,14 +1,17 @@
 """Storage benchmark: the coordinator with persistence, SQLite file and PostgreSQL, against
 the in-memory store in the same run.
 
-    python bench/storage.py [--games 1 50] [--target 200] [--pg postgresql+asyncpg://postgres@127.0.0.1:5432/test]
+    python bench/storage.py [--games 1 50] [--target 200] [--rounds 3]
+                            [--pg postgresql+asyncpg://postgres@127.0.0.1:5432/test]
 
 Every game has one human seat, played by the "normal" strategy through commands (as a chat
 adapter would send them; see ``bench/players.py``: it reads its hand from what the bot
 holds, not from the database), and three AI seats moving by themselves (ai_delay 0). An action is
 one coordinator transaction that saved something: load, engine, save (one transaction,
 version-checked), deliver. Prints actions/s, p50/p99 per action, the cost of persistence as a
-ratio to the memory store and this process's CPU time per action. PostgreSQL runs in a
+ratio to the memory store and this process's CPU time per action. The stores run in turn,
+round after round: the machine's speed drifts from one run to the next, so each ratio is
+taken within its round, and the median of the rounds is printed last. PostgreSQL runs in a
 scratch database created and dropped here (the server named by --pg must accept CREATE
 DATABASE); it is skipped if unreachable.
 """
@@ -150,6 +153,9 @@ async def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[1, 50])
     parser.add_argument("--target", type=int, default=200, help="match target score")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds, each running every store in turn (ratios within a round; "
+                             "the median of the rounds is printed)")
     parser.add_argument("--pg", default="postgresql+asyncpg://postgres@127.0.0.1:5432/test")
     add_collector_option(parser)
     args = parser.parse_args()
@@ -169,30 +175,48 @@ async def main() -> None:
     except Exception as error:  # no server: say so and go on
         print(f"postgresql skipped: {type(error).__name__}: {error}")
 
-    print(f"{'store':<11}{'games':>6}{'actions':>9}{'actions/s':>11}{'p50 ms':>9}{'p99 ms':>9}"
+    print(f"{'round':<6}{'store':<11}{'games':>6}{'actions':>9}{'actions/s':>11}{'p50 ms':>9}{'p99 ms':>9}"
           f"{'x memory':>10}{'B/action':>10}{'CPU µs':>8}{'per commit':>11}")
-    baseline: dict[int, float] = {}
-    for name, factory, cleanup in backends:
-        made = factory()
-        store = await made if asyncio.iscoroutine(made) else made
-        try:
-            for games in args.games:
-                # A seed per run: the coordinator derives game ids from it, and each run
-                # shares its store with the previous one.
-                size_before = await database_bytes(name, urls.get(name))
-                figures = await run(store, games, args.target, args.seed + 1000 * games)
-                size_after = await database_bytes(name, urls.get(name))
-                grown = ((size_after - size_before) / figures["actions"]
-                         if size_before is not None and size_after is not None else float("nan"))
-                if name == "memory":
-                    baseline[games] = figures["per_s"]
-                ratio = baseline[games] / figures["per_s"] if games in baseline else float("nan")
-                print(f"{name:<11}{games:>6}{figures['actions']:>9}{figures['per_s']:>11.0f}"
-                      f"{figures['p50_ms']:>9.2f}{figures['p99_ms']:>9.2f}{ratio:>9.1f}x{grown:>10.0f}"
-                      f"{figures['cpu_us']:>8.0f}{figures['writes_per_commit']:>11.1f}")
-        finally:
+    stores: dict[str, object] = {}
+    ratios: dict[tuple[str, int], list[float]] = {}
+    rates: dict[tuple[str, int], list[float]] = {}
+    try:
+        for name, factory, _cleanup in backends:
+            made = factory()
+            stores[name] = await made if asyncio.iscoroutine(made) else made
+        for store in stores.values():  # first-use costs (imports, caches) measured nowhere
+            await run(store, 2, args.target, args.seed + 999)
+        # Every store in turn, round after round: the machine's speed drifts from one run to
+        # the next, so a ratio is taken within a round and the rounds' median reported.
+        for round_number in range(1, args.rounds + 1):
+            baseline: dict[int, float] = {}
+            for name, store in stores.items():
+                for games in args.games:
+                    # A seed per size: every round and every store plays the same games.
+                    size_before = await database_bytes(name, urls.get(name))
+                    figures = await run(store, games, args.target, args.seed + 1000 * games)
+                    size_after = await database_bytes(name, urls.get(name))
+                    grown = ((size_after - size_before) / figures["actions"]
+                             if size_before is not None and size_after is not None else float("nan"))
+                    if name == "memory":
+                        baseline[games] = figures["per_s"]
+                    ratio = baseline[games] / figures["per_s"] if games in baseline else float("nan")
+                    ratios.setdefault((name, games), []).append(ratio)
+                    rates.setdefault((name, games), []).append(figures["per_s"])
+                    print(f"{round_number:<6}{name:<11}{games:>6}{figures['actions']:>9}"
+                          f"{figures['per_s']:>11.0f}{figures['p50_ms']:>9.2f}{figures['p99_ms']:>9.2f}"
+                          f"{ratio:>9.1f}x{grown:>10.0f}{figures['cpu_us']:>8.0f}"
+                          f"{figures['writes_per_commit']:>11.1f}", flush=True)
+        if args.rounds > 1:
+            print(f"median of {args.rounds} rounds:")
+            for (name, games), values in ratios.items():
+                print(f"      {name:<11}{games:>6}{'':>9}{statistics.median(rates[(name, games)]):>11.0f}"
+                      f"{'':>18}{statistics.median(values):>9.2f}x")
+    finally:
+        for store in stores.values():
             if hasattr(store, "close"):
                 await store.close()
+        for _name, _factory, cleanup in backends:
             if cleanup is not None:
                 await cleanup()
     tmp.cleanup()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -17,6 +18,7 @@ FIRST_MESSAGE_TIMEOUT = 5.0  # seconds a new socket has to send its credential
 COALESCE = 0.005  # seconds a page waits after a wake-up for the rest of the same move
 UNAUTHORIZED = 4401  # the close code of a socket without a valid credential (the page signs out)
 Snapshot = TypeVar("Snapshot")
+log = logging.getLogger(__name__)
 
 
 async def opened(socket: web.WebSocketResponse, field: str,
@@ -54,3 +56,36 @@ async def push_until_closed(socket: web.WebSocketResponse, push: Coroutine[Any, 
         pusher.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await pusher
+
+
+async def push_states(socket: web.WebSocketResponse, wake: asyncio.Event, snapshot: Snapshot | None,
+                      read: Callable[[], Awaitable[Snapshot | None]],
+                      encode: Callable[[Snapshot], dict[str, Any]],
+                      sameness: Callable[[dict[str, Any]], Any], *, page: str, game_id: str) -> None:
+    """Send the page its state, then again after each wake-up when it changed (``sameness``
+    of two states equal: nothing to send), until the page goes; a game gone closes the
+    socket as unauthorized. A failure is logged by its type alone (its text may quote a hand)
+    and closes the socket: the page reconnects and reads afresh."""
+    try:
+        sent: Any = None
+        while not socket.closed:
+            if snapshot is None:
+                await socket.close(code=UNAUTHORIZED, message=b"unauthorized")
+                return
+            data = encode(snapshot)
+            same = sameness(data)
+            if same != sent:
+                await socket.send_json({"type": "state", "state": data})
+                sent = same
+            await wake.wait()
+            # One transaction sends the table and then each hand: let it finish, and read the
+            # game once for all of them rather than once per message.
+            await asyncio.sleep(COALESCE)
+            wake.clear()
+            snapshot = await read()
+    except ConnectionResetError:
+        pass  # the page went away while a state was on its way
+    except Exception as error:
+        log.error("%s: pushing to a page of game %s failed with %s", page, game_id,
+                  type(error).__name__)
+        await socket.close(code=1011)

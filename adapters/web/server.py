@@ -58,7 +58,7 @@ from bot.render import images
 
 from . import auth
 from .links import WebLinks
-from .live import COALESCE, UNAUTHORIZED, opened, push_until_closed
+from .live import opened, push_states, push_until_closed
 from .pages import MALFORMED, bearer, html_page, unauthorized
 from .recaps import NO_RECAP, RecapPictures, reader_locale, refusal_page
 from .recaps import script as recap_script
@@ -363,7 +363,7 @@ class WebHand:
             await oldest.close(code=REPLACED, message=b"opened in another page")
         wake = self.hub.open(claims.game_id)
         try:
-            await push_until_closed(socket, self._push_safely(socket, claims, wake, snapshot))
+            await push_until_closed(socket, self._push(socket, claims, wake, snapshot))
         finally:
             self.hub.close(claims.game_id, wake)
             pages = self._player_pages.get(player, [])
@@ -375,33 +375,10 @@ class WebHand:
                 self._matches.pop(claims.game_id, None)
         return socket
 
-    async def _push_safely(self, socket: web.WebSocketResponse, claims: auth.TokenClaims,
-                           wake: asyncio.Event, snapshot: PlayerSnapshot | None) -> None:
-        try:
-            await self._push(socket, claims, wake, snapshot)
-        except ConnectionResetError:
-            pass  # the page went away while a state was on its way
-        except Exception as error:  # logged without its text: it may quote the hand
-            log.error("web hand: pushing to a page of game %s failed with %s",
-                      claims.game_id, type(error).__name__)
-            await socket.close(code=1011)  # the page reconnects and reads afresh
-
     async def _push(self, socket: web.WebSocketResponse, claims: auth.TokenClaims,
                     wake: asyncio.Event, snapshot: PlayerSnapshot | None) -> None:
-        sent: dict[str, Any] | None = None
-        while not socket.closed:
-            if snapshot is None:
-                await socket.close(code=UNAUTHORIZED, message=b"unauthorized")
-                return
-            data = snapshot_json(snapshot, self._now())
-            comparable = {**data, "now": None, "seq": None}
-            if comparable != sent:
-                await socket.send_json({"type": "state", "state": data})
-                sent = comparable
-            await wake.wait()
-            # One transaction sends the table and then each hand: let it finish, and read
-            # the game once for all of them rather than once per message.
-            await asyncio.sleep(COALESCE)
-            wake.clear()
-            snapshot = await self._snapshot(claims)
+        await push_states(socket, wake, snapshot, lambda: self._snapshot(claims),
+                          lambda state: snapshot_json(state, self._now()),
+                          lambda data: {**data, "now": None, "seq": None},  # times aside
+                          page="web hand", game_id=claims.game_id)
 

@@ -39,7 +39,7 @@ from bot.i18n import card_label, color_label, gettext, translate
 from bot.render.text import card_count, score_count, watchers_text
 
 from . import auth
-from .live import COALESCE, UNAUTHORIZED, opened, push_until_closed
+from .live import opened, push_states, push_until_closed
 from .pages import bearer, html_page, translated, unauthorized
 from .recaps import NO_RECAP, RecapPictures, reader_locale, recap_json, recap_labels, refusal_page
 
@@ -203,7 +203,7 @@ class Spectators:
         self._changed(game_id)
         wake = self._wake(game_id)
         try:
-            await push_until_closed(socket, self._push_safely(socket, claims, wake, snapshot))
+            await push_until_closed(socket, self._push(socket, claims, wake, snapshot))
         finally:
             self._done(game_id, wake)
             left = self.watching(game_id) - 1
@@ -215,28 +215,11 @@ class Spectators:
                 self._matches.pop(game_id, None)
         return socket
 
-    async def _push_safely(self, socket: web.WebSocketResponse, claims: auth.TokenClaims,
-                           wake: asyncio.Event, snapshot: SpectatorSnapshot | None) -> None:
-        try:
-            sent = None
-            while not socket.closed:
-                if snapshot is None:  # the game is gone
-                    await socket.close(code=UNAUTHORIZED, message=b"unauthorized")
-                    return
-                data = spectator_json(snapshot, self.watching(claims.game_id))
-                if data["version"] != sent:
-                    await socket.send_json({"type": "state", "state": data})
-                    sent = data["version"]
-                await wake.wait()
-                await asyncio.sleep(COALESCE)  # the rest of the same move
-                wake.clear()
-                snapshot = await self._snapshot(claims)
-        except ConnectionResetError:
-            pass
-        except Exception as error:
-            log.error("watch page: pushing to a page of game %s failed with %s",
-                      claims.game_id, type(error).__name__)
-            await socket.close(code=1011)
+    async def _push(self, socket: web.WebSocketResponse, claims: auth.TokenClaims,
+                    wake: asyncio.Event, snapshot: SpectatorSnapshot | None) -> None:
+        await push_states(socket, wake, snapshot, lambda: self._snapshot(claims),
+                          lambda state: spectator_json(state, self.watching(claims.game_id)),
+                          lambda data: data["version"], page="watch page", game_id=claims.game_id)
 
 
 __all__ = ["LABELS", "Spectators", "spectator_json"]

@@ -78,8 +78,8 @@ async def push_states(socket: web.WebSocketResponse, wake: asyncio.Event, snapsh
                 await socket.send_json({"type": "state", "state": data})
                 sent = same
             await wake.wait()
-            # One transaction sends the table and then each hand: let it finish, and read the
-            # game once for all of them rather than once per message.
+            # One transaction sends the table and its hands, each a wake-up: let them all
+            # come, and read the game once for all of them rather than once per message.
             await asyncio.sleep(COALESCE)
             wake.clear()
             snapshot = await read()

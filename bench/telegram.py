@@ -4,8 +4,9 @@ Many concurrent games, each played by simulated users who read the inline keyboa
 received and press buttons (a playable card first, the UNO! variant with two cards, else
 Pass, else Draw): the real python-telegram-bot Application (polling), the real coordinator
 on a MemoryStore. Prints updates/s, latency from an update's injection to the last API call
-it causes (the callback answer, sent after the coordinator delivered every message), and Bot
-API calls per turn split by group and private chats. A bare echo bot (update -> sendMessage)
+it causes (the callback answer, sent after the coordinator delivered every message) and to
+the next player's hand posted (how long they wait to play), and Bot API calls per turn split
+by group and private chats. A bare echo bot (update -> sendMessage)
 measured in the same run gives the ceiling of PTB + the fake server on this machine.
 
     .venv/bin/python bench/telegram.py [--games 40] [--turns 30] [--echo 3000] [--telegram-limits]

@@ -82,8 +82,7 @@ class GameDriver:
                        if c.chat_id in chats or (c.method == "answerCallbackQuery"
                                                  and c.params.get("callback_query_id") in self.callback_ids))
         out = []
-        bounds = self.presses + [float("inf")]
-        for start, end in zip(bounds, bounds[1:], strict=False):
+        for start, end, _presser in self._press_windows():
             inside = [t for t in times if start <= t < end]
             if inside:
                 out.append(max(inside) - start)
@@ -92,16 +91,20 @@ class GameDriver:
     def next_hand_latencies(self, api: FakeBotApi) -> list[float]:
         """For each press that passed the turn, until a hand was posted to another player of
         this game (the turn's hand, sent anew): how long the next player waited to play."""
-        others = {u.id for u in self.users}
+        players = {u.id for u in self.users}
         sent = sorted((c.done_at or c.at, c.chat_id) for c in api.calls
-                      if c.method == "sendMessage" and c.chat_id in others)
+                      if c.method == "sendMessage" and c.chat_id in players)
         out = []
-        bounds = self.presses + [float("inf")]
-        for start, end, presser in zip(bounds, bounds[1:], self.pressed_by, strict=False):
+        for start, end, presser in self._press_windows():
             first = next((t for t, chat in sent if start <= t < end and chat != presser), None)
             if first is not None:
                 out.append(first - start)
         return out
+
+    def _press_windows(self) -> list[tuple[float, float, int]]:
+        """(pressed at, next press at, who pressed) of each press, the last one open-ended."""
+        ends = [*self.presses[1:], float("inf")]
+        return list(zip(self.presses, ends, self.pressed_by, strict=True))
 
     def lobby(self) -> StoredMessage | None:
         for message in reversed(self.api.chat_messages(self.group)):

@@ -279,7 +279,7 @@ class Deliverer:
     async def _push_hands(self, record: GameRecord, hands: dict[str, HandView]) -> None:
         """Every player's hand at once: each goes to a chat of its own, so none need wait for
         another's round trip (a turn's next player is not held up by the mover's edit)."""
-        if len(hands) == 1:
+        if len(hands) == 1:  # most moves: awaited here, without a task of its own
             [(user_id, view)] = hands.items()
             await self._push_hand(record, user_id, view)
         elif hands:

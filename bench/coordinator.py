@@ -2,6 +2,7 @@
 
     python bench/coordinator.py [--games 200] [--memory-games 10000] [--seed 1]
     python bench/coordinator.py --games 200 --pace 2 [--seconds 30]
+    python bench/coordinator.py --games 200 --processes 2
 
 Each game has one human seat, played by the "normal" strategy through commands (the same
 path a chat adapter takes; see ``bench/players.py``), and three AI seats that move by
@@ -16,6 +17,11 @@ loop, and a move's latency there is mostly its turn in the queue behind every ot
 (about games / actions per second). With ``--pace S`` the human of each game instead thinks
 S seconds (0.5 S to 1.5 S, at random) once its turn has come, as people do, for ``--seconds``: the
 latency of a move at that load, with the share of one core the bot used.
+
+With ``--processes N`` the games are split over N processes, each with its event loop, its
+coordinator and its store, started together: one loop per core, as a Discord bot's shards
+run over processes on one database. It prints their actions/s added up and the latency of
+every move of all of them.
 """
 
 from __future__ import annotations
@@ -23,12 +29,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import multiprocessing
 import random
 import statistics
 import sys
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -46,14 +54,16 @@ from bot.coordinator.ports import ChatKey, ChatSettings, User  # noqa: E402
 
 
 async def run_games(games: int, seed: int, target: int, pace: float = 0.0,
-                    seconds: float = 30.0) -> dict[str, float]:
+                    seconds: float = 30.0, first: int = 0) -> dict[str, Any]:
+    """``games`` games at once; ``first`` numbers them (their chats, their humans' seeds)
+    where another process plays the ones before."""
     store = MemoryStore()
     chat_port = BenchChat()
     clock = FakeClock()
     coordinator = Coordinator(chat_port, store, clock, ai_delay=0, seed=seed)
     latencies: list[float] = []
     time_actions(coordinator, latencies)
-    chats = [ChatKey("bench", f"c{i}") for i in range(games)]
+    chats = [ChatKey("bench", f"c{first + i}") for i in range(games)]
     for chat in chats:
         await store.save_chat_settings(chat, ChatSettings(overrides={"target_score": target}, turn_timer=0))
     human = User("h1", "Human")
@@ -65,7 +75,7 @@ async def run_games(games: int, seed: int, target: int, pace: float = 0.0,
             latencies.clear()
             started, cpu_started = time.perf_counter(), time.process_time()
             until = asyncio.get_running_loop().time() + seconds
-        await asyncio.gather(*(play_human(coordinator, store, chat_port, chat, human, random.Random(seed + i),
+        await asyncio.gather(*(play_human(coordinator, store, chat_port, chat, human, random.Random(seed + first + i),
                                           pace=pace, until=until)
                                for i, chat in enumerate(chats)))
     elapsed = time.perf_counter() - started
@@ -80,6 +90,47 @@ async def run_games(games: int, seed: int, target: int, pace: float = 0.0,
         "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
         "public_per_action": chat_port.public / actions, "private_per_action": chat_port.private / actions,
         "results": len(store.results), "missed_wake_ups": chat_port.missed_wake_ups,
+        "public": chat_port.public, "private": chat_port.private, "latencies": latencies,
+    }
+
+
+def _play_share(games: int, first: int, seed: int, target: int, default_gc: bool,
+                start: Any, results: Any) -> None:
+    """One process's share of the games, begun when every process is ready."""
+    set_up_collector(default_gc)
+    start.wait()
+    results.put(asyncio.run(run_games(games, seed, target, first=first)))
+
+
+def run_processes(games: int, processes: int, seed: int, target: int,
+                  default_gc: bool) -> dict[str, Any]:
+    """``games`` games split over ``processes`` processes that start together: actions/s of
+    them all (every action over the longest run), the latency of every move of them all."""
+    context = multiprocessing.get_context("spawn")
+    start, results = context.Barrier(processes), context.Queue()
+    shares = [games // processes + (k < games % processes) for k in range(processes)]
+    workers = [context.Process(target=_play_share,
+                               args=(share, sum(shares[:k]), seed, target, default_gc, start, results))
+               for k, share in enumerate(shares)]
+    for worker in workers:
+        worker.start()
+    runs = [results.get() for _ in workers]  # before join: a child exits once its result is read
+    for worker in workers:
+        worker.join()
+        if worker.exitcode:
+            raise SystemExit(f"a benchmark process failed (exit code {worker.exitcode})")
+    actions = sum(r["actions"] for r in runs)
+    seconds = max(r["seconds"] for r in runs)
+    ordered = sorted(latency for r in runs for latency in r["latencies"])
+    return {
+        "games": games, "actions": actions, "seconds": seconds, "actions_per_s": actions / seconds,
+        "p50_ms": 1000 * statistics.median(ordered),
+        "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+        "public_per_action": sum(r["public"] for r in runs) / actions,
+        "private_per_action": sum(r["private"] for r in runs) / actions,
+        "collector_passes": sum(r["collector_passes"] for r in runs),
+        "collector_share": statistics.fmean(r["collector_share"] for r in runs),
+        "missed_wake_ups": sum(r["missed_wake_ups"] for r in runs),
     }
 
 
@@ -110,6 +161,8 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=0.0,
                         help="seconds each human thinks before a move (0: as fast as possible)")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long a paced run lasts")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="split the games over this many processes, one event loop each")
     add_collector_option(parser)
     args = parser.parse_args()
     set_up_collector(args.default_gc)
@@ -122,8 +175,13 @@ def main() -> None:
               f"p99 {r['p99_ms']:.2f} ms")
         return
     for games in (1, args.games):
-        r = asyncio.run(run_games(games, args.seed, args.target))
-        print(f"{games:>4} concurrent game(s): {r['actions']:>7} actions in {r['seconds']:.2f} s = "
+        if games > 1 and args.processes > 1:
+            r = run_processes(games, args.processes, args.seed, args.target, args.default_gc)
+            where = f" over {args.processes} processes"
+        else:
+            r = asyncio.run(run_games(games, args.seed, args.target))
+            where = ""
+        print(f"{games:>4} concurrent game(s){where}: {r['actions']:>7} actions in {r['seconds']:.2f} s = "
               f"{r['actions_per_s']:,.0f} actions/s"
               + (f" ({r['busy_actions_per_s']:,.0f}/s inside the coordinator)" if games == 1 else "")
               + f"; latency p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms; "

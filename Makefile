@@ -38,12 +38,14 @@ discord: $(STAMP)
 db-upgrade: $(STAMP)
 	$(VENV)/bin/unobot db upgrade
 
+# One pytest worker per core (pytest-xdist): the tests share no file, port or database, and
+# many of them wait on a process, a page or a fake server, leaving the core to the other.
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist worksteal
 
 # The tests that start no process: a quicker loop while working.
 test-fast: $(STAMP)
-	$(PY) -m pytest -m 'not slow'
+	$(PY) -m pytest -n auto --dist worksteal -m 'not slow'
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check bot adapters storage tests bench

@@ -49,7 +49,8 @@ def test_the_readme_plays_and_tests_with_the_two_make_targets():
     assert [line.split("#")[0].split() for line in commands.splitlines()] == [["make", "play"], ["make", "test"]]
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(r"^play: .*\n\t\$\(VENV\)/bin/unobot play", makefile, re.M)
-    assert re.search(r"^test: .*\n\t\$\(PY\) -m pytest$", makefile, re.M)  # all of it, no -m
+    run = re.search(r"^test: .*\n\t\$\(PY\) -m pytest(.*)$", makefile, re.M)
+    assert run and not re.search(r"(^|\s)(-m|-k|--lf|tests)", run.group(1))  # all of it
 
 
 def env_example_variables() -> set[str]:

@@ -86,7 +86,7 @@ class GameRows:
         self.select_head = f"SELECT {HEAD} FROM games WHERE game_id = {self._p(1)}"
         self.select_last = (f"SELECT {cols} WHERE g.platform = {self._p(1)} "
                             f"AND g.chat_id = {self._p(2)} "
-                            "ORDER BY g.updated_at DESC, g.created_at DESC, g.game_id DESC LIMIT 1")
+                            "ORDER BY g.created_at DESC, g.game_id DESC LIMIT 1")
         self.select_all_active = (f"SELECT {cols} WHERE {ACTIVE} "
                                   "ORDER BY g.created_at, g.game_id")
         self.select_owing = f"SELECT {cols} WHERE g.owed ORDER BY g.updated_at, g.game_id"

@@ -43,7 +43,8 @@ class GameRow(SQLModel, table=True):
                  sqlite_where=_ACTIVE_WHERE, postgresql_where=_ACTIVE_WHERE),
         sa.Index("ix_games_status", "status"),
         # A chat's last game, whatever its status (the log after a game): no scan of games.
-        sa.Index("ix_games_chat_updated", "platform", "chat_id", "updated_at"),
+        # By when it was created, a column no move writes: a move's UPDATE leaves it alone.
+        sa.Index("ix_games_chat_created", "platform", "chat_id", "created_at"),
         sa.Index("ix_games_owed", "owed", sqlite_where=_OWED_WHERE, postgresql_where=_OWED_WHERE),
     )
 

@@ -73,7 +73,7 @@ class MemoryStore:
         self._bases: dict[str, list[tuple[int, Any]]] = {}
         self._logs: dict[str, list[tuple[int, list[dict[str, Any]], str]]] = {}
         self._active: dict[ChatKey, str] = {}  # chat -> game id of its lobby/running game
-        self._last: dict[ChatKey, str] = {}  # chat -> game id of the game saved last there
+        self._last: dict[ChatKey, str] = {}  # chat -> game id of the game created last there
         # (platform, user id) -> ids of the active games they sit in, and the reverse
         self._seated: dict[tuple[str, str], set[str]] = {}
         self._seats_of: dict[str, set[tuple[str, str]]] = {}
@@ -131,7 +131,8 @@ class MemoryStore:
                                 snapshot_version=version if snapshot else record.snapshot_version)
         new = _Stored(saved)  # copied here: later changes by the caller don't leak in
         self._games[record.game_id] = new
-        self._last[new.chat] = record.game_id
+        if stored is None:
+            self._last[new.chat] = record.game_id
         if stored is None or stored.seated != new.seated:
             self._index_seats(saved)
         if new.active:

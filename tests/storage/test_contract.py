@@ -363,3 +363,13 @@ async def test_a_chats_last_game_is_found_whatever_its_status(store):
     assert (await store.last_game(CHAT)).game_id == "g2"
     assert (await store.last_game(OTHER_CHAT)).game_id == "g9"
     assert await store.last_game(ChatKey("discord", CHAT.chat_id)) is None
+
+
+async def test_a_chats_last_game_is_the_one_opened_last_even_if_an_older_one_saves_after_it(store):
+    old = await store.save(make_record("g1", status="running"))
+    old = await store.save(make_record("g1", status="finished", version=old.version))
+    new = await store.save(make_record("g2"))
+    await store.save(make_record("g2", status="stopped", version=new.version))
+    await store.save(make_record("g1", status="finished", version=old.version,
+                                 table_message_id="late"))  # e.g. a message id learnt late
+    assert (await store.last_game(CHAT)).game_id == "g2"

@@ -95,22 +95,23 @@ async def run_games(games: int, seed: int, target: int, pace: float = 0.0,
 
 
 def _play_share(games: int, first: int, seed: int, target: int, default_gc: bool,
-                start: Any, results: Any) -> None:
+                pace: float, seconds: float, start: Any, results: Any) -> None:
     """One process's share of the games, begun when every process is ready."""
     set_up_collector(default_gc)
     start.wait()
-    results.put(asyncio.run(run_games(games, seed, target, first=first)))
+    results.put(asyncio.run(run_games(games, seed, target, pace, seconds, first=first)))
 
 
-def run_processes(games: int, processes: int, seed: int, target: int,
-                  default_gc: bool) -> dict[str, Any]:
+def run_processes(games: int, processes: int, seed: int, target: int, default_gc: bool,
+                  pace: float = 0.0, seconds: float = 30.0) -> dict[str, Any]:
     """``games`` games split over ``processes`` processes that start together: actions/s of
     them all (every action over the longest run), the latency of every move of them all."""
     context = multiprocessing.get_context("spawn")
     start, results = context.Barrier(processes), context.Queue()
     shares = [games // processes + (k < games % processes) for k in range(processes)]
     workers = [context.Process(target=_play_share,
-                               args=(share, sum(shares[:k]), seed, target, default_gc, start, results))
+                               args=(share, sum(shares[:k]), seed, target, default_gc, pace,
+                                     seconds, start, results))
                for k, share in enumerate(shares)]
     for worker in workers:
         worker.start()
@@ -131,6 +132,7 @@ def run_processes(games: int, processes: int, seed: int, target: int,
         "collector_passes": sum(r["collector_passes"] for r in runs),
         "collector_share": statistics.fmean(r["collector_share"] for r in runs),
         "missed_wake_ups": sum(r["missed_wake_ups"] for r in runs),
+        "core_share": sum(r["core_share"] for r in runs),  # of one core: 1.5 is one and a half
     }
 
 
@@ -168,8 +170,13 @@ def main() -> None:
     set_up_collector(args.default_gc)
     print(f"coordinator bench (python {sys.version.split()[0]}, MemoryStore, 1 human + 3 AI seats per game)")
     if args.pace:
-        r = asyncio.run(run_games(args.games, args.seed, args.target, args.pace, args.seconds))
-        print(f"{args.games:>4} games, a human move every {args.pace:g} s (x0.5 to x1.5) for "
+        if args.processes > 1:
+            r = run_processes(args.games, args.processes, args.seed, args.target, args.default_gc,
+                              args.pace, args.seconds)
+        else:
+            r = asyncio.run(run_games(args.games, args.seed, args.target, args.pace, args.seconds))
+        where = f" over {args.processes} processes" if args.processes > 1 else ""
+        print(f"{args.games:>4} games{where}, a human move every {args.pace:g} s (x0.5 to x1.5) for "
               f"{r['seconds']:.0f} s: {r['actions_per_s']:,.0f} actions/s using "
               f"{100 * r['core_share']:.0f}% of a core; latency p50 {r['p50_ms']:.2f} ms, "
               f"p99 {r['p99_ms']:.2f} ms")

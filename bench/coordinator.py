@@ -44,6 +44,7 @@ from bench.players import BenchChat, open_game, play_human  # noqa: E402
 from bench.timing import (  # noqa: E402
     CollectorPasses,
     add_collector_option,
+    latency_figures,
     set_up_collector,
     time_actions,
 )
@@ -80,14 +81,12 @@ async def run_games(games: int, seed: int, target: int, pace: float = 0.0,
                                for i, chat in enumerate(chats)))
     elapsed = time.perf_counter() - started
     actions = len(latencies)
-    ordered = sorted(latencies)
     return {
         "games": games, "actions": actions, "seconds": elapsed, "actions_per_s": actions / elapsed,
         "busy_actions_per_s": actions / sum(latencies) if games == 1 else float("nan"),
         "collector_passes": collector.passes, "collector_share": collector.seconds / elapsed,
         "core_share": (time.process_time() - cpu_started) / elapsed,
-        "p50_ms": 1000 * statistics.median(ordered),
-        "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+        **latency_figures(latencies),
         "public_per_action": chat_port.public / actions, "private_per_action": chat_port.private / actions,
         "results": len(store.results), "missed_wake_ups": chat_port.missed_wake_ups,
         "public": chat_port.public, "private": chat_port.private, "latencies": latencies,
@@ -122,11 +121,9 @@ def run_processes(games: int, processes: int, seed: int, target: int, default_gc
             raise SystemExit(f"a benchmark process failed (exit code {worker.exitcode})")
     actions = sum(r["actions"] for r in runs)
     seconds = max(r["seconds"] for r in runs)
-    ordered = sorted(latency for r in runs for latency in r["latencies"])
     return {
         "games": games, "actions": actions, "seconds": seconds, "actions_per_s": actions / seconds,
-        "p50_ms": 1000 * statistics.median(ordered),
-        "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+        **latency_figures([latency for r in runs for latency in r["latencies"]]),
         "public_per_action": sum(r["public"] for r in runs) / actions,
         "private_per_action": sum(r["private"] for r in runs) / actions,
         "collector_passes": sum(r["collector_passes"] for r in runs),
@@ -154,6 +151,15 @@ async def memory_per_game(games: int, seed: int) -> float:
     return (after - before) / games
 
 
+def play(args: argparse.Namespace, games: int, pace: float = 0.0) -> tuple[dict[str, Any], str]:
+    """The figures of ``games`` games, over ``--processes`` processes where there are games
+    enough to share; and how the line printed says where they ran."""
+    if args.processes > 1 and games > 1:
+        return (run_processes(games, args.processes, args.seed, args.target, args.default_gc,
+                              pace, args.seconds), f" over {args.processes} processes")
+    return asyncio.run(run_games(games, args.seed, args.target, pace, args.seconds)), ""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
@@ -170,24 +176,14 @@ def main() -> None:
     set_up_collector(args.default_gc)
     print(f"coordinator bench (python {sys.version.split()[0]}, MemoryStore, 1 human + 3 AI seats per game)")
     if args.pace:
-        if args.processes > 1:
-            r = run_processes(args.games, args.processes, args.seed, args.target, args.default_gc,
-                              args.pace, args.seconds)
-        else:
-            r = asyncio.run(run_games(args.games, args.seed, args.target, args.pace, args.seconds))
-        where = f" over {args.processes} processes" if args.processes > 1 else ""
+        r, where = play(args, args.games, args.pace)
         print(f"{args.games:>4} games{where}, a human move every {args.pace:g} s (x0.5 to x1.5) for "
               f"{r['seconds']:.0f} s: {r['actions_per_s']:,.0f} actions/s using "
               f"{100 * r['core_share']:.0f}% of a core; latency p50 {r['p50_ms']:.2f} ms, "
               f"p99 {r['p99_ms']:.2f} ms")
         return
     for games in (1, args.games):
-        if games > 1 and args.processes > 1:
-            r = run_processes(games, args.processes, args.seed, args.target, args.default_gc)
-            where = f" over {args.processes} processes"
-        else:
-            r = asyncio.run(run_games(games, args.seed, args.target))
-            where = ""
+        r, where = play(args, games)
         print(f"{games:>4} concurrent game(s){where}: {r['actions']:>7} actions in {r['seconds']:.2f} s = "
               f"{r['actions_per_s']:,.0f} actions/s"
               + (f" ({r['busy_actions_per_s']:,.0f}/s inside the coordinator)" if games == 1 else "")

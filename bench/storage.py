@@ -31,7 +31,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.players import BenchChat, open_game, play_human  # noqa: E402
-from bench.timing import add_collector_option, set_up_collector, time_actions  # noqa: E402
+from bench.timing import (  # noqa: E402
+    add_collector_option,
+    latency_figures,
+    set_up_collector,
+    time_actions,
+)
 from bot.coordinator.clock import FakeClock  # noqa: E402
 from bot.coordinator.coordinator import Coordinator  # noqa: E402
 from bot.coordinator.memory_store import MemoryStore  # noqa: E402
@@ -93,11 +98,10 @@ async def run(store, games: int, target: int, seed: int) -> dict[str, float]:
     await asyncio.gather(*(play_game(chat, seed + i) for i, chat in enumerate(chats)))
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     await coordinator.close()
-    ordered = sorted(latencies)
-    return {"actions": len(ordered), "seconds": elapsed, "per_s": len(ordered) / elapsed,
-            "cpu_us": 1e6 * cpu / len(ordered), "writes_per_commit": grouped.per_commit,
-            "p50_ms": 1000 * statistics.median(ordered),
-            "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]}
+    actions = len(latencies)
+    return {"actions": actions, "seconds": elapsed, "per_s": actions / elapsed,
+            "cpu_us": 1e6 * cpu / actions, "writes_per_commit": grouped.per_commit,
+            **latency_figures(latencies)}
 
 
 async def database_bytes(name: str, url: str | None) -> int | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import statistics
 import time
 
 from bot import runtime
@@ -22,6 +23,13 @@ def time_actions(coordinator: Coordinator, latencies: list[float]) -> None:
         return outcome, tx
 
     coordinator.uow.transact = transact  # type: ignore[method-assign]
+
+
+def latency_figures(latencies: list[float]) -> dict[str, float]:
+    """p50 and p99 of ``latencies`` (seconds), in milliseconds."""
+    ordered = sorted(latencies)
+    return {"p50_ms": 1000 * statistics.median(ordered),
+            "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]}
 
 
 def add_collector_option(parser: argparse.ArgumentParser) -> None:

@@ -40,12 +40,14 @@ db-upgrade: $(STAMP)
 
 # One pytest worker per core (pytest-xdist): the tests share no file, port or database, and
 # many of them wait on a process, a page or a fake server, leaving the core to the other.
+WORKERS = -n auto --dist worksteal
+
 test: $(STAMP)
-	$(PY) -m pytest -n auto --dist worksteal
+	$(PY) -m pytest $(WORKERS)
 
 # The tests that start no process: a quicker loop while working.
 test-fast: $(STAMP)
-	$(PY) -m pytest -n auto --dist worksteal -m 'not slow'
+	$(PY) -m pytest $(WORKERS) -m 'not slow'
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check bot adapters storage tests bench

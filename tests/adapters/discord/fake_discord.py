@@ -151,6 +151,7 @@ class FakeDiscord:
         self.unresolved: list[str] = []  # attachment:// references to files the message lacks
         self._ids = itertools.count(10_000_000)
         self._faults: list[tuple[re.Pattern[str], int, dict[str, Any], dict[str, str]]] = []
+        self._holds: list[tuple[re.Pattern[str], asyncio.Event]] = []
         self._sockets: list[web.WebSocketResponse] = []
         self._seq = itertools.count(1)
         self._runner: web.AppRunner | None = None
@@ -200,6 +201,20 @@ class FakeDiscord:
         self.fail_next(path_regex, 429, {"message": "You are being rate limited.",
                                          "retry_after": retry_after, "global": False},
                        {"Via": "1.1 google", "X-RateLimit-Scope": "user"}, times)
+
+    def hold_next(self, path_regex: str) -> asyncio.Event:
+        """Keep the next request whose "METHOD /path" matches unanswered until the returned
+        event is set (a slow round trip, on demand)."""
+        release = asyncio.Event()
+        self._holds.append((re.compile(path_regex), release))
+        return release
+
+    async def _wait_if_held(self, key: str) -> None:
+        for i, (pattern, release) in enumerate(self._holds):
+            if pattern.search(key):
+                del self._holds[i]
+                await release.wait()
+                return
 
     def _take_fault(self, key: str) -> tuple[int, dict[str, Any], dict[str, str]] | None:
         for i, (pattern, status, body, headers) in enumerate(self._faults):
@@ -433,6 +448,7 @@ class FakeDiscord:
             elif request.content_type.startswith("multipart/"):
                 body = await self._read_multipart(request)
         key = f"{request.method} {path}"
+        await self._wait_if_held(key)
         fault = self._take_fault(key)
         if fault is not None:
             status, fbody, headers = fault

@@ -145,6 +145,7 @@ class BotHarness:
         older hand view turned into a stub, a hand refreshed)."""
         assert self.app is not None
         await self.app.frontend.settled()
+        await self.app.chat_port.settled()
         return record
 
     async def open_hand(self, user: FakeUser, channel_id: int | None = None) -> dict[str, Any]:

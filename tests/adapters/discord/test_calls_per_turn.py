@@ -6,7 +6,7 @@ Counting calls, not timing them."""
 from __future__ import annotations
 
 from .harness import MENTION
-from .players import Table
+from .players import Table, shows_turn
 from .test_game import ANA, BO, CY, USERS, open_game
 from .test_resilience import set_position
 
@@ -42,6 +42,32 @@ async def test_a_plain_turn_reposts_the_table_with_the_mention_and_deletes_the_o
     assert MENTION.findall(new["content"]) == [after]
     assert [str(u) for u in new["_allowed_mentions"]["users"]] == [after]
     assert int(old["id"]) not in fake.messages  # one table stands
+
+
+async def test_the_answer_and_the_hands_do_not_wait_for_the_old_tables_deletion(bot, fake):
+    await open_game(bot)
+    pinged = bot.current_player_id()
+    seats = [A, B, C]
+    mover = next(p for p in seats if seats[(seats.index(p) + 1) % 3] != pinged)
+    others = iter([["R5", "Y7", "G9"], ["B2", "Y1"]])
+    hands = {p: ["R1", "G2", "B3"] if p == mover else next(others) for p in seats}
+    await set_position(bot, hands, ["R3"], mover)
+    after = seats[(seats.index(mover) + 1) % 3]
+    table = Table(bot, USERS)
+    waiting = await table.hand_message(USERS[after], fresh=False)  # a hand view kept open
+    hand = await table.hand_message(USERS[mover], fresh=False)
+    old = bot.table_message()
+    _, play = table._first_playable(hand)  # R1, the one card that matches R3
+    release = fake.hold_next(f"^DELETE /channels/1000/messages/{old['id']}$")
+    answered = await fake.wait(await fake.click(USERS[mover], int(hand["id"]), play["custom_id"]))
+    await bot.app.frontend.settled()
+    assert bot.table_message()["id"] != old["id"]  # the new table is out, with its mention
+    assert int(old["id"]) in fake.messages  # and the old one still stands: its deletion is held
+    # the next player's open hand already shows their turn: it did not wait for the deletion
+    await fake.wait_for(lambda: shows_turn(fake.messages[int(waiting["id"])]))
+    release.set()
+    await bot.settled(answered)
+    assert int(old["id"]) not in fake.messages
 
 
 async def test_a_draw_that_keeps_the_turn_edits_the_table_in_place(bot, fake):

@@ -17,6 +17,7 @@ async def test_a_turn_timeout_edits_the_table_without_any_interaction(bot, fake)
     # the turn passed: the table went out anew, mentioning the next player, the old one deleted
     assert fake.count_requests("POST", r"/channels/\d+/messages") > posts_before
     assert bot.current_player_id() != idle
+    await bot.app.chat_port.settled()  # the old table is deleted beside the delivery
     assert int(table_id) not in fake.messages
 
 

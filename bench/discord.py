@@ -1,6 +1,6 @@
 """Discord adapter throughput through the fake Discord (REST + gateway on 127.0.0.1).
 
-    .venv/bin/python bench/discord.py [--games 4] [--echo 400]
+    .venv/bin/python bench/discord.py [--games 4] [--echo 400] [--latency-ms 50]
 
 Prints, for the same run:
   * a bare slash-command echo (discord.py alone: gateway -> tree -> callback), the baseline;
@@ -15,6 +15,8 @@ Prints, for the same run:
     played, or drew and passed, is counted as well); robots play as people would: from their
     hand view when it already shows their turn, else after pressing Refresh or My hand.
 The fake server and the bot share one event loop (and CPU), so absolute figures are a floor.
+With ``--latency-ms`` every REST request waits that long before the fake handles it, as over
+a real network (after start-up): the p50/p99 then say how many round trips an answer waits for.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def latencies_ms(records) -> list[float]:
     return [(r.callback_at - r.sent_at) * 1000 for r in records if r.callback_at is not None]
 
 
-async def bench_echo(fake: FakeDiscord, count: int, concurrency: int) -> dict[str, float]:
+async def bench_echo(fake: FakeDiscord, count: int, concurrency: int, latency: float) -> dict[str, float]:
     client = discord.Client(intents=discord.Intents.none(), guild_ready_timeout=0.01)
     tree = app_commands.CommandTree(client)
     group = app_commands.Group(name="uno", description="echo")
@@ -67,6 +69,7 @@ async def bench_echo(fake: FakeDiscord, count: int, concurrency: int) -> dict[st
     runner = asyncio.create_task(client.connect(reconnect=False))
     await asyncio.wait_for(ready.wait(), 10)
     await tree.sync()
+    fake.latency = latency
     user = FakeUser(1, "Echo")
     records = []
     started = time.perf_counter()
@@ -76,6 +79,7 @@ async def bench_echo(fake: FakeDiscord, count: int, concurrency: int) -> dict[st
             await fake.wait(record, timeout=30)
         records += batch
     wall = time.perf_counter() - started
+    fake.latency = 0.0
     await client.close()
     runner.cancel()
     await asyncio.gather(runner, return_exceptions=True)
@@ -107,9 +111,10 @@ async def play_one_game(bot: BotHarness, channel: int, players: list[FakeUser]) 
     raise RuntimeError("hand did not finish")
 
 
-async def bench_uno(fake: FakeDiscord, games: int) -> dict[str, float]:
+async def bench_uno(fake: FakeDiscord, games: int, latency: float) -> dict[str, float]:
     bot = BotHarness(fake, MemoryStore())
     await bot.start()
+    fake.latency = latency
     first_interaction = max(fake.interactions, default=0)
     requests_before = len(fake.requests)
     started = time.perf_counter()
@@ -158,17 +163,22 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=4, help="games played at once, one per channel")
     parser.add_argument("--echo", type=int, default=400, help="bare echo interactions (0: none)")
+    parser.add_argument("--latency-ms", type=float, default=0.0,
+                        help="network latency simulated: every REST request waits this long")
     args = parser.parse_args()
+    latency = args.latency_ms / 1000
     fake = FakeDiscord(channel_ids=tuple(1000 + i for i in range(max(1, args.games))))
     await fake.start()
     discord.http.Route.BASE = fake.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
     try:
-        echoes = [("sequential", await bench_echo(fake, max(1, args.echo // 4), 1)),
-                  ("20 at once", await bench_echo(fake, args.echo, 20))] if args.echo else []
-        uno = await bench_uno(fake, args.games)
+        echoes = [("sequential", await bench_echo(fake, max(1, args.echo // 4), 1, latency)),
+                  ("20 at once", await bench_echo(fake, args.echo, 20, latency))] if args.echo else []
+        uno = await bench_uno(fake, args.games, latency)
     finally:
         await fake.close()
+    if latency:
+        print(f"REST latency simulated: {args.latency_ms:.0f} ms per request")
     for how, echo in echoes:
         print(f"bare slash echo, {how} : " + "{interactions} interactions, {per_s:.0f}/s, "
               "p50 {p50:.2f} ms, p99 {p99:.2f} ms".format(**echo))

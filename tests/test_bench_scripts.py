@@ -30,7 +30,8 @@ SMALLEST = {
     "webhand.py": (["--games", "1", "--moves", "5"], r"move -> every page p50 [\d.]+ ms"),
     "telegram.py": (["--games", "1", "--turns", "5", "--echo", "0"],
                     r"the next player's hand posted: p50 [\d.]+ ms(.|\n)*Bot API calls per turn"),
-    "discord.py": (["--games", "1", "--echo", "0"], r"per turn taken"),
+    "discord.py": (["--games", "1", "--echo", "0", "--latency-ms", "1"],
+                   r"REST latency simulated: 1 ms(.|\n)*per turn taken"),
     "render.py": (["--rounds", "1"], r"picture cache"),
 }
 

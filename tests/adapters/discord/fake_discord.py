@@ -152,6 +152,7 @@ class FakeDiscord:
         self._ids = itertools.count(10_000_000)
         self._faults: list[tuple[re.Pattern[str], int, dict[str, Any], dict[str, str]]] = []
         self._holds: list[tuple[re.Pattern[str], asyncio.Event]] = []
+        self.latency = 0.0  # seconds every REST request waits before it is handled: a real network
         self._sockets: list[web.WebSocketResponse] = []
         self._seq = itertools.count(1)
         self._runner: web.AppRunner | None = None
@@ -449,6 +450,8 @@ class FakeDiscord:
                 body = await self._read_multipart(request)
         key = f"{request.method} {path}"
         await self._wait_if_held(key)
+        if self.latency:
+            await asyncio.sleep(self.latency)
         fault = self._take_fault(key)
         if fault is not None:
             status, fbody, headers = fault

@@ -167,7 +167,7 @@ class DiscordApp:
         with contextlib.suppress(TimeoutError):  # let answers in progress finish (a few seconds at most)
             await self.frontend.settled(timeout=5)
         await self.coordinator.close()
-        await self.chat_port.settled(timeout=5)
+        await self.chat_port.close(timeout=5)
         await self.client.close()
         if self._runner is not None:
             self._runner.cancel()

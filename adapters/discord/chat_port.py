@@ -127,11 +127,24 @@ class DiscordChatPort:
             deleting.add_done_callback(self._deleting.discard)
         return published
 
+    @property
+    def deleting(self) -> int:
+        """Old tables whose deletion is on its way."""
+        return len(self._deleting)
+
     async def settled(self, timeout: float = 10.0) -> None:
-        """Until the old tables being deleted are gone (a clean stop; tests): a deletion cut
-        short leaves an old table standing, which only shows an older state."""
+        """Until the old tables being deleted are gone, for ``timeout`` seconds at most."""
         if self._deleting:
             await asyncio.wait(set(self._deleting), timeout=timeout)
+
+    async def close(self, timeout: float) -> None:
+        """Let the deletions on their way finish for ``timeout`` seconds, then stop them: a
+        deletion cut short leaves an old table standing, which only shows an older state."""
+        await self.settled(timeout)
+        late = set(self._deleting)
+        for deleting in late:
+            deleting.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
 
     async def open_table(self, chat: ChatKey, number: int, locale: str) -> ChatKey:
         """Table ``number`` of a two-table match plays in a public thread of the channel (its

@@ -14,22 +14,39 @@ A, B, C = (str(u.id) for u in (ANA, BO, CY))
 CEILING = 3  # public REST calls per turn
 
 
+async def a_turn_about_to_pass(bot) -> tuple[str, str]:
+    """A game where the mover holds R1 (their one card that matches R3) and the turn then
+    passes to a person not pinged for this hand yet (a turn that comes back unseen edits):
+    (mover, the player after them)."""
+    await open_game(bot)
+    pinged = bot.current_player_id()
+    seats = [A, B, C]
+    mover = next(p for p in seats if seats[(seats.index(p) + 1) % 3] != pinged)
+    others = iter([["R5", "Y7", "G9"], ["B2", "Y1"]])
+    hands = {p: ["R1", "G2", "B3"] if p == mover else next(others) for p in seats}
+    await set_position(bot, hands, ["R3"], mover)
+    return mover, seats[(seats.index(mover) + 1) % 3]
+
+
+async def play_with_the_deletion_held(bot, fake, table: Table, mover: str):
+    """The mover plays R1 from their hand view while Discord holds the old table's deletion
+    unanswered: (the old table, the click's interaction, the event that releases it)."""
+    hand = await table.hand_message(USERS[mover], fresh=False)
+    old = bot.table_message()
+    _, play = table._first_playable(hand)
+    release = fake.hold_next(f"^DELETE /channels/1000/messages/{old['id']}$")
+    answered = await fake.wait(await fake.click(USERS[mover], int(hand["id"]), play["custom_id"]))
+    await bot.app.frontend.settled()
+    return old, answered, release
+
+
 def public(fake, since: int) -> list[tuple[str, str]]:
     """(method, path) of the channel calls made since request number ``since``."""
     return [(r.method, r.path) for r in fake.requests[since:] if r.path.startswith("/channels/")]
 
 
 async def test_a_plain_turn_reposts_the_table_with_the_mention_and_deletes_the_old(bot, fake):
-    await open_game(bot)
-    # The player to act at the deal was pinged for this hand already (a turn of theirs that
-    # comes back unseen edits): the turn goes to someone else.
-    pinged = bot.current_player_id()
-    seats = [A, B, C]
-    mover = next(p for p in seats if seats[(seats.index(p) + 1) % 3] != pinged)
-    after = seats[(seats.index(mover) + 1) % 3]
-    others = iter([["R5", "Y7", "G9"], ["B2", "Y1"]])
-    hands = {p: ["R1", "G2", "B3"] if p == mover else next(others) for p in seats}
-    await set_position(bot, hands, ["R3"], mover)
+    mover, after = await a_turn_about_to_pass(bot)
     table = Table(bot, USERS)
     await table.hand_message(USERS[mover], fresh=False)
     old = bot.table_message()
@@ -45,22 +62,10 @@ async def test_a_plain_turn_reposts_the_table_with_the_mention_and_deletes_the_o
 
 
 async def test_the_answer_and_the_hands_do_not_wait_for_the_old_tables_deletion(bot, fake):
-    await open_game(bot)
-    pinged = bot.current_player_id()
-    seats = [A, B, C]
-    mover = next(p for p in seats if seats[(seats.index(p) + 1) % 3] != pinged)
-    others = iter([["R5", "Y7", "G9"], ["B2", "Y1"]])
-    hands = {p: ["R1", "G2", "B3"] if p == mover else next(others) for p in seats}
-    await set_position(bot, hands, ["R3"], mover)
-    after = seats[(seats.index(mover) + 1) % 3]
+    mover, after = await a_turn_about_to_pass(bot)
     table = Table(bot, USERS)
     waiting = await table.hand_message(USERS[after], fresh=False)  # a hand view kept open
-    hand = await table.hand_message(USERS[mover], fresh=False)
-    old = bot.table_message()
-    _, play = table._first_playable(hand)  # R1, the one card that matches R3
-    release = fake.hold_next(f"^DELETE /channels/1000/messages/{old['id']}$")
-    answered = await fake.wait(await fake.click(USERS[mover], int(hand["id"]), play["custom_id"]))
-    await bot.app.frontend.settled()
+    old, answered, release = await play_with_the_deletion_held(bot, fake, table, mover)
     assert bot.table_message()["id"] != old["id"]  # the new table is out, with its mention
     assert int(old["id"]) in fake.messages  # and the old one still stands: its deletion is held
     # the next player's open hand already shows their turn: it did not wait for the deletion
@@ -68,6 +73,17 @@ async def test_the_answer_and_the_hands_do_not_wait_for_the_old_tables_deletion(
     release.set()
     await bot.settled(answered)
     assert int(old["id"]) not in fake.messages
+
+
+async def test_a_stop_waits_a_bounded_time_for_an_old_tables_deletion(bot, fake):
+    mover, _ = await a_turn_about_to_pass(bot)
+    old, _, release = await play_with_the_deletion_held(bot, fake, Table(bot, USERS), mover)
+    port = bot.app.chat_port
+    assert port.deleting == 1
+    await port.close(timeout=0.05)  # the deletion is still held: given up, not waited for
+    assert port.deleting == 0
+    assert int(old["id"]) in fake.messages  # an old table left standing shows an older state
+    release.set()
 
 
 async def test_a_draw_that_keeps_the_turn_edits_the_table_in_place(bot, fake):

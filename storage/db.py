@@ -32,6 +32,13 @@ _SSL_FLAGS = {"true": "require", "1": "require", "yes": "require", "on": "requir
 # Query options naming a file the TLS handshake reads: checked up front for a clear error.
 _SSL_FILES = ("sslrootcert", "sslcert", "sslkey", "sslcrl")
 PG_CONNECT_TIMEOUT = 10  # seconds: an unreachable host fails the start, it does not hang it
+# Seconds a games statement may take on PostgreSQL (loads, saves, their grouped UPDATEs). Only
+# a few may be on their way at once, so one stuck behind a lock or on a dead connection would
+# otherwise hold every game's saves back: past this it fails its command (and asyncpg cancels
+# it on the server), and the saves behind it go on. The compaction of finished games, which
+# may touch many rows, has its own bound.
+PG_STATEMENT_TIMEOUT = 30.0
+PG_COMPACTION_TIMEOUT = 600.0
 
 
 class DatabaseUrlError(ValueError):

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy.engine import URL
 
-from .db import asyncpg_dsn
+from .db import PG_COMPACTION_TIMEOUT, asyncpg_dsn
 from .game_rows import (
     GAME_COLUMNS,
     LOADED_COLUMNS,
@@ -38,11 +38,12 @@ async def _reset(conn: Any) -> None:
 
 
 class PostgresGameRows(GameRows):
-    def __init__(self, url: URL, max_size: int) -> None:
+    def __init__(self, url: URL, max_size: int, statement_timeout: float) -> None:
         # The same DSN as the engine's connections (storage.db): asyncpg parses it itself,
         # query options (sslmode, sslrootcert, host=/socket) included.
         self._dsn = asyncpg_dsn(url)
         self._max_size = max_size
+        self._statement_timeout = statement_timeout  # every statement's bound (storage.db)
         self._pool: Any = None
         self._kept: KeptConnections | None = None
         self._pool_lock = asyncio.Lock()
@@ -66,7 +67,8 @@ class PostgresGameRows(GameRows):
                     import asyncpg
 
                     self._pool = await asyncpg.create_pool(
-                        self._dsn, min_size=1, max_size=self._max_size, reset=_reset)
+                        self._dsn, min_size=1, max_size=self._max_size, reset=_reset,
+                        command_timeout=self._statement_timeout)
                     self._kept = KeptConnections(self._pool, self._max_size)
                 kept = self._kept
         return kept
@@ -200,8 +202,8 @@ class PostgresGameRows(GameRows):
         kept = await self._connections()
         async with kept.connection() as conn, conn.transaction():
             for sql in (self.compact_log, self.compact_bases, self.compact_hands):
-                await conn.execute(sql, before)
-            status = await conn.execute(self.compact, before)
+                await conn.execute(sql, before, timeout=PG_COMPACTION_TIMEOUT)
+            status = await conn.execute(self.compact, before, timeout=PG_COMPACTION_TIMEOUT)
         return int(status.split()[-1])
 
     @staticmethod

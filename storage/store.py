@@ -45,7 +45,7 @@ from bot.engine import Match
 
 from . import json_text, rating_queries, result_queries, stats_queries
 from .chat_rows import ChatRows
-from .db import PG_GAME_POOL_SIZE, SQLITE_BUSY_TIMEOUT_MS, make_engine
+from .db import PG_GAME_POOL_SIZE, PG_STATEMENT_TIMEOUT, SQLITE_BUSY_TIMEOUT_MS, make_engine
 from .game_rows import SMALL_COLUMNS, GameRows, Result, UniqueViolation, encode
 from .postgres_game_rows import PostgresGameRows
 from .sqlite_game_rows import SqliteGameRows
@@ -94,7 +94,7 @@ def game_rows_for(engine: AsyncEngine) -> GameRows:
             raise ValueError("SqlStore needs a SQLite file (an in-memory database is not shared "
                              "between connections); use MemoryStore for memory")
         return SqliteGameRows(url.database, SQLITE_BUSY_TIMEOUT_MS)
-    return PostgresGameRows(url, max_size=PG_GAME_POOL_SIZE)
+    return PostgresGameRows(url, max_size=PG_GAME_POOL_SIZE, statement_timeout=PG_STATEMENT_TIMEOUT)
 
 
 class SqlStore(ChatRows):

@@ -14,6 +14,7 @@ from bot.coordinator.ports import ChatKey, VersionConflict
 from bot.coordinator.record import Outbox
 from storage import SqlStore, open_store, postgres_game_rows
 
+from ..waiting import wait_until
 from .test_contract import make_record
 
 
@@ -179,3 +180,43 @@ async def test_postgresql_saves_that_come_while_a_statement_is_on_its_way_go_tog
             [r.version + 1 for r in records]
     finally:
         await store.close()
+
+
+async def test_postgresql_saves_stuck_behind_locks_fail_in_time_and_the_saves_after_them_go_on(
+        pg_database, monkeypatch):
+    import asyncpg
+
+    from storage import store as store_module
+    from storage.db import asyncpg_dsn
+
+    monkeypatch.setattr(store_module, "PG_STATEMENT_TIMEOUT", 0.5)
+    sql_store = await open_store(pg_database)
+    locker = None
+    try:
+        a, b, c = [await sql_store.save(make_record(f"g{n}", ChatKey("telegram", f"c{n}"),
+                                                    status="running")) for n in "abc"]
+        # Someone else holds the rows of games a and b: a transaction left open.
+        locker = await asyncpg.connect(asyncpg_dsn(sql_store.engine.url))
+        await locker.execute("BEGIN")
+        await locker.execute("SELECT 1 FROM games WHERE game_id IN ('ga', 'gb') FOR UPDATE")
+        in_flight = sql_store._rows._groups  # the grouped statements on their way
+        stuck_a = asyncio.create_task(sql_store.save(replace(a, creator="u2")))
+        await wait_until(lambda: len(in_flight) == 1, what="a's statement sent")
+        stuck_b = asyncio.create_task(sql_store.save(replace(b, creator="u2")))
+        await wait_until(lambda: len(in_flight) == 2, what="b's statement sent")
+        # Both statements that may be on their way at once wait for the locks; c's save waits
+        # for one of them, and goes once they have given up.
+        saved_c = await asyncio.wait_for(sql_store.save(replace(c, creator="u2")), 10)
+        assert saved_c.version == c.version + 1
+        for stuck in (stuck_a, stuck_b):
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(stuck, 10)
+        await locker.execute("ROLLBACK")
+        # Nothing of theirs was written: both save again from the same version.
+        for record in (a, b):
+            assert (await sql_store.get(record.game_id)).version == record.version
+            assert (await sql_store.save(replace(record, creator="u3"))).version == record.version + 1
+    finally:
+        if locker is not None:
+            await locker.close()
+        await sql_store.close()

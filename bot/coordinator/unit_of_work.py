@@ -99,6 +99,10 @@ class UnitOfWork:
                         if conflicts == 1:
                             continue
                         raise Refusal("busy") from None
+                    except Exception:  # perhaps stored all the same: the next read tells
+                        saving = tx.game()
+                        self.delivery.save_failed(chat, saving.game_id, saving.version + 1)
+                        raise
                     tx.record = saved
                     committed = True
                     job = self.delivery.submit(tx)

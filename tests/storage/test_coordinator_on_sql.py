@@ -123,3 +123,31 @@ async def test_a_restarted_coordinator_resumes_from_the_database(sqlite_database
         await second.close()
     finally:
         await store.close()
+
+
+async def test_a_move_stored_but_whose_answer_was_lost_is_delivered_by_the_next(database_url):
+    # The statement bound ran out (or the connection dropped) just as the database committed:
+    # the save raised, this process still holds the game as it was, and the next command
+    # finds the version moved, reads the game as stored and delivers what that move owed.
+    from tests.coordinator.conftest import Harness
+    from tests.coordinator.hand_to_win import a_hand_u1_wins_with_r5, hand_results, player_to_act
+
+    store = await open_store(database_url)
+    try:
+        h = Harness(store=store)
+        u1, *_ = await a_hand_u1_wins_with_r5(h)
+        write = store._rows.write
+
+        async def committed_then_lost(**statements):
+            store._rows.write = write
+            await write(**statements)
+            raise TimeoutError
+
+        store._rows.write = committed_then_lost
+        reply = await h.do(cmds.PlayCards, u1, cards=("R5",))
+        assert not reply.ok and reply.error == "internal"
+        assert (await h.match()).hand_number == 2 and hand_results(h) == []
+        assert (await h.human_move(await player_to_act(h))).ok
+        assert len(hand_results(h)) == 1
+    finally:
+        await store.close()

@@ -86,10 +86,21 @@ class Deliverer:
         # the game (which drops a delivered outbox), else by ``settle_owed`` once the command
         # that waits for it ends. An inline run of AI moves so writes one mark, not one a move.
         self._unmarked: dict[ChatKey, GameRecord] = {}
+        # A save that raised: the store may still have kept it (the connection dropped after
+        # the commit), and then nothing of that move went out. (game, the version it would
+        # have): the next read of the stored game tells (``loaded``).
+        self._in_doubt: dict[ChatKey, tuple[str, int]] = {}
 
     # ---- around the transaction -------------------------------------------------------------
+    def save_failed(self, chat: ChatKey, game_id: str, version: int) -> None:
+        """A save of ``game_id`` at ``version`` raised: perhaps stored, never delivered."""
+        self._in_doubt[chat] = (game_id, version)
+
     def loaded(self, record: GameRecord) -> None:
-        """Message ids learnt by deliveries of this process that the store may not hold yet."""
+        """Message ids learnt by deliveries of this process that the store may not hold yet;
+        and what a save in doubt owes, once the game as stored shows it was kept."""
+        if self._in_doubt:
+            self._deliver_kept(record)
         known = self._known.get(record.chat)
         if known is None or known.game_id != record.game_id:
             return
@@ -98,6 +109,21 @@ class Deliverer:
         record.hand_message_ids.update(known.hand_message_ids)
         if known.unreachable is not None:
             record.delivery.unreachable = list(known.unreachable)
+
+    def _deliver_kept(self, record: GameRecord) -> None:
+        """A save in doubt that the store did keep owes its messages still (its outbox):
+        they go out now, as after a restart, ahead of the transaction that found them."""
+        doubt = self._in_doubt.get(record.chat)
+        if doubt is None:
+            return
+        game_id, version = doubt
+        if record.game_id == game_id and record.version < version:
+            return  # a copy from before that save: the game as stored is read next
+        del self._in_doubt[record.chat]
+        outbox = record.delivery.outbox
+        if record.game_id == game_id and record.version == version and outbox is not None \
+                and outbox.version == version:
+            self.courier.submit(self._resumed_job(record.detached()))
 
     def prepare(self, tx: Tx, loaded_table: str | None) -> None:
         """Before the save: render the hands to send, and store what is owed with the move."""
@@ -434,7 +460,7 @@ class Deliverer:
 
     # ---- memory --------------------------------------------------------------------------
     def remembered(self) -> set[ChatKey]:
-        return set(self._known) | set(self._delivered) | set(self._unmarked)
+        return set(self._known) | set(self._delivered) | set(self._unmarked) | set(self._in_doubt)
 
     def busy(self, chat: ChatKey) -> bool:
         return self.courier.busy(chat)
@@ -444,3 +470,4 @@ class Deliverer:
             self._known.pop(chat, None)
             self._delivered.pop(chat, None)
             self._unmarked.pop(chat, None)
+            self._in_doubt.pop(chat, None)

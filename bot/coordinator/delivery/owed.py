@@ -7,7 +7,9 @@ process dies between that save and the delivery, ``Coordinator.resume()`` finds 
 stored state (an edit in place: shown once), the notices from their stored text. Once a
 delivery is done the outbox is dropped, by the next save of the game or by a small follow-up
 save (after notices, a new message id, or the game's end), so nothing is announced twice in
-normal operation; after a crash, at least once.
+normal operation; after a crash, at least once. A save that raised although the store kept it
+(the connection dropped after the commit) is delivered the same way by the next transaction
+that reads the game (``Deliverer.loaded``).
 """
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
 """The chat-side rows of the SQL store: chat settings, user profiles, saved presets, the
-pictures a platform holds and "notify me" requests. Rare and small: plain sqlmodel rows
-through an AsyncSession or one SQLAlchemy statement each (the games' hot path is in
-``game_rows``)."""
+pictures a platform holds and "notify me" requests. Rare and small: one SQLAlchemy statement
+each (the games' hot path is in ``game_rows``); reads go through ``_read``, which on SQLite
+runs them on the loop's own thread (``loop_reads``)."""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
@@ -23,15 +23,26 @@ from bot.coordinator.ports import (
     preset_key,
 )
 
+from .loop_reads import LoopReads
 from .models import (
-    ChatSettingsRow,
-    UserProfileRow,
     chat_presets,
     chat_settings,
     media_files,
     notify_requests,
     user_profiles,
 )
+
+T = TypeVar("T")
+
+
+async def _row_by_key(conn: Any, table: sa.Table, key: dict[str, Any]) -> Any:
+    """The row of ``table`` whose primary key is ``key`` (None: none)."""
+    return (await conn.execute(sa.select(table).where(
+        *(table.c[name] == value for name, value in key.items())))).first()
+
+
+async def _all_rows(conn: Any, statement: Any) -> list[Any]:
+    return list((await conn.execute(statement)).all())
 
 
 class ChatRows:
@@ -41,14 +52,23 @@ class ChatRows:
     _session: async_sessionmaker[Any]
     _insert: Any  # the dialect's INSERT (with ON CONFLICT)
     _now: Callable[[], float]
+    _loop_reads: LoopReads | None  # SQLite: reads on the loop's own thread (loop_reads)
+
+    async def _read(self, query: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
+        """``query(conn, *args)``, a query that only reads: on SQLite on the loop's thread,
+        else on a connection of the engine."""
+        if self._loop_reads is not None:
+            return await self._loop_reads.run(query, *args)
+        async with self.engine.connect() as conn:
+            return await query(conn, *args)
 
     # ---- chat settings and user profiles ---------------------------------------------------
-    # Rare and small: plain sqlmodel rows through an AsyncSession; writes are one upsert, so
-    # two processes saving the same chat's settings at once cannot collide on the insert.
+    # Rare and small; writes are one upsert, so two processes saving the same chat's settings
+    # at once cannot collide on the insert.
 
     async def chat_settings(self, chat: ChatKey) -> ChatSettings:
-        async with self._session() as session:
-            row = await session.get(ChatSettingsRow, (chat.platform, chat.chat_id))
+        row = await self._read(_row_by_key, chat_settings,
+                               {"platform": chat.platform, "chat_id": chat.chat_id})
         if row is None:
             return ChatSettings(new=True)
         return ChatSettings(preset=row.preset, overrides=row.overrides, language=row.language,
@@ -92,8 +112,8 @@ class ChatRows:
         return replace(settings, version=settings.version + 1, new=False)
 
     async def user_profile(self, platform: str, user_id: str) -> UserProfile:
-        async with self._session() as session:
-            row = await session.get(UserProfileRow, (platform, user_id))
+        row = await self._read(_row_by_key, user_profiles,
+                               {"platform": platform, "user_id": user_id})
         if row is None:
             return UserProfile()
         return UserProfile(language=row.language, stats_opt_out=row.stats_opt_out,
@@ -110,8 +130,7 @@ class ChatRows:
         table = chat_presets
         statement = sa.select(table).where(table.c.platform == chat.platform,
                                            table.c.chat_id == chat.chat_id)
-        async with self.engine.connect() as conn:
-            rows = (await conn.execute(statement)).all()
+        rows = await self._read(_all_rows, statement)
         # Sorted here: the two databases collate non-ASCII names differently.
         return [ChatPreset(row.name, row.settings, row.created_by, row.updated_at)
                 for row in sorted(rows, key=lambda r: r.key)]
@@ -146,8 +165,7 @@ class ChatRows:
     async def media_files(self, platform: str) -> dict[str, str]:
         statement = sa.select(media_files.c.key, media_files.c.file_id).where(
             media_files.c.platform == platform)
-        async with self.engine.connect() as conn:
-            return {row.key: row.file_id for row in await conn.execute(statement)}
+        return {row.key: row.file_id for row in await self._read(_all_rows, statement)}
 
     async def save_media_file(self, platform: str, key: str, file_id: str) -> None:
         if len(key) > MEDIA_KEY_LIMIT:
@@ -176,9 +194,8 @@ class ChatRows:
         mine = (table.c.platform == chat.platform, table.c.chat_id == chat.chat_id)
         # Most games begin with nobody waiting: a read (it never holds the write lock that
         # every game's save needs) tells, and only then does the DELETE run.
-        async with self.engine.connect() as conn:
-            if (await conn.execute(sa.select(table.c.user_id).where(*mine).limit(1))).first() is None:
-                return []
+        if not await self._read(_all_rows, sa.select(table.c.user_id).where(*mine).limit(1)):
+            return []
         # One DELETE ... RETURNING: two processes opening games at once never tell anyone twice.
         statement = table.delete().where(*mine).returning(
             table.c.user_id, table.c.name, table.c.language, table.c.created_at)

@@ -77,6 +77,11 @@ class SqliteGameRows(GameRows):
     def _p(self, n: int) -> str:
         return "?"
 
+    @property
+    def path(self) -> str:
+        """The database file."""
+        return self._path
+
     def _open(self, busy_timeout_ms: int, *, autocheckpoint: bool) -> sqlite3.Connection:
         conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
         pragmas = [f"busy_timeout={busy_timeout_ms}", "journal_mode=WAL", "synchronous=NORMAL",

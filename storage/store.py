@@ -47,6 +47,7 @@ from . import json_text, rating_queries, result_queries, stats_queries
 from .chat_rows import ChatRows
 from .db import PG_GAME_POOL_SIZE, PG_STATEMENT_TIMEOUT, SQLITE_BUSY_TIMEOUT_MS, make_engine
 from .game_rows import SMALL_COLUMNS, GameRows, Result, UniqueViolation, encode
+from .loop_reads import LoopReads
 from .postgres_game_rows import PostgresGameRows
 from .sqlite_game_rows import SqliteGameRows
 
@@ -115,6 +116,8 @@ class SqlStore(ChatRows):
         self._records: LRUCache[str, GameRecord] = LRUCache(RECORDS_KEPT)
         self._held_in: LRUCache[ChatKey, str] = LRUCache(RECORDS_KEPT)  # chat -> its active game
         self._session = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+        self._loop_reads = (LoopReads(self._rows.path, SQLITE_BUSY_TIMEOUT_MS)
+                            if isinstance(self._rows, SqliteGameRows) else None)
 
     @classmethod
     def from_url(cls, url: str, *, now: Callable[[], float] = time.time,
@@ -124,6 +127,8 @@ class SqlStore(ChatRows):
 
     async def close(self) -> None:
         await self._rows.close()
+        if self._loop_reads is not None:
+            self._loop_reads.close()
         await self.engine.dispose()
 
     # ---- games ----------------------------------------------------------------------------
@@ -351,23 +356,19 @@ class SqlStore(ChatRows):
     # ---- stats ----------------------------------------------------------------------------
 
     async def stats(self, platform: str, user_id: str, chat: ChatKey | None = None) -> PlayerStats:
-        async with self.engine.connect() as conn:
-            return await stats_queries.player_stats(conn, platform, user_id, chat)
+        return await self._read(stats_queries.player_stats, platform, user_id, chat)
 
     async def leaderboard(self, platform: str, chat: ChatKey | None = None,
                           limit: int = 10) -> list[PlayerStats]:
-        async with self.engine.connect() as conn:
-            return await stats_queries.leaderboard(conn, platform, chat, limit)
+        return await self._read(stats_queries.leaderboard, platform, chat, limit)
 
     async def rating_table(self, platform: str, chat: ChatKey | None, now: float, *,
                            previous: bool = False, limit: int = 10) -> RatingTable:
-        async with self.engine.connect() as conn:
-            return await rating_queries.table(conn, platform, chat, now, previous, limit)
+        return await self._read(rating_queries.table, platform, chat, now, previous, limit)
 
     async def player_rating(self, platform: str, user_id: str, chat: ChatKey | None,
                             now: float) -> PlayerRating:
-        async with self.engine.connect() as conn:
-            return await rating_queries.player(conn, platform, user_id, chat, now)
+        return await self._read(rating_queries.player, platform, user_id, chat, now)
 
     async def rebuild_ratings(self) -> int:
         async with self.engine.begin() as conn:
@@ -382,12 +383,10 @@ class SqlStore(ChatRows):
         return marked
 
     async def game_results(self, game_id: str) -> list[GameResult]:
-        async with self.engine.connect() as conn:
-            return await result_queries.game_results(conn, game_id)
+        return await self._read(result_queries.game_results, game_id)
 
     async def last_match_game(self, chat: ChatKey) -> str | None:
-        async with self.engine.connect() as conn:
-            return await result_queries.last_match_game(conn, chat)
+        return await self._read(result_queries.last_match_game, chat)
 
     async def match_history(self, game_id: str) -> MatchHistory | None:
         bases = await self._rows.fetch_bases(game_id)

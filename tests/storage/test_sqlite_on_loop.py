@@ -2,7 +2,8 @@
 by another connection waits without holding up the loop and goes through once the lock is
 free (or fails, stored state untouched, after the busy timeout); checkpoints run on a
 worker thread; a transaction never yields to the loop; starting a game with nobody
-waiting to be told writes nothing."""
+waiting to be told writes nothing; the chat-side reads run on the loop's thread too, on a
+connection that may not write."""
 
 from __future__ import annotations
 
@@ -187,3 +188,35 @@ async def test_starting_with_nobody_waiting_writes_nothing(sqlite_store):
     assert await sqlite_store.take_notify_requests(CHAT) == []  # told once
     assert await sqlite_store.take_notify_requests(other_chat) == [("u8", "Oz", "zh_CN")]
 
+
+
+async def test_reads_run_on_the_loops_thread_and_never_on_aiosqlites(sqlite_store):
+    from bot.coordinator.ports import ChatSettings, UserProfile
+
+    await sqlite_store.save_chat_settings(CHAT, ChatSettings(language="zh_CN", turn_timer=45))
+    await sqlite_store.save_user_profile("telegram", "u1", UserProfile(language="en", card_theme="bold"))
+    through_engine: list[str] = []
+    sa.event.listen(sqlite_store.engine.sync_engine, "before_cursor_execute",
+                    lambda conn, cursor, statement, *args: through_engine.append(statement))
+    threads: set[int] = set()
+    engine = sqlite_store._loop_reads._engine
+    sa.event.listen(engine, "before_cursor_execute",
+                    lambda *args: threads.add(threading.get_ident()))
+    settings = await sqlite_store.chat_settings(CHAT)
+    assert (settings.language, settings.turn_timer, settings.version) == ("zh_CN", 45, 1)
+    profile = await sqlite_store.user_profile("telegram", "u1")
+    assert (profile.language, profile.card_theme) == ("en", "bold")
+    assert await sqlite_store.take_notify_requests(CHAT) == []
+    assert await sqlite_store.chat_presets(CHAT) == []
+    assert await sqlite_store.game_results("nothing") == []
+    assert (await sqlite_store.stats("telegram", "u1")).hands == 0
+    assert through_engine == []
+    assert threads == {threading.get_ident()}  # the loop's own
+
+
+async def test_a_read_that_would_write_is_refused(sqlite_store):
+    async def sneaky(conn):
+        await conn.execute(sa.text("DELETE FROM chat_settings"))
+
+    with pytest.raises(sa.exc.OperationalError, match="readonly"):
+        await sqlite_store._read(sneaky)

@@ -46,7 +46,7 @@ async def play_stored(target: int, seed: int, store_name: str, games: int) -> in
         store = (MemoryStore() if store_name == "memory"
                  else await open_store(f"sqlite+aiosqlite:///{folder}/bench.db"))
         try:
-            return int((await run(store, games, target, seed))["actions"])
+            return int((await run(store, games, target, seed, reads=False))["actions"])
         finally:
             if store_name != "memory":
                 await store.close()  # type: ignore[attr-defined]

@@ -11,7 +11,9 @@ one coordinator transaction that saved something: load, engine, save (one transa
 version-checked), deliver. Prints actions/s, p50/p99 per action, the cost of persistence as a
 ratio to the memory store and this process's CPU time per action. The stores run in turn,
 round after round: the machine's speed drifts from one run to the next, so each ratio is
-taken within its round, and the median of the rounds is printed last. PostgreSQL runs in a
+taken within its round, and the median of the rounds is printed last. Meanwhile a reader
+reads what opening a game reads of the chat side (a chat's settings, a profile, the "notify
+me" check) every 50 ms: the p99 of those three reads while the games move. PostgreSQL runs in a
 scratch database created and dropped here (the server named by --pg must accept CREATE
 DATABASE); it is skipped if unreachable.
 """
@@ -78,7 +80,9 @@ class GroupedWrites:
         return self.writes / self.commits if self.commits else float("nan")
 
 
-async def run(store, games: int, target: int, seed: int) -> dict[str, float]:
+async def run(store, games: int, target: int, seed: int, *, reads: bool = True) -> dict[str, float]:
+    """``games`` games to ``target`` points on ``store``; with ``reads``, the chat-side reads
+    timed meanwhile (off where only the bot's own work may count: instructions.py)."""
     grouped = GroupedWrites(store)
     chat_port = BenchChat()
     coordinator = Coordinator(chat_port, store, FakeClock(), ai_delay=0, seed=seed)
@@ -95,13 +99,32 @@ async def run(store, games: int, target: int, seed: int) -> dict[str, float]:
         await open_game(coordinator, chat, human)
         await play_human(coordinator, store, chat_port, chat, human, random.Random(seed))
 
-    await asyncio.gather(*(play_game(chat, seed + i) for i, chat in enumerate(chats)))
+    took: list[float] = []  # the chat-side reads' durations
+    playing = asyncio.gather(*(play_game(chat, seed + i) for i, chat in enumerate(chats)))
+    reader = asyncio.create_task(read_while(playing, store, took)) if reads else None
+    await playing
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    if reader is not None:
+        await reader
     await coordinator.close()
     actions = len(latencies)
     return {"actions": actions, "seconds": elapsed, "per_s": actions / elapsed,
             "cpu_us": 1e6 * cpu / actions, "writes_per_commit": grouped.per_commit,
+            "reads_p99_ms": latency_figures(took)["p99_ms"] if took else float("nan"),
             **latency_figures(latencies)}
+
+
+async def read_while(playing: asyncio.Future, store, took: list[float]) -> None:
+    """Every 50 ms until ``playing`` is done: the chat-side reads of a game's opening, timed
+    together (the chat and the person read are not playing)."""
+    chat, person = ChatKey("bench", f"reader-{uuid.uuid4().hex[:8]}"), "reader"
+    while not playing.done():
+        started = time.perf_counter()
+        await store.chat_settings(chat)
+        await store.user_profile(chat.platform, person)
+        await store.take_notify_requests(chat)
+        took.append(time.perf_counter() - started)
+        await asyncio.wait({playing}, timeout=0.05)
 
 
 async def database_bytes(name: str, url: str | None) -> int | None:
@@ -180,7 +203,7 @@ async def main() -> None:
         print(f"postgresql skipped: {type(error).__name__}: {error}")
 
     print(f"{'round':<6}{'store':<11}{'games':>6}{'actions':>9}{'actions/s':>11}{'p50 ms':>9}{'p99 ms':>9}"
-          f"{'x memory':>10}{'B/action':>10}{'CPU µs':>8}{'per commit':>11}")
+          f"{'x memory':>10}{'B/action':>10}{'CPU µs':>8}{'per commit':>11}{'reads p99':>10}")
     stores: dict[str, object] = {}
     ratios: dict[tuple[str, int], list[float]] = {}
     rates: dict[tuple[str, int], list[float]] = {}
@@ -210,7 +233,7 @@ async def main() -> None:
                     print(f"{round_number:<6}{name:<11}{games:>6}{figures['actions']:>9}"
                           f"{figures['per_s']:>11.0f}{figures['p50_ms']:>9.2f}{figures['p99_ms']:>9.2f}"
                           f"{ratio:>9.1f}x{grown:>10.0f}{figures['cpu_us']:>8.0f}"
-                          f"{figures['writes_per_commit']:>11.1f}", flush=True)
+                          f"{figures['writes_per_commit']:>11.1f}{figures['reads_p99_ms']:>10.2f}", flush=True)
         if args.rounds > 1:
             print(f"median of {args.rounds} rounds:")
             for (name, games), values in ratios.items():
@@ -227,7 +250,8 @@ async def main() -> None:
     print("x memory = how many times slower than the in-memory store (same games, same run); "
           "CPU µs = this process's CPU time per action (threads included; not the server's); "
           "per commit = grouped writes (saves, deliveries marked done) per SQLite commit or "
-          "PostgreSQL statement")
+          "PostgreSQL statement; reads p99 = ms for a chat's settings, a profile and the notify "
+          "check read while the games move")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ going through the async engine, which may wait for the write lock off the loop.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -41,9 +42,11 @@ class ReadConnection:
 class LoopReads:
     def __init__(self, path: str, busy_timeout_ms: int) -> None:
         self._busy_timeout_ms = busy_timeout_ms
+        # The file by name, not in a URL: a path may hold characters a URL would read as
+        # its query (as the hot path's connection, sqlite_game_rows, opens it too).
         self._engine = sa.create_engine(
-            f"sqlite+pysqlite:///{path}", poolclass=StaticPool,
-            connect_args={"check_same_thread": False},
+            "sqlite+pysqlite://", poolclass=StaticPool,
+            creator=lambda: sqlite3.connect(path, check_same_thread=False),
             json_serializer=json_text.dumps, json_deserializer=json_text.loads)
         sa.event.listen(self._engine, "connect", _reads_only)
 

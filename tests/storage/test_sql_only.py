@@ -112,3 +112,36 @@ def test_unobot_db_upgrade(tmp_path):
     from .test_migrations import head_revision
 
     assert done.stdout.strip() == head_revision()
+
+
+async def test_postgresql_reads_start_no_transaction(pg_database, monkeypatch):
+    # A read is one statement each: no BEGIN before it and no ROLLBACK after (two round
+    # trips, each a turn of a busy event loop).
+    import asyncpg
+
+    from bot.coordinator.ports import ChatKey, ChatSettings
+    from storage import open_store
+
+    store = await open_store(pg_database)
+    try:
+        chat = ChatKey("telegram", "-7")
+        started: list[object] = []
+        transaction = asyncpg.connection.Connection.transaction
+
+        def counted(self, *args, **kwargs):
+            started.append(self)
+            return transaction(self, *args, **kwargs)
+
+        monkeypatch.setattr(asyncpg.connection.Connection, "transaction", counted)
+        await store.save_chat_settings(chat, ChatSettings(language="zh_CN"))
+        assert started  # a write does run in a transaction: the count sees them
+        started.clear()
+        assert (await store.chat_settings(chat)).language == "zh_CN"
+        await store.user_profile("telegram", "u1")
+        assert await store.take_notify_requests(chat) == []
+        await store.chat_presets(chat)
+        await store.stats("telegram", "u1")
+        await store.game_results("none")
+        assert started == []
+    finally:
+        await store.close()

@@ -55,7 +55,7 @@ class SqliteGameRows(GameRows):
     them in one turn of the loop are committed together (``_grouped``). A transaction runs from BEGIN IMMEDIATE to COMMIT
     without yielding to the loop, so nothing of this connection comes between.
     Checkpoints (they fsync) and the compaction of finished games run on worker threads
-    with connections of their own."""
+    with connections of their own (the checkpoints' kept from one to the next)."""
 
     update_returns = False  # the cursor's rowcount says whether the UPDATE wrote its row
 
@@ -65,6 +65,7 @@ class SqliteGameRows(GameRows):
         self._conn: sqlite3.Connection | None = None
         self._writes_since_checkpoint = 0
         self._checkpoint: asyncio.Task[None] | None = None
+        self._checkpointer: sqlite3.Connection | None = None  # kept between checkpoints
         # Group commit: the one-statement writes of every game that reached its save in this
         # turn of the loop, committed together on the next turn (see _commit_group).
         self._group: list[tuple[list[tuple[str, Sequence[Any]]], asyncio.Future[bool]]] = []
@@ -275,10 +276,21 @@ class SqliteGameRows(GameRows):
             asyncio.to_thread(self._checkpoint_in_thread))
 
     def _checkpoint_in_thread(self) -> None:
-        with closing(self._open(self._busy_timeout_ms, autocheckpoint=True)) as conn:
+        # The checkpoints' connection is kept from one to the next (they never overlap, see
+        # _count_writes): opening one was half a checkpoint's work, each step of it another
+        # wait for the loop to hand over the GIL.
+        conn = self._checkpointer
+        if conn is None:
+            conn = self._checkpointer = self._open(self._busy_timeout_ms, autocheckpoint=True)
+        try:
+            conn.execute(f"PRAGMA busy_timeout={self._busy_timeout_ms}")
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)")  # the bulk, writers going on
             conn.execute(f"PRAGMA busy_timeout={RESTART_WAIT_MS}")
             conn.execute("PRAGMA wal_checkpoint(RESTART)")  # what came in meanwhile (see above)
+        except BaseException:
+            self._checkpointer = None  # the next checkpoint starts on a fresh connection
+            conn.close()
+            raise
 
     async def open_games_by_platform(self) -> dict[str, int]:
         def count() -> dict[str, int]:
@@ -314,6 +326,9 @@ class SqliteGameRows(GameRows):
         if self._checkpoint is not None:
             await asyncio.gather(self._checkpoint, return_exceptions=True)
             self._checkpoint = None
+        if self._checkpointer is not None:
+            self._checkpointer.close()
+            self._checkpointer = None
         if self._conn is not None:
             self._conn.close()
             self._conn = None

@@ -91,12 +91,43 @@ async def test_checkpoints_run_on_a_worker_thread(sqlite_store, monkeypatch):
         checkpoint()
 
     monkeypatch.setattr(rows, "_checkpoint_in_thread", recorded_checkpoint)
+    opened: list[int] = []  # connections opened for checkpoints (the loop's has none)
+    open_connection = rows._open
+
+    def counted_open(busy_timeout_ms: int, *, autocheckpoint: bool):
+        if autocheckpoint:
+            opened.append(busy_timeout_ms)
+        return open_connection(busy_timeout_ms, autocheckpoint=autocheckpoint)
+
+    monkeypatch.setattr(rows, "_open", counted_open)
     record = await sqlite_store.save(make_record(status="running"))
     for checkpoints in (1, 2):
         for _ in range(3):
             record = await sqlite_store.save(replace(record, creator=f"u{record.version}"))
         await wait_until(lambda n=checkpoints: len(threads) == n and rows._checkpoint.done())
     assert threading.get_ident() not in threads
+    assert len(opened) == 1  # one connection for both checkpoints, kept between them
+
+
+async def test_a_checkpoint_that_failed_leaves_the_next_one_a_fresh_connection(sqlite_store, monkeypatch):
+    rows = sqlite_store._rows
+    rows._checkpoint_in_thread()
+    kept = rows._checkpointer
+    assert kept is not None
+
+    class Failing:
+        def execute(self, sql: str):
+            raise sqlite3.OperationalError("disk I/O error")
+
+        def close(self) -> None:
+            kept.close()
+
+    rows._checkpointer = Failing()
+    with pytest.raises(sqlite3.OperationalError):
+        rows._checkpoint_in_thread()
+    assert rows._checkpointer is None
+    rows._checkpoint_in_thread()  # opens a fresh one
+    assert rows._checkpointer is not None and rows._checkpointer is not kept
 
 
 def wal_bytes(store: SqlStore) -> int:  # the file, whatever part of it is in use

@@ -68,3 +68,16 @@ async def test_a_save_that_stored_nothing_sends_nothing_of_its_move():
     assert (await h.do(cmds.PlayCards, u1, cards=("R5",))).ok  # played again, stored this time
     assert (await h.human_move(await player_to_act(h))).ok
     assert len(hand_results(h)) == 1  # told once: by the move that was stored
+
+
+async def test_a_save_in_doubt_is_forgotten_once_the_game_is_saved_at_that_version():
+    # Had the doubt outlived the replayed move, the next read of the game (while that move's
+    # messages are still owed, say an AI seat moving at once) would deliver them again.
+    store = UncertainStore()
+    h = Harness(store=store)
+    u1, *_ = await a_hand_u1_wins_with_r5(h)
+    store.fail = "before"
+    assert not (await h.do(cmds.PlayCards, u1, cards=("R5",))).ok
+    assert h.coordinator.delivery._in_doubt  # stored or not: not known yet
+    assert (await h.do(cmds.PlayCards, u1, cards=("R5",))).ok
+    assert h.coordinator.delivery._in_doubt == {}

@@ -161,6 +161,11 @@ class Deliverer:
         """After the save: queue the transaction's messages (None: nothing to send)."""
         record = tx.record
         assert record is not None
+        doubt = self._in_doubt.get(tx.chat)
+        if doubt is not None and doubt[0] == record.game_id and record.version >= doubt[1]:
+            # Saved at that version by this process: the save in doubt was not kept (a kept
+            # one would have been read, and delivered, before this save could succeed).
+            del self._in_doubt[tx.chat]
         if not tx.outgoing and not tx.views:
             if record.delivery.outbox is None:
                 self._delivered[tx.chat] = (record.game_id, record.version)

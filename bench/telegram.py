@@ -10,7 +10,10 @@ by group and private chats. A bare echo bot (update -> sendMessage)
 measured in the same run gives the ceiling of PTB + the fake server on this machine.
 
     .venv/bin/python bench/telegram.py [--games 40] [--turns 30] [--echo 3000] [--telegram-limits]
-                                       [--concurrency 32] [--latency-ms 50]
+                                       [--concurrency 32] [--latency-ms 50] [--settings jump_in=on]
+
+``--settings`` sets each game's chat settings as ``/settings`` would (house rules: under
+jump-in the players' hands stay up between their turns).
 
 Without --telegram-limits the AIORateLimiter is set wide open, so the figures are the
 adapter's own cost; with it, Telegram's real limits (30/s overall, 20/min per group) apply.
@@ -39,9 +42,10 @@ from telegram.ext import ApplicationBuilder, MessageHandler, filters  # noqa: E4
 
 from adapters.telegram import callbacks  # noqa: E402
 from adapters.telegram.app import TelegramBot, TelegramConfig  # noqa: E402
-from bot.coordinator import Coordinator  # noqa: E402
+from bot.coordinator import ChatKey, Coordinator  # noqa: E402
 from bot.coordinator.clock import FakeClock  # noqa: E402
 from bot.coordinator.memory_store import MemoryStore  # noqa: E402
+from bot.coordinator.settings import apply_changes  # noqa: E402
 from tests.adapters.telegram.fake_bot_api import FakeBotApi, StoredMessage, TgUser  # noqa: E402
 
 
@@ -159,7 +163,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def bench_games(games: int, players: int, turns: int, telegram_limits: bool,
-                      concurrency: int, latency: float) -> None:
+                      concurrency: int, latency: float, settings: dict[str, str]) -> None:
     api = FakeBotApi()
     await api.start()
     store = MemoryStore()
@@ -170,6 +174,10 @@ async def bench_games(games: int, players: int, turns: int, telegram_limits: boo
     await bot.start()
     api.latency = latency  # after start-up: getMe/setMyCommands need not wait
     drivers = [GameDriver(api, i, players) for i in range(games)]
+    if settings:
+        for driver in drivers:
+            chat = ChatKey("telegram", str(driver.group))
+            await store.save_chat_settings(chat, apply_changes(await store.chat_settings(chat), settings))
     calls_before = len(api.calls)
     started = time.perf_counter()
     await asyncio.gather(*(d.run(turns) for d in drivers))
@@ -260,15 +268,19 @@ def main() -> None:
                         help="updates handled at once (both bots)")
     parser.add_argument("--latency-ms", type=float, default=0.0,
                         help="delay every Bot API answer, like a real network (default 0)")
+    parser.add_argument("--settings", nargs="*", default=[], metavar="KEY=VALUE",
+                        help="each game's chat settings, as /settings takes them")
     args = parser.parse_args()
+    settings = dict(item.split("=", 1) for item in args.settings)
     logging.basicConfig(level=logging.WARNING)
     latency = args.latency_ms / 1000
-    print(f"Bot API latency simulated: {args.latency_ms:.0f} ms per call")
+    print(f"Bot API latency simulated: {args.latency_ms:.0f} ms per call"
+          + (f"; settings: {' '.join(args.settings)}" if args.settings else ""))
     asyncio.run(bench_echo(args.echo, args.concurrency, latency))
     # One game alone: the latency a player feels; then many at once: the throughput.
     for games in sorted({1, args.games}):
         asyncio.run(bench_games(games, args.players, args.turns, args.telegram_limits, args.concurrency,
-                                latency))
+                                latency, settings))
 
 
 if __name__ == "__main__":

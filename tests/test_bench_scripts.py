@@ -28,7 +28,7 @@ SMALLEST = {
     "storage.py": (["--games", "1", "--target", "1", "--rounds", "2"],
                    r"median of 2 rounds:\n +memory +1 +\d+ +1\.00x"),
     "webhand.py": (["--games", "1", "--moves", "5"], r"move -> every page p50 [\d.]+ ms"),
-    "telegram.py": (["--games", "1", "--turns", "5", "--echo", "0"],
+    "telegram.py": (["--games", "1", "--turns", "5", "--echo", "0", "--settings", "jump_in=on"],
                     r"the next player's hand posted: p50 [\d.]+ ms(.|\n)*Bot API calls per turn"),
     "discord.py": (["--games", "1", "--echo", "0", "--latency-ms", "1"],
                    r"REST latency simulated: 1 ms(.|\n)*per turn taken"),

@@ -124,6 +124,7 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
         self.undeletable: set[int] = set()  # message ids deleteMessage refuses (older than 48 h)
         self.date_time_entities = True  # False: a Bot API older than 9.5 refuses <tg-time>
         self.delays: dict[int, float] = {}  # chat id -> seconds every answer is held back
+        self._holds: list[tuple[str, int, asyncio.Event]] = []  # (method, chat id, release)
         self.latency = 0.0  # seconds every answer (but getUpdates) is held back: a real network
         self.webhook_info: dict[str, Any] = {"url": "", "has_custom_certificate": False,
                                              "pending_update_count": 0}  # getWebhookInfo
@@ -180,6 +181,20 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
         self.failures.append(Failure(429, f"Too Many Requests: retry after {retry_after}",
                                      chat_id=chat_id, method=method, retry_after=retry_after,
                                      times=1))
+
+    def hold_next(self, method: str, chat_id: int) -> asyncio.Event:
+        """Keep the next ``method`` call about ``chat_id`` unanswered until the returned event
+        is set (a slow round trip, on demand)."""
+        release = asyncio.Event()
+        self._holds.append((method, chat_id, release))
+        return release
+
+    async def _wait_if_held(self, call: ApiCall) -> None:
+        for i, (method, chat_id, release) in enumerate(self._holds):
+            if method == call.method and chat_id == call.chat_id:
+                del self._holds[i]
+                await release.wait()
+                return
 
     def slow_chat(self, chat_id: int, seconds: float) -> None:
         """Answer every request about this chat ``seconds`` late (a slow network path)."""
@@ -343,6 +358,8 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
             self._new_call.set()
             if self.observer is not None:
                 await self.observer(call)
+        if self._holds:
+            await self._wait_if_held(call)
         delay = (self.delays.get(call.chat_id, 0.0) if call.chat_id is not None else 0.0) + \
             (self.latency if method != "getUpdates" else 0.0)
         if delay:

@@ -1,7 +1,8 @@
 """What a plain turn costs in Bot API calls (real PTB against the fake Bot API): the table
 edited in the group, the mover's hand deleted (nothing on it to press before their next turn,
 which posts it anew) and the next player's hand sent as a new, notifying message: 3 calls,
-besides the answer to the press. Under jump-in the mover keeps a live keyboard: edited.
+besides the answer to the press. Under jump-in the mover keeps a live keyboard: edited; and
+the next player's old hand is deleted beside the move, which does not wait for it.
 Counting calls, not timing them."""
 
 from __future__ import annotations
@@ -96,3 +97,26 @@ async def test_under_jump_in_the_mover_keeps_a_live_keyboard(harness: Harness):
     token = presses.token(await match_of(harness), str(mover.id))
     cards = [callbacks.parse(d) for d in data_of(shown) if callbacks.parse(d).card]
     assert cards and all(c.press == token for c in cards)
+
+
+async def test_the_move_does_not_wait_for_the_next_players_old_hand_to_go(harness: Harness):
+    # Under jump-in the next player's hand stays up between their turns; when their turn
+    # comes it is posted anew (notifying) and the old one deleted, beside the rest of the move.
+    from bot.coordinator import ChatKey
+
+    order = await red_position(harness, jump_in="on")
+    mover, nxt = order[0], order[1]
+    old = harness.hand_message(nxt)
+    message = harness.hand_message(mover)
+    data = next(d for d in data_of(message) if callbacks.parse(d).verb == "p"
+                and callbacks.parse(d).card == "R5" and not callbacks.parse(d).uno)
+    release = harness.api.hold_next("deleteMessage", nxt.id)
+    answer = await harness.press(mover, message, data)
+    assert answer.get("show_alert") is not True, answer
+    # answered, with the move's delivery done: it did not wait for the deletion still held
+    assert not harness.bot.coordinator.delivery.courier.busy(ChatKey("telegram", str(GROUP)))
+    assert harness.hand_message(nxt).text.startswith("🔔 Your turn in")
+    assert old.message_id not in [m.message_id for m in harness.api.deleted]
+    release.set()
+    await harness.settle()
+    assert old.message_id in [m.message_id for m in harness.api.deleted]

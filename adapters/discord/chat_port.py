@@ -9,8 +9,8 @@ place, 1 call. A separate ping beside an edited table cost 3 (the edit, the ping
 ping's deletion). The old table is deleted beside the rest of the turn's delivery, not before
 it: the mover's answer and the hands do not wait for that round trip. Clicks on a table
 deleted a moment ago still work: table buttons answer with ephemeral messages and never edit
-the table. Whom the table last mentioned is kept in
-memory: after a restart the first table is posted anew once more.
+the table. Whom the table last mentioned is kept in memory: after a restart the first table
+is posted anew once more.
 
 The table shows the top card as its embed's picture (pictures.py): the file goes with the
 table's own send or edit, so the picture costs no REST call of its own.
@@ -26,7 +26,6 @@ table's mention asks for a click on My hand.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -34,6 +33,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.aside import Aside
 from bot.coordinator import (
     ChatKey,
     DeliveryFailed,
@@ -80,7 +80,7 @@ class DiscordChatPort:
         self.pings: dict[str, Ping] = {}  # chat id -> the turn its table last announced
         self.clock = clock
         self.pictures_refused: dict[str, float] = {}  # chat id -> when it refused a picture
-        self._deleting: set[asyncio.Task[None]] = set()  # old tables on their way out
+        self._deleting = Aside(log)  # old tables on their way out
 
     def _render(self, message: Public, *, picture: bool = False, content: str | None = None) -> dict:
         if isinstance(message, TableView):
@@ -122,9 +122,8 @@ class DiscordChatPort:
                                          mention=ping.user_id)
         self.pings[chat.chat_id] = ping
         if edit is not None and edit != published:
-            deleting = asyncio.get_running_loop().create_task(self._delete(chat, int(edit)))
-            self._deleting.add(deleting)
-            deleting.add_done_callback(self._deleting.discard)
+            self._deleting.start(self._delete(chat, int(edit)),
+                                 f"deleting an old table in channel {chat.chat_id}")
         return published
 
     @property
@@ -134,17 +133,12 @@ class DiscordChatPort:
 
     async def settled(self, timeout: float = 10.0) -> None:
         """Until the old tables being deleted are gone, for ``timeout`` seconds at most."""
-        if self._deleting:
-            await asyncio.wait(set(self._deleting), timeout=timeout)
+        await self._deleting.wait(timeout)
 
     async def close(self, timeout: float) -> None:
         """Let the deletions on their way finish for ``timeout`` seconds, then stop them: a
         deletion cut short leaves an old table standing, which only shows an older state."""
-        await self.settled(timeout)
-        late = set(self._deleting)
-        for deleting in late:
-            deleting.cancel()
-        await asyncio.gather(*late, return_exceptions=True)
+        await self._deleting.close(timeout)
 
     async def open_table(self, chat: ChatKey, number: int, locale: str) -> ChatKey:
         """Table ``number`` of a two-table match plays in a public thread of the channel (its
@@ -305,5 +299,3 @@ class DiscordChatPort:
             pass  # someone deleted it already
         except discord.HTTPException as error:
             log.info("could not delete an old table in channel %s (HTTP %s)", chat.chat_id, error.status)
-        except Exception:  # off the delivery's path: nobody else would hear of it
-            log.exception("deleting an old table in channel %s failed", chat.chat_id)

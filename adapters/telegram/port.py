@@ -11,8 +11,8 @@ with the table as its caption (photos.py): one call per turn still, each picture
 Edits notify nobody, so when the turn passes to a player (``HandView.turn_started``) their
 hand goes out as a new message headed "your turn in <group>", and the previous hand message
 is deleted (or, where Telegram refuses, loses its keyboard), beside the rest of the move so
-that nothing waits for it: one live hand keyboard per player. The mover's hand is deleted rather than edited when the turn left them with nothing
-to press until it comes back (``HandView.turn_ended``: no jump-in, no call-out): a plain turn
+that nothing waits for it: one live hand keyboard per player. The mover's hand is deleted
+rather than edited when the turn left them with nothing to press until it comes back (``HandView.turn_ended``: no jump-in, no call-out): a plain turn
 costs the table edit, that deletion and the next player's new message, 3 calls. Between
 turns such a player sees their cards through My cards (inline mode) or ``/hand``. ``/hand`` (``HandView.repost``) posts anew the same way, so it always shows. A player
 who blocked the bot is not tried again until they write to it (their 403s would only use up
@@ -25,7 +25,6 @@ keyboard's page buttons re-render it.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from adapters.links import HandLinks
+from bot.aside import Aside
 from bot.coordinator import (
     N_,
     ChatKey,
@@ -111,7 +111,7 @@ class TelegramChatPort:
         self._hand_numbers: FIFOCache[str, int] = FIFOCache(MEMORY)
         # (group chat id, forum topic or None) -> its queue of messages
         self._outboxes: dict[tuple[int, int | None], GroupOutbox] = {}
-        self._retiring: set[asyncio.Task[None]] = set()  # old hand messages on their way out
+        self._retiring = Aside(log)  # old hand messages on their way out
         self._titles: FIFOCache[int, str | None] = FIFOCache(MEMORY)  # group chat id -> its title
         self._blocked: FIFOCache[str, bool] = FIFOCache(MEMORY)  # users whose private chat said 403
         self._date_time = True  # the Bot API knows the date-time entity (<tg-time>)
@@ -229,8 +229,7 @@ class TelegramChatPort:
         taken down are gone (before shutting down)."""
         for outbox in list(self._outboxes.values()):
             await outbox.drain()
-        if self._retiring:
-            await asyncio.gather(*self._retiring, return_exceptions=True)
+        await self._retiring.wait()
 
     def abandon(self) -> None:
         """Give up the queued public messages and the old hands still to take down (a
@@ -238,8 +237,7 @@ class TelegramChatPort:
         which answer that they are not valid any more)."""
         for outbox in self._outboxes.values():
             outbox.abandon()
-        for retiring in self._retiring:
-            retiring.cancel()
+        self._retiring.cancel()
 
     async def notify_user(self, chat: ChatKey, user_id: str, message: Notice) -> None:
         """ "Notify me": a private message with the group's name and a Join button."""
@@ -297,9 +295,8 @@ class TelegramChatPort:
         if anew and edit is not None and edit != shown:
             # Beside the rest of the move, not before it: the answer to the press and the
             # other hands do not wait for the old message's deletion.
-            retiring = asyncio.get_running_loop().create_task(self._retire_aside(int(user_id), int(edit)))
-            self._retiring.add(retiring)
-            retiring.add_done_callback(self._retiring.discard)
+            self._retiring.start(self._retire(int(user_id), int(edit)),
+                                 f"taking down an old hand message in chat {user_id}")
         return shown
 
     def _hand_markup(self, user_id: str, view: HandView) -> InlineKeyboardMarkup | None:
@@ -314,12 +311,6 @@ class TelegramChatPort:
                              hand_number=self.hand_number(view.game_id),
                              web_app_url=self.web_app_url(view.game_id),
                              web_link=self.web_link(user_id, view.game_id))
-
-    async def _retire_aside(self, chat_id: int, message_id: int) -> None:
-        try:
-            await self._retire(chat_id, message_id)
-        except Exception:  # off the move's path: nobody else would hear of it
-            log.exception("taking down an old hand message in chat %s failed", chat_id)
 
     async def _retire(self, chat_id: int, message_id: int) -> None:
         """The previous hand message, once its successor is out: deleted, or where Telegram

@@ -10,6 +10,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
+from bot.aside import Aside
+
 log = logging.getLogger(__name__)
 
 Callback = Callable[[], Awaitable[None]]
@@ -37,7 +39,7 @@ class RealClock:
     firing, so a deadline is never dropped and never runs before its time."""
 
     def __init__(self, wall: Callable[[], float] = time.time) -> None:
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._running = Aside(log)  # callbacks that fired
         self._wall = wall
 
     def now(self) -> float:
@@ -54,24 +56,14 @@ class RealClock:
             if left > 0:  # the wall clock stepped back: not due yet by the clock deadlines use
                 timer.handle = loop.call_later(left, fire)
                 return
-            task = loop.create_task(self._run(callback))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._running.start(callback(), "timer callback")  # nobody to report to but the log
 
         timer.handle = loop.call_later(max(0.0, when - self._wall()), fire)
         return timer
 
-    @staticmethod
-    async def _run(callback: Callback) -> None:
-        try:
-            await callback()
-        except Exception:  # a timer has nobody to report to but the log
-            log.exception("timer callback failed")
-
     async def drain(self) -> None:
         """Wait for callbacks already running (tests and shutdown)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._running.wait()
 
 
 class _FakeTimer:

@@ -22,7 +22,7 @@ from sqlalchemy.engine import Connection, Result
 from sqlalchemy.pool import StaticPool
 
 from . import json_text
-from .sqlite_game_rows import BUSY_FIRST_WAIT, BUSY_LONGEST_WAIT, run_now
+from .sqlite_game_rows import busy_wait, run_now
 
 T = TypeVar("T")
 
@@ -58,11 +58,10 @@ class LoopReads:
             try:
                 with self._engine.connect() as conn:
                     return run_now(query(ReadConnection(conn), *args))
-            except sa.exc.OperationalError as error:
-                if "locked" not in str(error) and "busy" not in str(error) \
-                        or waited * 1000 >= self._busy_timeout_ms:
+            except sa.exc.OperationalError as error:  # the driver's own error inside
+                delay = busy_wait(error.orig, waited, self._busy_timeout_ms)
+                if delay is None:
                     raise
-            delay = min(max(BUSY_FIRST_WAIT, waited), BUSY_LONGEST_WAIT)
             await asyncio.sleep(delay)
             waited += delay
 

@@ -101,12 +101,7 @@ class SqliteGameRows(GameRows):
         return self._conn
 
     def _busy_wait(self, error: sqlite3.OperationalError, waited: float) -> float | None:
-        """How long to wait before trying again after ``error``, having waited ``waited``
-        seconds so far: None when it is not "busy" or the busy timeout is spent."""
-        if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY \
-                or waited * 1000 >= self._busy_timeout_ms:
-            return None
-        return min(max(BUSY_FIRST_WAIT, waited), BUSY_LONGEST_WAIT)  # about doubling
+        return busy_wait(error, waited, self._busy_timeout_ms)
 
     async def _retrying(self, statement: Callable[[sqlite3.Connection], T]) -> T:
         """``statement`` on the loop's connection, retried while the database is busy."""
@@ -332,6 +327,16 @@ class SqliteGameRows(GameRows):
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+def busy_wait(error: BaseException | None, waited: float, busy_timeout_ms: int) -> float | None:
+    """How long to wait before trying again after ``error``, having waited ``waited`` seconds
+    so far: None when it is not SQLite's "busy" or ``busy_timeout_ms`` is spent."""
+    if not isinstance(error, sqlite3.OperationalError) \
+            or error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY \
+            or waited * 1000 >= busy_timeout_ms:
+        return None
+    return min(max(BUSY_FIRST_WAIT, waited), BUSY_LONGEST_WAIT)  # about doubling
 
 
 def run_now(coroutine: Coroutine[Any, Any, T]) -> T:

@@ -251,3 +251,23 @@ async def test_a_read_that_would_write_is_refused(sqlite_store):
 
     with pytest.raises(sa.exc.OperationalError, match="readonly"):
         await sqlite_store._read(sneaky)
+
+
+async def test_a_read_that_finds_the_database_busy_tries_again(sqlite_store, monkeypatch):
+    # SQLite answers a reader "busy" only while it recovers a WAL left by a crash: the read
+    # sleeps on the loop and tries again, as a hot-path statement does.
+    engine = sqlite_store._loop_reads._engine
+    connect = engine.connect
+    refusals = []
+
+    def busy_once():
+        if not refusals:
+            busy = sqlite3.OperationalError("database is locked")
+            busy.sqlite_errorcode = sqlite3.SQLITE_BUSY
+            refusals.append(busy)
+            raise sa.exc.OperationalError("SELECT", {}, busy)
+        return connect()
+
+    monkeypatch.setattr(engine, "connect", busy_once)
+    assert (await sqlite_store.chat_settings(CHAT)).new
+    assert len(refusals) == 1

@@ -38,15 +38,11 @@ import yarl  # noqa: E402
 from discord import app_commands  # noqa: E402
 
 from adapters.discord import pictures  # noqa: E402
+from bench.timing import percentile  # noqa: E402
 from bot.coordinator import MemoryStore  # noqa: E402
 from tests.adapters.discord.fake_discord import FakeDiscord, FakeUser  # noqa: E402
 from tests.adapters.discord.harness import BotHarness  # noqa: E402
 from tests.adapters.discord.players import Table  # noqa: E402
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
 def latencies_ms(records) -> list[float]:

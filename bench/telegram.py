@@ -42,6 +42,7 @@ from telegram.ext import ApplicationBuilder, MessageHandler, filters  # noqa: E4
 
 from adapters.telegram import callbacks  # noqa: E402
 from adapters.telegram.app import TelegramBot, TelegramConfig  # noqa: E402
+from bench.timing import percentile  # noqa: E402
 from bot.coordinator import ChatKey, Coordinator  # noqa: E402
 from bot.coordinator.clock import FakeClock  # noqa: E402
 from bot.coordinator.memory_store import MemoryStore  # noqa: E402
@@ -156,10 +157,6 @@ class GameDriver:
                 await self.press(user, message, follow)
             self.turns += 1
 
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def bench_games(games: int, players: int, turns: int, telegram_limits: bool,

@@ -25,11 +25,15 @@ def time_actions(coordinator: Coordinator, latencies: list[float]) -> None:
     coordinator.uow.transact = transact  # type: ignore[method-assign]
 
 
+def percentile(values: list[float], q: float) -> float:
+    """The value below which a share ``q`` of ``values`` lies (nan: none)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
 def latency_figures(latencies: list[float]) -> dict[str, float]:
     """p50 and p99 of ``latencies`` (seconds), in milliseconds."""
-    ordered = sorted(latencies)
-    return {"p50_ms": 1000 * statistics.median(ordered),
-            "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]}
+    return {"p50_ms": 1000 * statistics.median(latencies), "p99_ms": 1000 * percentile(latencies, 0.99)}
 
 
 def add_collector_option(parser: argparse.ArgumentParser) -> None:

@@ -47,10 +47,15 @@ def turn_calls(harness: Harness, mark: int) -> list[tuple[str, int | None]]:
             if c.method not in ("answerCallbackQuery", "getChatMember")]
 
 
+def play_button(message, card: str) -> str:
+    """The callback data of the hand's button playing ``card`` (without UNO!)."""
+    return next(d for d in data_of(message) if callbacks.parse(d).verb == "p"
+                and callbacks.parse(d).card == card and not callbacks.parse(d).uno)
+
+
 async def play(harness: Harness, user: TgUser, card: str) -> list[tuple[str, int | None]]:
     message = harness.hand_message(user)
-    data = next(d for d in data_of(message) if callbacks.parse(d).verb == "p"
-                and callbacks.parse(d).card == card and not callbacks.parse(d).uno)
+    data = play_button(message, card)
     mark = len(harness.api.calls)
     answer = await harness.press(user, message, data)
     assert answer.get("show_alert") is not True, answer
@@ -108,10 +113,8 @@ async def test_the_move_does_not_wait_for_the_next_players_old_hand_to_go(harnes
     mover, nxt = order[0], order[1]
     old = harness.hand_message(nxt)
     message = harness.hand_message(mover)
-    data = next(d for d in data_of(message) if callbacks.parse(d).verb == "p"
-                and callbacks.parse(d).card == "R5" and not callbacks.parse(d).uno)
     release = harness.api.hold_next("deleteMessage", nxt.id)
-    answer = await harness.press(mover, message, data)
+    answer = await harness.press(mover, message, play_button(message, "R5"))
     assert answer.get("show_alert") is not True, answer
     # answered, with the move's delivery done: it did not wait for the deletion still held
     assert not harness.bot.coordinator.delivery.courier.busy(ChatKey("telegram", str(GROUP)))

@@ -296,7 +296,7 @@ class TelegramChatPort:
             # Beside the rest of the move, not before it: the answer to the press and the
             # other hands do not wait for the old message's deletion.
             self._retiring.start(self._retire(int(user_id), int(edit)),
-                                 f"taking down an old hand message in chat {user_id}")
+                                 "taking down an old hand message")  # no user named in the log
         return shown
 
     def _hand_markup(self, user_id: str, view: HandView) -> InlineKeyboardMarkup | None:

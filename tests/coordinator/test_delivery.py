@@ -213,3 +213,71 @@ async def test_the_hands_of_one_move_go_out_at_once() -> None:
     chat.gate.set()
     assert (await moving).ok
     assert chat.private[after.current][-1].turn_started  # the next player's hand came through
+
+
+class HeldTables(FakeChat):
+    """Holds every public message until ``gate`` opens (and every hand until ``hands_gate``
+    does), noting in ``calls`` when each began, as a platform's round trips would."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.hands_gate = asyncio.Event()
+        self.hands_gate.set()
+        self.calls: list[str] = []
+
+    async def publish(self, chat, message, *, edit=None):
+        self.calls.append("public")
+        await self.gate.wait()
+        return await super().publish(chat, message, edit=edit)
+
+    async def send_hand(self, chat, user_id, view, *, edit=None):
+        self.calls.append(f"hand {user_id}")
+        await self.hands_gate.wait()
+        return await super().send_hand(chat, user_id, view, edit=edit)
+
+
+async def test_a_moves_hands_go_out_beside_its_table() -> None:
+    """The next player's hand goes to a private chat: it does not wait for the table's round
+    trip. It begins after the table did, so a platform sees the table first."""
+    h = Harness(chat=HeldTables())
+    people = await h.start(3, settings={"turn_timer": 0})
+    chat: HeldTables = h.chat  # type: ignore[assignment]
+    by_id = {p.id: p for p in people}
+    mover = (await h.state()).current
+    await wait_until(lambda: not h.coordinator.delivery.courier.busy(h.key))
+    chat.calls.clear()
+    tables = len(chat.tables())
+    chat.gate.clear()
+    moving = asyncio.ensure_future(h.human_move(by_id[mover]))
+    await wait_until(lambda: any(c.startswith("hand") for c in chat.calls), what="a hand sent")
+    after = await h.state()
+    assert after.current != mover
+    await wait_until(lambda: f"hand {after.current}" in chat.calls, what="the next player's hand")
+    assert chat.calls[0] == "public" and len(chat.tables()) == tables  # begun, still on its way
+    assert chat.private[after.current][-1].turn_started  # ... while the next player has their turn
+    assert not moving.done()  # the mover's answer waits for the table
+    chat.gate.set()
+    assert (await moving).ok
+    assert chat.last_table().current == after.current
+
+
+async def test_hands_on_their_way_stop_with_the_courier() -> None:
+    """A delivery stopped at shutdown while its table and hands are on their way leaves
+    nothing running, and stays owed for the next start."""
+    h = Harness(chat=HeldTables())
+    people = await h.start(3, settings={"turn_timer": 0})
+    chat: HeldTables = h.chat  # type: ignore[assignment]
+    by_id = {p.id: p for p in people}
+    h.coordinator.delivery.delivery_wait = 0.01
+    chat.gate.clear()
+    chat.hands_gate.clear()
+    assert (await h.human_move(by_id[(await h.state()).current])).ok
+    await wait_until(lambda: any(c.startswith("hand") for c in chat.calls), what="a hand sent")
+    await h.coordinator.delivery.courier.close(timeout=0.01)
+    others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    if others:
+        await asyncio.wait(others, timeout=1.0)
+    assert all(t.done() for t in others)  # nothing of the delivery left running
+    assert await h.store.owing_delivery() != []

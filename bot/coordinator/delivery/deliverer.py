@@ -190,8 +190,8 @@ class Deliverer:
 
     # ---- the courier's work ---------------------------------------------------------------
     async def _deliver(self, job: Job) -> None:
-        """Public items from ``job.cursor`` in order, then the hands; then store what was
-        learnt (message ids) and that nothing is owed any more."""
+        """Public items from ``job.cursor`` in order, the hands beside the last of them; then
+        store what was learnt (message ids) and that nothing is owed any more."""
         delivery: Delivery = job.payload
         record = delivery.record
         chat = record.chat
@@ -199,42 +199,51 @@ class Deliverer:
         if known is None or known.game_id != record.game_id:
             known = self._known[chat] = Known(record.game_id)
         failed_table = failed_other = False
-        while job.cursor < len(delivery.outgoing):
-            item = delivery.outgoing[job.cursor]
-            if item.slot == "table" and job.skip_table:
-                job.cursor += 1  # a newer table of this game is queued behind
-                continue
-            if item.slot == "final":
-                edit = item.message_id  # a finished hand's table, turned into how it ended
-            elif item.slot in ("notice", "new"):
-                edit = None
-            else:
-                edit = known.table_message_id if known.table_set else record.table_message_id
-            try:
-                message_id = await self.chat.publish(chat, self._watched(item.view, chat), edit=edit)
-            except DeliveryFailed as failure:
-                log.warning("game %s: a public message could not be delivered (%s); retrying",
-                            record.game_id, failure.reason)
-                if item.slot == "table":
-                    failed_table = True
+        hands: asyncio.Task[None] | None = None
+        try:
+            while job.cursor < len(delivery.outgoing):
+                item = delivery.outgoing[job.cursor]
+                if item.slot == "table" and job.skip_table:
+                    job.cursor += 1  # a newer table of this game is queued behind
+                    continue
+                if job.cursor == len(delivery.outgoing) - 1 and delivery.hands and not job.hands_done:
+                    # The hands go to chats of their own: they need not wait for the last
+                    # public message's round trip. The task's first step comes after this
+                    # publish has begun, so a port sees the table before the hands, as before.
+                    job.hands_done = True
+                    hands = asyncio.get_running_loop().create_task(
+                        self._send_hands(record, delivery.hands, known))
+                if item.slot == "final":
+                    edit = item.message_id  # a finished hand's table, turned into how it ended
+                elif item.slot in ("notice", "new"):
+                    edit = None
                 else:
-                    failed_other = True
-                break
-            except Exception as error:
-                self.log_failure(error, f"publishing a {item.slot}", chat)
-                message_id = None
-            if item.slot in ("new", "table") and (message_id is not None or item.slot == "new"):
-                known.table_set = True
-                known.table_message_id = message_id if message_id is not None else edit
-            job.cursor += 1
-        if not job.hands_done:
-            job.hands_done = True
-            record.hand_message_ids.update(known.hand_message_ids)
-            if known.unreachable is not None:
-                record.delivery.unreachable = list(known.unreachable)
-            await self._push_hands(record, delivery.hands)
-            known.hand_message_ids.update(record.hand_message_ids)
-            known.unreachable = list(record.delivery.unreachable)
+                    edit = known.table_message_id if known.table_set else record.table_message_id
+                try:
+                    message_id = await self.chat.publish(chat, self._watched(item.view, chat), edit=edit)
+                except DeliveryFailed as failure:
+                    log.warning("game %s: a public message could not be delivered (%s); retrying",
+                                record.game_id, failure.reason)
+                    if item.slot == "table":
+                        failed_table = True
+                    else:
+                        failed_other = True
+                    break
+                except Exception as error:
+                    self.log_failure(error, f"publishing a {item.slot}", chat)
+                    message_id = None
+                if item.slot in ("new", "table") and (message_id is not None or item.slot == "new"):
+                    known.table_set = True
+                    known.table_message_id = message_id if message_id is not None else edit
+                job.cursor += 1
+            if hands is not None:
+                await hands
+            elif not job.hands_done:
+                job.hands_done = True
+                await self._send_hands(record, delivery.hands, known)
+        finally:
+            if hands is not None and not hands.done():  # the courier stopped: so do the hands
+                hands.cancel()
         if failed_table or failed_other:
             raise Retry(table_only=not failed_other)
         self._delivered[chat] = (record.game_id, record.version)
@@ -307,6 +316,15 @@ class Deliverer:
             self.log_failure(error, "marking a delivery done", record.chat)
 
     # ---- private hands -------------------------------------------------------------------
+    async def _send_hands(self, record: GameRecord, hands: dict[str, HandView], known: Known) -> None:
+        """A delivery's hands, with the message ids and unreachable players known so far."""
+        record.hand_message_ids.update(known.hand_message_ids)
+        if known.unreachable is not None:
+            record.delivery.unreachable = list(known.unreachable)
+        await self._push_hands(record, hands)
+        known.hand_message_ids.update(record.hand_message_ids)
+        known.unreachable = list(record.delivery.unreachable)
+
     async def _push_hands(self, record: GameRecord, hands: dict[str, HandView]) -> None:
         """Every player's hand at once: each goes to a chat of its own, so none need wait for
         another's round trip (a turn's next player is not held up by the mover's edit)."""

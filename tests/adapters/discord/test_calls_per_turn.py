@@ -75,6 +75,24 @@ async def test_the_answer_and_the_hands_do_not_wait_for_the_old_tables_deletion(
     assert int(old["id"]) not in fake.messages
 
 
+async def test_the_next_players_hand_does_not_wait_for_the_new_table(bot, fake):
+    """The table and the next player's hand view go to different places: the hand view is
+    refreshed while the new table's post is still on its way."""
+    mover, after = await a_turn_about_to_pass(bot)
+    table = Table(bot, USERS)
+    waiting = await table.hand_message(USERS[after], fresh=False)  # a hand view kept open
+    hand = await table.hand_message(USERS[mover], fresh=False)
+    old = bot.table_message()
+    _, play = table._first_playable(hand)
+    release = fake.hold_next("^POST /channels/1000/messages$")
+    clicked = await fake.click(USERS[mover], int(hand["id"]), play["custom_id"])
+    await fake.wait_for(lambda: shows_turn(fake.messages[int(waiting["id"])]))
+    assert bot.table_message()["id"] == old["id"]  # the new table is still held
+    release.set()
+    await bot.settled(await fake.wait(clicked))
+    assert MENTION.findall(bot.table_message()["content"]) == [after]
+
+
 async def test_a_stop_waits_a_bounded_time_for_an_old_tables_deletion(bot, fake):
     mover, _ = await a_turn_about_to_pass(bot)
     old, _, release = await play_with_the_deletion_held(bot, fake, Table(bot, USERS), mover)

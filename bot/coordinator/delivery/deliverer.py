@@ -198,8 +198,8 @@ class Deliverer:
         known = self._known.get(chat)
         if known is None or known.game_id != record.game_id:
             known = self._known[chat] = Known(record.game_id)
-        failed_table = failed_other = False
-        hands: asyncio.Task[None] | None = None
+        failed: str | None = None
+        publishing: asyncio.Task[str | None] | None = None
         try:
             while job.cursor < len(delivery.outgoing):
                 item = delivery.outgoing[job.cursor]
@@ -208,44 +208,27 @@ class Deliverer:
                     continue
                 if job.cursor == len(delivery.outgoing) - 1 and delivery.hands and not job.hands_done:
                     # The hands go to chats of their own: they need not wait for the last
-                    # public message's round trip. The task's first step comes after this
-                    # publish has begun, so a port sees the table before the hands, as before.
+                    # public message's round trip. That message begins first (a port sees the
+                    # table before the hands, as when they followed it), then the hands.
                     job.hands_done = True
-                    hands = asyncio.get_running_loop().create_task(
-                        self._send_hands(record, delivery.hands, known))
-                if item.slot == "final":
-                    edit = item.message_id  # a finished hand's table, turned into how it ended
-                elif item.slot in ("notice", "new"):
-                    edit = None
+                    publishing = asyncio.get_running_loop().create_task(
+                        self._publish_item(record, item, known))
+                    await asyncio.sleep(0)  # the publish's first step
+                    await self._send_hands(record, delivery.hands, known)
+                    failed = await publishing
                 else:
-                    edit = known.table_message_id if known.table_set else record.table_message_id
-                try:
-                    message_id = await self.chat.publish(chat, self._watched(item.view, chat), edit=edit)
-                except DeliveryFailed as failure:
-                    log.warning("game %s: a public message could not be delivered (%s); retrying",
-                                record.game_id, failure.reason)
-                    if item.slot == "table":
-                        failed_table = True
-                    else:
-                        failed_other = True
+                    failed = await self._publish_item(record, item, known)
+                if failed is not None:
                     break
-                except Exception as error:
-                    self.log_failure(error, f"publishing a {item.slot}", chat)
-                    message_id = None
-                if item.slot in ("new", "table") and (message_id is not None or item.slot == "new"):
-                    known.table_set = True
-                    known.table_message_id = message_id if message_id is not None else edit
                 job.cursor += 1
-            if hands is not None:
-                await hands
-            elif not job.hands_done:
+            if not job.hands_done:
                 job.hands_done = True
                 await self._send_hands(record, delivery.hands, known)
         finally:
-            if hands is not None and not hands.done():  # the courier stopped: so do the hands
-                hands.cancel()
-        if failed_table or failed_other:
-            raise Retry(table_only=not failed_other)
+            if publishing is not None and not publishing.done():  # the courier stopped: so does it
+                publishing.cancel()
+        if failed is not None:
+            raise Retry(table_only=failed == "table")
         self._delivered[chat] = (record.game_id, record.version)
         learnt = (known.table_set and known.table_message_id != record.table_message_id) \
             or record.hand_message_ids != delivery.hands_before \
@@ -260,6 +243,30 @@ class Deliverer:
             self._unmarked[chat] = record  # the command waiting settles it (settle_owed)
         elif owing:  # only the owed flag to clear: one small write, no read
             await self._mark_delivered(record)
+
+    async def _publish_item(self, record: GameRecord, item: Outgoing, known: Known) -> str | None:
+        """One public item of a delivery, noting the table's message id; the item's slot if the
+        platform refused it (to be tried again), else None."""
+        chat = record.chat
+        if item.slot == "final":
+            edit = item.message_id  # a finished hand's table, turned into how it ended
+        elif item.slot in ("notice", "new"):
+            edit = None
+        else:
+            edit = known.table_message_id if known.table_set else record.table_message_id
+        try:
+            message_id = await self.chat.publish(chat, self._watched(item.view, chat), edit=edit)
+        except DeliveryFailed as failure:
+            log.warning("game %s: a public message could not be delivered (%s); retrying",
+                        record.game_id, failure.reason)
+            return "table" if item.slot == "table" else "other"
+        except Exception as error:
+            self.log_failure(error, f"publishing a {item.slot}", chat)
+            message_id = None
+        if item.slot in ("new", "table") and (message_id is not None or item.slot == "new"):
+            known.table_set = True
+            known.table_message_id = message_id if message_id is not None else edit
+        return None
 
     def _watched(self, view: Public, chat: ChatKey) -> Public:
         """A table with how many watch it now: counted as it is sent, not when its move was

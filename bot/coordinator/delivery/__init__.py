@@ -1,5 +1,6 @@
 """Delivering what saved transactions announce: the courier (commit order per chat, retries),
-the outbox stored with each move (``owed``), and the deliverer that sends tables and hands."""
+the outbox stored with each move (``owed``), the deliverer that sends them, and the private
+hands (``hands``)."""
 
 from .courier import Courier, Job, Retry
 from .deliverer import Deliverer, Delivery, Known

@@ -17,22 +17,21 @@ from .. import presenter, presses
 from ..failures import FailureLog
 from ..locales import chat_locale, seat_locale
 from ..locks import ChatLocks
-from ..names import display_name
 from ..ports import (
     ChatKey,
     ChatPort,
     DeliveryFailed,
     GameRecord,
     GameStore,
-    Seat,
     VersionConflict,
     Watchers,
 )
 from ..record import Outbox
 from ..transaction import Outgoing, Tx
-from ..views import N_, HandView, Notice, Public, TableView, Text
+from ..views import HandView, Notice, Public, TableView
 from . import owed
 from .courier import Courier, Job, Retry
+from .hands import PrivateHands
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +79,7 @@ class Deliverer:
         # follows its table), never longer: a platform in trouble must not hold the answer.
         self.delivery_wait = delivery_wait
         self.courier = Courier(self._deliver, first_retry=retry_delay)
+        self.hands = PrivateHands(chat, log_failure)
         self._known: dict[ChatKey, Known] = {}
         self._delivered: dict[ChatKey, tuple[str, int]] = {}  # last (game, version) delivered
         # Delivered, but the stored game still says it owes it: cleared by the next save of
@@ -328,68 +328,9 @@ class Deliverer:
         record.hand_message_ids.update(known.hand_message_ids)
         if known.unreachable is not None:
             record.delivery.unreachable = list(known.unreachable)
-        await self._push_hands(record, hands)
+        await self.hands.push_all(record, hands)
         known.hand_message_ids.update(record.hand_message_ids)
         known.unreachable = list(record.delivery.unreachable)
-
-    async def _push_hands(self, record: GameRecord, hands: dict[str, HandView]) -> None:
-        """Every player's hand at once: each goes to a chat of its own, so none need wait for
-        another's round trip (a turn's next player is not held up by the mover's edit)."""
-        if len(hands) == 1:  # most moves: awaited here, without a task of its own
-            [(user_id, view)] = hands.items()
-            await self._push_hand(record, user_id, view)
-        elif hands:
-            await asyncio.gather(*(self._push_hand(record, user_id, view)
-                                   for user_id, view in hands.items()))
-
-    async def _push_hand(self, record: GameRecord, user_id: str, view: HandView) -> bool:
-        """Send one rendered hand, editing the player's hand message when there is one ("" is
-        stored for a hand message the port took down: none to edit)."""
-        seat = record.seat_of(user_id)
-        if seat is None or seat.ai is not None:
-            return False
-        away = record.delivery.unreachable
-        try:
-            message_id = await self.chat.send_hand(record.chat, user_id, view,
-                                                   edit=record.hand_message_ids.get(user_id) or None)
-        except DeliveryFailed as failure:
-            if failure.reason == "blocked" and user_id not in away:
-                away.append(user_id)
-                await self._announce_unreachable(record, seat)
-            elif failure.reason == "blocked" and view.turn_started:
-                await self._ping_in_chat(record, seat)  # told how to fix it already: just ping
-            elif failure.reason != "blocked":
-                log.warning("game %s: a private hand could not be delivered (%s)",
-                            record.game_id, failure.reason)
-            return False
-        except Exception as error:
-            self.log_failure(error, "sending a private hand", record.chat)
-            return False
-        if user_id in away and message_id != "":  # "": nothing was sent, nothing proven
-            away.remove(user_id)
-        if message_id is not None:
-            record.hand_message_ids[user_id] = message_id
-        return True
-
-    async def _announce_unreachable(self, record: GameRecord, seat: Seat) -> None:
-        text = Text(N_("{player}, I cannot send you your cards. Open a private chat with me and "
-                       "press Start, then your hand will arrive. Your seat is kept."),
-                    {"player": display_name(seat.name)})
-        try:
-            await self.chat.publish(record.chat, Notice(chat_locale(record), text,
-                                                        (seat.user_id,), record.game_id))
-        except Exception as error:
-            self.log_failure(error, "announcing an unreachable player", record.chat)
-
-    async def _ping_in_chat(self, record: GameRecord, seat: Seat) -> None:
-        """The turn passed to a player the bot cannot message privately: mention them in the
-        chat instead (a transient notice: a newer ping replaces one still waiting to go out)."""
-        text = Text(N_("🔔 {player}, it is your turn!"), {"player": display_name(seat.name)})
-        try:
-            await self.chat.publish(record.chat, Notice(chat_locale(record), text,
-                                                        (seat.user_id,), record.game_id, transient=True))
-        except Exception as error:
-            self.log_failure(error, "pinging a player in the chat", record.chat)
 
     async def refresh_hand(self, chat: ChatKey, user_id: str) -> None:
         """Send one player's hand again, posted anew (clearing the unreachable mark when it
@@ -404,7 +345,7 @@ class Deliverer:
         before = (record.hand_message_ids.get(user_id), user_id in record.delivery.unreachable)
         view = presenter.hand_view(record, record.current(), user_id,
                                    seat_locale(record, seat), repost=True)
-        await self._push_hand(record, user_id, view)
+        await self.hands.push(record, user_id, view)
         after = (record.hand_message_ids.get(user_id), user_id in record.delivery.unreachable)
         known = self._known.get(chat)
         if known is not None and known.game_id == record.game_id:

@@ -195,7 +195,9 @@ class Tx:
             changed = player in before.players and before.hand(player) != after.hand(player)
             jump = new_top and (may_jump_in(after, player) or may_jump_in(before, player))
             if player == actor or player == after.current or changed or jump:
-                self.want_hand(player, presenter.private_note(events, player, names))
+                seat = self.seat(player)
+                if seat is not None and seat.ai is None:  # an AI seat is sent no hand: no note
+                    self.want_hand(player, presenter.private_note(events, player, names))
         fairness.rearm_turn(record, before.current, after.current, actor, self.now)
         if after.current != before.current:  # a new turn (a player continuing is not one)
             self.turn_started = after.current

@@ -180,19 +180,29 @@ async def test_a_delivery_slower_than_the_answer_is_still_stored_as_done() -> No
     await wait_until(owes_nothing, what="the delivery stored as done")
 
 
-class HeldHands(FakeChat):
-    """Holds every private hand until ``gate`` opens, counting the sends under way, as a
-    network round trip would."""
+class HeldChat(FakeChat):
+    """Holds every public message until ``public_gate`` opens and every private hand until
+    ``hands_gate`` does, as a network round trip would; notes in ``calls`` when each began
+    and in ``under_way`` the hands on their way."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.gate = asyncio.Event()
-        self.gate.set()
+        self.public_gate = asyncio.Event()
+        self.public_gate.set()
+        self.hands_gate = asyncio.Event()
+        self.hands_gate.set()
+        self.calls: list[str] = []
         self.under_way: set[str] = set()
 
+    async def publish(self, chat, message, *, edit=None):
+        self.calls.append("public")
+        await self.public_gate.wait()
+        return await super().publish(chat, message, edit=edit)
+
     async def send_hand(self, chat, user_id, view, *, edit=None):
+        self.calls.append(f"hand {user_id}")
         self.under_way.add(user_id)
-        await self.gate.wait()
+        await self.hands_gate.wait()
         self.under_way.discard(user_id)
         return await super().send_hand(chat, user_id, view, edit=edit)
 
@@ -200,56 +210,33 @@ class HeldHands(FakeChat):
 async def test_the_hands_of_one_move_go_out_at_once() -> None:
     """The mover's hand and the next player's each go to a private chat of their own: the
     next player's does not wait for the mover's round trip."""
-    h = Harness(chat=HeldHands())
+    h = Harness(chat=HeldChat())
     people = await h.start(3, settings={"turn_timer": 0})
-    chat: HeldHands = h.chat  # type: ignore[assignment]
+    chat: HeldChat = h.chat  # type: ignore[assignment]
     by_id = {p.id: p for p in people}
     mover = (await h.state()).current
-    chat.gate.clear()
+    chat.hands_gate.clear()
     moving = asyncio.ensure_future(h.human_move(by_id[mover]))
     await wait_until(lambda: len(chat.under_way) >= 2)
     after = await h.state()
     assert {mover, after.current} <= chat.under_way
-    chat.gate.set()
+    chat.hands_gate.set()
     assert (await moving).ok
     assert chat.private[after.current][-1].turn_started  # the next player's hand came through
-
-
-class HeldTables(FakeChat):
-    """Holds every public message until ``gate`` opens (and every hand until ``hands_gate``
-    does), noting in ``calls`` when each began, as a platform's round trips would."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.gate = asyncio.Event()
-        self.gate.set()
-        self.hands_gate = asyncio.Event()
-        self.hands_gate.set()
-        self.calls: list[str] = []
-
-    async def publish(self, chat, message, *, edit=None):
-        self.calls.append("public")
-        await self.gate.wait()
-        return await super().publish(chat, message, edit=edit)
-
-    async def send_hand(self, chat, user_id, view, *, edit=None):
-        self.calls.append(f"hand {user_id}")
-        await self.hands_gate.wait()
-        return await super().send_hand(chat, user_id, view, edit=edit)
 
 
 async def test_a_moves_hands_go_out_beside_its_table() -> None:
     """The next player's hand goes to a private chat: it does not wait for the table's round
     trip. It begins after the table did, so a platform sees the table first."""
-    h = Harness(chat=HeldTables())
+    h = Harness(chat=HeldChat())
     people = await h.start(3, settings={"turn_timer": 0})
-    chat: HeldTables = h.chat  # type: ignore[assignment]
+    chat: HeldChat = h.chat  # type: ignore[assignment]
     by_id = {p.id: p for p in people}
     mover = (await h.state()).current
     await wait_until(lambda: not h.coordinator.delivery.courier.busy(h.key))
     chat.calls.clear()
     tables = len(chat.tables())
-    chat.gate.clear()
+    chat.public_gate.clear()
     moving = asyncio.ensure_future(h.human_move(by_id[mover]))
     await wait_until(lambda: any(c.startswith("hand") for c in chat.calls), what="a hand sent")
     after = await h.state()
@@ -258,7 +245,7 @@ async def test_a_moves_hands_go_out_beside_its_table() -> None:
     assert chat.calls[0] == "public" and len(chat.tables()) == tables  # begun, still on its way
     assert chat.private[after.current][-1].turn_started  # ... while the next player has their turn
     assert not moving.done()  # the mover's answer waits for the table
-    chat.gate.set()
+    chat.public_gate.set()
     assert (await moving).ok
     assert chat.last_table().current == after.current
 
@@ -266,12 +253,12 @@ async def test_a_moves_hands_go_out_beside_its_table() -> None:
 async def test_hands_on_their_way_stop_with_the_courier() -> None:
     """A delivery stopped at shutdown while its table and hands are on their way leaves
     nothing running, and stays owed for the next start."""
-    h = Harness(chat=HeldTables())
+    h = Harness(chat=HeldChat())
     people = await h.start(3, settings={"turn_timer": 0})
-    chat: HeldTables = h.chat  # type: ignore[assignment]
+    chat: HeldChat = h.chat  # type: ignore[assignment]
     by_id = {p.id: p for p in people}
     h.coordinator.delivery.delivery_wait = 0.01
-    chat.gate.clear()
+    chat.public_gate.clear()
     chat.hands_gate.clear()
     assert (await h.human_move(by_id[(await h.state()).current])).ok
     await wait_until(lambda: any(c.startswith("hand") for c in chat.calls), what="a hand sent")

@@ -28,14 +28,23 @@ async def a_turn_about_to_pass(bot) -> tuple[str, str]:
     return mover, seats[(seats.index(mover) + 1) % 3]
 
 
-async def play_with_the_deletion_held(bot, fake, table: Table, mover: str):
-    """The mover plays R1 from their hand view while Discord holds the old table's deletion
-    unanswered: (the old table, the click's interaction, the event that releases it)."""
+async def click_with_a_call_held(bot, fake, table: Table, mover: str, held: str):
+    """The mover clicks R1 in their hand view while Discord holds the next request matching
+    ``held`` (given the old table's id) unanswered: (the old table, the click's interaction,
+    not yet answered, the event that releases the held request)."""
     hand = await table.hand_message(USERS[mover], fresh=False)
     old = bot.table_message()
     _, play = table._first_playable(hand)
-    release = fake.hold_next(f"^DELETE /channels/1000/messages/{old['id']}$")
-    answered = await fake.wait(await fake.click(USERS[mover], int(hand["id"]), play["custom_id"]))
+    release = fake.hold_next(held.format(old=old["id"]))
+    return old, await fake.click(USERS[mover], int(hand["id"]), play["custom_id"]), release
+
+
+async def play_with_the_deletion_held(bot, fake, table: Table, mover: str):
+    """The mover plays R1 from their hand view while Discord holds the old table's deletion
+    unanswered: (the old table, the click's interaction, the event that releases it)."""
+    old, clicked, release = await click_with_a_call_held(
+        bot, fake, table, mover, "^DELETE /channels/1000/messages/{old}$")
+    answered = await fake.wait(clicked)
     await bot.app.frontend.settled()
     return old, answered, release
 
@@ -81,11 +90,8 @@ async def test_the_next_players_hand_does_not_wait_for_the_new_table(bot, fake):
     mover, after = await a_turn_about_to_pass(bot)
     table = Table(bot, USERS)
     waiting = await table.hand_message(USERS[after], fresh=False)  # a hand view kept open
-    hand = await table.hand_message(USERS[mover], fresh=False)
-    old = bot.table_message()
-    _, play = table._first_playable(hand)
-    release = fake.hold_next("^POST /channels/1000/messages$")
-    clicked = await fake.click(USERS[mover], int(hand["id"]), play["custom_id"])
+    old, clicked, release = await click_with_a_call_held(
+        bot, fake, table, mover, "^POST /channels/1000/messages$")
     await fake.wait_for(lambda: shows_turn(fake.messages[int(waiting["id"])]))
     assert bot.table_message()["id"] == old["id"]  # the new table is still held
     release.set()

@@ -158,7 +158,6 @@ class GameDriver:
             self.turns += 1
 
 
-
 async def bench_games(games: int, players: int, turns: int, telegram_limits: bool,
                       concurrency: int, latency: float, settings: dict[str, str]) -> None:
     api = FakeBotApi()

@@ -100,9 +100,6 @@ class SqliteGameRows(GameRows):
             self._conn.execute(f"PRAGMA mmap_size={MAPPED_BYTES}")
         return self._conn
 
-    def _busy_wait(self, error: sqlite3.OperationalError, waited: float) -> float | None:
-        return busy_wait(error, waited, self._busy_timeout_ms)
-
     async def _retrying(self, statement: Callable[[sqlite3.Connection], T]) -> T:
         """``statement`` on the loop's connection, retried while the database is busy."""
         waited = 0.0
@@ -110,7 +107,7 @@ class SqliteGameRows(GameRows):
             try:
                 return statement(self._loop_connection())
             except sqlite3.OperationalError as error:
-                delay = self._busy_wait(error, waited)
+                delay = busy_wait(error, waited, self._busy_timeout_ms)
                 if delay is None:
                     raise
             await asyncio.sleep(delay)
@@ -198,7 +195,7 @@ class SqliteGameRows(GameRows):
             conn = self._loop_connection()
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
-            delay = self._busy_wait(error, self._group_waited)
+            delay = busy_wait(error, self._group_waited, self._busy_timeout_ms)
             if delay is None:
                 self._end_group(error)
             else:

@@ -12,8 +12,9 @@ Edits notify nobody, so when the turn passes to a player (``HandView.turn_starte
 hand goes out as a new message headed "your turn in <group>", and the previous hand message
 is deleted (or, where Telegram refuses, loses its keyboard), beside the rest of the move so
 that nothing waits for it: one live hand keyboard per player. The mover's hand is deleted
-rather than edited when the turn left them with nothing to press until it comes back (``HandView.turn_ended``: no jump-in, no call-out): a plain turn
-costs the table edit, that deletion and the next player's new message, 3 calls. Between
+rather than edited when the turn left them with nothing to press until it comes back
+(``HandView.turn_ended``: no jump-in, no call-out): a plain turn costs the table edit, that
+deletion and the next player's new message, 3 calls. Between
 turns such a player sees their cards through My cards (inline mode) or ``/hand``. ``/hand`` (``HandView.repost``) posts anew the same way, so it always shows. A player
 who blocked the bot is not tried again until they write to it (their 403s would only use up
 the private budget); the coordinator pings them in the group instead.

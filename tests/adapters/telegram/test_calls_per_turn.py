@@ -8,7 +8,7 @@ Counting calls, not timing them."""
 from __future__ import annotations
 
 from adapters.telegram import callbacks
-from bot.coordinator import presses
+from bot.coordinator import ChatKey, presses
 
 from .conftest import ANA, BO, CY, GROUP, Harness, data_of
 from .fake_bot_api import TgUser
@@ -107,8 +107,6 @@ async def test_under_jump_in_the_mover_keeps_a_live_keyboard(harness: Harness):
 async def test_the_move_does_not_wait_for_the_next_players_old_hand_to_go(harness: Harness):
     # Under jump-in the next player's hand stays up between their turns; when their turn
     # comes it is posted anew (notifying) and the old one deleted, beside the rest of the move.
-    from bot.coordinator import ChatKey
-
     order = await red_position(harness, jump_in="on")
     mover, nxt = order[0], order[1]
     old = harness.hand_message(nxt)

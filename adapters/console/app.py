@@ -29,6 +29,7 @@ from bot.coordinator import (
     ChatPreset,
     GameRecord,
     GameStore,
+    Question,
     Reply,
     Text,
     TypedPlay,
@@ -82,7 +83,7 @@ class ConsoleSession:
         self.read_line = read_line or StdinReader().read
         self.game_id: str | None = None
         self.over = asyncio.Event()  # the match finished (or was stopped)
-        self.awaiting_color: TypedPlay | None = None  # a play refused for want of a colour
+        self.question: Question | None = None  # a play refused for want of a colour or a seat
 
     def use_locale(self, locale: str) -> None:
         """The person's language, for their own lines, hand and name."""
@@ -282,11 +283,11 @@ class ConsoleSession:
 
     async def handle_line(self, line: str) -> bool:
         """Act on one line; False means the player asked to quit."""
-        ctx = Context(CHAT, self.user, self.port.shown_hand, self.port.seats, pending=self.awaiting_color)
+        ctx = Context(CHAT, self.user, self.port.shown_hand, self.port.seats, pending=self.question)
         parsed = parse_line(line, ctx)
         if parsed is None:  # a blank line: a question asked stays open
             return True
-        self.awaiting_color = None  # only the next line typed may answer "which colour?"
+        self.question = None  # only the next line typed may answer "which colour?" or "with whom?"
         if isinstance(parsed, Refusal):
             self.port.line(parsed.text)
             return True
@@ -308,11 +309,11 @@ class ConsoleSession:
             self.show_reply(reply)  # as for settings: kept for the next match
             await self.save_for_next_match(await self.preset_changes(parsed.name))
             return True
-        asks_color = False
-        if isinstance(parsed, cmd.PlayCards) and reply.error == "color_required":
-            asks_color = True
-            self.awaiting_color = TypedPlay(cards=parsed.cards, swap_with=parsed.swap_with,
-                                            declare_uno=parsed.declare_uno)
+        if isinstance(parsed, cmd.PlayCards):
+            self.question = Question.asked_by(reply.asks, TypedPlay(
+                cards=parsed.cards, color=parsed.color, swap_with=parsed.swap_with,
+                declare_uno=parsed.declare_uno))
+        asks_color = self.question is not None and self.question.wants == "color"
         if not (reply.ok and isinstance(parsed, ECHOED) and not reply.lines):
             self.show_reply(reply)  # a move that worked shows on the table and in the hand
         if asks_color:  # how to answer: the colour alone, as the next line

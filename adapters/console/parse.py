@@ -60,8 +60,9 @@ class Context:
     user: User
     hand: tuple[Card, ...] = ()  # in the order shown (numbers 1..n)
     seats: tuple[tuple[str, str], ...] = ()  # (user_id, name) in seat order (numbers 1..n)
-    # A play refused for want of a colour: a colour typed on its own next completes it.
-    pending: notation.TypedPlay | None = None
+    # A play refused for want of a colour or a swap target: the colour or the seat typed on
+    # its own next completes it.
+    pending: notation.Question | None = None
 
 
 @dataclass(frozen=True)
@@ -114,8 +115,10 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return Local("help")
     if head in ("quit", "exit", "q", "退出"):
         return Local("quit")
-    if ctx.pending is not None and not rest and notation.color_named(head) is not None:
-        return parse_play(words, ctx)  # the colour asked for the play just refused
+    if ctx.pending is not None:  # the colour or the seat asked for the play just refused
+        answered = ctx.pending.answered_by(words, ctx.seats)
+        if answered is not None:
+            return play_command(answered, ctx)
     alone = notation.color_named(head) if not rest and not is_card(head) else None
     if head in NAME_COLOR_WORDS or alone is not None:
         # The dealer names the colour of a Wild turned first: "color red", or just "red".
@@ -143,10 +146,9 @@ def parse_play(words: Sequence[str], ctx: Context) -> cmd.PlayCards | Refusal:
     if isinstance(typed, notation.NotationError):
         return Refusal(typed.text)
     if not typed.cards:
-        if ctx.pending is not None:
-            completed = ctx.pending.with_color(typed)
-            if completed is not None:
-                return play_command(completed, ctx)
+        completed = ctx.pending.answered_by(words, ctx.seats) if ctx.pending is not None else None
+        if completed is not None:  # "play blue" after "which colour?"
+            return play_command(completed, ctx)
         return Refusal(Text(N_("Say which card to play, e.g. \"play R5\" or \"play 1\".")))
     return play_command(typed, ctx)
 

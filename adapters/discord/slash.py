@@ -36,7 +36,7 @@ from .embeds import help_text
 if TYPE_CHECKING:
     from .frontend import Frontend
 
-AWAITING_COLOR_SIZE = 10_000
+QUESTIONS_KEPT = 10_000
 NAME_RE = re.compile(r"^[-_\w]{1,32}$")  # Discord's rule, for the Unicode letters we use
 
 ZH_NAMES = {
@@ -107,7 +107,8 @@ def build_group(frontend: Frontend) -> app_commands.Group:
     uno = app_commands.Group(name=name("uno"), description=locale_str(N_("Play UNO in this channel")),
                              guild_only=True)
     run = frontend.slash
-    awaiting_color: dict[tuple[int | None, int], notation.TypedPlay] = {}  # (channel, user)
+    # (channel, user) -> a play refused for want of a colour or a swap target
+    questions: dict[tuple[int | None, int], notation.Question] = {}
 
     @uno.command(name=name("new"), description=locale_str(N_("Open a new game in this channel")))
     async def new(interaction: discord.Interaction) -> None:
@@ -138,25 +139,29 @@ def build_group(frontend: Frontend) -> app_commands.Group:
     @app_commands.choices(color=COLOR_CHOICES)
     async def play(interaction: discord.Interaction, card: str, color: Choice[str] | None = None,
                    uno: bool = False, swap_with: discord.Member | None = None) -> None:
-        # The notation of bot/coordinator/notation.py: "R5", "Red Five", "黄2", "W 红", "G3 G3".
-        typed = notation.parse_play(card[:200])
-        if isinstance(typed, notation.NotationError):
-            refusal = Reply(ok=False, text=typed.text, error="bad_card", locale=_locale_of(interaction))
-            await frontend.answer(interaction, refusal, deferred=False, show_hand=False)
-            return
-        if color is not None:
-            typed = dataclasses.replace(typed, color=color.value)
-        # A wild refused for want of a colour: "/uno play card:blue" next completes it.
+        # The notation of bot/coordinator/notation.py: "R5", "Red Five", "黄2", "W 红", "G3 G3",
+        # "R7 2" (a 7 and the seat to swap with, found by the coordinator).
+        text = card[:200]
+        # A wild refused for want of a colour: "/uno play card:blue" next completes it; a 7
+        # refused for want of a target: "/uno play card:Ana".
         key = (interaction.channel_id, interaction.user.id)
-        pending = awaiting_color.pop(key, None)
-        play = (pending.with_color(typed) if pending is not None else None) or typed
+        question = questions.pop(key, None)
+        play = question.answered_by([text, *([color.value] if color else [])]) if question else None
+        if play is None:
+            typed = notation.parse_play(text)
+            if isinstance(typed, notation.NotationError):
+                refusal = Reply(ok=False, text=typed.text, error="bad_card", locale=_locale_of(interaction))
+                await frontend.answer(interaction, refusal, deferred=False, show_hand=False)
+                return
+            play = dataclasses.replace(typed, color=color.value) if color is not None else typed
         reply = await run(interaction, lambda chat, user: cmd.PlayCards(
             chat, user, cards=play.cards[:10], color=play.color, declare_uno=uno or play.declare_uno,
             swap_with=str(swap_with.id) if swap_with else play.swap_with, names=named(swap_with)))
-        if reply is not None and reply.error == "color_required":
-            if len(awaiting_color) >= AWAITING_COLOR_SIZE:
-                awaiting_color.pop(next(iter(awaiting_color)))
-            awaiting_color[key] = play
+        asked = notation.Question.asked_by(reply.asks if reply is not None else None, play)
+        if asked is not None:
+            if len(questions) >= QUESTIONS_KEPT:
+                questions.pop(next(iter(questions)))
+            questions[key] = asked
 
     @play.autocomplete("card")
     async def play_card(interaction: discord.Interaction, current: str) -> list[Choice[str]]:

@@ -26,7 +26,7 @@ from .bot_commands import help_text
 from .context import PLATFORM, BotContext, BuildCommand, chat_key, parts, replied_user
 from .texts import clip_html, html, mention, tr
 
-AWAITING_COLOR_SIZE = 10_000
+QUESTIONS_KEPT = 10_000
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
@@ -34,10 +34,10 @@ Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None
 class CommandHandlers:
     def __init__(self, ctx: BotContext) -> None:
         self.ctx = ctx
-        # Per (game chat, user): a /play refused for want of a colour, completed by "/play red";
-        # past the size, the oldest is forgotten.
-        self._awaiting_color: FIFOCache[tuple[ChatKey, str], notation.TypedPlay] = FIFOCache(
-            AWAITING_COLOR_SIZE)
+        # Per (game chat, user): a /play refused for want of a colour or a swap target,
+        # completed by "/play red" or "/play Ana"; past the size, the oldest is forgotten.
+        self._questions: FIFOCache[tuple[ChatKey, str], notation.Question] = FIFOCache(
+            QUESTIONS_KEPT)
 
     def simple(self, command_type: type[cmd.Command]) -> Handler:
         """The handler of a command that takes no argument."""
@@ -96,28 +96,33 @@ class CommandHandlers:
 
     async def on_play(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/play R5``, ``/play W+4 red``, ``/play 黄2``, ``/play red reverse``, ``/play R5 B5``
-        (several where the rules allow); after a wild refused for want of a colour,
-        ``/play red`` completes it. The notation: bot/coordinator/notation.py."""
+        (several where the rules allow), ``/play R7 2`` or ``/play R7 Ana`` (a 7 and whom to
+        swap with, found by the coordinator); after a wild refused for want of a colour,
+        ``/play red`` completes it, and after a 7 without a target, ``/play Ana``. The
+        notation: bot/coordinator/notation.py."""
         found = await self._game_of(update)
         if found is None:
             return
         message, tg_user, tg_chat, chat = found
         args = context.args or []
-        typed = notation.parse_play(args) if args else notation.TypedPlay()
-        if isinstance(typed, notation.NotationError):
-            loc = await self.ctx.locale_of(tg_user)
-            user = await self.ctx.user(tg_user)
-            await self.ctx.reply_in_chat(message, cmd.PlayCards(chat, user),
-                                         Reply(ok=False, text=typed.text, error="bad_card", locale=loc))
-            return
         key = (chat, str(tg_user.id))
-        pending = self._awaiting_color.pop(key, None)
-        play = (pending.with_color(typed) if pending is not None else None) or typed
+        question = self._questions.pop(key, None)
+        play = question.answered_by(args) if question is not None else None
+        if play is None:
+            typed = notation.parse_play(args) if args else notation.TypedPlay()
+            if isinstance(typed, notation.NotationError):
+                loc = await self.ctx.locale_of(tg_user)
+                user = await self.ctx.user(tg_user)
+                await self.ctx.reply_in_chat(message, cmd.PlayCards(chat, user),
+                                             Reply(ok=False, text=typed.text, error="bad_card", locale=loc))
+                return
+            play = typed
         command, reply = await self.ctx.run_as(tg_user, tg_chat, chat, lambda chat, user: cmd.PlayCards(
             chat, user, cards=play.cards, color=play.color, declare_uno=play.declare_uno,
             swap_with=play.swap_with), False)
-        if reply.error == "color_required":
-            self._awaiting_color[key] = play
+        asked = notation.Question.asked_by(reply.asks, play)
+        if asked is not None:
+            self._questions[key] = asked
         await self.ctx.reply_in_chat(message, command, reply)
 
     async def on_uno(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -51,7 +51,7 @@ from .coordinator import Coordinator
 from .lobby import TWO_TABLE_PLAYERS
 from .memory_store import MemoryStore
 from .moves import BadMoveRef, Move, PlayOption, parse_ref, play_ref
-from .notation import HAND_NUMBER_HELP, NOTATION_HELP, TypedPlay
+from .notation import HAND_NUMBER_HELP, NOTATION_HELP, Question, TypedPlay
 from .ports import (
     ChatKey,
     ChatPort,
@@ -199,6 +199,7 @@ __all__ = [
     "Text",
     "TWO_TABLE_PLAYERS",
     "top_request",
+    "Question",
     "TypedPlay",
     "UsePreset",
     "User",

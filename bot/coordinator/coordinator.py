@@ -89,7 +89,7 @@ class Coordinator:
             cmd = await series.route(self.context, cmd)
             reply = await handler(self.context, cmd)
         except Refusal as refusal:
-            reply = Reply(ok=False, text=refusal.text, error=refusal.code,
+            reply = Reply(ok=False, text=refusal.text, error=refusal.code, asks=refusal.asks,
                           locale=await safe_locale(self.store, cmd.chat, cmd.user))
         except Exception as error:
             self.log_failure(error, f"command {type(cmd).__name__}", cmd.chat)

@@ -28,8 +28,13 @@ How bare numbers are read (they may be hand positions, card numbers or seat numb
    large for both the hand and the table is refused as a card.
 
 A colour on its own (``blue``, ``蓝``, ``b``) parses as a play without cards: the frontend
-either completes the play it was asked a colour for (``with_color``) or treats it as the
-dealer naming the colour of a Wild turned first.
+either completes the play it was asked a colour for (``Question``) or treats it as the
+dealer naming the colour of a Wild turned first. A seat on its own (``2``, ``Ana``) answers a
+7 refused for want of a swap target the same way.
+
+Where the frontend does not know the seats (Telegram ``/play``, Discord ``/uno play``:
+``seats=None``), a swap target is passed on as typed (``R7 2``, ``R7 bot ana``) and the
+coordinator finds the seat with ``find_seat``, against the game's seats.
 """
 
 from __future__ import annotations
@@ -153,6 +158,48 @@ class TypedPlay:
             return None
         return replace(self, color=answer.color, declare_uno=self.declare_uno or answer.declare_uno)
 
+    def with_target(self, words: Sequence[str], seats: Sequence[tuple[str, str]] | None = None) -> TypedPlay | None:
+        """This play (a 7 refused for want of a swap target) completed by a seat typed on its
+        own: a seat number or a name, "uno" allowed beside it. None when the words are not one
+        seat: a card, a colour, a name no seat has (with ``seats``), or nothing."""
+        raw = [w for w in _SPLIT.split(unicodedata.normalize("NFKC", " ".join(words)).strip()) if w]
+        named = [w for w in raw if w.casefold() not in UNO_WORDS]
+        if not named:
+            return None
+        text = " ".join(named)
+        if not text.isdigit() and (isinstance(parse_play(text), TypedPlay) or color_named(text) is not None):
+            return None  # a card or a colour: another play, not an answer
+        if seats is None:
+            target: str | NotationError = text  # the coordinator finds the seat
+        else:
+            target = find_seat(text, seats)
+        if isinstance(target, NotationError):
+            return None
+        return replace(self, swap_with=target, declare_uno=self.declare_uno or len(named) < len(raw))
+
+
+@dataclass(frozen=True)
+class Question:
+    """A play refused for want of one choice, a colour (a wild) or a swap target (a 7), that
+    the player's next input may answer on its own (``blue``, ``2``, ``Ana``)."""
+
+    play: TypedPlay
+    wants: str  # "color" or "target"
+
+    @classmethod
+    def asked_by(cls, asks: str | None, play: TypedPlay) -> Question | None:
+        """The question a refusal of ``play`` asks (its ``Reply.asks``; None: none)."""
+        return cls(play, asks) if asks in ("color", "target") else None
+
+    def answered_by(self, words: Sequence[str],
+                    seats: Sequence[tuple[str, str]] | None = None) -> TypedPlay | None:
+        """The play completed by ``words`` when they answer the question alone, else None (the
+        words are read as they would be without a question)."""
+        if self.wants == "target":
+            return self.play.with_target(words, seats)
+        answer = parse_play(words, None, () if seats is None else seats)
+        return self.play.with_color(answer) if isinstance(answer, TypedPlay) else None
+
 
 @dataclass(frozen=True)
 class NotationError:
@@ -162,12 +209,13 @@ class NotationError:
 
 
 def parse_play(typed: str | Sequence[str], hand: Sequence[Card] | None = None,
-               seats: Sequence[tuple[str, str]] = ()) -> TypedPlay | NotationError:
+               seats: Sequence[tuple[str, str]] | None = None) -> TypedPlay | NotationError:
     """Read cards, then optionally a colour, a swap target and "uno".
 
     ``hand``: the hand in the order shown with numbers (1..n), or None where numbers are not
     shown (then a bare number is a seat after a 7, else not understood). ``seats``: (user id,
-    name) in seat order (numbers 1..n)."""
+    name) in seat order (numbers 1..n), or None where the frontend does not know them: a swap
+    target is then passed on as typed, for the coordinator to find."""
     text = typed if isinstance(typed, str) else " ".join(typed)
     words = [w for w in _SPLIT.split(normalize(text)) if w]
     raw_words = [w for w in _SPLIT.split(unicodedata.normalize("NFKC", text).strip()) if w]
@@ -195,11 +243,11 @@ def parse_play(typed: str | Sequence[str], hand: Sequence[Card] | None = None,
             color = found_color
             position += 1
             continue
-        if items and seats and _has_seven(items, hand):
+        if items and (seats is None or seats) and _has_seven(items, hand):
             # A name may hold spaces ("Bot Ana"): it takes the rest of the line, "uno" aside.
             rest = [w for w in raw_words[position:] if w.casefold() not in UNO_WORDS]
             declare = declare or len(rest) < len(raw_words) - position
-            target = find_seat(" ".join(rest), seats)
+            target = _seat(" ".join(rest), seats)
             if isinstance(target, NotationError):
                 return target
             items.append(("seat", target))
@@ -243,8 +291,13 @@ def _has_seven(items: Sequence[tuple[str, object]], hand: Sequence[Card] | None)
     return False
 
 
+def _seat(text: str, seats: Sequence[tuple[str, str]] | None) -> str | NotationError:
+    """The seat ``text`` names, or the text itself where the seats are not known here."""
+    return text if seats is None else find_seat(text, seats)
+
+
 def _resolve(items: list[tuple[str, object]], hand: Sequence[Card] | None,
-             seats: Sequence[tuple[str, str]]) -> tuple[list[Card], str | None] | NotationError:
+             seats: Sequence[tuple[str, str]] | None) -> tuple[list[Card], str | None] | NotationError:
     """Turn the bare numbers into cards or a seat (the rules in the module's docstring)."""
     swap: str | None = None
     if items and items[-1][0] == "seat":
@@ -256,7 +309,7 @@ def _resolve(items: list[tuple[str, object]], hand: Sequence[Card] | None,
     if after_named:
         if swap is not None or len(after_named) > 1 or after_named[0] != len(items) - 1:
             return _unknown(str(items[after_named[-1]][1]))
-        target = find_seat(str(items.pop()[1]), seats)
+        target = _seat(str(items.pop()[1]), seats)
         if isinstance(target, NotationError):
             return target
         swap = target
@@ -345,5 +398,5 @@ def find_seat(word: str, seats: Sequence[tuple[str, str]]) -> str | NotationErro
 NOTATION_HELP = N_("Cards: R5 (Red 5), RS (Red Skip), RR (Red Reverse), R+2 (Red Draw Two), "
                    "W (Wild), W+4 (Wild Draw Four); names work too: \"red 5\", \"red reverse\", "
                    "\"wild draw four\", +4, 黄2, 红色反转, 万能牌. A wild takes its colour after it: "
-                   "W red, W+4 蓝.")
+                   "W red, W+4 蓝. Under 7-0 a 7 takes the seat to swap with: R7 2, R7 Ana.")
 HAND_NUMBER_HELP = N_("Or the card's number in your hand as shown: 1, or 2 6 for two cards.")

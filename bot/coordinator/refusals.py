@@ -85,16 +85,23 @@ DEFAULT_PARAMS: dict[str, dict[str, Any]] = {"no_game": {"command": CommandRef("
                                              "vote_two_tables": {"command": CommandRef("stop")}}
 
 
+# The refusals of a play that lacks one choice, by their reason: what the person's next input
+# may give on its own ("blue", "Ana") to complete the play (see Reply.asks).
+ASKS = {"color_required": "color", "swap_target_required": "target"}
+
+
 class Refusal(Exception):
     """A command refused: nothing changed (the one exception: a seated player's wrong UNO
-    call with a false-call penalty, which the coordinator applies before refusing)."""
+    call with a false-call penalty, which the coordinator applies before refusing).
+    ``asks``: the choice a refused play lacks, "color" or "target" (None: none)."""
 
     def __init__(self, code: str, params: dict[str, Any] | None = None, *,
-                 text: Text | None = None) -> None:
+                 text: Text | None = None, asks: str | None = None) -> None:
         super().__init__(code)
         self.code = code
         self.text = text or Text(MESSAGES.get(code, MESSAGES["bad_action"]),
                                  {**DEFAULT_PARAMS.get(code, {}), **(params or {})})
+        self.asks = asks if asks is not None else ASKS.get(code)
 
 
 # The engine's reason for an illegal play or a bad action (the start of its message) ->
@@ -121,7 +128,7 @@ def from_engine(error: UnoError) -> Refusal:
     if reason is None:
         return Refusal(code)
     key, params = reason
-    return Refusal(code, text=Text(MESSAGES[key], params))
+    return Refusal(code, text=Text(MESSAGES[key], params), asks=ASKS.get(key))
 
 
 def _specific_reason(code: str, action: Any, message: str) -> tuple[str, dict[str, Any]] | None:

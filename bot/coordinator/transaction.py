@@ -14,7 +14,7 @@ from bot.engine import events as ev
 from bot.engine.actions import Action
 from bot.engine.predicates import may_jump_in
 
-from . import fairness, hand_end, match_log, presenter, race, results, uno_calls
+from . import fairness, hand_end, match_log, notation, presenter, race, results, uno_calls
 from .hand_book import HandBook
 from .ports import ChatKey, GameRecord, GameResult, Seat
 from .refusals import Refusal
@@ -108,17 +108,16 @@ class Tx:
         raise Refusal("not_in_game")
 
     def find_player(self, ref: str) -> Seat:
-        """A seat by user id, then by name (case-insensitive), then by 1-based seat number."""
+        """A seat by user id, else as a player types one (``notation.find_seat``: a seat
+        number, a name, a word or the start of a name that only one seat has)."""
         record = self.game()
         text = str(ref).strip().lstrip("@")
         for seat in record.seats:
             if seat.user_id == text:
                 return seat
-        for seat in record.seats:
-            if seat.name.casefold() == text.casefold():
-                return seat
-        if text.isdigit() and 1 <= int(text) <= len(record.seats):
-            return record.seats[int(text) - 1]
+        found = notation.find_seat(text, [(seat.user_id, seat.name) for seat in record.seats])
+        if isinstance(found, str):
+            return next(seat for seat in record.seats if seat.user_id == found)
         raise Refusal("unknown_player", {"name": text})
 
     @property

@@ -254,3 +254,6 @@ class Reply:
     locale: str = "en"  # the sender's language for this reply
     bilingual: bool = False  # show ``lines`` in English and Chinese side by side (rules)
     watch: tuple[WatchLink, ...] = ()  # games the sender asked to watch (the frontend links them)
+    # A refused play that lacks one choice: "color" (a wild) or "target" (a 7 under 7-0). The
+    # sender's next input may give it alone ("blue", "Ana"): ``notation.Question``.
+    asks: str | None = None

@@ -53,6 +53,23 @@ async def test_seven_swaps_hands_with_a_named_player(h: Harness) -> None:
     assert len(h.chat.last_hand("u2").cards) == 2 and len(h.chat.last_hand("u1").cards) == 4
 
 
+async def test_a_swap_target_typed_as_a_seat_number_or_a_name_is_found_by_the_coordinator(h: Harness) -> None:
+    """What Telegram /play and Discord /uno play pass on as typed ("R7 3", "R7 p3"): seat
+    numbers and names as the table lists them; a name nobody has is refused, nothing played."""
+    u1, u2, _ = await setup(h, {"u1": ["R7", "G7", "G3"], "u2": ["G6", "Y7", "B1"],
+                             "u3": ["B3", "B4", "Y9", "Y8"]}, "R9")
+    refused = await h.do(cmds.PlayCards, u1, cards=("R7",), swap_with="nobody")
+    assert refused.error == "unknown_player" and (await h.state()).card_count("u1") == 3
+    asked = await h.do(cmds.PlayCards, u1, cards=("R7",))  # the next input may name the seat
+    assert asked.asks == "target" and asked.text.msgid.startswith("A 7 swaps hands")
+    assert refused.asks is None and (await h.state()).card_count("u1") == 3
+    assert (await h.do(cmds.PlayCards, u1, cards=("R7",), swap_with="3")).ok
+    state = await h.state()
+    assert state.card_count("u1") == 4 and state.card_count("u3") == 2  # swapped with seat 3
+    assert (await h.do(cmds.PlayCards, u2, cards=("Y7",), swap_with="p1")).ok
+    assert (await h.state()).card_count("u2") == 4  # with P1, by name in another case
+
+
 async def test_stacking_passes_the_penalty_on(h: Harness) -> None:
     u1, u2, u3 = await setup(h, {"u1": ["R+2", "G2"], "u2": ["G+2", "G7", "Y7"],
                                  "u3": ["B3", "B4", "Y9"]}, "R9")

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from bot.coordinator.notation import (
     NotationError,
+    Question,
     TypedPlay,
     card_named,
     color_named,
@@ -85,6 +86,39 @@ def test_a_colour_alone_completes_a_play_refused_for_want_of_one():
     asked = TypedPlay(cards=("W",), declare_uno=True)
     assert asked.with_color(answer) == TypedPlay(cards=("W",), color="B", declare_uno=True)
     assert asked.with_color(parse_play("R5", None)) is None
+
+
+def test_where_the_seats_are_not_known_a_swap_target_is_passed_on_as_typed():
+    """Telegram /play and Discord /uno play know no seats: "R7 2" and "R7 Bot Ana" reach the
+    coordinator, which finds the seat; a number alone is still no card there."""
+    assert parse_play("R7 2") == TypedPlay(cards=("R7",), swap_with="2")
+    assert parse_play("red seven bot ana uno") == TypedPlay(cards=("R7",), swap_with="bot ana",
+                                                            declare_uno=True)
+    assert parse_play("黄7 Ana") == TypedPlay(cards=("Y7",), swap_with="Ana")
+    assert isinstance(parse_play("R5 banana"), NotationError)  # no 7: no target to name
+    assert isinstance(parse_play("2"), NotationError)
+
+
+def test_a_seat_alone_answers_a_seven_refused_for_want_of_a_target():
+    seven = TypedPlay(cards=("R7",))
+    asked = Question.asked_by("target", seven)
+    assert asked == Question(seven, "target")
+    assert asked.answered_by(["2"], SEATS) == TypedPlay(cards=("R7",), swap_with="ana")
+    assert asked.answered_by(["bo", "uno"], SEATS) == TypedPlay(cards=("R7",), swap_with="bo",
+                                                                 declare_uno=True)
+    assert asked.answered_by(["Bot", "Ana"]) == TypedPlay(cards=("R7",), swap_with="Bot Ana")
+    # Not an answer: another card, a colour, a name nobody has, nothing but "uno".
+    for words in (["R5"], ["blue"], ["zed"], ["uno"], []):
+        assert asked.answered_by(words, SEATS) is None, words
+    assert asked.answered_by(["G3"]) is None
+
+
+def test_a_question_is_asked_only_by_the_refusals_that_ask_one():
+    wild = TypedPlay(cards=("W",))
+    assert Question.asked_by("color", wild) == Question(wild, "color")
+    assert Question.asked_by(None, wild) is None
+    assert Question(wild, "color").answered_by(["蓝"]) == TypedPlay(cards=("W",), color="B")
+    assert Question(wild, "color").answered_by(["2"]) is None
 
 
 def test_several_cards_and_uno():

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from adapters.console.parse import Context, Local, Refusal, parse_line
 from bot.coordinator import commands as cmd
-from bot.coordinator.notation import TypedPlay
+from bot.coordinator.notation import Question, TypedPlay
 from bot.coordinator.ports import ChatKey, User
 from bot.engine.cards import Card
 
@@ -143,8 +143,18 @@ def test_cards_as_players_see_them(line, expected):
 
 
 def test_a_colour_on_its_own_completes_the_play_that_asked_for_one():
-    asked = Context(CHAT, ME, HAND, SEATS, pending=TypedPlay(cards=("W",)))
+    asked = Context(CHAT, ME, HAND, SEATS, pending=Question(TypedPlay(cards=("W",)), "color"))
     for answer, color in (("blue", "B"), ("蓝", "B"), ("b", "B"), ("红色", "R"), ("ＧＲＥＥＮ", "G")):
         assert parse_line(answer, asked) == play(cards=("W",), color=color)
     assert parse_line("blue", CTX) == cmd.NameColor(chat=CHAT, user=ME, color="B")  # nothing asked
     assert parse_line("draw", asked) == cmd.Draw(chat=CHAT, user=ME)
+
+
+def test_a_seat_on_its_own_completes_the_seven_that_asked_for_one():
+    """After "A 7 swaps hands: say with whom", a number is a seat, not a card of the hand."""
+    asked = Context(CHAT, ME, HAND, SEATS, pending=Question(TypedPlay(cards=("R7",)), "target"))
+    for answer, seat in (("2", "ai1"), ("bo", "ai2"), ("Bot Ana", "ai1"), ("３", "ai2")):
+        assert parse_line(answer, asked) == play(cards=("R7",), swap_with=seat), answer
+    assert parse_line("2", CTX) == play(cards=("G3",))  # nothing asked: card 2 of the hand
+    assert parse_line("draw", asked) == cmd.Draw(chat=CHAT, user=ME)
+    assert parse_line("R5", asked) == play(cards=("R5",))  # another card: another play

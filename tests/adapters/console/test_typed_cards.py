@@ -105,6 +105,15 @@ async def test_two_sevens_by_hand_number_and_a_seat_under_seven_zero_and_multi_p
     assert {"R7", "B7"} <= {str(c) for c in game.discard}
 
 
+async def test_a_seat_typed_as_the_next_line_completes_a_seven():
+    out, game = await _played(["R7", "G5", "Y2", "B9", "G1"],
+                              lambda s: [f"{position(s, 'R7')}", "2"], seven_zero=True)
+    assert "A 7 swaps hands: say with whom (the player's name or seat number)." in out
+    assert "matches neither" not in out  # "2" was not read as the card in place 2
+    assert "R7" in [str(c) for c in game.discard]
+    assert len(game.hand(HUMAN_ID)) == 3  # the 4 cards left went to seat 2, whose 3 came back
+
+
 async def test_an_unknown_card_is_named():
     out, game = await _played(["W", "G5", "Y2", "R9"], lambda s: ["p xyz"])
     assert 'I do not know the card "xyz".' in out

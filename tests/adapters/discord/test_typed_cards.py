@@ -55,3 +55,29 @@ async def test_a_colour_sent_next_completes_a_wild_played_without_one(bot, fake)
     await bot.slash(ANA, "play", card="蓝")
     game = (await Table(bot, USERS).match()).game
     assert str(game.top) == "W" and game.color.value == "B"
+
+
+async def _seven(bot) -> tuple[str, str, str]:
+    await open_game(bot)
+    a, b, c = (str(u.id) for u in (ANA, BO, CY))
+    await set_position(bot, {a: ["R7", "W", "Y2", "G5", "G6"], b: ["B5", "R9", "Y1"], c: ["G3", "B9"]},
+                       ["R3"], a, seven_zero=True)
+    return a, b, c
+
+
+async def test_a_seven_and_a_seat_number_in_the_card_text_swap_with_that_seat(bot, fake):
+    a, b, c = await _seven(bot)
+    record = await bot.slash(ANA, "play", card="R7 3")
+    assert "no seat" not in (record.callback["data"].get("content") or "")
+    game = (await Table(bot, USERS).match()).game
+    assert str(game.top) == "R7" and len(game.hand(a)) == 2 and len(game.hand(c)) == 4
+
+
+async def test_a_name_sent_next_completes_a_seven_played_without_a_target(bot, fake):
+    a, b, c = await _seven(bot)
+    record = await bot.slash(ANA, "play", card="red seven")
+    assert "A 7 swaps hands" in record.callback["data"]["content"]
+    assert str((await Table(bot, USERS).match()).game.top) == "R3"
+    await bot.slash(ANA, "play", card=BO.name)
+    game = (await Table(bot, USERS).match()).game
+    assert str(game.top) == "R7" and len(game.hand(a)) == 3 and len(game.hand(b)) == 4

@@ -12,9 +12,11 @@ PLAYERS = [ANA, BO, CY]
 IDS = {u: str(u.id) for u in PLAYERS}
 
 
-async def _my_turn(harness: Harness, cards: list[str], top: str = "R3"):
+async def _my_turn(harness: Harness, cards: list[str], top: str = "R3", settings: str = ""):
     await harness.start()
     await harness.open_game(ANA, BO, CY)
+    if settings:
+        await harness.ask(ANA, f"/settings {settings}")
     await harness.start_game(ANA, PLAYERS)
     mover = await next_actor(harness, PLAYERS)
     await rig(harness, hands={IDS[mover]: cards}, current=IDS[mover], top=top)
@@ -54,6 +56,38 @@ async def test_a_colour_sent_after_a_wild_without_one_completes_the_play(harness
     harness.say(mover, "/play 蓝")
     await harness.until(lambda: _is_top(harness, "W"), "the wild on the pile")
     assert (await _top(harness))[1].value == "B"
+
+
+async def _swapped_with(harness: Harness, mover, cards_left: int):
+    """Whom the mover's 7 swapped hands with: the seat now holding the mover's other cards."""
+    async def swapped() -> bool:
+        return (await _top(harness))[0] == "R7"
+    await harness.until(swapped, "the seven on the pile")
+    game = (await match_of(harness)).game
+    return next(u for u in PLAYERS if u != mover and len(game.hand(IDS[u])) == cards_left)
+
+
+async def test_a_seven_and_a_seat_typed_after_it_swap_with_that_seat(harness: Harness):
+    """/play R7 3: the seat as the table numbers it, found by the coordinator."""
+    mover = await _my_turn(harness, ["R7", "G3", "Y9", "B2"], settings="seven_zero=on")
+    match = await match_of(harness)
+    third = next(u for u in PLAYERS if IDS[u] == match.game.players[2])
+    if third == mover:  # the mover sits third: name the first seat instead
+        third = next(u for u in PLAYERS if IDS[u] == match.game.players[0])
+        harness.say(mover, "/play R7 1")
+    else:
+        harness.say(mover, "/play R7 3")
+    assert await _swapped_with(harness, mover, cards_left=3) == third
+
+
+async def test_a_name_sent_after_a_seven_without_one_completes_the_play(harness: Harness):
+    mover = await _my_turn(harness, ["R7", "G3", "Y9", "B2"], settings="seven_zero=on")
+    other = next(u for u in PLAYERS if u != mover)
+    answer = await harness.ask(mover, "/play red seven", privately=True)
+    assert "A 7 swaps hands" in html.unescape(answer)
+    assert (await _top(harness))[0] == "R3"  # nothing played yet
+    harness.say(mover, f"/play {other.first_name.lower()}")
+    assert await _swapped_with(harness, mover, cards_left=3) == other
 
 
 async def test_an_unknown_card_is_named_and_changes_nothing(harness: Harness):

@@ -324,14 +324,15 @@ class ConsoleSession:
         return True
 
     async def show_settings(self) -> None:
-        """Every key ``settings key=value`` accepts, with its value here and what it takes."""
+        """Every key ``settings key=value`` accepts, with its value here, what it takes and,
+        last, what it is in the player's language (the key is what one types)."""
         self.port.line(Text(N_("Settings (change one with settings key=value):")))
         values = current_values(await self.store.chat_settings(CHAT))
         for item in all_settings():
             if item.name in values:
-                self.port.line(Text(N_("{key} = {value} ({allowed})"),
+                self.port.line(Text(N_("{key} = {value} ({allowed}) — {label}"),
                                     {"key": item.name, "value": typed_value(values[item.name]),
-                                     "allowed": item.allowed()}))
+                                     "allowed": item.allowed(), "label": Text(item.label)}))
 
     async def change_settings(self, changes: dict[str, Any]) -> None:
         """Through the coordinator; rules it refuses while the match runs are kept for the

@@ -60,7 +60,16 @@ async def test_settings_lists_the_keys_it_accepts_with_their_values():
     keys = [key for key, _ in listed]
     assert {"preset", "language", "hand_size", "stacking", "wd4_rule", "target_score"} <= set(keys)
     assert dict(listed)["preset"] == "house" and dict(listed)["stacking"] == "progressive"
-    assert "Stacking +2/+4:" not in text  # the labels are not what one types
+    assert "Stacking +2/+4:" not in text  # the labels are not what one types...
+    # ...but each key says what it is, last on its line, in the player's language.
+    assert "jump_in = on (on or off) — Jump-in with an identical card" in text
+
+
+async def test_the_settings_keys_say_what_they_are_in_chinese():
+    store, terminal = MemoryStore(), Terminal()
+    session = make_session(console_args(rules="house", lang="zh"), store, typing("设置"), terminal)
+    assert await session.run() == 0
+    assert "— 用相同的牌抢出" in terminal.text and "— 叠加+2/+4" in terminal.text
 
 
 async def test_a_rule_typed_mid_match_in_chinese_is_kept_and_said_so():

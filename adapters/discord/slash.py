@@ -48,7 +48,7 @@ ZH_NAMES = {
     "log": "抢答记录", "recap": "回顾", "vote": "投票", "end": "结束对局", "watch": "观战",
     # options
     "card": "牌", "color": "颜色", "uno": "uno", "swap_with": "交换对象", "target": "目标",
-    "player": "玩家", "scope": "范围", "season": "赛季", "preset": "预设", "stacking": "叠加", "jump_in": "抢出",
+    "player": "玩家", "seat": "座位", "scope": "范围", "season": "赛季", "preset": "预设", "stacking": "叠加", "jump_in": "抢出",
     "multi_play": "多张同出", "seven_zero": "七零交换", "draw_until_playable": "摸到能出为止",
     "force_play": "强制出牌", "uno_penalty": "uno罚牌", "false_uno_penalty": "误喊罚牌",
     "wd4_challenge": "王牌质疑", "scoring": "计分", "target_score": "目标分数",
@@ -242,10 +242,21 @@ def build_group(frontend: Frontend) -> app_commands.Group:
         await run(interaction, cmd.VoteEnd, show_hand=False)
 
     @uno.command(name=name("kick"), description=locale_str(N_("Remove a player (creator or admins)")))
-    @app_commands.rename(player=name("player"))
-    @app_commands.describe(player=locale_str(N_("The player to remove")))
-    async def kick(interaction: discord.Interaction, player: discord.Member) -> None:
-        await run(interaction, lambda chat, user: cmd.Kick(chat, user, target=str(player.id), names=named(player)),
+    @app_commands.rename(player=name("player"), seat=name("seat"))
+    @app_commands.describe(player=locale_str(N_("The player to remove")),
+                           seat=locale_str(N_("Or the seat's number or name, as the table lists it "
+                                              "(an AI seat)")))
+    async def kick(interaction: discord.Interaction, player: discord.Member | None = None,
+                   seat: str | None = None) -> None:
+        # A member, or a seat as typed (the coordinator finds it): AI seats are no members.
+        target = str(player.id) if player is not None else (seat or "").strip()[:64]
+        if not target:
+            refusal = Reply(ok=False, text=Text(N_("Say whom to remove: a player, or a seat's number "
+                                                   "or name.")),
+                            error="unknown_player", locale=_locale_of(interaction))
+            await frontend.answer(interaction, refusal, deferred=False, show_hand=False)
+            return
+        await run(interaction, lambda chat, user: cmd.Kick(chat, user, target=target, names=named(player)),
                   show_hand=False)
 
     # /uno settings key value: two options with autocomplete drawn from the setting schema, so

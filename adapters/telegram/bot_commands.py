@@ -33,7 +33,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("watch", N_("Watch the game live: a read-only link for anyone in the chat")),
     ("recap", N_("The last match again: its score chart and facts")),
     ("notify", N_("Tell me privately when the next game opens here")),
-    ("kick", N_("Remove a player (reply to them)")),
+    ("kick", N_("Remove a player (reply to them, or /kick and the seat's number or name)")),
     ("settings", N_("Show or change the house rules")),
     ("preset", N_("Saved house rules: /preset save|list|use|delete|share NAME")),
     ("rules", N_("The official rules and this group's changes")),

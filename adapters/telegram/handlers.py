@@ -27,6 +27,7 @@ from .context import PLATFORM, BotContext, BuildCommand, chat_key, parts, replie
 from .texts import clip_html, html, mention, tr
 
 QUESTIONS_KEPT = 10_000
+NAME_TYPED = 64  # a seat named in a command: longer text names no seat
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
@@ -131,12 +132,16 @@ class CommandHandlers:
         await self._command(update, lambda chat, user: cmd.CallUno(chat, user, target=target))
 
     async def on_kick(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        target = replied_user(update)
+        """``/kick`` as a reply to the player's message, or ``/kick 2`` / ``/kick Bot Ana``: the
+        seat by number or name as the table lists it (an AI seat has no message to reply to),
+        found by the coordinator."""
+        target = replied_user(update) or " ".join(context.args or []).strip()[:NAME_TYPED] or None
         if target is None:
             if update.effective_message is not None:
                 loc = await self.ctx.locale_of(update.effective_user)
-                await update.effective_message.reply_text(
-                    html(tr(N_("Reply to a message of the player to kick."), loc)))
+                await update.effective_message.reply_text(html(tr(N_(
+                    "Reply to a message of the player to kick, or name the seat: /kick 2 or "
+                    "/kick Bot Ana."), loc)))
             return
         await self._command(update, lambda chat, user: cmd.Kick(chat, user, target=target), need_admin=True)
 

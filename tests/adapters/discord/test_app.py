@@ -19,6 +19,7 @@ from bot.i18n import gettext
 
 from .fake_discord import EPHEMERAL, FakeUser
 from .harness import BotHarness
+from .players import CHAT
 from .test_game import ANA, BO, CY, USERS, open_game
 from .test_resilience import set_position
 
@@ -96,6 +97,21 @@ async def test_kick_and_stop_need_the_creator_or_an_admin(bot, fake):
     admin = FakeUser(150, "Mod", admin=True)
     record = await bot.slash(admin, "kick", player=CY)
     assert not record.callback["data"]["content"].startswith("⚠️")
+
+
+async def test_kick_an_ai_seat_by_its_number_or_name(bot, fake):
+    """AI seats are no members: /uno kick seat:3 or seat:<name> finds the seat as the table lists it."""
+    await bot.slash(ANA, "new")
+    for _ in range(2):
+        await bot.press_table(ANA, "ai")
+    second, third = (await bot.store.load(CHAT)).seats[1:3]
+    record = await bot.slash(ANA, "kick")
+    assert "Say whom to remove" in record.callback["data"]["content"]
+    await bot.slash(ANA, "kick", seat="2")
+    assert [s.user_id for s in (await bot.store.load(CHAT)).seats] == [str(ANA.id), third.user_id]
+    await bot.slash(ANA, "kick", seat=third.name.upper())
+    assert [s.user_id for s in (await bot.store.load(CHAT)).seats] == [str(ANA.id)]
+    assert second.ai and third.ai
 
 
 async def test_a_huge_hand_is_paged(bot, fake):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .conftest import ANA, BO, CY, DEE, GROUP, Harness
-from .helpers import match_of, next_actor, take_turn
+from .helpers import CHAT, match_of, next_actor, take_turn
 
 
 async def ask(harness: Harness, user, text: str, chat: int = GROUP, **kw) -> str:
@@ -61,6 +61,35 @@ async def test_kick_by_reply_stop_and_language(harness: Harness):
         return (await harness.store.get(game_id)).status == "stopped"
 
     await harness.until(stopped, "the game to stop")
+
+
+async def test_kick_an_ai_seat_by_its_number_or_name(harness: Harness):
+    """An AI seat has no message to reply to: /kick takes the seat as the table lists it."""
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    for seats in (3, 4):
+        harness.say(ANA, "/ai easy")
+
+        async def seated(n=seats) -> bool:
+            return len((await harness.store.load(CHAT)).seats) == n
+
+        await harness.until(seated, f"{seats} seats")
+    hint = await ask(harness, ANA, "/kick")
+    assert "/kick 2" in hint  # no reply and no seat: how to name one
+    third, fourth = (await harness.store.load(CHAT)).seats[2:]
+    harness.say(ANA, "/kick 3")
+
+    async def seats_left() -> list[str]:
+        return [s.user_id for s in (await harness.store.load(CHAT)).seats]
+
+    await harness.until(lambda: _without(seats_left, third.user_id), "seat 3 removed")
+    harness.say(ANA, f"/kick {fourth.name.lower()}")
+    await harness.until(lambda: _without(seats_left, fourth.user_id), "the AI seat removed by name")
+    assert await seats_left() == [str(ANA.id), str(BO.id)]
+
+
+async def _without(seats_left, user_id: str) -> bool:
+    return user_id not in await seats_left()
 
 
 async def test_private_commands_find_the_players_game(harness: Harness):

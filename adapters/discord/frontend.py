@@ -362,6 +362,11 @@ class Frontend:
         await self.update_hand(interaction, hand, _prefix(reply, reply_text(reply)), deferred=deferred,
                                page=button.page)
 
+    async def seats_listed(self, interaction: discord.Interaction) -> list[tuple[str, bool]]:
+        """The seats of the channel's game in table order: (name, whether an AI plays it)."""
+        record = await self.store.load(chat_of(interaction))
+        return [(seat.name, seat.ai is not None) for seat in record.seats] if record is not None else []
+
     async def _seat_names(self, chat: ChatKey) -> dict[str, str]:
         record = await self.store.load(chat)
         return {seat.user_id: seat.name for seat in record.seats} if record is not None else {}

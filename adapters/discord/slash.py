@@ -259,6 +259,20 @@ def build_group(frontend: Frontend) -> app_commands.Group:
         await run(interaction, lambda chat, user: cmd.Kick(chat, user, target=target, names=named(player)),
                   show_hand=False)
 
+    @kick.autocomplete("seat")
+    async def kick_seat(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        # The seats as the table lists them ("2. Bot Ana 🤖"), the number sent; past the ack
+        # deadline, nothing rather than a failure (the read itself is not cancelled halfway).
+        lookup = asyncio.ensure_future(frontend.seats_listed(interaction))
+        try:
+            seats = await asyncio.wait_for(asyncio.shield(lookup), timeout=frontend.ack_after)
+        except TimeoutError:
+            return []
+        typed = current.strip().casefold()
+        listed = [(str(n), f"{n}. {seat}{' 🤖' if ai else ''}") for n, (seat, ai) in enumerate(seats, 1)]
+        return [Choice(name=label[:100], value=number) for number, label in listed
+                if not typed or typed == number or typed in label.casefold()][:25]
+
     # /uno settings key value: two options with autocomplete drawn from the setting schema, so
     # every RuleSet field (and any added later) is reachable without hitting Discord's 25
     # options per command; the value list follows the chosen key. No key: show the settings;

@@ -105,6 +105,12 @@ async def test_kick_an_ai_seat_by_its_number_or_name(bot, fake):
     for _ in range(2):
         await bot.press_table(ANA, "ai")
     second, third = (await bot.store.load(CHAT)).seats[1:3]
+    listed = await fake.wait(await fake.autocomplete(ANA, "kick", "seat", ""))
+    choices = listed.callback["data"]["choices"]
+    assert [c["value"] for c in choices] == ["1", "2", "3"]
+    assert choices[1]["name"] == f"2. {second.name} 🤖" and choices[0]["name"] == "1. Ana"
+    typed = await fake.wait(await fake.autocomplete(ANA, "kick", "seat", third.name.lower()))
+    assert [c["value"] for c in typed.callback["data"]["choices"]] == ["3"]
     record = await bot.slash(ANA, "kick")
     assert "Say whom to remove" in record.callback["data"]["content"]
     await bot.slash(ANA, "kick", seat="2")

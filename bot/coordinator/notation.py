@@ -391,7 +391,14 @@ def find_seat(word: str, seats: Sequence[tuple[str, str]]) -> str | NotationErro
     for found in (exact, by_word, by_prefix):
         if len(found) == 1:
             return found[0]
+        if found:  # "bot" among Bot Ana, Bot Bo: say so, not "no player called bot"
+            return NotationError(Text(SEVERAL_SEATS, {
+                "name": word, "players": [name for uid, name in seats if uid in found]}))
     return NotationError(Text(N_("There is no player called \"{name}\" at the table."), {"name": word}))
+
+
+SEVERAL_SEATS = N_("\"{name}\" fits more than one player ({players}): type more of the name, or "
+                   "the seat's number.")
 
 
 # The notation for help texts, in every frontend.

@@ -118,7 +118,8 @@ class Tx:
         found = notation.find_seat(text, [(seat.user_id, seat.name) for seat in record.seats])
         if isinstance(found, str):
             return next(seat for seat in record.seats if seat.user_id == found)
-        raise Refusal("unknown_player", {"name": text})
+        several = found.text if found.text.msgid == notation.SEVERAL_SEATS else None
+        raise Refusal("unknown_player", {"name": text}, text=several)
 
     @property
     def book(self) -> HandBook:

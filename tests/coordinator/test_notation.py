@@ -113,6 +113,16 @@ def test_a_seat_alone_answers_a_seven_refused_for_want_of_a_target():
     assert asked.answered_by(["G3"]) is None
 
 
+def test_a_name_that_fits_several_seats_says_so_and_names_them():
+    from bot.coordinator.notation import SEVERAL_SEATS, find_seat
+    several = find_seat("bot", SEATS)
+    assert isinstance(several, NotationError) and several.text.msgid == SEVERAL_SEATS
+    assert several.text.params == {"name": "bot", "players": ["Bot Ana", "Bot Bo"]}
+    assert find_seat("bot a", SEATS) == "ana" and find_seat("b", SEATS) != "bo"
+    nobody = find_seat("zed", SEATS)
+    assert isinstance(nobody, NotationError) and nobody.text.params == {"name": "zed"}
+
+
 def test_a_question_is_asked_only_by_the_refusals_that_ask_one():
     wild = TypedPlay(cards=("W",))
     assert Question.asked_by("color", wild) == Question(wild, "color")
@@ -154,7 +164,9 @@ def test_bare_numbers_are_read_the_documented_way(typed, cards, swap):
     ("4 4", "You named card {number} twice: there is no card to spare in your hand.", "4"),
     ("R7 8", "There is no seat {number} at the table.", "8"),
     ("R5 banana", 'I don\'t understand "{word}" in that play.', "banana"),
-    ("R7 bot", 'There is no player called "{name}" at the table.', "bot"),
+    ("R7 zed", 'There is no player called "{name}" at the table.', "zed"),
+    ("R7 bot", '"{name}" fits more than one player ({players}): type more of the name, or the '
+               "seat's number.", "bot"),  # Bot Ana and Bot Bo
 ])
 def test_bad_input_names_what_was_wrong(typed, msgid, param):
     parsed = parse_play(typed, HAND, SEATS)

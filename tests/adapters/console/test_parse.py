@@ -82,7 +82,8 @@ def test_local_requests_and_blank_lines():
     ("p 1 1", "no card"),  # the same card cannot be used twice
     ("play r5 banana", "don't understand"),
     ("play r7 8", "no seat"),
-    ("play r7 bot", "no player"),  # both bots match: ambiguous
+    ("play r7 bot", "more than one player"),  # both bots match: ambiguous, and said so
+    ("play r7 zed", "no player"),
 ])
 def test_bad_input_is_a_one_line_refusal(line, msgid_part):
     parsed = parse_line(line, CTX)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 from discord import app_commands
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from .frontend import Frontend
 
 QUESTIONS_KEPT = 10_000
+T = TypeVar("T")
 NAME_RE = re.compile(r"^[-_\w]{1,32}$")  # Discord's rule, for the Unicode letters we use
 
 ZH_NAMES = {
@@ -76,6 +78,17 @@ def setting_help(key: str, locale: str) -> str:
 
 def name(text: str) -> locale_str:
     return locale_str(text, kind="name")
+
+
+async def in_time(frontend: Frontend, lookup: Awaitable[T]) -> T | None:
+    """An autocomplete's lookup, or None past the interaction's ack deadline: an autocomplete
+    cannot be deferred, so it offers nothing rather than fail. Shielded: the coordinator's
+    work is never cancelled halfway."""
+    task = asyncio.ensure_future(lookup)
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), timeout=frontend.ack_after)
+    except TimeoutError:
+        return None
 
 
 def named(*members: discord.abc.User | None) -> tuple[tuple[str, str], ...]:
@@ -166,13 +179,7 @@ def build_group(frontend: Frontend) -> app_commands.Group:
     @play.autocomplete("card")
     async def play_card(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         # only the caller's own hand, fetched from the coordinator; it validates the play anyway.
-        # An autocomplete cannot be deferred: past the ack deadline, offer nothing rather than fail
-        # (shielded: the coordinator's work is never cancelled halfway)
-        lookup = asyncio.ensure_future(frontend.peek_hand(interaction))
-        try:
-            hand = await asyncio.wait_for(asyncio.shield(lookup), timeout=frontend.ack_after)
-        except TimeoutError:
-            return []
+        hand = await in_time(frontend, frontend.peek_hand(interaction))
         if hand is None:
             return []
         typed = notation.normalize(current)
@@ -261,13 +268,8 @@ def build_group(frontend: Frontend) -> app_commands.Group:
 
     @kick.autocomplete("seat")
     async def kick_seat(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        # The seats as the table lists them ("2. Bot Ana 🤖"), the number sent; past the ack
-        # deadline, nothing rather than a failure (the read itself is not cancelled halfway).
-        lookup = asyncio.ensure_future(frontend.seats_listed(interaction))
-        try:
-            seats = await asyncio.wait_for(asyncio.shield(lookup), timeout=frontend.ack_after)
-        except TimeoutError:
-            return []
+        # The seats as the table lists them ("2. Bot Ana 🤖"), the number sent.
+        seats = await in_time(frontend, frontend.seats_listed(interaction)) or []
         typed = current.strip().casefold()
         listed = [(str(n), f"{n}. {seat}{' 🤖' if ai else ''}") for n, (seat, ai) in enumerate(seats, 1)]
         return [Choice(name=label[:100], value=number) for number, label in listed

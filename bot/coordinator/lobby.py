@@ -5,14 +5,18 @@ down (nothing is saved then) and return the text of the reply on success."""
 
 from __future__ import annotations
 
+import unicodedata
+
 from bot.engine import Match
 from bot.engine.errors import UnoError
+from bot.i18n import LOCALES, gettext
 
 from . import endings
 from .commands import Command
 from .names import display_name
 from .ports import ChatSettings, GameRecord, Seat
 from .presenter import (
+    AI_LEVELS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     can_join_late,
@@ -106,11 +110,22 @@ def join_late(tx: Tx, cmd: Command, *, language: str, theme: str | None = None) 
     return Text(N_("You joined the game: your cards are on their way."))
 
 
+def level_named(typed: str) -> str:
+    """A bot level as a player types it: easy, normal, hard, or its name as the bot shows it
+    in any of its languages (简单, 普通, 困难); anything else unchanged (refused later)."""
+    word = unicodedata.normalize("NFKC", str(typed)).strip().casefold()
+    for strategy, msgid in AI_LEVELS.items():
+        if word == strategy or any(word == gettext(msgid, locale).casefold() for locale in LOCALES):
+            return strategy
+    return typed
+
+
 def add_ai(tx: Tx, cmd: Command, strategy: str) -> Text:
     record = tx.game()
     require_manager(tx, cmd)
     if record.status != "lobby":
         raise Refusal("game_running")
+    strategy = level_named(strategy)
     if strategy not in STRATEGIES:
         raise Refusal("bad_strategy", {"name": str(strategy)[:20]})
     if len(record.seats) >= seat_limit(record):

@@ -63,6 +63,16 @@ async def test_bots_only_by_the_creator_and_known_levels(h: Harness) -> None:
     assert seats[-1].ai == "easy" and seats[-1].name.startswith("Bot ")
 
 
+async def test_a_bot_level_may_be_typed_as_the_bot_shows_it_in_chinese(h: Harness) -> None:
+    """The lobby says "Bot Cy（普通）入座。" and the refusal lists "hard（困难）": those words work."""
+    u1, _ = await h.lobby(2)
+    for typed, level in (("困难", "hard"), ("简单", "easy"), ("ＨＡＲＤ", "hard"), (" Normal ", "normal")):
+        assert (await h.do(cmds.AddAiSeat, u1, strategy=typed)).ok, typed
+        assert (await h.record()).seats[-1].ai == level
+    refused = await h.do(cmds.AddAiSeat, u1, strategy="超难")
+    assert refused.error == "bad_strategy" and refused.text.params == {"name": "超难"}
+
+
 async def test_leaving_the_lobby_hands_over_the_creator(h: Harness) -> None:
     u1, u2, u3 = await h.lobby(3)
     assert (await h.do(cmds.Leave, u1)).ok

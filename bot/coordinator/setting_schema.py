@@ -89,6 +89,27 @@ _TRUE = {"true", "on", "yes", "1", "y", "开", "是"}
 _FALSE = {"false", "off", "no", "0", "n", "关", "否"}
 
 
+# A language as people name it, beside its code: the names the bot shows ("中文", "English")
+# and the usual words for them.
+LANGUAGE_WORDS = {"中文": "zh_CN", "简体中文": "zh_CN", "汉语": "zh_CN", "chinese": "zh_CN",
+                  "英文": "en", "英语": "en"}
+
+
+def normalize_language(code: str | None) -> str | None:
+    """"zh", "zh-CN", "zh_Hans", "zh-TW", "中文", "Chinese"... → "zh_CN"; "en*", "英文" → "en";
+    anything else → None."""
+    if not code or not isinstance(code, str):
+        return None
+    lowered = code.strip().lower().replace("-", "_")
+    if lowered in LANGUAGE_WORDS:
+        return LANGUAGE_WORDS[lowered]
+    if lowered.startswith("zh"):
+        return "zh_CN"
+    if lowered.startswith("en"):
+        return "en"
+    return None
+
+
 @dataclass(frozen=True)
 class Setting:
     """One setting: ``kind`` is "bool", "int" or "choice"; ``choices`` or ``low``/``high`` say
@@ -245,12 +266,10 @@ def parse(item: Setting, value: Any) -> Any:
         return number
     text = str(value).strip()
     if item.name == "language":
-        lowered = text.lower().replace("-", "_")
-        if lowered.startswith("zh") or text == "中文":
-            return "zh_CN"
-        if lowered.startswith("en"):
-            return "en"
-        raise _refuse(item, value)
+        language = normalize_language(text)
+        if language is None:
+            raise _refuse(item, value)
+        return language
     text = text.lower()
     if item.choices and text not in item.choices:
         raise _refuse(item, value)

@@ -22,24 +22,12 @@ from .setting_schema import (
     HAND_SIZE_RANGE,
     LANGUAGES,
     TURN_TIMER_RANGE,
+    normalize_language,
     parse,
     setting,
 )
 
 GAME_SETTINGS = ("language", "turn_timer", "afk_policy", "reaction_window", "season_days")  # may change while a game runs
-
-
-
-def normalize_language(code: str | None) -> str | None:
-    """"zh", "zh-CN", "zh_Hans", "zh-TW"... → "zh_CN"; "en*" → "en"; anything else → None."""
-    if not code or not isinstance(code, str):
-        return None
-    lowered = code.strip().lower().replace("-", "_")
-    if lowered.startswith("zh"):
-        return "zh_CN"
-    if lowered.startswith("en"):
-        return "en"
-    return None
 
 
 def locale_hint(code: str | None) -> str:

@@ -10,7 +10,7 @@ from bot.coordinator import MemoryStore
 from bot.coordinator import commands as cmds
 from bot.coordinator.ports import ChatSettings, User
 
-from .conftest import Harness, user
+from .conftest import CHAT, Harness, user
 
 ADMIN = User("u50", "Admin", is_admin=True)
 
@@ -70,6 +70,10 @@ async def test_languages_chat_user_and_hint(h: Harness) -> None:
     assert reply.ok and reply.locale == "zh_CN"
     assert (await h.do(cmds.ShowSettings, user(8))).locale == "zh_CN"
     assert (await h.do(cmds.SetLanguage, user(8), language="xx")).error == "bad_setting"
+    for named, language in (("中文", "zh_CN"), ("Chinese", "zh_CN"), ("英文", "en"), ("English", "en")):
+        # the language as the settings show it ("语言：中文") or as people call it
+        assert (await h.do(cmds.SetLanguage, user(8), language=named, scope="user")).ok, named
+        assert (await h.coordinator.store.user_profile(CHAT.platform, "u8")).language == language
     assert (await h.do(cmds.SetLanguage, user(8), language="zh", scope="chat")).error == "admins_only"
     assert (await h.do(cmds.SetLanguage, ADMIN, language="zh", scope="chat")).ok
     assert (await h.store.chat_settings(h.key)).language == "zh_CN"

@@ -272,5 +272,20 @@ def parse(item: Setting, value: Any) -> Any:
         return language
     text = text.lower()
     if item.choices and text not in item.choices:
-        raise _refuse(item, value)
+        named = _choice_named(item, text)
+        if named is None:
+            raise _refuse(item, value)
+        return named
     return text
+
+
+def _choice_named(item: Setting, text: str) -> str | None:
+    """One of ``item``'s choices named as the bot shows it, in any of its languages ("房规"
+    and "house rules" for house, "官方" for official); None for none."""
+    from bot.i18n import LOCALES, gettext
+
+    for choice in item.choices:
+        label = VALUE_LABELS.get(choice)
+        if label is not None and any(text == gettext(label, locale).casefold() for locale in LOCALES):
+            return choice
+    return None

@@ -77,3 +77,16 @@ def test_ranges_and_choices_come_from_the_engines_field_specs():
     assert (setting("team_size").low, setting("team_size").high) == (2, 5)
     assert setting("stacking").choices == ("off", "same", "progressive", "by_value")
     assert setting("first_wild").choices == ("dealer_names", "first_player_names", "any_card")
+
+
+async def test_a_choice_may_be_named_as_the_settings_show_it(h: Harness) -> None:
+    """"规则：房规" on the settings list: 房规 (or "house rules") is the house preset when typed."""
+    reply = await h.do(cmds.ChangeSettings, ADMIN, changes={"preset": "房规"})
+    assert reply.ok, reply
+    assert (await h.store.chat_settings(h.key)).preset == "house"
+    assert (await h.do(cmds.ChangeSettings, ADMIN, changes={"stacking": "关"})).ok
+    assert current_values(await h.store.chat_settings(h.key))["stacking"] == "off"
+    assert (await h.do(cmds.ChangeSettings, ADMIN, changes={"preset": "Official"})).ok
+    assert (await h.store.chat_settings(h.key)).preset == "official"
+    refused = await h.do(cmds.ChangeSettings, ADMIN, changes={"preset": "房"})
+    assert refused.error == "bad_setting"

@@ -77,9 +77,9 @@ def table_lines(table: RatingTable, *, previous: bool) -> tuple[Text, tuple[Text
     return title, tuple(lines)
 
 
-_GLOBAL_WORDS = {"global", "all", "everywhere", "全部", "所有"}
-_PREVIOUS_WORDS = {"previous", "prev", "last", "上赛季", "上季"}
-_CURRENT_WORDS = {"current", "now", "本赛季", "本季"}
+_GLOBAL_WORDS = {"global", "all", "everywhere", "全部", "所有", "全局", "全球"}
+_PREVIOUS_WORDS = {"previous", "prev", "last", "上赛季", "上季", "上个赛季", "上一赛季", "上一季"}
+_CURRENT_WORDS = {"current", "now", "本赛季", "本季", "当前", "这个赛季", "这赛季"}
 
 
 def top_request(words: list[str] | tuple[str, ...]) -> tuple[str, str]:

@@ -92,6 +92,8 @@ def test_top_words_in_both_languages() -> None:
     assert top_request(["上赛季"]) == ("chat", "previous")
     assert top_request(["global"]) == ("global", "current")
     assert top_request(["全部"]) == ("global", "current")
+    assert top_request(["全局", "上个赛季"]) == ("global", "previous")  # as people say them
+    assert top_request(["当前"]) == ("chat", "current")
     assert top_request(["season=soon"]) == ("chat", "soon")  # refused by the coordinator
 
 

@@ -63,6 +63,14 @@ async def test_a_bad_theme_is_refused_and_changes_nothing(h: Harness, theme) -> 
     assert (await h.record()).seats == before.seats
 
 
+async def test_a_theme_named_in_chinese_as_its_button_shows_it(h: Harness) -> None:
+    u1, _ = await h.start(2, settings={"turn_timer": 0})
+    assert (await h.do(cmds.SetCardTheme, u1, theme="高对比度")).ok
+    assert (await h.store.user_profile("telegram", "u1")).card_theme == "high_contrast"
+    assert (await h.do(cmds.SetCardTheme, u1, theme="经典")).ok
+    assert (await h.store.user_profile("telegram", "u1")).card_theme == "classic"
+
+
 async def test_back_to_classic(h: Harness) -> None:
     u1, _ = await h.start(2, settings={"turn_timer": 0})
     assert (await h.do(cmds.SetCardTheme, u1, theme="hc")).ok

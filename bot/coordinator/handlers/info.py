@@ -151,7 +151,11 @@ async def set_language(ctx: Context, cmd: cmds.SetLanguage) -> Reply:
 
 THEME_NAMES = {"classic": "classic", "default": "classic", "normal": "classic",
                "high_contrast": "high_contrast", "high-contrast": "high_contrast",
-               "high contrast": "high_contrast", "contrast": "high_contrast", "hc": "high_contrast"}
+               "high contrast": "high_contrast", "contrast": "high_contrast", "hc": "high_contrast",
+               # as the Chinese buttons name them ("经典配色", "高对比度配色（色盲友好）")
+               "经典": "classic", "经典配色": "classic", "默认": "classic",
+               "高对比度": "high_contrast", "高对比": "high_contrast", "高对比度配色": "high_contrast",
+               "色盲": "high_contrast"}
 THEME_LABELS = {"classic": N_("classic colours"), "high_contrast": N_("high contrast")}
 
 

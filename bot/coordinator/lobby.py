@@ -5,11 +5,9 @@ down (nothing is saved then) and return the text of the reply on success."""
 
 from __future__ import annotations
 
-import unicodedata
-
 from bot.engine import Match
 from bot.engine.errors import UnoError
-from bot.i18n import LOCALES, gettext
+from bot.i18n import key_named
 
 from . import endings
 from .commands import Command
@@ -113,11 +111,7 @@ def join_late(tx: Tx, cmd: Command, *, language: str, theme: str | None = None) 
 def level_named(typed: str) -> str:
     """A bot level as a player types it: easy, normal, hard, or its name as the bot shows it
     in any of its languages (简单, 普通, 困难); anything else unchanged (refused later)."""
-    word = unicodedata.normalize("NFKC", str(typed)).strip().casefold()
-    for strategy, msgid in AI_LEVELS.items():
-        if word == strategy or any(word == gettext(msgid, locale).casefold() for locale in LOCALES):
-            return strategy
-    return typed
+    return key_named(str(typed), AI_LEVELS) or typed
 
 
 def add_ai(tx: Tx, cmd: Command, strategy: str) -> Text:

@@ -197,7 +197,7 @@ class Question:
         words are read as they would be without a question)."""
         if self.wants == "target":
             return self.play.with_target(words, seats)
-        answer = parse_play(words, None, () if seats is None else seats)
+        answer = parse_play(words, None, seats)
         return self.play.with_color(answer) if isinstance(answer, TypedPlay) else None
 
 

@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from bot.engine.rules import FIELD_RANGES, FIELD_SPECS, PRESETS, RuleSet
+from bot.i18n import key_named
 
 from .fairness import REACTION_WINDOW_RANGE
 from .ports import ChatSettings
@@ -272,20 +273,9 @@ def parse(item: Setting, value: Any) -> Any:
         return language
     text = text.lower()
     if item.choices and text not in item.choices:
-        named = _choice_named(item, text)
+        # A choice named as the bot shows it, in either language: "房规" for house.
+        named = key_named(text, {c: VALUE_LABELS[c] for c in item.choices if c in VALUE_LABELS})
         if named is None:
             raise _refuse(item, value)
         return named
     return text
-
-
-def _choice_named(item: Setting, text: str) -> str | None:
-    """One of ``item``'s choices named as the bot shows it, in any of its languages ("房规"
-    and "house rules" for house, "官方" for official); None for none."""
-    from bot.i18n import LOCALES, gettext
-
-    for choice in item.choices:
-        label = VALUE_LABELS.get(choice)
-        if label is not None and any(text == gettext(label, locale).casefold() for locale in LOCALES):
-            return choice
-    return None

@@ -22,10 +22,10 @@ from .formatting import (
 )
 from .labels import card_label, color_label, rank_label
 from .locale import DEFAULT_LOCALE, LANGUAGE_NAMES, LOCALES, language_name, normalize_locale
-from .lookup import N_, gettext, ngettext
+from .lookup import N_, gettext, key_named, ngettext
 
 __all__ = [
     "DEFAULT_LOCALE", "LANGUAGE_NAMES", "LOCALES", "CommandRef", "Lines", "Mention", "N_", "card_label",
     "color_label", "field_names", "format_text", "gettext", "is_text", "isolate", "language_name",
-    "ngettext", "normalize_locale", "rank_label", "reload_catalogs", "separator", "translate",
+    "key_named", "ngettext", "normalize_locale", "rank_label", "reload_catalogs", "separator", "translate",
 ]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Mapping
+
 from .catalogs import get_catalog
-from .locale import normalize_locale
+from .locale import LOCALES, normalize_locale
 
 
 def N_(msgid: str) -> str:
@@ -31,3 +34,13 @@ def ngettext(singular: str, plural: str, n: int, locale: str | None) -> str:
     if isinstance(found, str):
         return found
     return singular if n == 1 else plural
+
+
+def key_named(text: str, labels: Mapping[str, str]) -> str | None:
+    """The key of ``labels`` (key -> msgid) whose label, in any of the bot's languages, is what
+    a person typed (case and letter width aside): "困难" for hard; None for none."""
+    typed = unicodedata.normalize("NFKC", text).strip().casefold()
+    for key, msgid in labels.items():
+        if any(typed == gettext(msgid, locale).casefold() for locale in LOCALES):
+            return key
+    return None

@@ -69,6 +69,8 @@ async def test_a_theme_named_in_chinese_as_its_button_shows_it(h: Harness) -> No
     assert (await h.store.user_profile("telegram", "u1")).card_theme == "high_contrast"
     assert (await h.do(cmds.SetCardTheme, u1, theme="经典")).ok
     assert (await h.store.user_profile("telegram", "u1")).card_theme == "classic"
+    assert (await h.do(cmds.SetCardTheme, u1, theme="高对比度配色")).ok  # its label, in full
+    assert (await h.store.user_profile("telegram", "u1")).card_theme == "high_contrast"
 
 
 async def test_back_to_classic(h: Harness) -> None:

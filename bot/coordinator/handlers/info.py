@@ -7,7 +7,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from bot.engine.rules import RuleSet
-from bot.i18n import language_name
+from bot.i18n import key_named, language_name
 
 from .. import commands as cmds
 from .. import queries, race, recap, seals, spectate, tables
@@ -149,21 +149,20 @@ async def set_language(ctx: Context, cmd: cmds.SetLanguage) -> Reply:
                  locale=language)
 
 
+# Short names of the card themes; their labels (THEME_LABELS, in either language) work too.
 THEME_NAMES = {"classic": "classic", "default": "classic", "normal": "classic",
                "high_contrast": "high_contrast", "high-contrast": "high_contrast",
                "high contrast": "high_contrast", "contrast": "high_contrast", "hc": "high_contrast",
-               # as the Chinese buttons name them ("经典配色", "高对比度配色（色盲友好）")
-               "经典": "classic", "经典配色": "classic", "默认": "classic",
-               "高对比度": "high_contrast", "高对比": "high_contrast", "高对比度配色": "high_contrast",
-               "色盲": "high_contrast"}
+               "经典": "classic", "默认": "classic", "高对比度": "high_contrast",
+               "高对比": "high_contrast", "色盲": "high_contrast"}
 THEME_LABELS = {"classic": N_("classic colours"), "high_contrast": N_("high contrast")}
 
 
 def normalize_theme(value: object) -> str | None:
-    """A card theme as the player may type it ("contrast", "HC", "default"...), or None."""
+    """A card theme as the player may type it ("contrast", "HC", "default", 经典配色...), or None."""
     if not isinstance(value, str):
         return None
-    return THEME_NAMES.get(" ".join(value.strip().lower().split()))
+    return THEME_NAMES.get(" ".join(value.strip().lower().split())) or key_named(value, THEME_LABELS)
 
 
 async def set_card_theme(ctx: Context, cmd: cmds.SetCardTheme) -> Reply:

@@ -255,14 +255,9 @@ def build_group(frontend: Frontend) -> app_commands.Group:
                                               "(an AI seat)")))
     async def kick(interaction: discord.Interaction, player: discord.Member | None = None,
                    seat: str | None = None) -> None:
-        # A member, or a seat as typed (the coordinator finds it): AI seats are no members.
+        # A member, or a seat as typed (the coordinator finds it, or asks whom): AI seats are
+        # no members.
         target = str(player.id) if player is not None else (seat or "").strip()[:64]
-        if not target:
-            refusal = Reply(ok=False, text=Text(N_("Say whom to remove: a player, or a seat's number "
-                                                   "or name.")),
-                            error="unknown_player", locale=_locale_of(interaction))
-            await frontend.answer(interaction, refusal, deferred=False, show_hand=False)
-            return
         await run(interaction, lambda chat, user: cmd.Kick(chat, user, target=target, names=named(player)),
                   show_hand=False)
 

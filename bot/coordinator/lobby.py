@@ -188,6 +188,9 @@ def leave(tx: Tx, cmd: Command) -> Text:
 
 def kick(tx: Tx, cmd: Command, target: str) -> Text:
     require_manager(tx, cmd)
+    if not str(target or "").strip():
+        raise Refusal("unknown_player", {"name": ""}, text=Text(N_(
+            "Say whom to remove: a player, or a seat's number or name.")))
     seat = tx.find_player(target)
     remove(tx, seat.user_id, Text(N_("{player} was removed from the game by {by}."),
                                   {"player": display_name(seat.name), "by": display_name(cmd.user.name)}))

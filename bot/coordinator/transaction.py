@@ -118,8 +118,12 @@ class Tx:
         found = notation.find_seat(text, [(seat.user_id, seat.name) for seat in record.seats])
         if isinstance(found, str):
             return next(seat for seat in record.seats if seat.user_id == found)
-        several = found.text if found.text.msgid == notation.SEVERAL_SEATS else None
-        raise Refusal("unknown_player", {"name": text}, text=several)
+        # The reader's own words where they say more: several seats fit, or a number too
+        # small to be a user id named no seat. Otherwise "no player X", which also names a
+        # person asked for by user id who is not seated.
+        said = found.text if found.text.msgid == notation.SEVERAL_SEATS or (
+            text.isascii() and text.isdigit() and int(text) <= presenter.MAX_PLAYERS) else None
+        raise Refusal("unknown_player", {"name": text}, text=said)
 
     @property
     def book(self) -> HandBook:

@@ -60,6 +60,8 @@ async def test_a_swap_target_typed_as_a_seat_number_or_a_name_is_found_by_the_co
                              "u3": ["B3", "B4", "Y9", "Y8"]}, "R9")
     refused = await h.do(cmds.PlayCards, u1, cards=("R7",), swap_with="nobody")
     assert refused.error == "unknown_player" and (await h.state()).card_count("u1") == 3
+    no_seat = await h.do(cmds.PlayCards, u1, cards=("R7",), swap_with="9")  # /play R7 9
+    assert no_seat.error == "unknown_player" and no_seat.text.msgid == "There is no seat {number} at the table."
     several = await h.do(cmds.PlayCards, u1, cards=("R7",), swap_with="p")  # P1, P2 and P3
     assert several.error == "unknown_player" and "fits more than one player" in several.text.msgid
     asked = await h.do(cmds.PlayCards, u1, cards=("R7",))  # the next input may name the seat

@@ -96,6 +96,11 @@ async def test_kick_and_stop_need_creator_or_admin(h: Harness) -> None:
     assert (await h.do(cmds.Kick, admin, target="P2")).ok
     assert [s.user_id for s in (await h.record()).seats] == ["u1", "u3"]
     assert (await h.do(cmds.Kick, u1, target="nobody")).error == "unknown_player"
+    # A person pointed at by user id (a reply, a member) who has no seat is named as such;
+    # a number as small as a seat's is read as one.
+    unseated = await h.do(cmds.Kick, u1, target="123456789")
+    assert unseated.text.msgid == "There is no player {name} in this game."
+    assert (await h.do(cmds.Kick, u1, target="7")).text.msgid == "There is no seat {number} at the table."
     assert (await h.do(cmds.StopGame, u1)).ok
     assert await h.store.load(h.key) is None
     assert (await h.store.active_games()) == []

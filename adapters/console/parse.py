@@ -24,7 +24,16 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.coordinator import N_, ChatKey, Text, User, notation, preset_command, top_request
+from bot.coordinator import (
+    N_,
+    ChatKey,
+    Text,
+    User,
+    notation,
+    preset_command,
+    settings_command,
+    top_request,
+)
 from bot.coordinator import commands as cmd
 from bot.engine.cards import Card
 
@@ -160,19 +169,9 @@ def play_command(typed: notation.TypedPlay, ctx: Context) -> cmd.PlayCards:
 
 def parse_settings(words: Sequence[str], ctx: Context) -> cmd.Command | Refusal:
     """``settings`` shows them; ``settings stacking=same jump_in=on`` or ``settings stacking
-    same`` changes them (the coordinator checks names and values)."""
-    if not words:
-        return cmd.ShowSettings(chat=ctx.chat, user=ctx.user)
-    changes: dict[str, str] = {}
-    if len(words) == 2 and "=" not in words[0] and "=" not in words[1]:
-        changes[words[0]] = words[1]
-    else:
-        for word in words:
-            key, sep, value = word.partition("=")
-            if not sep or not key:
-                return Refusal(Text(N_("Write settings as name=value, e.g. \"settings stacking=same\".")))
-            changes[key] = value
-    return cmd.ChangeSettings(chat=ctx.chat, user=ctx.user, changes=changes)
+    same`` changes them (read by ``settings_command``; the coordinator checks names and values)."""
+    command = settings_command(ctx.chat, ctx.user, words)
+    return Refusal(command) if isinstance(command, Text) else command
 
 
 def is_number(word: str) -> bool:

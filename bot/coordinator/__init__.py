@@ -81,6 +81,7 @@ from .recap import RecapCache
 from .refusals import Refusal
 from .setting_schema import all_settings, current_values, format_value, label, setting
 from .settings import apply_changes, expand_code, rule_changes, rules_of
+from .settings_command import settings_command
 from .snapshot import MatchCache, PlayerSnapshot, player_snapshot
 from .spectate import SpectatorSnapshot, spectator_snapshot
 from .table_size import refuse_deal
@@ -174,6 +175,7 @@ __all__ = [
     "refuse_deal",
     "Reply",
     "rule_changes",
+    "settings_command",
     "rules_of",
     "SavePreset",
     "ScoreLine",

@@ -198,12 +198,16 @@ def current_values(settings: ChatSettings) -> dict[str, Any]:
 
 
 def setting(name: str) -> Setting:
-    """The setting called ``name`` (case and ``-``/space tolerant), or a localised refusal
-    listing the settings there are."""
+    """The setting called ``name`` (case and ``-``/space tolerant) or named by its label in
+    either language, or a localised refusal listing the settings there are."""
     key = str(name).strip().lower().replace("-", "_").replace(" ", "_")
-    for item in all_settings():
+    settings = all_settings()
+    for item in settings:
         if item.name == key:
             return item
+    named = key_named(str(name), {item.name: item.label for item in settings})  # "发牌数"
+    if named is not None:
+        return next(item for item in settings if item.name == named)
     raise Refusal("bad_setting", text=Text(N_("There is no setting \"{setting}\". Settings: {settings}."),
                                            {"setting": str(name)[:40],
                                             "settings": ", ".join(s.name for s in all_settings())}))

@@ -76,7 +76,11 @@ def apply_changes(settings: ChatSettings, changes: dict[str, Any]) -> ChatSettin
 
 
 def _key(name: Any) -> str:
-    return str(name).strip().lower().replace("-", "_")
+    """The setting's key as typed in any way ``setting`` reads ("语言" is language)."""
+    try:
+        return setting(name).name
+    except Refusal:
+        return str(name).strip().lower().replace("-", "_")
 
 
 def expand_code(changes: dict[str, Any]) -> dict[str, Any]:

@@ -38,9 +38,15 @@ def ngettext(singular: str, plural: str, n: int, locale: str | None) -> str:
 
 def key_named(text: str, labels: Mapping[str, str]) -> str | None:
     """The key of ``labels`` (key -> msgid) whose label, in any of the bot's languages, is what
-    a person typed (case and letter width aside): "困难" for hard; None for none."""
+    a person typed (case and letter width aside): "困难" for hard; None for none. A label's
+    words before its parenthesis name it too: "turn timer" for "Turn timer (seconds, 0 = off)",
+    "同类叠加" for "同类叠加（+2接+2，+4接+4）"."""
     typed = unicodedata.normalize("NFKC", text).strip().casefold()
+    if not typed:
+        return None
     for key, msgid in labels.items():
-        if any(typed == gettext(msgid, locale).casefold() for locale in LOCALES):
-            return key
+        for locale in LOCALES:
+            label = unicodedata.normalize("NFKC", gettext(msgid, locale)).casefold()
+            if typed in (label, label.split("(", 1)[0].strip()):
+                return key
     return None

@@ -90,3 +90,27 @@ async def test_a_choice_may_be_named_as_the_settings_show_it(h: Harness) -> None
     assert (await h.store.chat_settings(h.key)).preset == "official"
     refused = await h.do(cmds.ChangeSettings, ADMIN, changes={"preset": "房"})
     assert refused.error == "bad_setting"
+
+
+@pytest.mark.parametrize(("typed", "key"), [
+    ("发牌数", "hand_size"), ("Cards dealt", "hand_size"), ("cards DEALT", "hand_size"),
+    ("回合计时", "turn_timer"), ("Turn timer", "turn_timer"),  # the words before the parenthesis
+    ("回合计时（秒，0为关闭）", "turn_timer"), ("叠加+2/+4", "stacking"), ("语言", "language"),
+])
+def test_a_setting_may_be_named_by_its_label_in_either_language(typed: str, key: str) -> None:
+    assert setting(typed).name == key
+
+
+async def test_settings_named_as_the_list_shows_them_change_as_their_keys_do(h: Harness) -> None:
+    """"发牌数：7" and "叠加+2/+4：关" on the Chinese list: typed back, they change those settings;
+    a game setting named in Chinese may change while a game runs, as by its key."""
+    reply = await h.do(cmds.ChangeSettings, ADMIN, changes={"发牌数": "5", "叠加+2/+4": "同类叠加"})
+    assert reply.ok, reply
+    values = current_values(await h.store.chat_settings(h.key))
+    assert (values["hand_size"], values["stacking"]) == (5, "same")
+    refused = await h.do(cmds.ChangeSettings, ADMIN, changes={"抢": "关"})
+    assert refused.error == "bad_setting" and "There is no setting" in refused.text.msgid
+    await h.start(3)
+    assert (await h.do(cmds.ChangeSettings, ADMIN, changes={"语言": "中文"})).ok
+    assert (await h.store.chat_settings(h.key)).language == "zh_CN"
+    assert (await h.do(cmds.ChangeSettings, ADMIN, changes={"发牌数": "6"})).error is not None

@@ -108,6 +108,7 @@ def test_any_line_parses_to_something_without_raising(line):
     ("settings stacking=same", {"stacking": "same"}),
     ("settings team_size 3", {"team_size": "3"}),
     ("设置 wd4_rule=no_match uno_identical=on", {"wd4_rule": "no_match", "uno_identical": "on"}),
+    ("设置 发牌数＝5", {"发牌数": "5"}),  # as a Chinese keyboard types the sign
 ])
 def test_settings_lines_change_settings(line, changes):
     assert parse_line(line, CTX) == cmd.ChangeSettings(chat=CHAT, user=ME, changes=changes)

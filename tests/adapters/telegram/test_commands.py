@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .conftest import ANA, BO, CY, DEE, GROUP, Harness
 from .helpers import CHAT, match_of, next_actor, take_turn
 
@@ -109,3 +111,17 @@ async def test_group_commands_in_the_private_chat_point_to_a_group(harness: Harn
     await harness.start()
     answer = await ask(harness, DEE, "/new", chat=DEE.id)
     assert "group" in answer
+
+
+async def test_settings_typed_as_the_chinese_list_shows_them(harness: Harness):
+    """"发牌数：7" on the list a Chinese client is shown: typed back (full-width sign too), it
+    changes the setting; a lone word is answered with how to write a change, nothing changed."""
+    chen = replace(ANA, language_code="zh-hans")
+    await harness.start()
+    await harness.open_game(chen, BO)
+    assert "发牌数：7" in await ask(harness, chen, "/settings")
+    changed = await ask(harness, chen, "/settings 发牌数＝5 叠加+2/+4：同类叠加")
+    assert "发牌数：5" in changed and "叠加+2/+4：同类叠加" in changed, changed
+    usage = await ask(harness, chen, "/settings 发牌数", privately=True)  # a refusal: to the sender
+    assert "设置的写法" in usage and "/settings stacking=same" in usage, usage
+    assert "发牌数：5" in await ask(harness, chen, "/settings")

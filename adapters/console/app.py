@@ -48,7 +48,7 @@ from bot.coordinator import commands as cmd
 from bot.i18n import format_text, gettext, normalize_locale
 from bot.render import text as render
 
-from .parse import COLOR_QUESTION, HELP_LINES, Context, Local, Refusal, parse_line
+from .parse import COLOR_QUESTION, HELP_LINES, Context, Local, Refusal, command_word, parse_line
 from .port import ConsoleChat, Writer
 from .settings_flags import setting_changes
 
@@ -359,10 +359,10 @@ class ConsoleSession:
         if reply.text is None and not reply.lines:
             return
         if reply.bilingual:  # the rules: all of them (a terminal has no message limit)
-            for page in render.render_reply_pages(reply):
+            for page in render.render_reply_pages(reply, command=command_word):
                 self.port.say(page)
             return
-        self.port.say(render.render_reply(reply))
+        self.port.say(render.render_reply(reply, command=command_word))
 
     # ---- the end of the match ----------------------------------------------------------
 

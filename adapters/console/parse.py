@@ -58,6 +58,8 @@ END_WORDS = {"end", "结束"}
 SETTINGS_WORDS = {"settings", "setting", "set", "设置"}
 PRESET_WORDS = {"preset", "presets", "预设"}
 TOP_WORDS = {"top", "排行", "排行榜"}
+# How the terminal writes a command a message names (a chat writes "/voteend", "/settings").
+COMMAND_WORDS = {"voteend": "vote end", "stop": "quit"}
 COLOR_QUESTION = N_("Name a colour: red, green, blue or yellow.")
 
 
@@ -91,12 +93,18 @@ class Refusal:
 Parsed = cmd.Command | Local | Refusal
 
 
+def command_word(name: str) -> str:
+    """A command named in a message ("settings", "voteend"), as it is typed here."""
+    return COMMAND_WORDS.get(name, name)
+
+
 def parse_line(line: str, ctx: Context) -> Parsed | None:
     """One typed line -> a command, a local request, a refusal, or None for a blank line."""
     words = unicodedata.normalize("NFKC", line).split()
     if not words:
         return None
-    head, rest = words[0].lower(), words[1:]
+    # "/play R5" as a chat is typed to: the command the word names.
+    head, rest = words[0].lower().removeprefix("/"), words[1:]
     if head in SIMPLE:
         return SIMPLE[head](chat=ctx.chat, user=ctx.user)
     if head in VOTE_WORDS or head == "投票结束":

@@ -23,10 +23,12 @@ from bot.coordinator import (
     Text,
     split_table_chat,
 )
-from bot.i18n import translate
+from bot.i18n import format_text, translate
 from bot.render import text as render
 from bot.render.hand_text import render_hand
 from bot.render.recap import recap_lines
+
+from .parse import command_word
 
 Writer = Callable[[str], None]
 
@@ -66,13 +68,13 @@ class ConsoleChat:
             return str(next(self._ids))
         if isinstance(message, TableView):
             if self.pending_lobby is not None:
-                self.say(render.render_lobby(self.pending_lobby))
+                self.say(render.render_lobby(self.pending_lobby, command=command_word))
                 self.pending_lobby = None
             previous, self.last_table = self.last_table, message
             body = self.compact(message) if self.routine(previous, message) else \
-                render.render_table(message, reader=self.human_id)
+                render.render_table(message, reader=self.human_id, command=command_word)
         elif isinstance(message, Notice):
-            body = render.render_notice(message)
+            body = render.render_notice(message, command=command_word)
         elif isinstance(message, Recap):  # a terminal shows no picture: the same facts
             body = "\n".join(recap_lines(message))
         else:  # a new kind of view: say so rather than crash the game
@@ -112,7 +114,7 @@ class ConsoleChat:
 
     def compact(self, table: TableView) -> str:
         """What just happened, then top card and card counts on one line."""
-        lines = [f"• {translate(item, self.locale)}" for item in table.last]
+        lines = [f"• {self.text(item)}" for item in table.last]
         seats = " · ".join(
             f"{'▶ ' if seat.user_id == table.current else ''}{render.short_name(seat.name)} {seat.cards}"
             for seat in table.seats)
@@ -124,7 +126,7 @@ class ConsoleChat:
 
     def flush_lobby(self) -> None:
         if self.pending_lobby is not None:
-            self.say(render.render_lobby(self.pending_lobby))
+            self.say(render.render_lobby(self.pending_lobby, command=command_word))
             self.pending_lobby = None
 
     def say(self, body: str) -> None:
@@ -132,7 +134,11 @@ class ConsoleChat:
         self._write(body.rstrip("\n") + "\n")
 
     def line(self, text: Text) -> None:
-        self.say(translate(text, self.locale))
+        self.say(self.text(text))
+
+    def text(self, text: Text) -> str:
+        """``text`` in the player's language, the commands it names as typed here."""
+        return format_text(text, self.locale, command=command_word)
 
     def show_hand(self, view: HandView) -> None:
         self.last_hand = view

@@ -19,7 +19,7 @@ from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, Mention, format_text, isolate, ngettext, normalize_locale
 from bot.i18n import card_label as card_label
 from bot.i18n import color_label as color_label
-from bot.i18n.formatting import Escape, MentionFn
+from bot.i18n.formatting import CommandFn, Escape, MentionFn
 
 from .rules import preset_label, rule_changes, rules_texts
 
@@ -99,16 +99,19 @@ def score_count(score: int, scoring: str, locale: str | None) -> str:
 class Writer:
     """Formats msgids for one view: the view's locale, the adapter's escape and mention."""
 
-    def __init__(self, locale: str | None, escape: Escape, mention: MentionFn | None) -> None:
+    def __init__(self, locale: str | None, escape: Escape, mention: MentionFn | None,
+                 command: CommandFn | None = None) -> None:
         self.locale = normalize_locale(locale)
         self.escape = escape
         self.mention = mention
+        self.command = command  # how the platform writes a command it names ("/new")
 
     def __call__(self, msgid: str, **params: Any) -> str:
         return self.text(Text(msgid, params))
 
     def text(self, text: Any) -> str:
-        return format_text(text, self.locale, escape=self.escape, mention=self.mention)
+        return format_text(text, self.locale, escape=self.escape, mention=self.mention,
+                           command=self.command)
 
     def cards(self, count: int) -> str:
         return self.escape(card_count(count, self.locale))
@@ -140,7 +143,8 @@ def _table_title(t: Writer, view: TableView) -> str:
 
 def render_table(view: TableView, *, now: float | None = None, escape: Escape = str,
                  mention: MentionFn | None = None, moment: MomentFn | None = None,
-                 limit: int = MESSAGE_LIMIT, reader: str | None = None) -> str:
+                 limit: int = MESSAGE_LIMIT, reader: str | None = None,
+                 command: CommandFn | None = None) -> str:
     """The one public table message of a turn. Counts only: no hand's cards appear here.
 
     The turn's deadline is shown with ``moment(when)`` (markup naming that moment, e.g. a time
@@ -150,7 +154,7 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
     ``limit`` caps its length (e.g. a photo's caption): "what just happened" goes first.
     ``reader``: the one person who reads this table (a console), who is not told "your move"
     when someone else is to move."""
-    t = Writer(view.locale, escape, mention)
+    t = Writer(view.locale, escape, mention, command)
     names = {seat.user_id: short_name(seat.name) for seat in view.seats}
     lines = [_table_title(t, view),
              t(N_("Top card: {card} · colour: {mark} {color}"),
@@ -266,9 +270,10 @@ def _history(items: tuple[Any, ...], t: Writer, budget: int) -> list[str]:
 # ---- lobby -------------------------------------------------------------------------------
 
 def render_lobby(view: LobbyView, *, now: float | None = None, escape: Escape = str,
-                 mention: MentionFn | None = None, moment: MomentFn | None = None) -> str:
+                 mention: MentionFn | None = None, moment: MomentFn | None = None,
+                 command: CommandFn | None = None) -> str:
     """The lobby message: who created it, the rules, the seats, whether it can start."""
-    t = Writer(view.locale, escape, mention)
+    t = Writer(view.locale, escape, mention, command)
     lines = [t(N_("🎴 New UNO game by {creator}"), creator=short_name(view.creator_name)),
              t(N_("Rules: {preset}"), preset=preset_label(view.preset))]
     lines += [escape("• ") + t.text(change) for change in rule_changes(view.rule_changes)]
@@ -309,10 +314,10 @@ def _mentions_in(value: Any) -> set[str]:
 
 
 def render_notice(view: Notice, *, escape: Escape = str, mention: MentionFn | None = None,
-                  names: Mapping[str, str] | None = None) -> str:
+                  names: Mapping[str, str] | None = None, command: CommandFn | None = None) -> str:
     """A one-off announcement. Players in ``view.mentions`` that the text does not already
     mention inline (Mention params) are pinged on a last line, named from ``names``."""
-    t = Writer(view.locale, escape, mention)
+    t = Writer(view.locale, escape, mention, command)
     text = view.text
     missing = [uid for uid in view.mentions if uid not in _mentions_in(text)]
     if mention is not None and len(missing) == 1:
@@ -343,11 +348,12 @@ def _bilingual(text: Any, escape: Escape) -> list[str]:
     return [english] if chinese == english else [english, chinese]
 
 
-def render_reply(reply: Reply, *, escape: Escape = str, mention: MentionFn | None = None) -> str:
+def render_reply(reply: Reply, *, escape: Escape = str, mention: MentionFn | None = None,
+                 command: CommandFn | None = None) -> str:
     """The answer to one person: the one-line text, then any longer lines; with
     ``reply.bilingual`` each line appears in English and then Chinese (cut to one message:
     ``render_reply_pages`` gives every page)."""
-    t = Writer(reply.locale, escape, mention)
+    t = Writer(reply.locale, escape, mention, command)
     lines = [t.text(reply.text)] if reply.text is not None else []
     if getattr(reply, "bilingual", False):
         lines += _bilingual_block(reply.lines, escape)
@@ -400,12 +406,12 @@ def paginate(blocks: Iterable[list[str]], limit: int) -> list[str]:
 
 
 def render_reply_pages(reply: Reply, limit: int = MESSAGE_LIMIT, *, escape: Escape = str,
-                       mention: MentionFn | None = None) -> list[str]:
+                       mention: MentionFn | None = None, command: CommandFn | None = None) -> list[str]:
     """``render_reply`` split into messages of at most ``limit`` characters: a long bilingual
     answer (the rules) becomes several pages instead of being cut off."""
     if not (getattr(reply, "bilingual", False) and reply.lines):
-        return [render_reply(reply, escape=escape, mention=mention)]
-    t = Writer(reply.locale, escape, mention)
+        return [render_reply(reply, escape=escape, mention=mention, command=command)]
+    t = Writer(reply.locale, escape, mention, command)
     head = [[t.text(reply.text)]] if reply.text is not None else []
     return paginate(head + _bilingual_blocks(reply.lines, escape), limit)
 

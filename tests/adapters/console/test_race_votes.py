@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.console.parse import Context, Refusal, parse_line
-from bot.coordinator import ChatKey, User
+from adapters.console.parse import Context, Refusal, command_word, parse_line
+from bot.coordinator import N_, ChatKey, Text, User
 from bot.coordinator import commands as cmd
 from bot.coordinator.memory_store import MemoryStore
+from bot.i18n import CommandRef, format_text
 
 from .test_console import Terminal, console_args, make_session
 
@@ -42,3 +43,29 @@ async def test_log_then_a_vote_ends_the_game_for_nobody(lang, log_line, vote_lin
     assert empty in terminal.text and ended in terminal.text
     record = await store.get(session.game_id)
     assert (record.status, record.book.end_reason) == ("stopped", "vote")
+
+
+@pytest.mark.parametrize("lang, example", [("en", 'e.g. "settings stacking=same"'),
+                                           ("zh", "例如“settings stacking=same”")])
+async def test_commands_named_in_messages_are_written_as_the_terminal_takes_them(lang, example):
+    """A chat writes "/settings" and "/voteend"; the terminal has no slash and says "vote end".
+    A slash typed all the same is read as the command it names."""
+    store, terminal = MemoryStore(), Terminal()
+    lines = iter(["settings stacking", "/settings jump_in=on", "vote end"])
+
+    async def typist(session):
+        return next(lines, None)
+
+    session = make_session(console_args(lang=lang, ai=3), store, typist, terminal)
+    assert await session.run() == 0
+    assert example in terminal.text and "/settings" not in terminal.text.replace("/settings jump_in", "")
+    assert (await store.chat_settings(CTX.chat)).overrides.get("jump_in") is True
+
+
+def test_a_vote_still_needed_names_the_terminal_words():
+    """The table's line when more votes are needed names the command: "vote end" here."""
+    line = Text(N_("{player} votes to end the game: {votes} of {count} vote needed. Votes lapse "
+                   "at the next hand or after {minutes} min ({command})."),
+                {"player": "Ana", "votes": 1, "count": 2, "minutes": 10, "command": CommandRef("voteend")})
+    assert "(vote end)" in format_text(line, "en", command=command_word)
+    assert "(/voteend)" in format_text(line, "en")  # as a chat writes it

@@ -41,7 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="language (default: as last time, else en)")
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--ai", type=int, default=3, help="number of AI opponents (1-9)")
-    play.add_argument("--level", choices=("easy", "normal", "hard"), default="normal")
+    play.add_argument("--level", choices=("easy", "normal", "hard"), default=None,
+                      help="the AI seats' level (default: as in the settings, ai_level; else normal)")
     play.add_argument("--name", default=None, help="your name at the table (default: Player / 玩家)")
     play.add_argument("--target", type=int, default=None, help="points that end the match (default: the rules)")
     play.add_argument("--lobby", action="store_true",

@@ -77,13 +77,14 @@ class ChatRows:
         return ChatSettings(preset=row.preset, overrides=row.overrides, language=row.language,
                             turn_timer=row.turn_timer, afk_policy=row.afk_policy,
                             reaction_window=row.reaction_window, season_days=row.season_days,
+                            ai_level=row.ai_level,
                             version=row.version)
 
     def _settings_values(self, settings: ChatSettings) -> dict[str, Any]:
         return {"preset": settings.preset, "overrides": copy.deepcopy(settings.overrides),
                 "language": settings.language, "turn_timer": settings.turn_timer,
                 "afk_policy": settings.afk_policy, "reaction_window": settings.reaction_window,
-                "season_days": settings.season_days,
+                "season_days": settings.season_days, "ai_level": settings.ai_level,
                 "updated_at": float(self._now())}
 
     async def save_chat_settings(self, chat: ChatKey, settings: ChatSettings) -> None:

@@ -142,6 +142,8 @@ class ChatSettingsRow(SQLModel, table=True):
                                                      server_default="3"))
     season_days: int = Field(default=30, sa_column=sa.Column(sa.Integer(), nullable=False,
                                                              server_default="30"))
+    ai_level: str = Field(default="normal", sa_column=sa.Column(sa.String(16), nullable=False,
+                                                                server_default="normal"))
     updated_at: float = Field(sa_column=sa.Column(sa.Double(), nullable=False))
     # Bumped by every save: a change is a compare-and-set on it, so two admins changing
     # settings at once cannot lose one change.

@@ -158,7 +158,7 @@ class ConsoleSession:
         await self.store.save_chat_settings(CHAT, settings)
         lobby_step = bool(getattr(self.args, "lobby", False))
         steps: list[cmd.Command] = [cmd.NewGame(chat=CHAT, user=self.user)]
-        steps += [cmd.AddAiSeat(chat=CHAT, user=self.user, strategy=getattr(self.args, "level", "normal"))
+        steps += [cmd.AddAiSeat(chat=CHAT, user=self.user, strategy=getattr(self.args, "level", None))
                   for _ in range(ai_seats)]
         steps.append(cmd.StartGame(chat=CHAT, user=self.user))
         for step in steps:

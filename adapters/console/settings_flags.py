@@ -11,7 +11,7 @@ from typing import Any
 from bot.coordinator import all_settings
 
 # Settings with a flag of their own elsewhere (--rules, --lang, --target) or meaningless here.
-_OWN_FLAGS = {"preset", "language", "target_score", "turn_timer", "afk_policy"}
+_OWN_FLAGS = {"preset", "language", "target_score", "turn_timer", "afk_policy", "ai_level"}
 
 
 def _dest(name: str) -> str:

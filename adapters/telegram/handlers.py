@@ -92,7 +92,7 @@ class CommandHandlers:
                                  parse_mode=ParseMode.HTML, reply_markup=keyboard)
 
     async def on_add_ai(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        level = (context.args or ["normal"])[0].lower()
+        level = " ".join(context.args or ()) or None  # none: the chat's level (its settings)
         await self._command(update, lambda chat, user: cmd.AddAiSeat(chat, user, strategy=level))
 
     async def on_play(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

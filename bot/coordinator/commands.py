@@ -43,7 +43,7 @@ class StartGame(Command):
 
 @dataclass(frozen=True)
 class AddAiSeat(Command):
-    strategy: str = "normal"  # easy | normal | hard
+    strategy: str | None = None  # easy | normal | hard; None: the chat's setting (ai_level)
 
 
 @dataclass(frozen=True)

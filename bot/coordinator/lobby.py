@@ -14,7 +14,6 @@ from .commands import Command
 from .names import display_name
 from .ports import ChatSettings, GameRecord, Seat
 from .presenter import (
-    AI_LEVELS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     can_join_late,
@@ -24,12 +23,13 @@ from .presenter import (
 )
 from .record import GameOptions
 from .refusals import Refusal, from_engine
+from .setting_schema import AI_LEVELS
 from .settings import game_rules, rules_of
 from .table_size import refuse_deal, refuse_seat, seats_for
 from .transaction import Tx
 from .views import N_, Text
 
-STRATEGIES = ("easy", "normal", "hard")
+STRATEGIES = tuple(AI_LEVELS)
 TWO_TABLE_PLAYERS = 8
 TAKEOVER_STRATEGY = "normal"
 AI_NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")

@@ -132,6 +132,7 @@ class ChatSettings:
     afk_policy: str = "ai"  # after 3 timeouts in a row: "ai" takes the seat, or "leave"
     reaction_window: int = 3  # seconds AI seats leave people to call out a forgotten UNO!
     season_days: int = 30  # the length of the chat's rating seasons, from the next one on
+    ai_level: str = "normal"  # a bot added without a level (the lobby's Add AI): easy | normal | hard
     # Not stored: True when the chat has no saved settings yet (its first game takes the
     # opener's language). Stores set it; equality ignores it.
     new: bool = field(default=False, compare=False)

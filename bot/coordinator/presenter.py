@@ -22,6 +22,7 @@ from . import presses, seals
 from .moves import moves_of, play_options
 from .names import display_names
 from .ports import GameRecord, Seat
+from .setting_schema import AI_LEVELS
 from .settings import game_rules
 from .table_size import seats_for
 from .views import (
@@ -39,7 +40,6 @@ from .views import (
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 # The AI seats' levels as players read them.
-AI_LEVELS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 
 
 def level_label(strategy: str) -> Text | str:

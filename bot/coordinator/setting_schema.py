@@ -24,6 +24,8 @@ from .views import N_, Text
 
 LANGUAGES = ("en", "zh_CN")
 AFK_POLICIES = ("ai", "leave")
+# The bots' levels, as the lobby and the settings name them.
+AI_LEVELS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 TURN_TIMER_RANGE = (5, 3600)  # seconds, or 0 for no timer
 HAND_SIZE_RANGE = FIELD_RANGES["hand_size"]  # the engine's RuleSet check, said with the numbers
 
@@ -62,6 +64,7 @@ CHAT_LABELS: dict[str, str] = {
     "afk_policy": N_("After 3 missed turns"),
     "reaction_window": N_("Seconds to call UNO! before a bot moves on"),
     "season_days": N_("Days in a rating season (from the next season on)"),
+    "ai_level": N_("Bot level (a bot added without naming one)"),
 }
 VALUE_LABELS: dict[str, str] = {
     "off": N_("off"),
@@ -84,6 +87,7 @@ VALUE_LABELS: dict[str, str] = {
     "leave": N_("the player leaves"),
     "en": "English",
     "zh_CN": "简体中文",
+    **AI_LEVELS,
 }
 
 _TRUE = {"true", "on", "yes", "1", "y", "开", "是"}
@@ -183,6 +187,7 @@ def all_settings() -> tuple[Setting, ...]:
                 high=REACTION_WINDOW_RANGE[1], rule=False),
         Setting("season_days", "int", CHAT_LABELS["season_days"], low=SEASON_DAYS_RANGE[0],
                 high=SEASON_DAYS_RANGE[1], rule=False),
+        Setting("ai_level", "choice", CHAT_LABELS["ai_level"], choices=tuple(AI_LEVELS), rule=False),
     )
     # (the field types are strings under ``from __future__ import annotations``: "bool", "int")
     return chat + tuple(_rule_setting(f.name, getattr(f.type, "__name__", str(f.type))) for f in fields(RuleSet))

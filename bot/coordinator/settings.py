@@ -27,7 +27,7 @@ from .setting_schema import (
     setting,
 )
 
-GAME_SETTINGS = ("language", "turn_timer", "afk_policy", "reaction_window", "season_days")  # may change while a game runs
+GAME_SETTINGS = ("language", "turn_timer", "afk_policy", "reaction_window", "season_days", "ai_level")  # may change while a game runs
 
 
 def locale_hint(code: str | None) -> str:
@@ -64,6 +64,8 @@ def apply_changes(settings: ChatSettings, changes: dict[str, Any]) -> ChatSettin
             new.reaction_window = value
         elif key == "season_days":
             new.season_days = value
+        elif key == "ai_level":
+            new.ai_level = value
         elif key in RULE_FIELDS:
             new.overrides[key] = value
     try:

@@ -154,3 +154,25 @@ async def test_teams_need_an_even_table_of_four_or_more(h: Harness) -> None:
     assert (await h.do(cmds.StartGame, u1)).ok
     table = h.chat.last_table()
     assert {s.team for s in table.seats} == {0, 1} or len({s.team for s in table.seats}) == 2
+
+
+async def test_a_bot_added_without_a_level_takes_the_chats_setting(h: Harness) -> None:
+    """The lobby's Add AI (and /ai alone) names no level: the chat's ai_level setting, normal
+    unless changed, in the lobby's words; a level given still wins. It may change mid-game."""
+    admin = user(1, is_admin=True)
+    u1, _ = await h.lobby(2)
+    assert (await h.do(cmds.AddAiSeat, u1)).ok
+    assert (await h.record()).seats[-1].ai == "normal"
+    assert (await h.do(cmds.ChangeSettings, admin, changes={"ai_level": "困难"})).ok
+    assert (await h.do(cmds.AddAiSeat, u1)).ok
+    record = await h.record()
+    assert record.seats[-1].ai == "hard"
+    said = h.chat.lobbies()[-1].notice
+    assert said.msgid == "{player} ({level}) takes a seat." and said.params["level"].msgid == "hard"
+    assert (await h.do(cmds.AddAiSeat, u1, strategy="easy")).ok
+    assert (await h.record()).seats[-1].ai == "easy"
+    assert (await h.do(cmds.StartGame, u1)).ok
+    assert (await h.do(cmds.ChangeSettings, admin, changes={"ai_level": "easy"})).ok
+    assert (await h.store.chat_settings(h.key)).ai_level == "easy"
+    refused = await h.do(cmds.ChangeSettings, admin, changes={"ai_level": "genius"})
+    assert refused.error == "bad_setting" and (await h.store.chat_settings(h.key)).ai_level == "easy"

@@ -254,7 +254,8 @@ async def test_chat_settings_default_and_round_trip(store):
     assert await store.chat_settings(CHAT) == ChatSettings()
     assert (await store.chat_settings(CHAT)).new
     settings = ChatSettings(preset="house", overrides={"stacking": "same", "uno_penalty": 4},
-                            language="zh_CN", turn_timer=0, afk_policy="leave", reaction_window=7)
+                            language="zh_CN", turn_timer=0, afk_policy="leave", reaction_window=7,
+                            ai_level="hard")
     await store.save_chat_settings(CHAT, settings)
     assert await store.chat_settings(CHAT) == settings
     assert not (await store.chat_settings(CHAT)).new  # saved once: no longer a new chat

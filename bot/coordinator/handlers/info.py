@@ -47,7 +47,8 @@ def setting_lines(settings: ChatSettings) -> tuple[Text, ...]:
              Text(N_("Time to call UNO! before a bot moves on: {seconds} s"),
                   {"seconds": settings.reaction_window}),
              Text(N_("Rating seasons: {days}"),
-                  {"days": Nn_("{count} day", "{count} days", settings.season_days)})]
+                  {"days": Nn_("{count} day", "{count} days", settings.season_days)}),
+             Text(N_("{rule}: {value}"), {"rule": label("ai_level"), "value": _value(settings.ai_level)})]
     for f in fields(RuleSet):
         lines.append(Text(N_("{rule}: {value}"), {"rule": label(f.name),
                                                   "value": _value(getattr(rules, f.name))}))

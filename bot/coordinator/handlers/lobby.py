@@ -105,7 +105,10 @@ async def start(ctx: Context, cmd: cmds.StartGame) -> Reply:
 
 
 async def add_ai(ctx: Context, cmd: cmds.AddAiSeat) -> Reply:
-    return await ctx.answer(cmd, lambda tx: lobby.add_ai(tx, cmd, cmd.strategy))
+    level = cmd.strategy
+    if level is None:  # the lobby's Add AI, /ai alone: the level the chat chose in its settings
+        level = (await ctx.store.chat_settings(cmd.chat)).ai_level
+    return await ctx.answer(cmd, lambda tx: lobby.add_ai(tx, cmd, level))
 
 
 async def kick(ctx: Context, cmd: cmds.Kick) -> Reply:

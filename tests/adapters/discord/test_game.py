@@ -3,6 +3,7 @@ buttons found in the recorded messages, as three people would play."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -198,3 +199,16 @@ async def test_one_player_against_two_ai_seats_added_with_the_button(bot, fake):
         raise AssertionError("the hand did not finish")
     names = " ".join(f["value"] for f in bot.table_message()["embeds"][0]["fields"])
     assert "🤖" in names
+
+
+async def test_the_add_ai_button_seats_a_bot_of_the_channels_level(bot, fake):
+    """The button names no level: the channel's ai_level setting (chosen with /uno settings,
+    its value autocompleted) decides it, and the lobby says which."""
+    await bot.slash(ANA, "new")
+    await bot.press_table(ANA, "ai")
+    await bot.slash(ANA, "settings", key="ai_level", value="hard")
+    await bot.press_table(ANA, "ai")
+    record = await bot.store.load(CHAT)
+    assert [seat.ai for seat in record.seats if seat.ai] == ["normal", "hard"]
+    lobby = json.dumps(bot.table_message(), ensure_ascii=False)
+    assert "(hard) takes a seat" in lobby, lobby

@@ -125,3 +125,26 @@ async def test_settings_typed_as_the_chinese_list_shows_them(harness: Harness):
     usage = await ask(harness, chen, "/settings 发牌数", privately=True)  # a refusal: to the sender
     assert "设置的写法" in usage and "/settings stacking=same" in usage, usage
     assert "发牌数：5" in await ask(harness, chen, "/settings")
+
+
+async def test_a_bot_without_a_level_is_of_the_groups_level(harness: Harness):
+    """/ai alone and the lobby's Add AI seat a bot of the level the group chose in its settings
+    (/settings ai_level=困难); /ai with a level still says which."""
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    await ask(harness, ANA, "/settings ai_level=困难")
+    harness.say(ANA, "/ai")
+    harness.say(ANA, "/ai easy")
+    lobby = harness.lobby()
+    await harness.press(ANA, lobby, next(b["callback_data"] for b in lobby.buttons()
+                                         if b.get("callback_data", "").endswith(":ai")))
+
+    async def bots() -> list[str]:
+        record = await harness.store.load(CHAT)
+        return sorted(seat.ai for seat in record.seats if seat.ai)
+
+    async def three_bots() -> bool:
+        return len(await bots()) == 3
+
+    await harness.until(three_bots, "three bots seated")
+    assert await bots() == ["easy", "hard", "hard"]

@@ -64,7 +64,7 @@ CHAT_LABELS: dict[str, str] = {
     "afk_policy": N_("After 3 missed turns"),
     "reaction_window": N_("Seconds to call UNO! before a bot moves on"),
     "season_days": N_("Days in a rating season (from the next season on)"),
-    "ai_level": N_("Bot level (a bot added without naming one)"),
+    "ai_level": N_("Default bot level"),
 }
 VALUE_LABELS: dict[str, str] = {
     "off": N_("off"),

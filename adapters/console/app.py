@@ -29,6 +29,7 @@ from bot.coordinator import (
     ChatPreset,
     GameRecord,
     GameStore,
+    Nn_,
     Question,
     Reply,
     Text,
@@ -389,8 +390,9 @@ class ConsoleSession:
             self.port.say(format_text(Text(N_("{place}. {standing}"),
                                            {"place": place, "standing": line}), self.port.locale))
         stats = await self.store.stats(CHAT.platform, HUMAN_ID, CHAT)
-        self.port.line(Text(N_("Your record here: {wins} won of {games} matches."),
-                            {"wins": stats.wins, "games": stats.games}))
+        self.port.line(Nn_("Your record here: {wins} won of {games} match.",
+                           "Your record here: {wins} won of {games} matches.", stats.games,
+                           {"wins": stats.wins, "games": stats.games}))
 
     async def stop_quietly(self) -> None:
         """Leaving (EOF or quit) mid-match: stop the game so no stale game is left behind."""

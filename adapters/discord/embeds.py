@@ -16,6 +16,7 @@ from bot.coordinator import (
     NOTATION_HELP,
     HandView,
     LobbyView,
+    Nn_,
     Notice,
     Recap,
     Reply,
@@ -216,7 +217,8 @@ def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1, *,
     the embed shows the hand's picture (the file HAND_FILE sent with the message)."""
     loc = view.locale
     colour = COLOURS.get(view.color, NEUTRAL) if view.color is not None else NEUTRAL
-    embed = discord.Embed(title=tr(N_("Your hand ({n} cards)"), loc, n=len(view.cards)), colour=colour)
+    embed = discord.Embed(title=fmt(Nn_("Your hand ({count} card)", "Your hand ({count} cards)",
+                                        len(view.cards)), loc), colour=colour)
     lines = []
     if note:
         lines.append(note)

@@ -10,11 +10,12 @@ colon (the bilingual renderer opens a section there). Values that depend on the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.engine.rules import OFFICIAL, RuleSet
 
-from .views import N_, Text
+from .views import N_, Nn_, Text
 
 PRESET_NAMES = {"official": N_("official rules"), "house": N_("house rules")}
 
@@ -85,14 +86,20 @@ _SWITCHES = {
                      "hand and play after the current player."),
                   N_("Late join: off (people join in the lobby only).")),
 }
+# The counts whose noun follows the number ("1 card", "5 cards").
+_COUNTED: dict[str, Callable[[int], Text]] = {
+    "hand_size": lambda n: Nn_("Starting hand: {value} card.", "Starting hand: {value} cards.", n,
+                               {"value": n}),
+    "match_hands": lambda n: Nn_("A fixed-length match lasts {value} hand.",
+                                 "A fixed-length match lasts {value} hands.", n, {"value": n}),
+    "rotation_hands": lambda n: Nn_("Partners change after every hand.",
+                                    "Partners change every {value} hands.", n, {"value": n}),
+}
 _COUNTS = {
-    "hand_size": N_("Starting hand: {value} cards."),
     "uno_penalty": N_("Caught without saying UNO!: draw {value}."),
     "false_uno_penalty": N_("Wrong UNO! call: the caller draws {value}."),
     "target_score": N_("The match ends at {value} points."),
     "team_size": N_("Players per team: {value}."),
-    "match_hands": N_("A fixed-length match lasts {value} hands."),
-    "rotation_hands": N_("Partners change every {value} hands."),
     "tables": N_("Tables playing at once: {value} (8 players, new pairs every round)."),
 }
 
@@ -106,6 +113,8 @@ def describe_rule(name: str, value: Any) -> Text:
     if name in _SWITCHES:
         on, off = _SWITCHES[name]
         return Text(on if value else off)
+    if name in _COUNTED and isinstance(value, int):
+        return _COUNTED[name](value)
     if name in _COUNTS:
         return Text(_COUNTS[name], {"value": value})
     return Text(N_("{name}: {value}"), {"name": name, "value": str(value)})
@@ -139,9 +148,11 @@ def introduction(rules: RuleSet = OFFICIAL) -> tuple[Text, ...]:
                 "The highest number deals (a tie turns again). After that, the winner of each "
                 "hand deals the next one.")),
         Text(N_("The deal and the first card:")),
-        Text(N_("The dealer deals {count} cards to each player, one at a time, starting with "
-                "the player after the dealer. The rest is the draw pile; its top card is turned "
-                "to start the discard pile."), {"count": rules.hand_size}),
+        Nn_("The dealer deals {count} card to each player, starting with the player after the "
+            "dealer. The rest is the draw pile; its top card is turned to start the discard pile.",
+            "The dealer deals {count} cards to each player, one at a time, starting with "
+            "the player after the dealer. The rest is the draw pile; its top card is turned "
+            "to start the discard pile.", rules.hand_size),
         Text(N_("A first card with an effect counts as if the dealer had played it: Skip, the "
                 "player after the dealer misses the turn; Reverse, the dealer plays first and "
                 "play goes the other way; Draw Two, the first player draws 2 and misses the "
@@ -177,9 +188,10 @@ def introduction(rules: RuleSet = OFFICIAL) -> tuple[Text, ...]:
              N_("In this chat a Wild Draw Four cannot be challenged: it may only be played when "
                 "it is honest.")),
         Text(N_("UNO!:")),
-        Text(N_("Say UNO! when you play your next-to-last card. If someone calls you out before "
-                "the next player plays or draws, you draw {count} cards."),
-             {"count": rules.uno_penalty}),
+        Nn_("Say UNO! when you play your next-to-last card. If someone calls you out before "
+            "the next player plays or draws, you draw {count} card.",
+            "Say UNO! when you play your next-to-last card. If someone calls you out before "
+            "the next player plays or draws, you draw {count} cards.", rules.uno_penalty),
         Text(N_("You are safe as soon as you have said UNO!: if you forgot, say it before anyone "
                 "calls you out.")),
         Text(N_("Scoring and the match:")),

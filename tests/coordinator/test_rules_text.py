@@ -3,7 +3,7 @@ and being safe once UNO! is said, in English and Chinese, as the rules in force 
 
 import pytest
 
-from bot.coordinator.rules_text import introduction
+from bot.coordinator.rules_text import describe_rule, introduction
 from bot.engine.rules import OFFICIAL
 from bot.i18n import translate
 
@@ -22,3 +22,18 @@ def test_the_rules_cover_the_reshuffle_the_drawn_card_and_a_late_uno(locale, exp
 def test_without_play_after_draw_the_drawn_card_waits():
     text = "\n".join(translate(line, "en") for line in introduction(OFFICIAL.with_(play_after_draw=False)))
     assert "cannot be played in the same turn" in text and "only the card you drew" not in text
+
+
+@pytest.mark.parametrize(("rules", "phrases"), [
+    (OFFICIAL.with_(hand_size=1, uno_penalty=1),
+     ("deals 1 card to each player", "you draw 1 card.", "Starting hand: 1 card.")),
+    (OFFICIAL, ("deals 7 cards to each player", "you draw 2 cards.")),
+])
+def test_a_count_of_one_names_one_card(rules, phrases):
+    text = "\n".join(translate(line, "en") for line in (*introduction(rules),
+                                                        describe_rule("hand_size", rules.hand_size)))
+    for phrase in phrases:
+        assert phrase in text, phrase
+    assert "1 cards" not in text
+    assert translate(describe_rule("match_hands", 1), "en") == "A fixed-length match lasts 1 hand."
+    assert translate(describe_rule("rotation_hands", 3), "zh_CN") == "每 3 局换一次搭档。"

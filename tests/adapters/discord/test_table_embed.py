@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from adapters.discord.embeds import table_embed
+from adapters.discord.embeds import hand_embed, table_embed
 
-from ...render.test_text import table
+from ...render.test_text import hand, table
 
 
 def players_field(view) -> str:
@@ -31,3 +31,11 @@ def test_seat_lines_count_cards_and_score_in_the_scorings_units(locale, scoring,
         assert part in lines
     if scoring == "chips":
         assert "pts" not in lines
+
+
+@pytest.mark.parametrize(("locale", "count", "title"), [
+    ("en", 1, "Your hand (1 card)"), ("en", 3, "Your hand (3 cards)"), ("zh_CN", 1, "你的手牌（1张）"),
+])
+def test_the_hand_title_counts_its_cards(locale, count, title):
+    view = hand(locale)
+    assert hand_embed(replace(view, cards=view.cards[:count])).title == title

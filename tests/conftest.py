@@ -1,7 +1,8 @@
 """Suite-wide settings: loopback only, no proxies, PTB's timedelta behaviour fixed, and the
-cycle collector as CPython sets it for every test."""
+cycle collector and the loggers' levels as they were before each test."""
 
 import gc
+import logging
 import os
 
 import pytest
@@ -39,3 +40,16 @@ def collector_as_cpython_sets_it():
     if gc.get_threshold() != thresholds or gc.get_freeze_count():
         gc.unfreeze()
         gc.set_threshold(*thresholds)
+
+
+@pytest.fixture(autouse=True)
+def logger_levels_as_they_were():
+    """A test that runs the command line in this process sets the loggers up as ``unobot``
+    does (bot/logs.py: our packages at the configured level): a later test in the same worker
+    that captures INFO lines would otherwise see none."""
+    names = [None, *logging.root.manager.loggerDict]
+    levels = {name: logging.getLogger(name).level for name in names}
+    yield
+    for name, logger in [(None, logging.root), *logging.root.manager.loggerDict.items()]:
+        if isinstance(logger, logging.Logger) and logger.level != levels.get(name, logging.NOTSET):
+            logger.setLevel(levels.get(name, logging.NOTSET))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import Callable
+from dataclasses import replace
 
 from bot.coordinator import (
     N_,
@@ -67,9 +68,7 @@ class ConsoleChat:
             self.changed.set()
             return str(next(self._ids))
         if isinstance(message, TableView):
-            if self.pending_lobby is not None:
-                self.say(render.render_lobby(self.pending_lobby, command=command_word))
-                self.pending_lobby = None
+            self.flush_lobby()
             previous, self.last_table = self.last_table, message
             body = self.compact(message) if self.routine(previous, message) else \
                 render.render_table(message, reader=self.human_id, command=command_word)
@@ -126,7 +125,9 @@ class ConsoleChat:
 
     def flush_lobby(self) -> None:
         if self.pending_lobby is not None:
-            self.say(render.render_lobby(self.pending_lobby, command=command_word))
+            # Shown once, whole: its last event ("Bot Bo takes a seat") is one of the seats listed.
+            lobby = replace(self.pending_lobby, notice=None)
+            self.say(render.render_lobby(lobby, command=command_word))
             self.pending_lobby = None
 
     def say(self, body: str) -> None:

@@ -99,6 +99,8 @@ def _seat_lines(view: TableView | LobbyView, locale: str, *, scoring: str | None
         marker = "▶ " if getattr(seat, "is_current", False) else "• "
         name = mention(seat.user_id, seat.name) if seat.is_current else f"**{escape(isolate(seat.name[:32]))}**"
         parts = [marker + name + (" 🤖" if seat.is_ai else "")]
+        if seat.level is not None:  # a bot in the lobby: its level
+            parts.append(fmt(seat.level, locale))
         if scoring is not None:
             parts.append(card_count(seat.cards, locale))
             parts.append(score_count(seat.score, scoring, locale))

@@ -63,7 +63,9 @@ def lobby_view(record: GameRecord, locale: str, notice: Text | None = None) -> L
     names = names_of(record)
     away = unreachable(record)
     seats = tuple(SeatView(s.user_id, s.name, 0, is_ai=s.ai is not None,
-                           reachable=s.user_id not in away) for s in record.seats)
+                           reachable=s.user_id not in away,
+                           level=Text(AI_LEVELS[s.ai]) if s.ai in AI_LEVELS else None)
+                  for s in record.seats)
     return LobbyView(
         game_id=record.game_id, locale=locale, creator=record.creator,
         creator_name=names.get(record.creator, record.creator), seats=seats, preset=preset,

@@ -48,6 +48,7 @@ class SeatView:
     team: int | None = None
     score: int = 0  # match score so far
     reachable: bool = True  # False while their private hand cannot be delivered
+    level: Text | None = None  # a bot's level, shown in the lobby ("hard")
 
 
 @value

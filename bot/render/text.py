@@ -279,7 +279,8 @@ def render_lobby(view: LobbyView, *, now: float | None = None, escape: Escape = 
     lines += [escape("• ") + t.text(change) for change in rule_changes(view.rule_changes)]
     lines.append(t(N_("Players ({count}/{max}):"), count=len(view.seats), max=view.max_players))
     for number, seat in enumerate(view.seats, 1):
-        lines.append(escape(f"{number}. {short_name(seat.name)}") + (" 🤖" if seat.is_ai else ""))
+        lines.append(escape(f"{number}. {short_name(seat.name)}") + (" 🤖" if seat.is_ai else "")
+                     + (escape(" · ") + t.text(seat.level) if seat.level is not None else ""))
     if view.closed is not None:  # no game came of it: why, and nothing more to do
         lines.append(t.text(view.closed))
         return fit(lines)

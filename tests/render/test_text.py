@@ -172,6 +172,13 @@ def test_lobby_lists_seats_rules_and_state():
     assert "房规" in zh and "罚摸4张" in zh and "玩家（3/10）" in zh and "@u1可以开始" in zh
 
 
+@pytest.mark.parametrize(("locale", "line"), [("en", "2. Bot 🤖 · hard"), ("zh_CN", "2. Bot 🤖 · 困难")])
+def test_a_bot_in_the_lobby_shows_its_level(locale, line):
+    bot = SeatView("ai1", "Bot", 0, is_ai=True, level=Text(N_("hard")))
+    lobby = LobbyView("g", locale, "u1", "Ana", (seats(1)[0], bot), "official", {}, 2, 10, True, None)
+    assert line in render_lobby(lobby).splitlines()
+
+
 def hand(locale="en", **changes) -> HandView:
     base = HandView(game_id="g", locale=locale, user_id="u1",
                     cards=(CardOption(Card.parse("R2"), True), CardOption(Card.parse("B9"), False),

@@ -212,3 +212,4 @@ async def test_the_add_ai_button_seats_a_bot_of_the_channels_level(bot, fake):
     assert [seat.ai for seat in record.seats if seat.ai] == ["normal", "hard"]
     lobby = json.dumps(bot.table_message(), ensure_ascii=False)
     assert "(hard) takes a seat" in lobby, lobby
+    assert "🤖 · normal" in lobby and "🤖 · hard" in lobby  # each bot's level beside its seat

@@ -214,7 +214,7 @@ HELP_LINES = (
     N_("hand / 手牌 — show your hand again; rules / 规则 — the rules; stats / 战绩 — your "
        "statistics; help / 帮助; quit / 退出 — leave"),
     N_("log / 记录 — the UNO! race: who pressed, and when; vote end / 投票 结束 — vote to end "
-       "the game"),
+       "the game; recap / 回顾 — the last match's recap"),
     N_("top / 排行 — the rating table; top previous / 排行 上赛季 — the last season's final "
        "table; top global — across all chats"),
 )

@@ -132,6 +132,7 @@ async def test_a_scripted_human_plays_a_whole_match(rules, ai, level):
     assert typed, "the human played"
     assert "Final standings" in out
     assert re.search(r"Your record here: [01] won of 1 match\.$", out, re.M)  # one, not "1 matches"
+    assert "The hand is over." not in out  # a finished hand's view is not printed once more
     # Bots' routine moves are one short line each; the human's turn gets the full table.
     assert re.search(r"^  \S+ \S+ \| you \d+ · ", out, re.M)
     assert out.count("Your move, you!") >= len([t for t in typed if not t.startswith("catch")]) // 2

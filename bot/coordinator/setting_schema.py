@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any
 
 from bot.engine.rules import FIELD_RANGES, FIELD_SPECS, PRESETS, RuleSet
-from bot.i18n import key_named
+from bot.i18n import Choice, key_named
 
 from .fairness import REACTION_WINDOW_RANGE
 from .ports import ChatSettings
@@ -134,8 +134,10 @@ class Setting:
         """What this setting accepts, as a localisable phrase."""
         if self.kind == "bool":
             return Text(N_("on or off"))
-        if self.kind == "choice":
-            return Text(N_("one of {choices}"), {"choices": ", ".join(self.choices)})
+        if self.kind == "choice":  # each as typed, with its name in the reader's language
+            return Text(N_("one of {choices}"), {"choices": [
+                Choice(choice, VALUE_LABELS[choice]) if choice in VALUE_LABELS else choice
+                for choice in self.choices]})
         if self.name == "turn_timer":
             return Text(N_("0 (off) or {low} to {high}"), {"low": self.low, "high": self.high})
         if self.low is not None and self.high is not None:

@@ -75,6 +75,27 @@ class CommandRef:
     name: str
 
 
+@dataclass(frozen=True)
+class Choice:
+    """A param value naming a setting's value as it is typed (``key``) with its name in the
+    reader's language (``label``, a msgid; its words before a parenthesis): "same (same
+    kind)", "same（同类叠加）"; the key alone where the name says no more ("off")."""
+
+    key: str
+    label: str
+
+
+CHOICE = N_("{key} ({label})")
+
+
+def choice_text(choice: Choice, locale: str) -> str:
+    label = gettext(choice.label, locale)
+    short = label.replace("（", "(").split("(", 1)[0].strip() or label
+    if short.casefold() == choice.key.replace("_", " ").casefold():
+        return choice.key
+    return gettext(CHOICE, locale).format(key=choice.key, label=short)
+
+
 def separator(locale: str | None) -> str:
     return SEPARATORS[normalize_locale(locale)]
 
@@ -107,6 +128,8 @@ def _localise(value: Any, locale: str, escape: Escape, mention: MentionFn | None
         return mention(value.user_id, name) if mention else escape(name)
     if isinstance(value, CommandRef):
         return command(value.name) if command else escape("/" + value.name)
+    if isinstance(value, Choice):
+        return escape(choice_text(value, locale))
     if isinstance(value, Lines):
         return "".join(_localise(v, locale, escape, mention, command, names) + escape("\n")
                        for v in value.items)

@@ -43,8 +43,15 @@ async def test_every_setting_can_be_changed(h: Harness, item) -> None:
 @pytest.mark.parametrize(("changes", "english", "chinese"), [
     ({"team_size": "9"}, "team_size cannot be 9: it must be a whole number from 2 to 5.",
      "team_size不能设为9：只能是2到5之间的整数。"),
-    ({"first_wild": "later"}, "first_wild cannot be later: it must be one of dealer_names, first_player_names, any_card.",
-     "first_wild不能设为later：只能是以下之一：dealer_names, first_player_names, any_card。"),
+    ({"first_wild": "later"}, "first_wild cannot be later: it must be one of dealer_names (the dealer "
+     "names the colour), first_player_names (the first player names the colour, then plays), "
+     "any_card (the first player plays any card).",
+     "first_wild不能设为later：只能是以下之一：dealer_names（由发牌人指定颜色）、first_player_names"
+     "（首位玩家指定颜色后出牌）、any_card（第一位玩家可出任意牌）。"),
+    # Each choice as typed, named in the reader's language where the name says more.
+    ({"stacking": "all"}, "stacking cannot be all: it must be one of off, same (same kind), "
+     "progressive, by_value.",
+     "stacking不能设为all：只能是以下之一：off（关）、same（同类叠加）、progressive（累进叠加）、by_value（按值叠加）。"),
     ({"uno_identical": "maybe"}, "uno_identical cannot be maybe: it must be on or off.",
      "uno_identical不能设为maybe：只能是开或关（on/off）。"),
     ({"turn_timer": "2"}, "turn_timer cannot be 2: it must be 0 (off) or 5 to 3600.",

@@ -359,9 +359,12 @@ async def test_settings_from_flags_and_the_settings_command():
     assert await session.run() == 0
     text = terminal.text
     # The keys one types, with their values here and what they accept.
-    assert "wd4_rule = no_match (one of no_color, no_match)" in text
-    assert "first_wild = any_card (one of dealer_names, first_player_names, any_card)" in text
-    assert "stacking = off (one of off, same, progressive, by_value)" in text
+    assert ("wd4_rule = no_match (one of no_color (no card of the colour in force), no_match (no "
+            "card that could be played))") in text
+    assert ("first_wild = any_card (one of dealer_names (the dealer names the colour), "
+            "first_player_names (the first player names the colour, then plays), any_card (the "
+            "first player plays any card))") in text
+    assert "stacking = off (one of off, same (same kind), progressive, by_value)" in text
     assert "team_size cannot be 9: it must be a whole number from 2 to 5." in text
     assert "The game has already started." in text  # rules stay fixed while the game runs
     assert "Saved: the new rules apply from your next match." in text

@@ -41,7 +41,7 @@ async def test_settings_typed_and_flags_given_last_for_the_next_match():
     assert await second.run() == 0
     rules = await rules_of_game(store, second)
     assert rules.stacking == "same" and rules.jump_in is True
-    assert "stacking = same (one of off, same, progressive, by_value)" in terminal.text
+    assert "stacking = same (one of off, same (same kind), progressive, by_value)" in terminal.text
     assert "jump_in = on (on or off)" in terminal.text
     # Choosing a preset again starts it clean.
     third = make_session(console_args(rules="official"), store, typing(), Terminal())
@@ -150,7 +150,7 @@ async def test_the_lobby_step_changes_rules_before_the_deal():
     text = terminal.text
     before_deal = text.split("The game starts!")[0]
     assert 'then type "start" to deal.' in before_deal
-    assert "stacking = off (one of off, same, progressive, by_value)" in before_deal
+    assert "stacking = off (one of off, same (same kind), progressive, by_value)" in before_deal
     assert "at most 5 players can play with 20 cards" in before_deal  # six seats are taken
     assert before_deal.count("Settings saved.") == 1
     rules = await rules_of_game(store, session)

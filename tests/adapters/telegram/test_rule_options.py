@@ -41,7 +41,8 @@ async def test_settings_by_command_name_the_allowed_range(harness: Harness):
     await harness.start()
     harness.api.admins[GROUP] = {ANA.id}
     refused = await harness.ask(ANA, "/settings wd4_rule sometimes", privately=True)
-    assert "wd4_rule cannot be sometimes: it must be one of no_color, no_match." in refused
+    assert ("wd4_rule cannot be sometimes: it must be one of no_color (no card of the colour in force), "
+            "no_match (no card that could be played).") in refused
     await harness.ask(ANA, "/settings wd4_rule no_match")
     assert (await harness.store.chat_settings(CHAT)).overrides == {"wd4_rule": "no_match"}
 

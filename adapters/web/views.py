@@ -12,10 +12,10 @@ from typing import Any
 
 from bot.coordinator import DEFAULT_CARD_THEME, N_, Move, PlayerSnapshot, PlayOption
 from bot.engine.cards import Color
-from bot.i18n import card_label, color_label, gettext, translate
+from bot.i18n import card_label, color_label, translate
 from bot.render.hand_text import penalty_text
-from bot.render.text import card_count, score_count
 
+from . import tables
 from .pages import translated
 from .recaps import recap_json, recap_labels
 
@@ -32,19 +32,9 @@ LABELS = {
     "play_selected": N_("Play selected"),
     "cancel": N_("Cancel"),
     "your_turn": N_("Your turn"),
-    "waiting_for": N_("Waiting for {player}"),
     "own_seat": N_("{name} (you)"),
     "seconds_left": N_("{seconds} s left"),
-    "clockwise": N_("Clockwise"),
-    "counterclockwise": N_("Counterclockwise"),
-    "color_in_force": N_("Colour: {color}"),
-    "draw_pile": N_("Draw pile: {count}"),
-    "lobby": N_("The game has not started yet. Players: {players}"),
-    "over": N_("This hand is over."),
-    "stopped": N_("This game has ended."),
     "say_uno": N_("Say UNO! with it"),
-    "disconnected": N_("Connection lost: reconnecting..."),
-    "catchable": N_("Can be called out: {players}"),
     "name_color": N_("Name the colour of the first card"),
     "replaced": N_("Your hand is open in another page now: this one has stopped. Reload it "
                    "to use it here."),
@@ -52,7 +42,7 @@ LABELS = {
 
 
 def labels(locale: str) -> dict[str, str]:
-    return {**{key: gettext(msgid, locale) for key, msgid in LABELS.items()}, **recap_labels(locale)}
+    return {**tables.labels(LABELS, locale), **recap_labels(locale)}
 
 
 def colors(locale: str) -> dict[str, str]:
@@ -83,35 +73,16 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
         "recap": recap_json(snapshot.recap, "/api/recap.png"),
     }
     if snapshot.lobby is not None:
-        data["lobby"] = {"players": [seat.name for seat in snapshot.lobby.seats]}
+        data["lobby"] = tables.lobby_json(snapshot.lobby, locale)
     table = snapshot.table
     if table is not None:
-        names = {seat.user_id: seat.name for seat in table.seats}
         over = snapshot.status != "running" or (snapshot.hand is not None
                                                and snapshot.hand.hand_over)
-        data["table"] = {
-            "hand_number": table.hand_number, "top": str(table.top),
-            "top_label": card_label(table.top, locale),
-            # No colour yet: a first Wild that the first player's card will colour.
-            "color": table.color.value if table.color else None,
-            "color_label": color_label(table.color, locale) if table.color else "",
-            "direction": table.direction,
-            "current": None if over else table.current,
-            "current_name": None if over or table.current is None else names.get(table.current),
-            "deadline": None if over else table.deadline, "pending_draw": table.pending_draw,
-            "draw_pile": table.draw_pile, "over": over,
-            "catchable": [names.get(user, user) for user in table.catchable],
-            "seats": [{"id": seat.user_id, "name": seat.name, "cards": seat.cards,
-                       "cards_text": card_count(seat.cards, locale),
-                       "score_text": score_count(seat.score, table.scoring, locale),
-                       "score": seat.score, "ai": seat.is_ai, "current": seat.is_current and not over,
-                       "uno": seat.declared_uno, "team": seat.team} for seat in table.seats],
-            "last": [translate(text, locale) for text in table.last],
-            # The hand's sealed deck, as the narrator words it (None: an older, unsealed game).
-            "seal": translated(table.seal, locale), "fingerprint": table.fingerprint or None,
-            # How the hand before ended: the chat's notice said it, this page did not.
-            "previous_hand": None if over else translated(table.previous_hand, locale),
-        }
+        data["table"] = tables.table_json(table, locale, over) | {
+            "current": None if over else table.current, "pending_draw": table.pending_draw,
+            "last": [translate(text, locale) for text in table.last]}
+        for seat, shown in zip(table.seats, data["table"]["seats"], strict=True):
+            shown["id"] = seat.user_id  # the player's page names the seats it may call out
     hand = snapshot.hand
     if hand is not None:
         names = {seat["id"]: seat["name"] for seat in (data["table"] or {}).get("seats", [])}

@@ -9,9 +9,9 @@ link to.
                             recap picture (403 page: no valid token; 404 page: no recap yet)
 
 A watch token names a game and no user, so no endpoint of a player's hand accepts it (they
-want a "link" or "session" token) and these accept nothing else. The JSON is built here field
-by field from the public table view (counts of cards, never cards), so a field added to a
-player's snapshot cannot leak into it. The open pages are counted per game: the coordinator
+want a "link" or "session" token) and these accept nothing else. The JSON is built field by
+field from the public table view (counts of cards, never cards; ``tables``, shared with the
+player's page, and here), so a field added to a player's snapshot cannot leak into it. The open pages are counted per game: the coordinator
 reads the count (``watching``) when it sends a table.
 """
 
@@ -35,12 +35,12 @@ from bot.coordinator import (
     SpectatorSnapshot,
     spectator_snapshot,
 )
-from bot.i18n import card_label, color_label, gettext, translate
-from bot.render.text import card_count, score_count, watchers_text
+from bot.i18n import translate
+from bot.render.text import watchers_text
 
-from . import auth
+from . import auth, tables
 from .live import opened, push_states, push_until_closed
-from .pages import bearer, html_page, translated, unauthorized
+from .pages import bearer, html_page, unauthorized
 from .recaps import NO_RECAP, RecapPictures, reader_locale, recap_json, recap_labels, refusal_page
 
 log = logging.getLogger(__name__)
@@ -51,20 +51,10 @@ FULL = 4429
 
 LABELS = {
     "title": N_("UNO: watching the table"),
-    "waiting_for": N_("Waiting for {player}"),
-    "clockwise": N_("Clockwise"),
-    "counterclockwise": N_("Counterclockwise"),
-    "color_in_force": N_("Colour: {color}"),
-    "draw_pile": N_("Draw pile: {count}"),
     "hand": N_("Hand {number}"),
     "pending": N_("Waiting penalty: +{count}"),
-    "catchable": N_("Can be called out: {players}"),
-    "lobby": N_("The game has not started yet. Players: {players}"),
-    "over": N_("This hand is over."),
-    "stopped": N_("This game has ended."),
     "race": N_("UNO! race"),
     "no_race": N_("No UNO! calls in this game yet."),
-    "disconnected": N_("Connection lost: reconnecting..."),
     "unauthorized": N_("This link is not valid any more: ask for a new one with the watch "
                        "command in the chat."),
     "full": N_("Too many people are watching this game right now: try again later."),
@@ -77,8 +67,7 @@ def spectator_json(snapshot: SpectatorSnapshot, watchers: int) -> dict[str, Any]
     locale = snapshot.locale
     data: dict[str, Any] = {
         "game": snapshot.game_id, "status": snapshot.status, "locale": locale,
-        "labels": {**{key: gettext(msgid, locale) for key, msgid in LABELS.items()},
-                   **recap_labels(locale)},
+        "labels": {**tables.labels(LABELS, locale), **recap_labels(locale)},
         "watchers": watchers, "watching": translate(watchers_text(watchers), locale),
         "race": [translate(line, locale) for line in snapshot.race],
         "lobby": None, "table": None,
@@ -86,32 +75,12 @@ def spectator_json(snapshot: SpectatorSnapshot, watchers: int) -> dict[str, Any]
         "recap": recap_json(snapshot.recap, "/api/watch/recap.png"),
     }
     if snapshot.lobby is not None:
-        data["lobby"] = {"players": [seat.name for seat in snapshot.lobby.seats]}
+        data["lobby"] = tables.lobby_json(snapshot.lobby, locale)
     table = snapshot.table
     if table is not None:
-        names = {seat.user_id: seat.name for seat in table.seats}
         over = snapshot.status != "running" or table.current is None
-        data["table"] = {
-            "hand_number": table.hand_number, "top": str(table.top),
-            "top_label": card_label(table.top, locale),
-            "color": table.color.value if table.color else None,
-            "color_label": color_label(table.color, locale) if table.color else "",
-            "direction": table.direction, "over": over,
-            "current_name": None if over or table.current is None else names.get(table.current),
-            "deadline": None if over else table.deadline,
-            "pending_draw": 0 if over else table.pending_draw, "draw_pile": table.draw_pile,
-            "catchable": [names.get(user, user) for user in table.catchable],
-            # Seats by name and place only: user ids are not the spectators' business.
-            "seats": [{"name": seat.name, "cards": seat.cards, "score": seat.score,
-                       "cards_text": card_count(seat.cards, locale),
-                       "score_text": score_count(seat.score, table.scoring, locale),
-                       "ai": seat.is_ai, "current": seat.is_current and not over,
-                       "uno": seat.declared_uno, "team": seat.team} for seat in table.seats],
-            # The hand's sealed deck, as the narrator words it (None: an older, unsealed game).
-            "seal": translated(table.seal, locale),
-            "previous_hand": None if over else translated(table.previous_hand, locale),
-            "fingerprint": table.fingerprint or None,
-        }
+        data["table"] = tables.table_json(table, locale, over) | {
+            "pending_draw": 0 if over else table.pending_draw}
     digest = hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=9)
     data["version"] = digest.hexdigest()
     return data

@@ -1,0 +1,29 @@
+"""What both web pages show of a lobby: its players, each bot with its level, in the words the
+pages share."""
+
+from __future__ import annotations
+
+from adapters.web.views import snapshot_json
+from adapters.web.watch import spectator_json
+from bot.coordinator import presenter
+from bot.coordinator.ports import ChatKey, GameRecord, Seat
+from bot.coordinator.snapshot import PlayerSnapshot
+from bot.coordinator.spectate import SpectatorSnapshot
+
+CHAT = ChatKey("telegram", "-100")
+
+
+def record(status: str) -> GameRecord:
+    return GameRecord(game_id="g1", chat=CHAT, status=status, creator="u1",
+                      seats=[Seat("u1", "Ana"), Seat("ai1", "Bot Bo", ai="hard")], rules={})
+
+
+def test_the_lobby_names_each_bots_level_in_the_readers_language():
+    lobby = presenter.lobby_view(record("lobby"), "zh_CN")
+    player = PlayerSnapshot(game_id="g1", chat=CHAT, status="lobby", version=1, locale="zh_CN",
+                            name="Ana", lobby=lobby, table=None, hand=None)
+    watcher = SpectatorSnapshot(game_id="g1", chat=CHAT, status="lobby", version=1,
+                                locale="zh_CN", lobby=lobby, table=None, race=())
+    for data in (snapshot_json(player, 0.0), spectator_json(watcher, 1)):
+        assert data["lobby"] == {"players": ["Ana", "Bot Bo · 困难"]}
+        assert data["labels"]["lobby"] == "牌局还没开始。玩家：{players}"  # the shared label

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.coordinator import N_, LobbyView, TableView
-from bot.i18n import card_label, color_label, gettext, translate
+from bot.i18n import card_label, color_label, gettext, separator, translate
 from bot.render.text import card_count, score_count
 
 from .pages import translated
@@ -37,9 +37,11 @@ def labels(own: dict[str, str], locale: str) -> dict[str, str]:
 
 
 def lobby_json(lobby: LobbyView, locale: str) -> dict[str, Any]:
-    """The players waiting, a bot with its level ("Bot Ana · hard")."""
-    return {"players": [seat.name + (" · " + translate(seat.level, locale) if seat.level else "")
-                        for seat in lobby.seats]}
+    """The players waiting, a bot with its level ("Bot Ana · hard"); ``players_text``: the
+    list as the reader's language writes one ("Ana、Bot Bo · 困难")."""
+    players = [seat.name + (" · " + translate(seat.level, locale) if seat.level else "")
+               for seat in lobby.seats]
+    return {"players": players, "players_text": separator(locale).join(players)}
 
 
 def table_json(table: TableView, locale: str, over: bool) -> dict[str, Any]:

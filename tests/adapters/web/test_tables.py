@@ -25,5 +25,5 @@ def test_the_lobby_names_each_bots_level_in_the_readers_language():
     watcher = SpectatorSnapshot(game_id="g1", chat=CHAT, status="lobby", version=1,
                                 locale="zh_CN", lobby=lobby, table=None, race=())
     for data in (snapshot_json(player, 0.0), spectator_json(watcher, 1)):
-        assert data["lobby"] == {"players": ["Ana", "Bot Bo · 困难"]}
+        assert data["lobby"] == {"players": ["Ana", "Bot Bo · 困难"], "players_text": "Ana、Bot Bo · 困难"}
         assert data["labels"]["lobby"] == "牌局还没开始。玩家：{players}"  # the shared label

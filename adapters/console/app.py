@@ -49,7 +49,16 @@ from bot.coordinator import commands as cmd
 from bot.i18n import format_text, gettext, normalize_locale
 from bot.render import text as render
 
-from .parse import COLOR_QUESTION, HELP_LINES, Context, Local, Refusal, command_word, parse_line
+from .parse import (
+    COLOR_QUESTION,
+    HELP_LINES,
+    START_WORDS,
+    Context,
+    Local,
+    Refusal,
+    command_word,
+    parse_line,
+)
 from .port import ConsoleChat, Writer
 from .settings_flags import setting_changes
 
@@ -57,7 +66,6 @@ CHAT = ChatKey("console", "local")
 HUMAN_ID = "human"
 MAX_AI = 9
 MIN_TARGET, MAX_TARGET = 1, 100_000  # RuleSet.target_score's range
-START_WORDS = ("start", "开始")  # leaves the --lobby step and deals
 ECHOED = (cmd.PlayCards, cmd.Draw, cmd.Pass)  # their success is already on the table
 
 LineReader = Callable[[], Awaitable[str | None]]  # the next line, or None at end of input
@@ -295,6 +303,9 @@ class ConsoleSession:
         if isinstance(parsed, Local):
             if parsed.name == "quit":
                 return False
+            if parsed.name == "standings":
+                await self.show_standings(final=False, record=False)
+                return True
             for msgid in (*HELP_LINES, NOTATION_HELP, HAND_NUMBER_HELP):
                 self.port.line(Text(msgid))
             return True
@@ -380,7 +391,7 @@ class ConsoleSession:
         if record is None or not record.active:
             self.over.set()
 
-    async def show_standings(self, *, final: bool = True) -> None:
+    async def show_standings(self, *, final: bool = True, record: bool = True) -> None:
         lines = await match_standings(self.store, self.game_id) if self.game_id else None
         if lines is None:
             return
@@ -389,6 +400,8 @@ class ConsoleSession:
         for place, line in enumerate(lines, 1):  # names isolated, as on the table
             self.port.say(format_text(Text(N_("{place}. {standing}"),
                                            {"place": place, "standing": line}), self.port.locale))
+        if not record:  # asked for mid-match: the standings alone
+            return
         stats = await self.store.stats(CHAT.platform, HUMAN_ID, CHAT)
         self.port.line(Nn_("Your record here: {wins} won of {games} match.",
                            "Your record here: {wins} won of {games} matches.", stats.games,

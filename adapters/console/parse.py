@@ -47,7 +47,7 @@ SIMPLE: dict[str, type[cmd.Command]] = {
     "take": cmd.Draw, "接受": cmd.Draw,  # a waiting +2/+4, as the hand names that move
     "pass": cmd.Pass, "过": cmd.Pass,
     "challenge": cmd.Challenge, "质疑": cmd.Challenge,
-    "hand": cmd.ShowHand, "h": cmd.ShowHand, "手牌": cmd.ShowHand,
+    "hand": cmd.ShowHand, "h": cmd.ShowHand, "手牌": cmd.ShowHand, "cards": cmd.ShowHand,
     "rules": cmd.ShowRules, "规则": cmd.ShowRules,
     "stats": cmd.ShowStats, "战绩": cmd.ShowStats,
     "log": cmd.ShowLog, "记录": cmd.ShowLog,
@@ -58,6 +58,9 @@ END_WORDS = {"end", "结束"}
 SETTINGS_WORDS = {"settings", "setting", "set", "设置"}
 PRESET_WORDS = {"preset", "presets", "预设"}
 TOP_WORDS = {"top", "排行", "排行榜"}
+HELP_WORDS = {"help", "?", "帮助", "commands", "menu", "菜单"}
+SCORE_WORDS = {"score", "scores", "standings", "比分", "排名"}
+START_WORDS = ("start", "开始")  # leaves the --lobby step and deals
 # How the terminal writes a command a message names (a chat writes "/voteend", "/settings").
 COMMAND_WORDS = {"voteend": "vote end", "stop": "quit"}
 COLOR_QUESTION = N_("Name a colour: red, green, blue or yellow.")
@@ -78,7 +81,7 @@ class Context:
 
 @dataclass(frozen=True)
 class Local:
-    """A console-only request: "help" or "quit"."""
+    """A console-only request: "help", "standings" or "quit"."""
 
     name: str
 
@@ -128,8 +131,12 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         if isinstance(target, Refusal):
             return target
         return cmd.CallUno(chat=ctx.chat, user=ctx.user, target=target)
-    if head in ("help", "?", "帮助"):
+    if head in HELP_WORDS:
         return Local("help")
+    if head in SCORE_WORDS:
+        return Local("standings")
+    if head in START_WORDS:  # the lobby's step takes it before this; here the game runs
+        return Refusal(Text(N_("The game has already started.")))
     if head in ("quit", "exit", "q", "退出"):
         return Local("quit")
     if ctx.pending is not None:  # the colour or the seat asked for the play just refused
@@ -211,8 +218,8 @@ HELP_LINES = (
     N_("settings / 设置 — show the settings; settings stacking=same — change one (see the list)"),
     N_("preset / 预设 save NAME, list, use NAME or CODE, delete NAME, share [NAME] — house rules "
        "kept under a name, and codes any chat can use"),
-    N_("hand / 手牌 — show your hand again; rules / 规则 — the rules; stats / 战绩 — your "
-       "statistics; help / 帮助; quit / 退出 — leave"),
+    N_("hand / 手牌 — show your hand again; score / 比分 — the standings so far; rules / 规则 — "
+       "the rules; stats / 战绩 — your statistics; help / 帮助; quit / 退出 — leave"),
     N_("log / 记录 — the UNO! race: who pressed, and when; vote end / 投票 结束 — vote to end "
        "the game; recap / 回顾 — the last match's recap"),
     N_("top / 排行 — the rating table; top previous / 排行 上赛季 — the last season's final "

@@ -72,6 +72,12 @@ def test_local_requests_and_blank_lines():
     assert parse_line("help", CTX) == Local("help")
     assert parse_line("quit", CTX) == Local("quit")
     assert parse_line("   ", CTX) is None
+    # What a new player tries: the words of other games and chat bots.
+    assert parse_line("menu", CTX) == parse_line("/help", CTX) == Local("help")
+    assert parse_line("score", CTX) == parse_line("比分", CTX) == Local("standings")
+    assert parse_line("cards", CTX) == cmd.ShowHand(chat=CHAT, user=ME)
+    started = parse_line("start", CTX)  # the lobby's step reads "start" before this
+    assert isinstance(started, Refusal) and started.text.msgid == "The game has already started."
 
 
 @pytest.mark.parametrize("line, msgid_part", [

@@ -51,7 +51,7 @@ async def test_commands_named_in_messages_are_written_as_the_terminal_takes_them
     """A chat writes "/settings" and "/voteend"; the terminal has no slash and says "vote end".
     A slash typed all the same is read as the command it names."""
     store, terminal = MemoryStore(), Terminal()
-    lines = iter(["settings stacking", "/settings jump_in=on", "vote end"])
+    lines = iter(["settings stacking", "/settings jump_in=on", "score", "vote end"])
 
     async def typist(session):
         return next(lines, None)
@@ -60,6 +60,10 @@ async def test_commands_named_in_messages_are_written_as_the_terminal_takes_them
     assert await session.run() == 0
     assert example in terminal.text and "/settings" not in terminal.text.replace("/settings jump_in", "")
     assert (await store.chat_settings(CTX.chat)).overrides.get("jump_in") is True
+    # "score" mid-match: the standings alone (the record comes with the match's end).
+    standings = "Standings so far" if lang == "en" else "目前排名"
+    assert terminal.text.count(standings) == 1 and terminal.text.index(standings) < terminal.text.index(
+        "Final standings" if lang == "en" else "最终排名")
 
 
 def test_a_vote_still_needed_names_the_terminal_words():

@@ -39,10 +39,10 @@ from .views import (
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
-# The AI seats' levels as players read them.
 
 
 def level_label(strategy: str) -> Text | str:
+    """An AI seat's level as players read it ("hard", 困难)."""
     return Text(AI_LEVELS[strategy]) if strategy in AI_LEVELS else strategy
 
 

@@ -15,7 +15,7 @@ from bot.engine.cards import Card, Color, Rank
 
 from .labels import card_label, color_label, rank_label
 from .locale import normalize_locale
-from .lookup import N_, gettext, ngettext
+from .lookup import N_, gettext, label_words, ngettext
 
 Escape = Callable[[str], str]
 MentionFn = Callable[[str, str], str]  # (user_id, display name) -> markup that pings the user
@@ -89,8 +89,7 @@ CHOICE = N_("{key} ({label})")
 
 
 def choice_text(choice: Choice, locale: str) -> str:
-    label = gettext(choice.label, locale)
-    short = label.replace("（", "(").split("(", 1)[0].strip() or label
+    short = label_words(gettext(choice.label, locale))
     if short.casefold() == choice.key.replace("_", " ").casefold():
         return choice.key
     return gettext(CHOICE, locale).format(key=choice.key, label=short)

@@ -36,6 +36,12 @@ def ngettext(singular: str, plural: str, n: int, locale: str | None) -> str:
     return singular if n == 1 else plural
 
 
+def label_words(label: str) -> str:
+    """A label's words before its parenthesis, either width: "Turn timer" of "Turn timer
+    (seconds, 0 = off)", "同类叠加" of "同类叠加（+2接+2，+4接+4）"; the whole label without one."""
+    return label.replace("（", "(").split("(", 1)[0].strip() or label
+
+
 def key_named(text: str, labels: Mapping[str, str]) -> str | None:
     """The key of ``labels`` (key -> msgid) whose label, in any of the bot's languages, is what
     a person typed (case and letter width aside): "困难" for hard; None for none. A label's
@@ -47,6 +53,6 @@ def key_named(text: str, labels: Mapping[str, str]) -> str | None:
     for key, msgid in labels.items():
         for locale in LOCALES:
             label = unicodedata.normalize("NFKC", gettext(msgid, locale)).casefold()
-            if typed in (label, label.split("(", 1)[0].strip()):
+            if typed in (label, label_words(label)):
                 return key
     return None

@@ -19,7 +19,7 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.coordinator import N_, ChatKey, Commands, GameRecord, GameStore, Reply, User
+from bot.coordinator import N_, ChatKey, Commands, GameRecord, GameStore, Reply, Text, User
 from bot.coordinator import commands as cmd
 from bot.render.text import render_reply, render_reply_pages
 
@@ -45,6 +45,9 @@ QUIET_WHEN_OK = (cmd.NewGame, cmd.Join, cmd.Leave, cmd.StartGame, cmd.AddAiSeat,
 PRIVATE_REFUSALS = ("uno_cooldown", "which_card")
 
 BuildCommand = Callable[[ChatKey, User], cmd.Command]
+# The command the words typed after one ask for, or how to write them (the usage) when they
+# are not one: the coordinator's readers of typed arguments (preset_command, settings_command).
+ReadTyped = Callable[[ChatKey, User], cmd.Command | Text]
 
 
 def chat_key(chat: Chat | int) -> ChatKey:
@@ -173,6 +176,29 @@ class BotContext:
             chat = await self.user_game(str(tg_user.id)) or chat
         command, reply = await self.run_as(tg_user, tg_chat, chat, build, need_admin)
         await self.reply_in_chat(message, command, reply)
+
+    async def typed(self, update: Update, read: ReadTyped, error: str,
+                    need_admin: Callable[[cmd.Command], bool] = lambda command: False) -> None:
+        """A command about this chat read from the words typed after it (``information``), or
+        ``read``'s usage answered to the sender as the refusal ``error``. ``need_admin``: by
+        the command the words ask for (saving a preset does, listing them does not)."""
+        incoming = parts(update)
+        if incoming is None:
+            return
+        message, tg_user, tg_chat = incoming
+        probe = read(chat_key(tg_chat), User(str(tg_user.id), ""))
+        if not isinstance(probe, cmd.Command):
+            user = await self.user(tg_user)
+            await self.reply_in_chat(message, cmd.Command(chat_key(tg_chat), user), Reply(
+                ok=False, text=probe, error=error, locale=await self.locale_of(tg_user)))
+            return
+
+        def build(chat: ChatKey, user: User) -> cmd.Command:
+            built = read(chat, user)
+            assert isinstance(built, cmd.Command)  # the same words as the probe
+            return built
+
+        await self.information(update, build, need_admin=need_admin(probe))
 
     # ---- replies -----------------------------------------------------------------------------
 

@@ -17,13 +17,13 @@ from telegram import User as TgUser
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
-from bot.coordinator import N_, ChatKey, Reply, User, notation, preset_command, top_request
+from bot.coordinator import N_, ChatKey, Reply, notation, preset_command, top_request
 from bot.coordinator import commands as cmd
 from bot.i18n import translate
 from bot.render.text import render_reply
 
 from .bot_commands import help_text
-from .context import PLATFORM, BotContext, BuildCommand, chat_key, parts, replied_user
+from .context import PLATFORM, BotContext, BuildCommand, parts, replied_user
 from .texts import clip_html, html, mention, tr
 
 QUESTIONS_KEPT = 10_000
@@ -181,24 +181,9 @@ class CommandHandlers:
         """``/preset save|list|use|delete|share [name or code]``: the chat's saved house rules.
         Saving, using and deleting are settings changes (admins/creator)."""
         args = list(context.args or [])
-        incoming = parts(update)
-        if incoming is None:
-            return
-        message, tg_user, tg_chat = incoming
-        probe = preset_command(chat_key(tg_chat), User(str(tg_user.id), ""), args)
-        if not isinstance(probe, cmd.Command):
-            user = await self.ctx.user(tg_user)
-            await self.ctx.reply_in_chat(message, cmd.ListPresets(chat_key(tg_chat), user), Reply(
-                ok=False, text=probe, error="bad_preset", locale=await self.ctx.locale_of(tg_user)))
-            return
-        manages = isinstance(probe, cmd.SavePreset | cmd.UsePreset | cmd.DeletePreset)
-
-        def build(chat: ChatKey, user: User) -> cmd.Command:
-            built = preset_command(chat, user, args)
-            assert isinstance(built, cmd.Command)  # the same words as the probe
-            return built
-
-        await self.ctx.information(update, build, need_admin=manages)
+        await self.ctx.typed(update, lambda chat, user: preset_command(chat, user, args), "bad_preset",
+                             need_admin=lambda command: isinstance(
+                                 command, cmd.SavePreset | cmd.UsePreset | cmd.DeletePreset))
 
     async def on_group_only(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if update.effective_message is None:

@@ -18,10 +18,7 @@ from telegram.ext import ContextTypes
 
 from bot.coordinator import (
     N_,
-    ChatKey,
     Reply,
-    Text,
-    User,
     all_settings,
     current_values,
     format_value,
@@ -84,28 +81,17 @@ class SettingsMenu:
         """``/settings`` shows them with a keyboard to change them; ``/settings stacking=same
         jump_in=on`` (or ``/settings stacking same``) changes them (admins/creator)."""
         args = context.args or []
-        incoming = parts(update)
-        if incoming is None:
-            return
-        message, tg_user, tg_chat = incoming
         if not args:
+            incoming = parts(update)
+            if incoming is None:
+                return
+            _, tg_user, tg_chat = incoming
             _, reply = await self.ctx.run_as(tg_user, tg_chat, chat_key(tg_chat),
                                              lambda chat, user: cmd.ShowSettings(chat, user), False)
             await self.send(update, reply)
             return
-        probe = settings_command(chat_key(tg_chat), User(str(tg_user.id), ""), args)
-        if isinstance(probe, Text):  # not a change: how to write one
-            user = await self.ctx.user(tg_user)
-            await self.ctx.reply_in_chat(message, cmd.ShowSettings(chat_key(tg_chat), user), Reply(
-                ok=False, text=probe, error="bad_setting", locale=await self.ctx.locale_of(tg_user)))
-            return
-
-        def build(chat: ChatKey, user: User) -> cmd.Command:
-            built = settings_command(chat, user, args)
-            assert isinstance(built, cmd.Command)  # the same words as the probe
-            return built
-
-        await self.ctx.information(update, build, need_admin=True)
+        await self.ctx.typed(update, lambda chat, user: settings_command(chat, user, args), "bad_setting",
+                             need_admin=lambda command: True)
 
     async def values(self, chat_key) -> tuple[dict[str, object], str]:
         """The chat's settings as ``{name: value}`` (rules included) and its language."""

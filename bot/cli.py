@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--target", type=int, default=None, help="points that end the match (default: the rules)")
     play.add_argument("--lobby", action="store_true",
                       help="stop at the open table before the deal: change settings, then type start")
-    play.add_argument("--database", default=None, help="database URL (default: $DATABASE_URL or a SQLite file)")
+    play.add_argument("--database", default=None, help="database URL or SQLite file (default: $DATABASE_URL, else unobot.db)")
     from adapters.console.settings_flags import (
         add_setting_flags,  # composition root: knows the console
     )

@@ -46,13 +46,20 @@ class DatabaseUrlError(ValueError):
     root turns it into its configuration error: storage knows nothing of the config.)"""
 
 
+# A SQLite file given as a plain path (``uno.db``, ``~/unobot/games.sqlite``) instead of a URL.
+SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3", ".db3")
+
+
 def _parse(url: str | URL) -> URL:
     if isinstance(url, URL):
         return url
+    if "://" not in url and "@" not in url and url.lower().endswith(SQLITE_SUFFIXES):
+        return URL.create("sqlite+aiosqlite", database=os.path.expanduser(url))
     try:
         return make_url(url)
     except Exception:  # ArgumentError/ValueError: the text may hold a password, never echo it
-        raise DatabaseUrlError("is not a database URL (expected sqlite+aiosqlite:///FILE or "
+        raise DatabaseUrlError("is not a database URL (expected a SQLite file such as uno.db, "
+                               "sqlite+aiosqlite:///FILE or "
                                "postgresql://USER:PASSWORD@HOST:PORT/DATABASE)") from None
 
 
@@ -87,8 +94,9 @@ def _tls_query(parsed: URL) -> URL:
 
 def normalise_url(url: str | URL) -> str:
     """The URL in the form every part of storage uses: the sync spellings people paste
-    (``sqlite:///x.db``, ``postgresql://...``, ``postgres://...``) mapped onto the async
-    drivers we ship, TLS options checked and in libpq's spelling. Raises DatabaseUrlError."""
+    (``sqlite:///x.db``, ``postgresql://...``, ``postgres://...``) and a SQLite file's plain
+    path (``uno.db``) mapped onto the async drivers we ship, TLS options checked and in
+    libpq's spelling. Raises DatabaseUrlError."""
     parsed = _parse(url)
     backend = parsed.get_backend_name()
     if backend == "sqlite":

@@ -7,6 +7,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from sqlalchemy.engine import make_url
 
 from bot import cli
 from bot.coordinator.ports import ChatSettings
@@ -27,6 +28,29 @@ def query(url: str) -> dict[str, str]:
 ])
 def test_sync_spellings_map_to_the_async_drivers(given, driver):
     assert normalise_url(given).split("://")[0] == driver
+
+
+@pytest.mark.parametrize("given, database", [
+    ("uno.db", "uno.db"), ("games/UNO.SQLITE", "games/UNO.SQLITE"), ("/var/lib/unobot/uno.sqlite3", "/var/lib/unobot/uno.sqlite3"),
+])
+def test_a_sqlite_file_may_be_given_by_its_path(given, database, monkeypatch, tmp_path):
+    monkeypatch.setattr("os.path.isdir", lambda folder: True)  # the folders need not exist here
+    url = make_url(normalise_url(given))
+    assert (url.drivername, url.database) == ("sqlite+aiosqlite", database)
+
+
+def test_a_path_in_the_home_folder_is_expanded(monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert make_url(normalise_url("~/uno.db")).database == str(tmp_path / "uno.db")
+
+
+@pytest.mark.parametrize("given", ["user:pw-secret@db.example/uno.db", "uno", "notes.txt"])
+def test_what_is_not_a_sqlite_path_is_still_read_as_a_url(given):
+    """A host with a password and no scheme is not a file; nor is a name without a SQLite
+    file's ending: both are refused as before, the password never echoed."""
+    with pytest.raises(DatabaseUrlError) as info:
+        normalise_url(given)
+    assert "is not a database URL" in str(info.value) and "pw" not in str(info.value)
 
 
 @pytest.mark.parametrize("given, mode", [

@@ -17,8 +17,8 @@ pytestmark = pytest.mark.slow  # each test starts processes
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def play_command(tmp_path: Path, *extra: str) -> list[str]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+def play_command(tmp_path: Path, *extra: str, database: str | None = None) -> list[str]:
+    url = database or f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
     return [sys.executable, "-m", "bot.cli", "play", "--seed", "3", "--ai", "2",
             "--database", url, *extra]
 
@@ -31,9 +31,12 @@ def clean_env() -> dict[str, str]:
 
 
 def test_piped_commands_then_eof_exit_zero(tmp_path):
-    done = subprocess.run(play_command(tmp_path), input="hand\nhelp\nfly away\n",
+    # The database given as a plain file path, as people type one.
+    done = subprocess.run(play_command(tmp_path, database=str(tmp_path / "uno.db")),
+                          input="hand\nhelp\nfly away\n",
                           capture_output=True, text=True, timeout=60, cwd=ROOT, env=clean_env())
     assert done.returncode == 0, done.stderr
+    assert (tmp_path / "uno.db").stat().st_size > 0
     out = done.stdout.replace("\u2068", "").replace("\u2069", "")  # isolates around names draw nothing
     assert "Top card" in out and "1. Player" in out  # the public table (a proper default name)
     assert "Your hand (only you can see this)" in out  # the private block

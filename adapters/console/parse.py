@@ -15,11 +15,13 @@ refused for want of one completes that play.
     color red                       the dealer names the colour of a Wild turned first
     settings [name=value ...]       show or change the settings
     preset save|list|use|delete|share [name or code]   saved house rules, share codes
-Every command has its Chinese word too (出 摸 过 抓 质疑 颜色 设置 手牌 规则 战绩 排行 帮助 退出).
+Every command has its Chinese word too (出 摸 过 抓 质疑 颜色 设置 手牌 规则 战绩 排行 帮助 退出),
+and a move may be typed as the hand's "You can" line names it (过牌, 喊UNO！, say UNO!).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,12 +38,14 @@ from bot.coordinator import (
 )
 from bot.coordinator import commands as cmd
 from bot.engine.cards import Card
+from bot.i18n import LOCALES, gettext, ngettext
+from bot.render.hand_text import MOVE_NAMES, take_penalty
 
 # English commands, with the Chinese a player may type with --lang zh.
 PLAY_WORDS = {"play", "p", "出", "出牌"}
 NAME_COLOR_WORDS = {"color", "colour", "颜色", "选色"}
 UNO_WORDS = {"uno", "uno!"}
-CATCH_WORDS = {"catch", "抓"}
+CATCH_WORDS = {"catch", "call", "抓"}
 SIMPLE: dict[str, type[cmd.Command]] = {
     "draw": cmd.Draw, "d": cmd.Draw, "摸": cmd.Draw, "摸牌": cmd.Draw,
     "take": cmd.Draw, "接受": cmd.Draw,  # a waiting +2/+4, as the hand names that move
@@ -63,6 +67,10 @@ SCORE_WORDS = {"score", "scores", "standings", "比分", "排名"}
 START_WORDS = ("start", "开始")  # leaves the --lobby step and deals
 # How the terminal writes a command a message names (a chat writes "/voteend", "/settings").
 COMMAND_WORDS = {"voteend": "vote end", "stop": "quit"}
+# The moves as the hand's "You can" line names them, typed back whole ("过牌", "say UNO!").
+SHOWN_MOVES: dict[str, type[cmd.Command]] = {
+    "draw": cmd.Draw, "pass": cmd.Pass, "uno": cmd.DeclareUno, "challenge": cmd.Challenge,
+    "catch": cmd.CallUno}
 COLOR_QUESTION = N_("Name a colour: red, green, blue or yellow.")
 
 
@@ -108,6 +116,9 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return None
     # "/play R5" as a chat is typed to: the command the word names.
     head, rest = words[0].lower().removeprefix("/"), words[1:]
+    shown = shown_move(line)
+    if shown is not None:
+        return shown(chat=ctx.chat, user=ctx.user)
     if head in SIMPLE:
         return SIMPLE[head](chat=ctx.chat, user=ctx.user)
     if head in VOTE_WORDS or head == "投票结束":
@@ -161,6 +172,28 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return play_command(typed, ctx)
     return Refusal(Text(N_("Unknown command \"{command}\". Type \"help\" for the list."),
                         {"command": words[0]}))
+
+
+def _compact(text: str) -> str:
+    """A move's name as compared: letter width, case, spaces and "!" aside."""
+    return re.sub(r"[\s!]+", "", unicodedata.normalize("NFKC", text).casefold())
+
+
+def shown_move(line: str) -> type[cmd.Command] | None:
+    """The move a line names as the hand's "You can" line shows it, in either language:
+    "pass", "过牌", "say UNO", "接受4张罚牌" (None: it names none of them)."""
+    typed = _compact(line)
+    for move, msgid in MOVE_NAMES.items():
+        if any(typed == _compact(gettext(msgid, locale)) for locale in LOCALES):
+            return SHOWN_MOVES[move]
+    take = take_penalty(2)
+    assert take.plural is not None
+    for locale in LOCALES:
+        for count in (1, 2):
+            before, _, after = _compact(ngettext(take.msgid, take.plural, count, locale)).partition("{count}")
+            if re.fullmatch(re.escape(before) + r"\d*" + re.escape(after), typed):
+                return cmd.Draw
+    return None
 
 
 def parse_play(words: Sequence[str], ctx: Context) -> cmd.PlayCards | Refusal:

@@ -22,6 +22,7 @@ from bot.engine.actions import (
 )
 from bot.engine.cards import Card, Color
 from bot.engine.errors import BadAction, NothingToCatch, UnoError
+from bot.engine.predicates import awaiting_color
 
 from . import commands as cmds
 from . import endings, fairness, presenter, presses, race, uno_calls
@@ -143,6 +144,8 @@ def name_color(tx: Tx, cmd: cmds.NameColor) -> Text:
         color = Color.parse(cmd.color)
     except BadAction:
         raise Refusal("bad_color", {"color": str(cmd.color)[:20]}) from None
+    if not awaiting_color(tx.running()[1].game):  # e.g. "color red" meant for a wild
+        raise Refusal("no_color_to_name")
     _engine(tx, ChooseColor(user, color))
     _acted(tx, user)
     return Text(N_("You named {color}."), {"color": color})

@@ -59,6 +59,8 @@ MESSAGES: dict[str, str] = {
     "hand_over": N_("This hand is over; the next one starts shortly."),
     "bad_card": N_("I do not know the card {card}."),
     "bad_color": N_("I do not know the colour {color}."),
+    "no_color_to_name": N_("There is no colour to name now: a wild's colour is named as it is "
+                           "played."),
     "bad_action": N_("That move is not possible."),
     "bad_move": N_("That button or move is not one of this game's: use the buttons of your "
                    "current hand."),

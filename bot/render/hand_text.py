@@ -71,6 +71,17 @@ def jump_in_text(view: HandView) -> Text | None:
     return Text(N_("⚡ You may jump in with {cards}."), {"cards": cards})
 
 
+# The moves the "You can" line names, as it names them: a frontend where moves are typed
+# takes these words back (the terminal), in either language.
+MOVE_NAMES = {"draw": N_("draw"), "pass": N_("pass"), "uno": N_("say UNO!"),
+              "challenge": N_("challenge"), "catch": N_("call UNO! on a player who forgot")}
+
+
+def take_penalty(count: int) -> Text:
+    """Taking the +2/+4 waiting for you: the same move as "draw", named as its button is."""
+    return Nn_("take the {count} card", "take the {count} cards", count)
+
+
 def _hand_options(view: HandView, t: Writer) -> list[str]:
     lines = []
     if getattr(view, "name_color", False):
@@ -87,12 +98,12 @@ def _hand_options(view: HandView, t: Writer) -> list[str]:
         options.append(Text(N_("play a ✅ card")))
         if view.multi_plays:  # offered by this hand now, not merely allowed by the rules
             options.append(Text(N_("play several cards of one rank at once")))
-    if view.can_draw and view.pending_draw:  # the same move as "draw", named as its button is
-        options.append(Nn_("take the {count} card", "take the {count} cards", view.pending_draw))
-    options += [Text(msgid) for offered, msgid in (
-        (view.can_draw and not view.pending_draw, N_("draw")), (view.can_pass, N_("pass")),
-        (view.can_declare_uno, N_("say UNO!")), (view.can_challenge, N_("challenge")),
-        (bool(view.catchable), N_("call UNO! on a player who forgot"))) if offered]
+    if view.can_draw and view.pending_draw:
+        options.append(take_penalty(view.pending_draw))
+    options += [Text(MOVE_NAMES[move]) for offered, move in (
+        (view.can_draw and not view.pending_draw, "draw"), (view.can_pass, "pass"),
+        (view.can_declare_uno, "uno"), (view.can_challenge, "challenge"),
+        (bool(view.catchable), "catch")) if offered]
     jump_in = jump_in_text(view)
     if jump_in is not None:
         lines.append(t.text(jump_in))

@@ -32,6 +32,8 @@ async def setup(h: Harness, u1_hand, rules=OFFICIAL):
     (9, cmds.PlayCards, {"cards": ()}, "not_in_game"),
     (1, cmds.Pass, {}, "cannot_pass"),
     (1, cmds.Challenge, {}, "cannot_challenge"),
+    (1, cmds.NameColor, {"color": "G"}, "no_color_to_name"),  # no Wild turned first
+    (2, cmds.NameColor, {"color": "G"}, "no_color_to_name"),
     (9, cmds.PlayCards, {"cards": ("R3",)}, "not_in_game"),
     (9, cmds.Draw, {}, "not_in_game"),
     (1, cmds.PlayCards, {"cards": ("R3",), "swap_with": "ghost"}, "unknown_player"),

@@ -11,6 +11,8 @@ from bot.coordinator import commands as cmd
 from bot.coordinator.notation import Question, TypedPlay
 from bot.coordinator.ports import ChatKey, User
 from bot.engine.cards import Card
+from bot.i18n import LOCALES, format_text, gettext
+from bot.render.hand_text import MOVE_NAMES, take_penalty
 
 CHAT = ChatKey("console", "local")
 ME = User("human", "you")
@@ -61,10 +63,33 @@ def test_simple_commands(line, kind):
     assert type(parsed) is kind and parsed.user == ME and parsed.chat == CHAT
 
 
+MOVE_COMMANDS = {"draw": cmd.Draw, "pass": cmd.Pass, "uno": cmd.DeclareUno,
+                 "challenge": cmd.Challenge, "catch": cmd.CallUno}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("move", sorted(MOVE_COMMANDS))
+def test_a_move_typed_as_the_hand_names_it(locale, move):
+    """The hand's "You can" line is a list of words a player types back: "过牌", "喊UNO！",
+    "say UNO!" (before, "过牌" and "say UNO!" were unknown commands)."""
+    shown = gettext(MOVE_NAMES[move], locale)
+    for line in (shown, shown.upper(), shown.rstrip("!！")):
+        parsed = parse_line(line, CTX)
+        assert type(parsed) is MOVE_COMMANDS[move] and parsed.user == ME, line
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("count", [1, 2, 4, 12])
+def test_taking_a_waiting_penalty_typed_as_the_hand_names_it(locale, count):
+    shown = format_text(take_penalty(count), locale)  # "take the 4 cards", "接受4张罚牌"
+    assert type(parse_line(shown, CTX)) is cmd.Draw
+
+
 def test_catch_with_and_without_a_target():
     assert parse_line("catch", CTX) == cmd.CallUno(chat=CHAT, user=ME)
     assert parse_line("catch bot ana", CTX) == cmd.CallUno(chat=CHAT, user=ME, target="ai1")
     assert parse_line("catch 3", CTX) == cmd.CallUno(chat=CHAT, user=ME, target="ai2")
+    assert parse_line("call 3", CTX) == cmd.CallUno(chat=CHAT, user=ME, target="ai2")  # Discord's word
     assert isinstance(parse_line("catch nobody", CTX), Refusal)
 
 

@@ -306,6 +306,9 @@ class ConsoleSession:
             if parsed.name == "standings":
                 await self.show_standings(final=False, record=False)
                 return True
+            if parsed.name == "table":
+                self.port.show_table()
+                return True
             for msgid in (*HELP_LINES, NOTATION_HELP, HAND_NUMBER_HELP):
                 self.port.line(Text(msgid))
             return True

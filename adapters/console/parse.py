@@ -9,7 +9,7 @@ refused for want of one completes that play.
     play r7 2 | play r7 bob         a 7 under 7-0 and whom to swap with (seat number or name)
     play g3 g3 | p 2 3              several cards of one rank
     play r5 uno                     play and declare UNO at once
-    draw | d   pass   uno   catch [name]   challenge   hand   rules   stats   log   help   quit
+    draw | d   pass   uno   catch [name]   challenge   hand   table   rules   stats   log   help   quit
     vote end                        vote to end the game
     top [previous | global]         the rating table (this season, the last one, everywhere)
     color red                       the dealer names the colour of a Wild turned first
@@ -64,6 +64,8 @@ PRESET_WORDS = {"preset", "presets", "预设"}
 TOP_WORDS = {"top", "排行", "排行榜"}
 HELP_WORDS = {"help", "?", "帮助", "commands", "menu", "菜单"}
 SCORE_WORDS = {"score", "scores", "standings", "比分", "排名"}
+TABLE_WORDS = {"table", "status", "board", "桌面", "牌桌"}  # the table again, in full
+SHOW_WORDS = {"show", "my", "看", "查看"}  # "show hand", "my cards", "show table", "查看 手牌"
 START_WORDS = ("start", "开始")  # leaves the --lobby step and deals
 # How the terminal writes a command a message names (a chat writes "/voteend", "/settings").
 COMMAND_WORDS = {"voteend": "vote end", "stop": "quit"}
@@ -89,7 +91,7 @@ class Context:
 
 @dataclass(frozen=True)
 class Local:
-    """A console-only request: "help", "standings" or "quit"."""
+    """A console-only request: "help", "standings", "table" or "quit"."""
 
     name: str
 
@@ -119,6 +121,8 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
     shown = shown_move(line)
     if shown is not None:
         return shown(chat=ctx.chat, user=ctx.user)
+    if head in SHOW_WORDS and len(rest) == 1:
+        head, rest = rest[0].lower(), []
     if head in SIMPLE:
         return SIMPLE[head](chat=ctx.chat, user=ctx.user)
     if head in VOTE_WORDS or head == "投票结束":
@@ -146,6 +150,8 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return Local("help")
     if head in SCORE_WORDS:
         return Local("standings")
+    if head in TABLE_WORDS:
+        return Local("table")
     if head in START_WORDS:  # the lobby's step takes it before this; here the game runs
         return Refusal(Text(N_("The game has already started.")))
     if head in ("quit", "exit", "q", "退出"):
@@ -251,8 +257,9 @@ HELP_LINES = (
     N_("settings / 设置 — show the settings; settings stacking=same — change one (see the list)"),
     N_("preset / 预设 save NAME, list, use NAME or CODE, delete NAME, share [NAME] — house rules "
        "kept under a name, and codes any chat can use"),
-    N_("hand / 手牌 — show your hand again; score / 比分 — the standings so far; rules / 规则 — "
-       "the rules; stats / 战绩 — your statistics; help / 帮助; quit / 退出 — leave"),
+    N_("hand / 手牌 — show your hand again; table / 桌面 — the table again; score / 比分 — the "
+       "standings so far; rules / 规则 — the rules; stats / 战绩 — your statistics; help / 帮助; "
+       "quit / 退出 — leave"),
     N_("log / 记录 — the UNO! race: who pressed, and when; vote end / 投票 结束 — vote to end "
        "the game; recap / 回顾 — the last match's recap"),
     N_("top / 排行 — the rating table; top previous / 排行 上赛季 — the last season's final "

@@ -127,6 +127,13 @@ class ConsoleChat:
 
     # ---- output ---------------------------------------------------------------------------
 
+    def show_table(self) -> None:
+        """The last table again, in full (the bots' moves printed it one short line each)."""
+        if self.last_table is None:
+            self.line(Text(N_("The game has not started yet.")))
+            return
+        self.say(render.render_table(self.last_table, reader=self.human_id, command=command_word))
+
     def flush_lobby(self) -> None:
         if self.pending_lobby is not None:
             # Shown once, whole: its last event ("Bot Bo takes a seat") is one of the seats listed.

@@ -102,6 +102,22 @@ async def test_eof_mid_match_shows_the_standings_so_far():
     assert {row[1] for row in rows} == {"you", "Bot Ana", "Bot Bo"}
 
 
+async def test_table_prints_the_last_table_again_in_full():
+    """The bots' moves print one short line each; "table" shows the whole table again."""
+    async def tables_printed(*lines: str) -> tuple[int, str]:
+        terminal = Terminal()
+        session = make_session(console_args(ai=2, seed=4), MemoryStore(), typing(*lines), terminal)
+        assert await session.run() == 0
+        return terminal.text.count("Top card:"), terminal.text
+
+    without, _ = await tables_printed("draw")
+    with_table, text = await tables_printed("draw", "table")
+    assert with_table == without + 1
+    last = text.rsplit("Top card:", 1)[1].split("Standings so far")[0]
+    assert all(re.search(rf"^(▶|•) \d\. {name}( 🤖)? · \d+ cards? · 0 pts$", last, re.M)
+               for name in ("you", "Bot Ana", "Bot Bo")), last
+
+
 async def test_the_turn_line_names_whose_move_it_is_and_names_are_isolated():
     store, terminal = MemoryStore(), Terminal()
     reader, _ = scripted_human()

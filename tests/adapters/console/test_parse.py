@@ -101,6 +101,10 @@ def test_local_requests_and_blank_lines():
     assert parse_line("menu", CTX) == parse_line("/help", CTX) == Local("help")
     assert parse_line("score", CTX) == parse_line("比分", CTX) == Local("standings")
     assert parse_line("cards", CTX) == cmd.ShowHand(chat=CHAT, user=ME)
+    for line in ("show hand", "my cards", "查看 手牌"):
+        assert parse_line(line, CTX) == cmd.ShowHand(chat=CHAT, user=ME), line
+    for line in ("table", "show table", "status", "桌面"):
+        assert parse_line(line, CTX) == Local("table"), line
     started = parse_line("start", CTX)  # the lobby's step reads "start" before this
     assert isinstance(started, Refusal) and started.text.msgid == "The game has already started."
 

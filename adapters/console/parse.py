@@ -43,6 +43,7 @@ from bot.render.hand_text import MOVE_NAMES, take_penalty
 
 # English commands, with the Chinese a player may type with --lang zh.
 PLAY_WORDS = {"play", "p", "出", "出牌"}
+GLUED_PLAY_WORDS = ("出牌", "出")  # longest first
 NAME_COLOR_WORDS = {"color", "colour", "颜色", "选色"}
 UNO_WORDS = {"uno", "uno!"}
 CATCH_WORDS = {"catch", "call", "抓"}
@@ -123,6 +124,10 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return shown(chat=ctx.chat, user=ctx.user)
     if head in SHOW_WORDS and len(rest) == 1:
         head, rest = rest[0].lower(), []
+    glued = None if head in PLAY_WORDS else next(
+        (w for w in GLUED_PLAY_WORDS if head.startswith(w)), None)
+    if glued is not None:  # Chinese is written without spaces: "出红5" is "出 红5"
+        return parse_play([head[len(glued):], *rest], ctx)
     if head in SIMPLE:
         return SIMPLE[head](chat=ctx.chat, user=ctx.user)
     if head in VOTE_WORDS or head == "投票结束":

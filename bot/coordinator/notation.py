@@ -7,7 +7,8 @@ What a player may type, in any case, with half- or full-width characters (NFKC):
 - English names: ``red 5``, ``red five``, ``red skip``, ``red reverse``, ``red draw two``,
   ``red +2``, ``wild``, ``wild draw four``, ``+4``, ``wd4``, ``w4``;
 - Chinese, as cards are shown (``bot/i18n/labels.py``): ``黄2``, ``黄 2``, ``红色反转``,
-  ``蓝色跳过``, ``黄色+2``, ``万能牌``, ``王牌+4``, ``+4``;
+  ``蓝色跳过``, ``黄色+2``, ``万能牌``, ``王牌+4``, ``+4``; and as people say them: ``红五``,
+  ``黄禁``, ``黄跳``, ``绿反``;
 - where a hand is shown with numbers (the console), a card's position in it: ``1``;
 - after the cards: a colour for a wild (``W 红``, ``5 blue``), a seat for a 7 under 7-0
   (a seat number or a name), and ``uno`` to declare UNO with the play.
@@ -59,9 +60,10 @@ _COLOR_WORDS: dict[str, Color] = {
     "y": Color.YELLOW, "yellow": Color.YELLOW, "黄": Color.YELLOW,
 }
 _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_CHINESE_NUMBERS = "零一二三四五六七八九"  # 红五 as well as 红5
 _ACTION_WORDS: dict[Rank, tuple[str, ...]] = {
-    Rank.SKIP: ("skip", "s", "跳过", "禁止"),
-    Rank.REVERSE: ("reverse", "r", "反转", "转向"),
+    Rank.SKIP: ("skip", "s", "跳过", "禁止", "跳", "禁"),
+    Rank.REVERSE: ("reverse", "r", "反转", "转向", "反"),
     Rank.DRAW_TWO: ("draw two", "draw 2", "+2", "d2", "plus two", "加二", "加2"),
 }
 _WILD_WORDS: dict[Rank, tuple[str, ...]] = {
@@ -97,8 +99,9 @@ def _build_card_names() -> dict[str, Card]:
         else:
             for color_word in colors[card.color]:
                 if card.rank.is_number:
-                    forms.append(color_word + card.rank.value)
-                    forms.append(color_word + " " + _NUMBER_WORDS[int(card.rank.value)])
+                    number = int(card.rank.value)
+                    forms += [color_word + card.rank.value, color_word + " " + _NUMBER_WORDS[number],
+                              color_word + _CHINESE_NUMBERS[number]]
                 else:
                     forms += [color_word + " " + word for word in _ACTION_WORDS[card.rank]]
         for form in forms:

@@ -57,6 +57,8 @@ def test_every_code_reads_back_in_any_case_and_width(card):
     ("黄2", "Y2"), ("黄 2", "Y2"), ("黄色2", "Y2"), ("红色反转", "RR"), ("红 反转", "RR"),
     ("蓝色跳过", "BS"), ("黄色+2", "Y+2"), ("万能牌", "W"), ("王牌+4", "W+4"), ("＋４", "W+4"),
     ("绿色 +2", "G+2"), ("blue 0", "B0"), ("green zero", "G0"),
+    # As people say them in Chinese: numbers in characters, the short action names.
+    ("红五", "R5"), ("红色九", "R9"), ("蓝零", "B0"), ("黄禁", "YS"), ("黄跳", "YS"), ("绿反", "GR"),
 ])
 def test_names_players_type(typed, code):
     assert cards_of(typed) == (code,)

@@ -43,6 +43,11 @@ def play(**fields):
     ("p 2 3", play(cards=("G3", "G3"))),
     ("play r5 uno", play(cards=("R5",), declare_uno=True)),
     ("出 w 红", play(cards=("W",), color="R")),
+    # Chinese is written without spaces, and numbers in Chinese too.
+    ("出红5", play(cards=("R5",))),
+    ("出牌红五", play(cards=("R5",))),
+    ("出万能 红", play(cards=("W",), color="R")),
+    ("出1", play(cards=("R5",))),
 ])
 def test_plays(line, expected):
     parsed = parse_line(line, CTX)
@@ -111,6 +116,8 @@ def test_local_requests_and_blank_lines():
 
 @pytest.mark.parametrize("line, msgid_part", [
     ("dance", "Unknown command"),
+    ("出牌", "Say which card"),
+    ("出力", "do not know the card"),
     ("play", "Say which card"),
     ("play 9", "no card"),
     ("9", "no card"),

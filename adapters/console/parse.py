@@ -21,7 +21,6 @@ and a move may be typed as the hand's "You can" line names it (过牌, 喊UNO！
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,11 +34,10 @@ from bot.coordinator import (
     preset_command,
     settings_command,
     top_request,
+    typed_move,
 )
 from bot.coordinator import commands as cmd
 from bot.engine.cards import Card
-from bot.i18n import LOCALES, gettext, ngettext
-from bot.render.hand_text import MOVE_NAMES, take_penalty
 
 # English commands, with the Chinese a player may type with --lang zh.
 PLAY_WORDS = {"play", "p", "出", "出牌"}
@@ -70,10 +68,7 @@ SHOW_WORDS = {"show", "my", "看", "查看"}  # "show hand", "my cards", "show t
 START_WORDS = ("start", "开始")  # leaves the --lobby step and deals
 # How the terminal writes a command a message names (a chat writes "/voteend", "/settings").
 COMMAND_WORDS = {"voteend": "vote end", "stop": "quit"}
-# The moves as the hand's "You can" line names them, typed back whole ("过牌", "say UNO!").
-SHOWN_MOVES: dict[str, type[cmd.Command]] = {
-    "draw": cmd.Draw, "pass": cmd.Pass, "uno": cmd.DeclareUno, "challenge": cmd.Challenge,
-    "catch": cmd.CallUno}
+
 COLOR_QUESTION = N_("Name a colour: red, green, blue or yellow.")
 
 
@@ -119,9 +114,9 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return None
     # "/play R5" as a chat is typed to: the command the word names.
     head, rest = words[0].lower().removeprefix("/"), words[1:]
-    shown = shown_move(line)
+    shown = typed_move(line, ctx.chat, ctx.user)  # as the hand names it: "过牌", "say UNO!"
     if shown is not None:
-        return shown(chat=ctx.chat, user=ctx.user)
+        return shown
     if head in SHOW_WORDS and len(rest) == 1:
         head, rest = rest[0].lower(), []
     glued = None if head in PLAY_WORDS else next(
@@ -183,28 +178,6 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return play_command(typed, ctx)
     return Refusal(Text(N_("Unknown command \"{command}\". Type \"help\" for the list."),
                         {"command": words[0]}))
-
-
-def _compact(text: str) -> str:
-    """A move's name as compared: letter width, case, spaces and "!" aside."""
-    return re.sub(r"[\s!]+", "", unicodedata.normalize("NFKC", text).casefold())
-
-
-def shown_move(line: str) -> type[cmd.Command] | None:
-    """The move a line names as the hand's "You can" line shows it, in either language:
-    "pass", "过牌", "say UNO", "接受4张罚牌" (None: it names none of them)."""
-    typed = _compact(line)
-    for move, msgid in MOVE_NAMES.items():
-        if any(typed == _compact(gettext(msgid, locale)) for locale in LOCALES):
-            return SHOWN_MOVES[move]
-    take = take_penalty(2)
-    assert take.plural is not None
-    for locale in LOCALES:
-        for count in (1, 2):
-            before, _, after = _compact(ngettext(take.msgid, take.plural, count, locale)).partition("{count}")
-            if re.fullmatch(re.escape(before) + r"\d*" + re.escape(after), typed):
-                return cmd.Draw
-    return None
 
 
 def parse_play(words: Sequence[str], ctx: Context) -> cmd.PlayCards | Refusal:

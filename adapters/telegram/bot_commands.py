@@ -67,5 +67,7 @@ def help_text(locale: str) -> str:
                    "Your cards come to this private chat with buttons; in the group you can also "
                    "type @ and the bot's name to see and play them."), locale), ""]
     lines += [f"/{name} — {tr(description, locale)}" for name, description in COMMANDS]
-    lines += ["", tr(NOTATION_HELP, locale)]
+    lines += ["", tr(NOTATION_HELP, locale),
+              tr(N_("In the private chat with me a card or a move needs no command: write 红5, "
+                    "W red, draw or 过牌."), locale)]
     return "\n".join(lines)

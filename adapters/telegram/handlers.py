@@ -17,7 +17,17 @@ from telegram import User as TgUser
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
-from bot.coordinator import N_, ChatKey, Reply, notation, preset_command, top_request
+from bot.coordinator import (
+    N_,
+    ChatKey,
+    Reply,
+    Text,
+    User,
+    notation,
+    preset_command,
+    top_request,
+    typed_move,
+)
 from bot.coordinator import commands as cmd
 from bot.i18n import translate
 from bot.render.text import render_reply
@@ -102,22 +112,58 @@ class CommandHandlers:
         ``/play red`` completes it, and after a 7 without a target, ``/play Ana``. The
         notation: bot/coordinator/notation.py."""
         found = await self._game_of(update)
+        if found is not None:
+            await self._play(found, list(context.args or []))
+
+    async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Words typed in the private chat, where the hand is: a move as the hand names it
+        ("过牌", "draw", "uno"), else a card as ``/play`` takes it ("红5", "W red", or the
+        colour a wild was refused for). Text that is neither is answered with how to play,
+        never left unanswered."""
+        found = await self._game_of(update)
         if found is None:
             return
         message, tg_user, tg_chat, chat = found
-        args = context.args or []
+        text = message.text or ""
+        if notation.normalize(text).strip("!！") == "uno":  # as /uno: declare, or call out
+            await self._command(update, lambda chat, user: cmd.CallUno(chat, user))
+            return
+        if typed_move(text, chat, await self.ctx.user(tg_user)) is not None:
+            def move(chat: ChatKey, user: User) -> cmd.Command:
+                command = typed_move(text, chat, user)
+                assert command is not None
+                return command
+
+            await self._command(update, move)
+            return
+        await self._play(found, text.split(), typed=True)
+
+    async def _play(self, found: tuple[Message, TgUser, Chat, ChatKey], args: list[str], *,
+                    typed: bool = False) -> None:
+        """A play from the words after ``/play`` (or ``typed`` in the private chat, where a
+        line that names no card is answered with how to play)."""
+        message, tg_user, tg_chat, chat = found
         key = (chat, str(tg_user.id))
         question = self._questions.pop(key, None)
         play = question.answered_by(args) if question is not None else None
         if play is None:
-            typed = notation.parse_play(args) if args else notation.TypedPlay()
-            if isinstance(typed, notation.NotationError):
+            typed_play = notation.parse_play(args) if args else notation.TypedPlay()
+            if isinstance(typed_play, notation.NotationError) or (typed and not typed_play.cards):
                 loc = await self.ctx.locale_of(tg_user)
                 user = await self.ctx.user(tg_user)
-                await self.ctx.reply_in_chat(message, cmd.PlayCards(chat, user),
-                                             Reply(ok=False, text=typed.text, error="bad_card", locale=loc))
+                if typed:  # words in the private chat: what was not understood, then how to play
+                    problem = typed_play.text if isinstance(typed_play, notation.NotationError) \
+                        else Text(N_("That is not a card or a move."))
+                    text = Text(N_("{problem} Write a card to play it (R5, 红5, W red) or a move as "
+                                   "your hand names it (draw, pass), or use the buttons of your "
+                                   "hand."), {"problem": problem})
+                else:
+                    assert isinstance(typed_play, notation.NotationError)
+                    text = typed_play.text
+                await self.ctx.reply_in_chat(message, cmd.PlayCards(chat, user), Reply(
+                    ok=False, text=text, error="bad_card", locale=loc))
                 return
-            play = typed
+            play = typed_play
         command, reply = await self.ctx.run_as(tg_user, tg_chat, chat, lambda chat, user: cmd.PlayCards(
             chat, user, cards=play.cards, color=play.color, declare_uno=play.declare_uno,
             swap_with=play.swap_with), False)

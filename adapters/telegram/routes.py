@@ -13,6 +13,7 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     InlineQueryHandler,
+    MessageHandler,
     TypeHandler,
     filters,
 )
@@ -71,6 +72,9 @@ def register(app: Application, ctx: BotContext, stickers: StickerSets | None = N
     app.add_handler(CommandHandler("lang", commands.on_language))
     app.add_handler(CommandHandler("help", commands.on_help))
     app.add_handler(CommandHandler("cards", cards.on_command))
+    # Words typed where the hand is (not a command, not an inline result sent through the bot).
+    app.add_handler(MessageHandler(private & filters.TEXT & ~filters.COMMAND & ~filters.VIA_BOT,
+                                   commands.on_private_text))
     app.add_handler(CallbackQueryHandler(settings.on_button, pattern=settings_menu.PATTERN))
     app.add_handler(CallbackQueryHandler(cards.on_button, pattern=card_theme.PATTERN))
     app.add_handler(CallbackQueryHandler(Buttons(ctx).on_button))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.coordinator.typed_moves import MOVE_NAMES, take_penalty
 from bot.coordinator.views import Nn_, Text
 from bot.engine.cards import Rank
 from bot.i18n import N_, card_label
@@ -69,17 +70,6 @@ def jump_in_text(view: HandView) -> Text | None:
     if not cards or view.is_turn:
         return None
     return Text(N_("⚡ You may jump in with {cards}."), {"cards": cards})
-
-
-# The moves the "You can" line names, as it names them: a frontend where moves are typed
-# takes these words back (the terminal), in either language.
-MOVE_NAMES = {"draw": N_("draw"), "pass": N_("pass"), "uno": N_("say UNO!"),
-              "challenge": N_("challenge"), "catch": N_("call UNO! on a player who forgot")}
-
-
-def take_penalty(count: int) -> Text:
-    """Taking the +2/+4 waiting for you: the same move as "draw", named as its button is."""
-    return Nn_("take the {count} card", "take the {count} cards", count)
 
 
 def _hand_options(view: HandView, t: Writer) -> list[str]:

@@ -225,12 +225,16 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
         return update_id
 
     def send_text(self, user: TgUser, chat_id: int, text: str,
-                  reply_to: StoredMessage | dict[str, Any] | None = None) -> int:
-        """A user writes ``text`` in ``chat_id`` (a command gets its bot_command entity)."""
+                  reply_to: StoredMessage | dict[str, Any] | None = None, *,
+                  via_bot: bool = False) -> int:
+        """A user writes ``text`` in ``chat_id`` (a command gets its bot_command entity);
+        ``via_bot``: the message is an inline result the user sent through this bot."""
         message: dict[str, Any] = {
             "message_id": next(self._message_ids), "date": int(time.time()),
             "chat": _chat_dict(chat_id), "from": user.to_dict(), "text": text,
         }
+        if via_bot:
+            message["via_bot"] = self._bot_user()
         if text.startswith("/"):
             message["entities"] = [{"type": "bot_command", "offset": 0,
                                     "length": len(text.split()[0])}]

@@ -1,0 +1,56 @@
+"""Moves typed as the hand names them: the hand's "You can" line ("draw, pass, say UNO!",
+"摸牌、过牌、喊UNO！") is a list of words a player may type back, in either language, where
+moves are typed (the terminal, a private chat with the bot). Cards are ``notation``'s."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from bot.i18n import LOCALES, gettext, ngettext
+
+from . import commands as cmds
+from .ports import ChatKey, User
+from .views import N_, Nn_, Text
+
+# Each move the "You can" line names, as it names it.
+MOVE_NAMES = {"draw": N_("draw"), "pass": N_("pass"), "uno": N_("say UNO!"),
+              "challenge": N_("challenge"), "catch": N_("call UNO! on a player who forgot")}
+_COMMANDS: dict[str, type[cmds.Command]] = {
+    "draw": cmds.Draw, "pass": cmds.Pass, "uno": cmds.DeclareUno, "challenge": cmds.Challenge,
+    "catch": cmds.CallUno}
+
+
+def take_penalty(count: int) -> Text:
+    """Taking the +2/+4 waiting for you: the same move as "draw", named as its button is."""
+    return Nn_("take the {count} card", "take the {count} cards", count)
+
+
+def _compact(text: str) -> str:
+    """A move's name as compared: letter width, case, spaces and "!" aside."""
+    return re.sub(r"[\s!]+", "", unicodedata.normalize("NFKC", text).casefold())
+
+
+def move_named(line: str) -> str | None:
+    """The move (a key of ``MOVE_NAMES``) a line names as the hand shows it, in either
+    language: "pass", "过牌", "say UNO", "接受4张罚牌" (draw); None: none of them."""
+    typed = _compact(line)
+    if not typed:
+        return None
+    for move, msgid in MOVE_NAMES.items():
+        if any(typed == _compact(gettext(msgid, locale)) for locale in LOCALES):
+            return move
+    take = take_penalty(2)
+    assert take.plural is not None
+    for locale in LOCALES:
+        for count in (1, 2):
+            before, _, after = _compact(ngettext(take.msgid, take.plural, count, locale)).partition("{count}")
+            if re.fullmatch(re.escape(before) + r"\d*" + re.escape(after), typed):
+                return "draw"
+    return None
+
+
+def typed_move(line: str, chat: ChatKey, user: User) -> cmds.Command | None:
+    """The command of a move typed as the hand names it (None: the line names none)."""
+    move = move_named(line)
+    return None if move is None else _COMMANDS[move](chat=chat, user=user)

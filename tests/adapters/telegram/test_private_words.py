@@ -1,0 +1,87 @@
+"""Words typed in the private chat, where the hand is: a card or a move as the hand names it
+plays it, anything else is answered with how to play; nothing typed there goes unanswered."""
+
+from __future__ import annotations
+
+import html
+
+from .conftest import ANA, BO, CY, DEE, Harness
+from .helpers import CHAT, match_of, next_actor, rig
+
+PLAYERS = [ANA, BO, CY]
+IDS = {u: str(u.id) for u in PLAYERS}
+
+
+async def _my_turn(harness: Harness, cards: list[str], top: str = "R3"):
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, PLAYERS)
+    mover = await next_actor(harness, PLAYERS)
+    await rig(harness, hands={IDS[mover]: cards}, current=IDS[mover], top=top)
+    await harness.settle()
+    return mover
+
+
+async def _top(harness: Harness) -> str:
+    return str((await match_of(harness)).game.discard[-1])
+
+
+async def test_a_card_typed_privately_is_played(harness: Harness):
+    mover = await _my_turn(harness, ["R5", "G3", "Y9"])
+    harness.say(mover, "红5", chat=mover.id)
+
+    async def played() -> bool:
+        return await _top(harness) == "R5"
+    await harness.until(played, "the red five on the pile")
+
+
+async def test_a_wild_typed_without_a_colour_is_asked_for_one_and_the_colour_completes_it(harness: Harness):
+    mover = await _my_turn(harness, ["W", "G3", "Y9"])
+    answer = await harness.ask(mover, "万能牌", chat=mover.id)
+    assert "colour" in answer.lower() and await _top(harness) == "R3"
+    harness.say(mover, "蓝", chat=mover.id)
+
+    async def played() -> bool:
+        return await _top(harness) == "W"
+    await harness.until(played, "the wild on the pile")
+    assert (await match_of(harness)).game.color.value == "B"
+
+
+async def test_a_move_typed_as_the_hand_names_it_is_made(harness: Harness):
+    mover = await _my_turn(harness, ["G3", "Y9"])
+    before = len((await match_of(harness)).game.hand(IDS[mover]))
+    harness.say(mover, "摸牌", chat=mover.id)  # "draw" as the Chinese hand names it
+
+    async def drew() -> bool:
+        return len((await match_of(harness)).game.hand(IDS[mover])) == before + 1
+    await harness.until(drew, "a card drawn")
+
+
+async def test_what_is_neither_a_card_nor_a_move_is_answered_with_how_to_play(harness: Harness):
+    mover = await _my_turn(harness, ["R5", "G3", "Y9"])
+    before = await harness.store.load(CHAT)
+    answer = html.unescape(await harness.ask(mover, "hello there", chat=mover.id))
+    assert 'I do not know the card "hello"' in answer and "use the buttons of your hand" in answer
+    colour = html.unescape(await harness.ask(mover, "red", chat=mover.id))  # no wild asked for one
+    assert colour.startswith("That is not a card or a move.")
+    refused = html.unescape(await harness.ask(mover, "过牌", chat=mover.id))  # pass before drawing
+    assert refused == "You can only pass right after drawing."
+    assert (await harness.store.load(CHAT)).match == before.match
+
+
+async def test_words_from_someone_in_no_game_say_so(harness: Harness):
+    await harness.start()
+    answer = await harness.ask(DEE, "R5", chat=DEE.id)
+    assert answer == "You are not in a game."
+
+
+async def test_an_inline_result_sent_through_the_bot_is_not_read_again(harness: Harness):
+    """Inline mode plays the card when it is chosen; the message it leaves in the chat is not
+    a second move, nor a question to answer."""
+    mover = await _my_turn(harness, ["R5", "G3", "Y9"])
+    await harness.settle()
+    mark = len(harness.api.calls)
+    harness.api.send_text(mover, mover.id, "R5", via_bot=True)
+    await harness.settle()
+    assert not [c for c in harness.api.calls[mark:] if c.method == "sendMessage"]
+    assert await _top(harness) == "R3"

@@ -1,0 +1,36 @@
+"""Moves typed as the hand's "You can" line names them, in either language."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.coordinator import commands as cmds
+from bot.coordinator.ports import ChatKey, User
+from bot.coordinator.typed_moves import MOVE_NAMES, move_named, take_penalty, typed_move
+from bot.i18n import LOCALES, format_text, gettext
+
+CHAT, ME = ChatKey("telegram", "-1"), User("1", "Ana")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("move", sorted(MOVE_NAMES))
+def test_each_move_as_shown_in_each_language(locale, move):
+    shown = gettext(MOVE_NAMES[move], locale)
+    assert move_named(shown) == move_named(f"  {shown.upper()} ") == move_named(shown.rstrip("!！")) == move
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("count", [1, 2, 4, 12])
+def test_taking_a_penalty_as_shown_is_a_draw(locale, count):
+    assert move_named(format_text(take_penalty(count), locale)) == "draw"
+
+
+@pytest.mark.parametrize("line", ["", "   ", "R5", "红5", "play", "draw two", "passes", "过牌吧", "uno"])
+def test_what_names_no_move(line):
+    assert move_named(line) is None and typed_move(line, CHAT, ME) is None
+
+
+def test_the_command_of_a_typed_move():
+    assert typed_move("过牌", CHAT, ME) == cmds.Pass(chat=CHAT, user=ME)
+    assert typed_move("say UNO!", CHAT, ME) == cmds.DeclareUno(chat=CHAT, user=ME)
+    assert typed_move("抓没喊UNO的玩家", CHAT, ME) == cmds.CallUno(chat=CHAT, user=ME)

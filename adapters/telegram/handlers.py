@@ -29,6 +29,7 @@ from bot.coordinator import (
     typed_move,
 )
 from bot.coordinator import commands as cmd
+from bot.engine.cards import Card
 from bot.i18n import translate
 from bot.render.text import render_reply
 
@@ -138,6 +139,12 @@ class CommandHandlers:
             return
         await self._play(found, text.split(), typed=True)
 
+    def _shown_hand(self, message: Message, chat: ChatKey, tg_user: TgUser) -> tuple[Card, ...] | None:
+        """In the private chat, the cards of the hand shown there last, in its order: "1" or
+        "/play 2 5" are the cards numbered so (None elsewhere, or for another game's hand)."""
+        known = self.ctx.port.known_hand(str(tg_user.id)) if message.chat.type == ChatType.PRIVATE else None
+        return tuple(option.card for option in known.view.cards) if known and known.chat == chat else None
+
     async def _play(self, found: tuple[Message, TgUser, Chat, ChatKey], args: list[str], *,
                     typed: bool = False) -> None:
         """A play from the words after ``/play`` (or ``typed`` in the private chat, where a
@@ -147,7 +154,8 @@ class CommandHandlers:
         question = self._questions.pop(key, None)
         play = question.answered_by(args) if question is not None else None
         if play is None:
-            typed_play = notation.parse_play(args) if args else notation.TypedPlay()
+            typed_play = notation.parse_play(args, self._shown_hand(message, chat, tg_user)) \
+                if args else notation.TypedPlay()
             if isinstance(typed_play, notation.NotationError) or (typed and not typed_play.cards):
                 loc = await self.ctx.locale_of(tg_user)
                 user = await self.ctx.user(tg_user)

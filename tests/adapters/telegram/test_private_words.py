@@ -4,9 +4,10 @@ plays it, anything else is answered with how to play; nothing typed there goes u
 from __future__ import annotations
 
 import html
+import re
 
 from .conftest import ANA, BO, CY, DEE, Harness
-from .helpers import CHAT, match_of, next_actor, rig
+from .helpers import CHAT, match_of, next_actor, refresh_hands, rig
 
 PLAYERS = [ANA, BO, CY]
 IDS = {u: str(u.id) for u in PLAYERS}
@@ -85,3 +86,15 @@ async def test_an_inline_result_sent_through_the_bot_is_not_read_again(harness: 
     await harness.settle()
     assert not [c for c in harness.api.calls[mark:] if c.method == "sendMessage"]
     assert await _top(harness) == "R3"
+
+
+async def test_a_number_typed_privately_is_the_card_numbered_so_in_the_hand_shown(harness: Harness):
+    mover = await _my_turn(harness, ["G3", "R5", "Y9", "B1"])
+    await refresh_hands(harness, [mover])  # the hand as rigged, shown with its numbers
+    shown = html.unescape(harness.hand_message(mover).text)
+    number = re.search(r"(\d+)\. 🟥5 Red 5", shown).group(1)
+    harness.say(mover, number, chat=mover.id)
+
+    async def played() -> bool:
+        return await _top(harness) == "R5"
+    await harness.until(played, "the card numbered so on the pile")

@@ -35,6 +35,7 @@ from bot.coordinator import (
     settings_command,
     top_request,
     typed_move,
+    word_command,
 )
 from bot.coordinator import commands as cmd
 from bot.engine.cards import Card
@@ -45,17 +46,6 @@ GLUED_PLAY_WORDS = ("出牌", "出")  # longest first
 NAME_COLOR_WORDS = {"color", "colour", "颜色", "选色"}
 UNO_WORDS = {"uno", "uno!"}
 CATCH_WORDS = {"catch", "call", "抓"}
-SIMPLE: dict[str, type[cmd.Command]] = {
-    "draw": cmd.Draw, "d": cmd.Draw, "摸": cmd.Draw, "摸牌": cmd.Draw,
-    "take": cmd.Draw, "接受": cmd.Draw,  # a waiting +2/+4, as the hand names that move
-    "pass": cmd.Pass, "过": cmd.Pass,
-    "challenge": cmd.Challenge, "质疑": cmd.Challenge,
-    "hand": cmd.ShowHand, "h": cmd.ShowHand, "手牌": cmd.ShowHand, "cards": cmd.ShowHand,
-    "rules": cmd.ShowRules, "规则": cmd.ShowRules,
-    "stats": cmd.ShowStats, "战绩": cmd.ShowStats,
-    "log": cmd.ShowLog, "记录": cmd.ShowLog,
-    "recap": cmd.ShowRecap, "回顾": cmd.ShowRecap,
-}
 VOTE_WORDS = {"vote", "投票"}
 END_WORDS = {"end", "结束"}
 SETTINGS_WORDS = {"settings", "setting", "set", "设置"}
@@ -123,8 +113,9 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         (w for w in GLUED_PLAY_WORDS if head.startswith(w)), None)
     if glued is not None:  # Chinese is written without spaces: "出红5" is "出 红5"
         return parse_play([head[len(glued):], *rest], ctx)
-    if head in SIMPLE:
-        return SIMPLE[head](chat=ctx.chat, user=ctx.user)
+    simple = word_command([head, *rest], ctx.chat, ctx.user)  # "draw", "摸", "手牌", "rules"
+    if simple is not None:
+        return simple
     if head in VOTE_WORDS or head == "投票结束":
         if head == "投票结束" or (len(rest) == 1 and rest[0].lower() in END_WORDS):
             return cmd.VoteEnd(chat=ctx.chat, user=ctx.user)

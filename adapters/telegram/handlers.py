@@ -26,7 +26,7 @@ from bot.coordinator import (
     notation,
     preset_command,
     top_request,
-    typed_move,
+    typed_command,
 )
 from bot.coordinator import commands as cmd
 from bot.engine.cards import Card
@@ -118,9 +118,9 @@ class CommandHandlers:
 
     async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Words typed in the private chat, where the hand is: a move as the hand names it
-        ("过牌", "draw", "uno"), else a card as ``/play`` takes it ("红5", "W red", or the
-        colour a wild was refused for). Text that is neither is answered with how to play,
-        never left unanswered."""
+        ("过牌", "draw", "uno") or a one-word command ("hand", "手牌", "rules"), else a card as
+        ``/play`` takes it ("红5", "W red", "1", or the colour a wild was refused for). Text
+        that is none of them is answered with how to play, never left unanswered."""
         found = await self._game_of(update)
         if found is None:
             return
@@ -129,13 +129,13 @@ class CommandHandlers:
         if notation.normalize(text).strip("!！") == "uno":  # as /uno: declare, or call out
             await self._command(update, lambda chat, user: cmd.CallUno(chat, user))
             return
-        if typed_move(text, chat, await self.ctx.user(tg_user)) is not None:
-            def move(chat: ChatKey, user: User) -> cmd.Command:
-                command = typed_move(text, chat, user)
+        if typed_command(text, chat, await self.ctx.user(tg_user)) is not None:
+            def typed(chat: ChatKey, user: User) -> cmd.Command:
+                command = typed_command(text, chat, user)
                 assert command is not None
                 return command
 
-            await self._command(update, move)
+            await self._command(update, typed)
             return
         await self._play(found, text.split(), typed=True)
 

@@ -6,7 +6,13 @@ import pytest
 
 from bot.coordinator import commands as cmds
 from bot.coordinator.ports import ChatKey, User
-from bot.coordinator.typed_moves import MOVE_NAMES, move_named, take_penalty, typed_move
+from bot.coordinator.typed_moves import (
+    MOVE_NAMES,
+    move_named,
+    take_penalty,
+    typed_command,
+    typed_move,
+)
 from bot.i18n import LOCALES, format_text, gettext
 
 CHAT, ME = ChatKey("telegram", "-1"), User("1", "Ana")
@@ -34,3 +40,17 @@ def test_the_command_of_a_typed_move():
     assert typed_move("过牌", CHAT, ME) == cmds.Pass(chat=CHAT, user=ME)
     assert typed_move("say UNO!", CHAT, ME) == cmds.DeclareUno(chat=CHAT, user=ME)
     assert typed_move("抓没喊UNO的玩家", CHAT, ME) == cmds.CallUno(chat=CHAT, user=ME)
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("draw", cmds.Draw), ("draw a card", cmds.Draw), ("摸", cmds.Draw), ("/hand", cmds.ShowHand),
+    ("手牌", cmds.ShowHand), ("Rules please", cmds.ShowRules), ("战绩", cmds.ShowStats),
+])
+def test_a_command_typed_as_its_first_word(line, kind):
+    assert type(typed_command(line, CHAT, ME)) is kind
+
+
+@pytest.mark.parametrize("line", ["draw four", "DRAW FOUR", "R5", "红5", "hello", ""])
+def test_a_card_named_after_a_command_word_is_a_card(line):
+    """"draw four" is a Wild Draw Four, not a draw: the card is the play's reader's to read."""
+    assert typed_command(line, CHAT, ME) is None

@@ -46,6 +46,7 @@ def play(**fields):
     ("出牌红五", play(cards=("R5",))),
     ("出万能 红", play(cards=("W",), color="R")),
     ("出1", play(cards=("R5",))),
+    ("draw four", play(cards=("W+4",))),  # a card, not the command "draw"
 ])
 def test_plays(line, expected):
     parsed = parse_line(line, CTX)

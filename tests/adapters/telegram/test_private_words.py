@@ -58,6 +58,15 @@ async def test_a_move_typed_as_the_hand_names_it_is_made(harness: Harness):
     await harness.until(drew, "a card drawn")
 
 
+async def test_a_one_word_command_typed_privately_is_that_command(harness: Harness):
+    mover = await _my_turn(harness, ["R5", "G3", "Y9"])
+    before = len(harness.api.calls_to("sendMessage", mover.id))
+    harness.say(mover, "手牌", chat=mover.id)  # the hand, posted anew as /hand does
+    await harness.api.wait_for(
+        lambda: len(harness.api.calls_to("sendMessage", mover.id)) > before, what="the hand again")
+    assert "🟥5" in harness.api.calls_to("sendMessage", mover.id)[-1].params["text"]
+
+
 async def test_what_is_neither_a_card_nor_a_move_is_answered_with_how_to_play(harness: Harness):
     mover = await _my_turn(harness, ["R5", "G3", "Y9"])
     before = await harness.store.load(CHAT)

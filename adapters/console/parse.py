@@ -21,12 +21,14 @@ and a move may be typed as the hand's "You can" line names it (过牌, 喊UNO！
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.coordinator import (
     N_,
+    WORD_COMMANDS,
     ChatKey,
     Text,
     User,
@@ -167,8 +169,29 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
     typed = notation.parse_play(words, ctx.hand, ctx.seats)
     if isinstance(typed, notation.TypedPlay) and typed.cards:  # "red reverse", "黄 2" alone
         return play_command(typed, ctx)
+    suggestion = closest_command(words[0])
+    if suggestion is not None:
+        return Refusal(Text(N_("Unknown command \"{command}\". Did you mean \"{suggestion}\"? Type "
+                               "\"help\" for the list."), {"command": words[0], "suggestion": suggestion}))
     return Refusal(Text(N_("Unknown command \"{command}\". Type \"help\" for the list."),
                         {"command": words[0]}))
+
+
+# The English words of the commands, offered when a typed word comes close to one ("drwa").
+SUGGESTED = sorted({*WORD_COMMANDS, *PLAY_WORDS, *NAME_COLOR_WORDS, *UNO_WORDS, *CATCH_WORDS,
+                    *SETTINGS_WORDS, *PRESET_WORDS, *TOP_WORDS, *HELP_WORDS, *SCORE_WORDS,
+                    *TABLE_WORDS, "vote", "quit", "exit"} - {"uno!", "?"})
+
+
+def closest_command(word: str) -> str | None:
+    """The command word a mistyped one most likely meant (None: none is close): English
+    words of four letters and more only, where a typo is a typo."""
+    typed = word.lower().removeprefix("/")
+    if len(typed) < 4 or not typed.isascii():
+        return None
+    close = difflib.get_close_matches(typed, [w for w in SUGGESTED if len(w) >= 4 and w.isascii()],
+                                      n=1, cutoff=0.75)
+    return close[0] if close else None
 
 
 def parse_play(words: Sequence[str], ctx: Context) -> cmd.PlayCards | Refusal:

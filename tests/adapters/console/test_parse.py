@@ -104,6 +104,7 @@ def test_local_requests_and_blank_lines():
 
 @pytest.mark.parametrize("line, msgid_part", [
     ("dance", "Unknown command"),
+    ("drwa", "Did you mean"),  # a typo: the command it most likely meant
     ("出牌", "Say which card"),
     ("出力", "do not know the card"),
     ("play", "Say which card"),
@@ -117,6 +118,9 @@ def test_local_requests_and_blank_lines():
 ])
 def test_bad_input_is_a_one_line_refusal(line, msgid_part):
     parsed = parse_line(line, CTX)
+    assert isinstance(parsed, Refusal)
+    if line == "drwa":
+        assert parsed.text.params["suggestion"] == "draw"
     assert isinstance(parsed, Refusal)
     assert msgid_part in parsed.text.msgid
     assert "\n" not in parsed.text.msgid

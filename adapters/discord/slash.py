@@ -18,14 +18,18 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.coordinator import (
+    ChatKey,
     Refusal,
     Reply,
     Text,
+    User,
     all_settings,
     format_value,
     label,
+    move_named,
     notation,
     setting,
+    typed_move,
 )
 from bot.coordinator import commands as cmd
 from bot.i18n import LANGUAGE_NAMES, N_, format_text, gettext, normalize_locale
@@ -160,6 +164,15 @@ def build_group(frontend: Frontend) -> app_commands.Group:
         key = (interaction.channel_id, interaction.user.id)
         question = questions.pop(key, None)
         play = question.answered_by([text, *([color.value] if color else [])]) if question else None
+        if play is None and move_named(text) is not None:
+            # A move as the hand names it ("draw", "过牌"): that move, not a card.
+            def move(chat: ChatKey, user: User) -> cmd.Command:
+                command = typed_move(text, chat, user)
+                assert command is not None
+                return command
+
+            await run(interaction, move)
+            return
         if play is None:
             typed = notation.parse_play(text)
             if isinstance(typed, notation.NotationError):

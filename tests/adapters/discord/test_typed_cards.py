@@ -39,6 +39,15 @@ async def test_an_unknown_card_is_named_and_nothing_changes(bot, fake):
     assert after == before
 
 
+async def test_a_move_typed_as_the_hand_names_it_is_that_move(bot, fake):
+    """/uno play card:摸牌 (or "draw") draws: the hand's own word for the move, not a card."""
+    await _position(bot)
+    record = await bot.slash(ANA, "play", card="摸牌")
+    assert "I do not know" not in (record.callback["data"].get("content") or "")
+    game = (await Table(bot, USERS).match()).game
+    assert len(game.hand(str(ANA.id))) == 5 and str(game.top) == "R3"
+
+
 async def test_autocomplete_finds_a_card_by_its_name(bot, fake):
     await _position(bot)
     for typed, card in (("red five", "R5"), ("黄 2", "Y2"), ("wild", "W")):

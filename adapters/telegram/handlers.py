@@ -23,6 +23,7 @@ from bot.coordinator import (
     Reply,
     Text,
     User,
+    move_named,
     notation,
     preset_command,
     top_request,
@@ -112,9 +113,13 @@ class CommandHandlers:
         swap with, found by the coordinator); after a wild refused for want of a colour,
         ``/play red`` completes it, and after a 7 without a target, ``/play Ana``. The
         notation: bot/coordinator/notation.py."""
+        args = list(context.args or [])
+        if args and move_named(" ".join(args)) is not None:  # "/play draw": the move it names
+            await self._typed(update, " ".join(args))
+            return
         found = await self._game_of(update)
         if found is not None:
-            await self._play(found, list(context.args or []))
+            await self._play(found, args)
 
     async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Words typed in the private chat, where the hand is: a move as the hand names it
@@ -130,14 +135,18 @@ class CommandHandlers:
             await self._command(update, lambda chat, user: cmd.CallUno(chat, user))
             return
         if typed_command(text, chat, await self.ctx.user(tg_user)) is not None:
-            def typed(chat: ChatKey, user: User) -> cmd.Command:
-                command = typed_command(text, chat, user)
-                assert command is not None
-                return command
-
-            await self._command(update, typed)
+            await self._typed(update, text)
             return
         await self._play(found, text.split(), typed=True)
+
+    async def _typed(self, update: Update, text: str) -> None:
+        """The move or one-word command ``text`` names (``typed_command``)."""
+        def typed(chat: ChatKey, user: User) -> cmd.Command:
+            command = typed_command(text, chat, user)
+            assert command is not None
+            return command
+
+        await self._command(update, typed)
 
     def _shown_hand(self, message: Message, chat: ChatKey, tg_user: TgUser) -> tuple[Card, ...] | None:
         """In the private chat, the cards of the hand shown there last, in its order: "1" or

@@ -58,6 +58,15 @@ async def test_a_move_typed_as_the_hand_names_it_is_made(harness: Harness):
     await harness.until(drew, "a card drawn")
 
 
+async def test_play_with_a_move_as_the_hand_names_it_makes_that_move(harness: Harness):
+    mover = await _my_turn(harness, ["G3", "Y9"])
+    harness.say(mover, "/play draw")  # in the group, as /uno play card:draw on Discord
+
+    async def drew() -> bool:
+        return len((await match_of(harness)).game.hand(IDS[mover])) == 3
+    await harness.until(drew, "a card drawn")
+
+
 async def test_a_one_word_command_typed_privately_is_that_command(harness: Harness):
     mover = await _my_turn(harness, ["R5", "G3", "Y9"])
     before = len(harness.api.calls_to("sendMessage", mover.id))

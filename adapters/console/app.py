@@ -67,6 +67,8 @@ HUMAN_ID = "human"
 MAX_AI = 9
 MIN_TARGET, MAX_TARGET = 1, 100_000  # RuleSet.target_score's range
 ECHOED = (cmd.PlayCards, cmd.Draw, cmd.Pass)  # their success is already on the table
+LOBBY_HINT = N_("Change the rules now with settings key=value, add a bot with ai (or ai hard), "
+                "then type \"start\" to deal.")
 
 LineReader = Callable[[], Awaitable[str | None]]  # the next line, or None at end of input
 
@@ -191,7 +193,7 @@ class ConsoleSession:
         if record is None or record.status != "lobby":
             return True
         self.port.flush_lobby()
-        self.port.line(Text(N_("Change the rules now with settings key=value, then type \"start\" to deal.")))
+        self.port.line(Text(LOBBY_HINT))
         while True:
             line = await self.read_line()
             if line is None:
@@ -208,10 +210,16 @@ class ConsoleSession:
             elif isinstance(parsed, cmd.ChangeSettings):
                 await self.change_settings(parsed.changes)
                 self.port.flush_lobby()  # the lobby as it is now
+            elif isinstance(parsed, cmd.AddAiSeat):
+                reply = await self.coordinator.handle(parsed)
+                if reply.ok:
+                    self.port.flush_lobby()  # the lobby with its new seat
+                elif reply.text is not None:
+                    self.port.line(reply.text)
             elif isinstance(parsed, Refusal):
                 self.port.line(parsed.text)
             elif parsed is not None:
-                self.port.line(Text(N_("Change the rules now with settings key=value, then type \"start\" to deal.")))
+                self.port.line(Text(LOBBY_HINT))
 
     async def launch_changes(self) -> dict[str, Any]:
         """The settings given on the command line (--rules or --preset, --target and a flag

@@ -58,6 +58,7 @@ SCORE_WORDS = {"score", "scores", "standings", "比分", "排名"}
 TABLE_WORDS = {"table", "status", "board", "桌面", "牌桌"}  # the table again, in full
 SHOW_WORDS = {"show", "my", "看", "查看"}  # "show hand", "my cards", "show table", "查看 手牌"
 START_WORDS = ("start", "开始")  # leaves the --lobby step and deals
+AI_WORDS = {"ai", "机器人"}  # a bot takes a seat (in the --lobby step): "ai hard", "机器人 困难"
 # How the terminal writes a command a message names (a chat writes "/voteend", "/settings").
 COMMAND_WORDS = {"voteend": "vote end", "stop": "quit"}
 
@@ -160,6 +161,8 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         if color is None:
             return Refusal(Text(COLOR_QUESTION))
         return cmd.NameColor(chat=ctx.chat, user=ctx.user, color=color.value)
+    if head in AI_WORDS:  # the level as typed ("hard", "困难") or none: the coordinator reads it
+        return cmd.AddAiSeat(chat=ctx.chat, user=ctx.user, strategy=" ".join(rest) or None)
     if head in PLAY_WORDS:
         if not rest:
             return Refusal(Text(N_("Say which card to play, e.g. \"play R5\" or \"play 1\".")))
@@ -180,7 +183,7 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
 # The English words of the commands, offered when a typed word comes close to one ("drwa").
 SUGGESTED = sorted({*WORD_COMMANDS, *PLAY_WORDS, *NAME_COLOR_WORDS, *UNO_WORDS, *CATCH_WORDS,
                     *SETTINGS_WORDS, *PRESET_WORDS, *TOP_WORDS, *HELP_WORDS, *SCORE_WORDS,
-                    *TABLE_WORDS, "vote", "quit", "exit"} - {"uno!", "?"})
+                    *TABLE_WORDS, *AI_WORDS, "vote", "quit", "exit"} - {"uno!", "?"})
 
 
 def closest_command(word: str) -> str | None:

@@ -174,6 +174,17 @@ async def test_the_lobby_step_changes_rules_before_the_deal():
     assert (await store.chat_settings(CHAT)).overrides == {"stacking": "by_value", "jump_in": True}
 
 
+async def test_the_lobby_step_seats_bots_of_a_level_typed_in_either_language():
+    store, terminal = MemoryStore(), Terminal()
+    lines = ("ai hard", "机器人 简单", "ai super", "start")
+    session = make_session(console_args(ai=1, lobby=True), store, typing(*lines), terminal)
+    assert await session.run() == 0
+    before_deal = terminal.text.split("The game starts!")[0]
+    assert "Unknown bot level" in before_deal  # "super": refused, nothing seated
+    record = await store.get(session.game_id)
+    assert [seat.ai for seat in record.seats] == [None, "normal", "hard", "easy"]
+
+
 async def test_leaving_the_lobby_step_deals_nothing():
     store, terminal = MemoryStore(), Terminal()
     session = make_session(console_args(lobby=True), store, typing("settings jump_in=on"), terminal)

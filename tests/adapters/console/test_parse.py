@@ -98,6 +98,8 @@ def test_local_requests_and_blank_lines():
         assert parse_line(line, CTX) == cmd.ShowHand(chat=CHAT, user=ME), line
     for line in ("table", "show table", "status", "桌面"):
         assert parse_line(line, CTX) == Local("table"), line
+    assert parse_line("ai hard", CTX) == cmd.AddAiSeat(chat=CHAT, user=ME, strategy="hard")
+    assert parse_line("机器人", CTX) == cmd.AddAiSeat(chat=CHAT, user=ME, strategy=None)
     started = parse_line("start", CTX)  # the lobby's step reads "start" before this
     assert isinstance(started, Refusal) and started.text.msgid == "The game has already started."
 

@@ -148,10 +148,10 @@ class CommandHandlers:
 
         await self._command(update, typed)
 
-    def _shown_hand(self, message: Message, chat: ChatKey, tg_user: TgUser) -> tuple[Card, ...] | None:
-        """In the private chat, the cards of the hand shown there last, in its order: "1" or
-        "/play 2 5" are the cards numbered so (None elsewhere, or for another game's hand)."""
-        known = self.ctx.port.known_hand(str(tg_user.id)) if message.chat.type == ChatType.PRIVATE else None
+    def _shown_hand(self, chat: ChatKey, tg_user: TgUser) -> tuple[Card, ...] | None:
+        """The cards of the hand last shown to this player (in the private chat), in its
+        order: "1" or "/play 2 5" are the cards numbered so (None: no hand of this game)."""
+        known = self.ctx.port.known_hand(str(tg_user.id))
         return tuple(option.card for option in known.view.cards) if known and known.chat == chat else None
 
     async def _play(self, found: tuple[Message, TgUser, Chat, ChatKey], args: list[str], *,
@@ -163,7 +163,7 @@ class CommandHandlers:
         question = self._questions.pop(key, None)
         play = question.answered_by(args) if question is not None else None
         if play is None:
-            typed_play = notation.parse_play(args, self._shown_hand(message, chat, tg_user)) \
+            typed_play = notation.parse_play(args, self._shown_hand(chat, tg_user)) \
                 if args else notation.TypedPlay()
             if isinstance(typed_play, notation.NotationError) or (typed and not typed_play.cards):
                 loc = await self.ctx.locale_of(tg_user)

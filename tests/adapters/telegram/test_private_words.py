@@ -116,3 +116,15 @@ async def test_a_number_typed_privately_is_the_card_numbered_so_in_the_hand_show
     async def played() -> bool:
         return await _top(harness) == "R5"
     await harness.until(played, "the card numbered so on the pile")
+
+
+async def test_play_in_the_group_reads_a_number_in_the_hand_shown_privately(harness: Harness):
+    mover = await _my_turn(harness, ["G3", "R5", "Y9", "B1"])
+    await refresh_hands(harness, [mover])
+    shown = html.unescape(harness.hand_message(mover).text)
+    number = re.search(r"(\d+)\. 🟥5 Red 5", shown).group(1)
+    harness.say(mover, f"/play {number}")
+
+    async def played() -> bool:
+        return await _top(harness) == "R5"
+    await harness.until(played, "the card numbered so on the pile")

@@ -60,7 +60,8 @@ SHOW_WORDS = {"show", "my", "看", "查看"}  # "show hand", "my cards", "show t
 START_WORDS = ("start", "开始")  # leaves the --lobby step and deals
 AI_WORDS = {"ai", "机器人"}  # a bot takes a seat (in the --lobby step): "ai hard", "机器人 困难"
 # How the terminal writes a command a message names (a chat writes "/voteend", "/settings").
-COMMAND_WORDS = {"voteend": "vote end", "stop": "quit"}
+# A new game is a new run of the program: the terminal ends with its match.
+COMMAND_WORDS = {"voteend": "vote end", "stop": "quit", "new": "unobot play"}
 
 COLOR_QUESTION = N_("Name a colour: red, green, blue or yellow.")
 

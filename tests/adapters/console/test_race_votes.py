@@ -73,3 +73,6 @@ def test_a_vote_still_needed_names_the_terminal_words():
                 {"player": "Ana", "votes": 1, "count": 2, "minutes": 10, "command": CommandRef("voteend")})
     assert "(vote end)" in format_text(line, "en", command=command_word)
     assert "(/voteend)" in format_text(line, "en")  # as a chat writes it
+    # A new game is a new run: the terminal ends with its match.
+    no_game = Text(N_("There is no game in this chat. Start one with {command}."), {"command": CommandRef("new")})
+    assert format_text(no_game, "en", command=command_word).endswith("Start one with unobot play.")

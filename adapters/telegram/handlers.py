@@ -8,6 +8,7 @@ everything else is the coordinator's answer, shown to the person who asked.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -39,6 +40,8 @@ from .context import PLATFORM, BotContext, BuildCommand, parts, replied_user
 from .texts import clip_html, html, mention, tr
 
 QUESTIONS_KEPT = 10_000
+# "/play" (or "/play@bot") with no space before a non-ASCII word: "/play红5".
+GLUED_PLAY = re.compile(r"^/play(?:@\w+)?([^\x00-\x7f].*)$", re.S)
 NAME_TYPED = 64  # a seat named in a command: longer text names no seat
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
@@ -113,7 +116,17 @@ class CommandHandlers:
         swap with, found by the coordinator); after a wild refused for want of a colour,
         ``/play red`` completes it, and after a 7 without a target, ``/play Ana``. The
         notation: bot/coordinator/notation.py."""
-        args = list(context.args or [])
+        await self._play_words(update, list(context.args or []))
+
+    async def on_glued_play(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/play红5``: Chinese is written without spaces, and Telegram then sees no command
+        (the command's name runs on into the card's): the words after ``/play``."""
+        text = update.effective_message.text if update.effective_message is not None else None
+        found = GLUED_PLAY.match(text or "")
+        if found is not None:
+            await self._play_words(update, found.group(1).split())
+
+    async def _play_words(self, update: Update, args: list[str]) -> None:
         if args and move_named(" ".join(args)) is not None:  # "/play draw": the move it names
             await self._typed(update, " ".join(args))
             return

@@ -20,7 +20,7 @@ from telegram.ext import (
 
 from bot.coordinator import commands as cmd
 
-from . import card_theme, settings_menu
+from . import card_theme, handlers, settings_menu
 from .buttons import Buttons
 from .card_theme import CardThemeMenu
 from .context import BotContext
@@ -72,6 +72,8 @@ def register(app: Application, ctx: BotContext, stickers: StickerSets | None = N
     app.add_handler(CommandHandler("lang", commands.on_language))
     app.add_handler(CommandHandler("help", commands.on_help))
     app.add_handler(CommandHandler("cards", cards.on_command))
+    app.add_handler(MessageHandler(filters.TEXT & filters.Regex(handlers.GLUED_PLAY),
+                                   commands.on_glued_play))
     # Words typed where the hand is (not a command, not an inline result sent through the bot).
     app.add_handler(MessageHandler(private & filters.TEXT & ~filters.COMMAND & ~filters.VIA_BOT,
                                    commands.on_private_text))

@@ -128,3 +128,13 @@ async def test_play_in_the_group_reads_a_number_in_the_hand_shown_privately(harn
     async def played() -> bool:
         return await _top(harness) == "R5"
     await harness.until(played, "the card numbered so on the pile")
+
+
+async def test_play_glued_to_its_card_is_read_as_play(harness: Harness):
+    """"/play红5": Chinese is typed without spaces; Telegram then sees no command."""
+    mover = await _my_turn(harness, ["R5", "G3", "Y9"])
+    harness.say(mover, "/play红5")
+
+    async def played() -> bool:
+        return await _top(harness) == "R5"
+    await harness.until(played, "the red five on the pile")

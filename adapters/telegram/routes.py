@@ -72,10 +72,11 @@ def register(app: Application, ctx: BotContext, stickers: StickerSets | None = N
     app.add_handler(CommandHandler("lang", commands.on_language))
     app.add_handler(CommandHandler("help", commands.on_help))
     app.add_handler(CommandHandler("cards", cards.on_command))
-    app.add_handler(MessageHandler(filters.TEXT & filters.Regex(handlers.GLUED_PLAY),
-                                   commands.on_glued_play))
-    # Words typed where the hand is (not a command, not an inline result sent through the bot).
-    app.add_handler(MessageHandler(private & filters.TEXT & ~filters.COMMAND & ~filters.VIA_BOT,
+    # Words typed as new messages (an edited one is not a second move): "/play红5", and words
+    # typed where the hand is (not a command, not an inline result sent through the bot).
+    typed = filters.UpdateType.MESSAGE & filters.TEXT
+    app.add_handler(MessageHandler(typed & filters.Regex(handlers.GLUED_PLAY), commands.on_glued_play))
+    app.add_handler(MessageHandler(typed & private & ~filters.COMMAND & ~filters.VIA_BOT,
                                    commands.on_private_text))
     app.add_handler(CallbackQueryHandler(settings.on_button, pattern=settings_menu.PATTERN))
     app.add_handler(CallbackQueryHandler(cards.on_button, pattern=card_theme.PATTERN))

@@ -244,6 +244,12 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
                 "chat": _chat_dict(reply_to.chat_id), "text": reply_to.text}
         return self.push_update({"message": message})
 
+    def edit_text(self, user: TgUser, chat_id: int, message_id: int, text: str) -> int:
+        """``user`` edits their message ``message_id`` in ``chat_id`` to ``text``."""
+        return self.push_update({"edited_message": {
+            "message_id": message_id, "date": int(time.time()), "edit_date": int(time.time()),
+            "chat": _chat_dict(chat_id), "from": user.to_dict(), "text": text}})
+
     def user_message(self, user: TgUser, chat_id: int, text: str = "hi") -> dict[str, Any]:
         """A message by ``user`` (to reply to, e.g. for /kick)."""
         return {"message_id": next(self._message_ids), "date": int(time.time()),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 
-from .conftest import ANA, BO, CY, DEE, Harness
+from .conftest import ANA, BO, CY, DEE, GROUP, Harness
 from .helpers import CHAT, match_of, next_actor, refresh_hands, rig
 
 PLAYERS = [ANA, BO, CY]
@@ -138,3 +138,15 @@ async def test_play_glued_to_its_card_is_read_as_play(harness: Harness):
     async def played() -> bool:
         return await _top(harness) == "R5"
     await harness.until(played, "the red five on the pile")
+
+
+async def test_an_edited_message_is_not_read_as_a_move(harness: Harness):
+    """Editing what was written is not a second move: only new messages are read."""
+    mover = await _my_turn(harness, ["R5", "G3", "Y9"])
+    await harness.settle()
+    mark = len(harness.api.calls)
+    harness.api.edit_text(mover, mover.id, 987_654, "红5")
+    harness.api.edit_text(mover, GROUP, 987_655, "/play红5")
+    await harness.settle()
+    assert not [c for c in harness.api.calls[mark:] if c.method == "sendMessage"]
+    assert await _top(harness) == "R3"

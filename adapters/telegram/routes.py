@@ -4,6 +4,7 @@ order python-telegram-bot tries them (within a group, the first matching handler
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from telegram import Update
 from telegram.ext import (
@@ -50,31 +51,36 @@ def register(app: Application, ctx: BotContext, stickers: StickerSets | None = N
     inline = InlineMode(ctx, stickers)
     group = filters.ChatType.GROUPS
     private = filters.ChatType.PRIVATE
+    # New messages only: an edited message is not a second move (python-telegram-bot's
+    # handlers take edited messages too by default).
+    new = filters.UpdateType.MESSAGE
+
+    def command(names: str | list[str], callback: Any, chats: filters.BaseFilter | None = None) -> None:
+        app.add_handler(CommandHandler(names, callback, filters=new if chats is None else new & chats))
+
     # Before any other handler (group -1): what every update tells about its chat.
     app.add_handler(TypeHandler(Update, ctx.on_any_update), group=-1)
-    app.add_handler(CommandHandler("start", commands.on_private_start, filters=private))
-    for name, command in SIMPLE_COMMANDS.items():
-        chats = group if name in GROUP_ONLY else None
-        app.add_handler(CommandHandler(name, commands.simple(command), filters=chats))
-    app.add_handler(CommandHandler("rules", commands.on_rules))
-    app.add_handler(CommandHandler(["new", "join", "leave", "stop", "ai", "kick", "settings", "notify",
-                                    "preset"],
-                                   commands.on_group_only, filters=private))
-    app.add_handler(CommandHandler("ai", commands.on_add_ai, filters=group))
-    app.add_handler(CommandHandler("play", commands.on_play))
-    app.add_handler(CommandHandler("uno", commands.on_uno))
-    app.add_handler(CommandHandler("kick", commands.on_kick, filters=group))
-    app.add_handler(CommandHandler("settings", settings.on_command, filters=group))
-    app.add_handler(CommandHandler("preset", commands.on_preset, filters=group))
-    app.add_handler(CommandHandler("watch", commands.on_watch))
-    app.add_handler(CommandHandler("stats", commands.on_stats))
-    app.add_handler(CommandHandler("top", commands.on_top))
-    app.add_handler(CommandHandler("lang", commands.on_language))
-    app.add_handler(CommandHandler("help", commands.on_help))
-    app.add_handler(CommandHandler("cards", cards.on_command))
-    # Words typed as new messages (an edited one is not a second move): "/play红5", and words
-    # typed where the hand is (not a command, not an inline result sent through the bot).
-    typed = filters.UpdateType.MESSAGE & filters.TEXT
+    command("start", commands.on_private_start, private)
+    for name, simple in SIMPLE_COMMANDS.items():
+        command(name, commands.simple(simple), group if name in GROUP_ONLY else None)
+    command("rules", commands.on_rules)
+    command(["new", "join", "leave", "stop", "ai", "kick", "settings", "notify", "preset"],
+            commands.on_group_only, private)
+    command("ai", commands.on_add_ai, group)
+    command("play", commands.on_play)
+    command("uno", commands.on_uno)
+    command("kick", commands.on_kick, group)
+    command("settings", settings.on_command, group)
+    command("preset", commands.on_preset, group)
+    command("watch", commands.on_watch)
+    command("stats", commands.on_stats)
+    command("top", commands.on_top)
+    command("lang", commands.on_language)
+    command("help", commands.on_help)
+    command("cards", cards.on_command)
+    # Words typed without a command: "/play红5", and words typed where the hand is (not a
+    # command, not an inline result sent through the bot).
+    typed = new & filters.TEXT
     app.add_handler(MessageHandler(typed & filters.Regex(handlers.GLUED_PLAY), commands.on_glued_play))
     app.add_handler(MessageHandler(typed & private & ~filters.COMMAND & ~filters.VIA_BOT,
                                    commands.on_private_text))

@@ -98,6 +98,13 @@ class Failure:
 CHAT_TITLES: dict[int, str] = {}  # a group's title, where a test names it
 
 
+def _command_entity(text: str) -> dict[str, Any]:
+    """A text that starts with "/" carries its bot_command entity (the first word)."""
+    if not text.startswith("/"):
+        return {}
+    return {"entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]}
+
+
 def _chat_dict(chat_id: int) -> dict[str, Any]:
     if chat_id < 0:
         return {"id": chat_id, "type": "supergroup", "title": CHAT_TITLES.get(chat_id, f"group {chat_id}")}
@@ -235,9 +242,7 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
         }
         if via_bot:
             message["via_bot"] = self._bot_user()
-        if text.startswith("/"):
-            message["entities"] = [{"type": "bot_command", "offset": 0,
-                                    "length": len(text.split()[0])}]
+        message.update(_command_entity(text))
         if reply_to is not None:
             message["reply_to_message"] = reply_to if isinstance(reply_to, dict) else {
                 "message_id": reply_to.message_id, "date": int(time.time()),
@@ -245,10 +250,13 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
         return self.push_update({"message": message})
 
     def edit_text(self, user: TgUser, chat_id: int, message_id: int, text: str) -> int:
-        """``user`` edits their message ``message_id`` in ``chat_id`` to ``text``."""
-        return self.push_update({"edited_message": {
+        """``user`` edits their message ``message_id`` in ``chat_id`` to ``text`` (a command
+        gets its bot_command entity, as a new message does)."""
+        message: dict[str, Any] = {
             "message_id": message_id, "date": int(time.time()), "edit_date": int(time.time()),
-            "chat": _chat_dict(chat_id), "from": user.to_dict(), "text": text}})
+            "chat": _chat_dict(chat_id), "from": user.to_dict(), "text": text}
+        message.update(_command_entity(text))
+        return self.push_update({"edited_message": message})
 
     def user_message(self, user: TgUser, chat_id: int, text: str = "hi") -> dict[str, Any]:
         """A message by ``user`` (to reply to, e.g. for /kick)."""

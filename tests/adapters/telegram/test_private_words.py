@@ -141,12 +141,14 @@ async def test_play_glued_to_its_card_is_read_as_play(harness: Harness):
 
 
 async def test_an_edited_message_is_not_read_as_a_move(harness: Harness):
-    """Editing what was written is not a second move: only new messages are read."""
+    """Editing what was written is not a second move: only new messages are read, commands
+    included."""
     mover = await _my_turn(harness, ["R5", "G3", "Y9"])
     await harness.settle()
     mark = len(harness.api.calls)
     harness.api.edit_text(mover, mover.id, 987_654, "红5")
     harness.api.edit_text(mover, GROUP, 987_655, "/play红5")
+    harness.api.edit_text(mover, GROUP, 987_656, "/play R5")  # a command edited: not run again
     await harness.settle()
     assert not [c for c in harness.api.calls[mark:] if c.method == "sendMessage"]
     assert await _top(harness) == "R3"

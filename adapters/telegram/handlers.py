@@ -45,6 +45,7 @@ GLUED_PLAY = re.compile(r"^/play(?:@\w+)?([^\x00-\x7f].*)$", re.S)
 NAME_TYPED = 64  # a seat named in a command: longer text names no seat
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+Found = tuple[Message, TgUser, Chat, ChatKey]  # a message, its sender and chat, the game's chat
 
 
 class CommandHandlers:
@@ -63,7 +64,7 @@ class CommandHandlers:
             await self._command(update, lambda chat, user: command_type(chat, user), need_admin)
         return handler
 
-    async def _game_of(self, update: Update) -> tuple[Message, TgUser, Chat, ChatKey] | None:
+    async def _game_of(self, update: Update) -> Found | None:
         """The message, its sender and chat, and the group whose game it is about; None, after
         telling the sender, when a private chat's sender sits in no game."""
         incoming = parts(update)
@@ -79,8 +80,11 @@ class CommandHandlers:
 
     async def _command(self, update: Update, build: BuildCommand, need_admin: bool = False) -> None:
         found = await self._game_of(update)
-        if found is None:
-            return
+        if found is not None:
+            await self._run(found, build, need_admin)
+
+    async def _run(self, found: Found, build: BuildCommand, need_admin: bool = False) -> None:
+        """Run the command about the game ``found`` (``_game_of``) and answer it."""
         message, tg_user, tg_chat, chat = found
         command, reply = await self.ctx.run_as(tg_user, tg_chat, chat, build, need_admin)
         await self.ctx.reply_in_chat(message, command, reply)
@@ -127,11 +131,12 @@ class CommandHandlers:
             await self._play_words(update, found.group(1).split())
 
     async def _play_words(self, update: Update, args: list[str]) -> None:
-        if args and move_named(" ".join(args)) is not None:  # "/play draw": the move it names
-            await self._typed(update, " ".join(args))
-            return
         found = await self._game_of(update)
-        if found is not None:
+        if found is None:
+            return
+        if args and move_named(" ".join(args)) is not None:  # "/play draw": the move it names
+            await self._typed(found, " ".join(args))
+        else:
             await self._play(found, args)
 
     async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -145,21 +150,20 @@ class CommandHandlers:
         message, tg_user, tg_chat, chat = found
         text = message.text or ""
         if notation.normalize(text).strip("!！") == "uno":  # as /uno: declare, or call out
-            await self._command(update, lambda chat, user: cmd.CallUno(chat, user))
-            return
-        if typed_command(text, chat, await self.ctx.user(tg_user)) is not None:
-            await self._typed(update, text)
-            return
-        await self._play(found, text.split(), typed=True)
+            await self._run(found, lambda chat, user: cmd.CallUno(chat, user))
+        elif typed_command(text, chat, await self.ctx.user(tg_user)) is not None:
+            await self._typed(found, text)
+        else:
+            await self._play(found, text.split(), typed=True)
 
-    async def _typed(self, update: Update, text: str) -> None:
+    async def _typed(self, found: Found, text: str) -> None:
         """The move or one-word command ``text`` names (``typed_command``)."""
         def typed(chat: ChatKey, user: User) -> cmd.Command:
             command = typed_command(text, chat, user)
             assert command is not None
             return command
 
-        await self._command(update, typed)
+        await self._run(found, typed)
 
     def _shown_hand(self, chat: ChatKey, tg_user: TgUser) -> tuple[Card, ...] | None:
         """The cards of the hand last shown to this player (in the private chat), in its
@@ -167,7 +171,7 @@ class CommandHandlers:
         known = self.ctx.port.known_hand(str(tg_user.id))
         return tuple(option.card for option in known.view.cards) if known and known.chat == chat else None
 
-    async def _play(self, found: tuple[Message, TgUser, Chat, ChatKey], args: list[str], *,
+    async def _play(self, found: Found, args: list[str], *,
                     typed: bool = False) -> None:
         """A play from the words after ``/play`` (or ``typed`` in the private chat, where a
         line that names no card is answered with how to play)."""

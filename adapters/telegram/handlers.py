@@ -22,9 +22,9 @@ from bot.coordinator import (
     N_,
     ChatKey,
     Reply,
-    Text,
     User,
     move_named,
+    not_understood,
     notation,
     preset_command,
     top_request,
@@ -186,11 +186,8 @@ class CommandHandlers:
                 loc = await self.ctx.locale_of(tg_user)
                 user = await self.ctx.user(tg_user)
                 if typed:  # words in the private chat: what was not understood, then how to play
-                    problem = typed_play.text if isinstance(typed_play, notation.NotationError) \
-                        else Text(N_("That is not a card or a move."))
-                    text = Text(N_("{problem} Write a card to play it (R5, 红5, W red) or a move as "
-                                   "your hand names it (draw, pass), or use the buttons of your "
-                                   "hand."), {"problem": problem})
+                    text = not_understood(typed_play.text if isinstance(typed_play, notation.NotationError)
+                                          else None)
                 else:
                     assert isinstance(typed_play, notation.NotationError)
                     text = typed_play.text

@@ -86,7 +86,14 @@ from .snapshot import MatchCache, PlayerSnapshot, player_snapshot
 from .spectate import SpectatorSnapshot, spectator_snapshot
 from .table_size import refuse_deal
 from .tables import split_table_chat, virtual_table_chat
-from .typed_moves import WORD_COMMANDS, move_named, typed_command, typed_move, word_command
+from .typed_moves import (
+    WORD_COMMANDS,
+    move_named,
+    not_understood,
+    typed_command,
+    typed_move,
+    word_command,
+)
 from .views import (
     DEFAULT_CARD_THEME,
     N_,
@@ -181,6 +188,7 @@ __all__ = [
     "settings_command",
     "typed_command",
     "move_named",
+    "not_understood",
     "WORD_COMMANDS",
     "typed_move",
     "word_command",

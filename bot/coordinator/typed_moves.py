@@ -87,6 +87,15 @@ def word_command(words: Sequence[str], chat: ChatKey, user: User) -> cmds.Comman
     return command(chat=chat, user=user)
 
 
+def not_understood(problem: Text | None = None) -> Text:
+    """The answer to a line typed without a command that names neither a card nor a move:
+    what was not understood (``problem``: the notation's own words, where it has some), then
+    how to play."""
+    return Text(N_("{problem} Write a card to play it (R5, 红5, W red) or a move as your hand "
+                   "names it (draw, pass), or use the buttons of your hand."),
+                {"problem": problem or Text(N_("That is not a card or a move."))})
+
+
 def typed_command(line: str, chat: ChatKey, user: User) -> cmds.Command | None:
     """A move as the hand names it, else the command of the line's first word (None: the
     line is neither; it may name a card)."""

@@ -54,3 +54,12 @@ def test_a_command_typed_as_its_first_word(line, kind):
 def test_a_card_named_after_a_command_word_is_a_card(line):
     """"draw four" is a Wild Draw Four, not a draw: the card is the play's reader's to read."""
     assert typed_command(line, CHAT, ME) is None
+
+
+def test_what_names_neither_is_answered_with_how_to_play_in_both_languages():
+    from bot.coordinator.notation import parse_play
+    from bot.coordinator.typed_moves import not_understood
+
+    problem = parse_play("hello").text
+    assert format_text(not_understood(problem), "en").startswith('I do not know the card "hello". Write a card')
+    assert format_text(not_understood(), "zh_CN").startswith("这不是牌，也不是操作。写出牌名就能出牌")

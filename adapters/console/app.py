@@ -17,7 +17,6 @@ import asyncio
 import sys
 import threading
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from typing import Any
 
 from bot.coordinator import (
@@ -374,9 +373,7 @@ class ConsoleSession:
             language = (await self.store.chat_settings(CHAT)).language
             self.use_locale(language)
             await self.coordinator.handle(cmd.SetLanguage(chat=CHAT, user=self.user, language=language))
-        if reply.ok:  # "Settings saved." (the list, by key, is what "settings" shows)
-            reply = replace(reply, lines=())
-        self.show_reply(reply)
+        self.show_reply(reply)  # "Settings saved." and what changed
 
     def show_reply(self, reply: Reply) -> None:
         if reply.text is None and not reply.lines:

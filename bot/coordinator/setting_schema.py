@@ -58,7 +58,7 @@ RULE_LABELS: dict[str, str] = {
     "by_value_same_color": N_("Draw Twos on a +4 must share a colour (stacking by value)"),
 }
 CHAT_LABELS: dict[str, str] = {
-    "preset": N_("Rules preset"),
+    "preset": N_("Rules"),
     "language": N_("Language"),
     "turn_timer": N_("Turn timer (seconds, 0 = off)"),
     "afk_policy": N_("After 3 missed turns"),

@@ -37,6 +37,37 @@ async def test_good_settings_are_stored_and_coerced(h: Harness) -> None:
     assert (settings.turn_timer, settings.afk_policy, settings.language) == (30, "leave", "zh_CN")
 
 
+async def test_a_change_is_answered_with_what_it_changed(h: Harness) -> None:
+    from bot.i18n import translate
+
+    def said(reply) -> list[str]:
+        return [translate(reply.text, "en"), *(translate(line, "en") for line in reply.lines)]
+
+    one = await h.do(cmds.ChangeSettings, ADMIN, changes={"stacking": "same"})
+    assert said(one) == ["Settings saved.", "Stacking +2/+4: same kind (+2 on +2, +4 on +4)"]
+    again = await h.do(cmds.ChangeSettings, ADMIN, changes={"stacking": "same"})
+    assert said(again) == ["Nothing changed: the settings were already so.",
+                           "Stacking +2/+4: same kind (+2 on +2, +4 on +4)"]
+    house = await h.do(cmds.ChangeSettings, ADMIN, changes={"preset": "house", "turn_timer": 30})
+    lines = said(house)[1:]
+    assert lines[:2] == ["Rules: house rules", "Turn timer (seconds, 0 = off): 30"]
+    assert "Stacking +2/+4: progressive (+2 or +4 on +2, +4 on +4)" in lines
+    assert "Cards dealt: 7" not in lines  # the same under both presets
+
+
+@pytest.mark.parametrize("locale", ["en", "zh_CN"])
+async def test_every_line_of_the_list_names_a_setting_that_can_be_typed_back(h: Harness, locale) -> None:
+    from bot.coordinator.setting_schema import setting
+    from bot.i18n import translate
+
+    shown = await h.do(cmds.ShowSettings, ADMIN)
+    names = []
+    for line in shown.lines:
+        name = translate(line, locale).replace("：", ": ").split(": ")[0]
+        names.append(setting(name).name)  # refused (raises) for a name that is no setting
+    assert len(set(names)) == len(names) == len(shown.lines)
+
+
 async def test_only_admins_change_settings_without_a_game(h: Harness) -> None:
     reply = await h.do(cmds.ChangeSettings, user(3), changes={"jump_in": True})
     assert reply.error == "admins_only"  # no game open: there is no creator to name

@@ -3,10 +3,9 @@ and answer the sender (only settings touching an open game go through a transact
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any
 
-from bot.engine.rules import RuleSet
 from bot.i18n import key_named, language_name
 
 from .. import commands as cmds
@@ -17,8 +16,22 @@ from ..ports import ChatSettings, VersionConflict
 from ..rating_text import rating_lines, table_lines
 from ..refusals import Refusal
 from ..rules_text import rules_texts
-from ..setting_schema import RULE_LABELS, VALUE_LABELS, label, value_label
-from ..settings import apply_changes, game_rules, normalize_language, rule_changes, rules_of
+from ..setting_schema import (
+    RULE_LABELS,
+    VALUE_LABELS,
+    all_settings,
+    current_values,
+    setting,
+    value_label,
+)
+from ..settings import (
+    apply_changes,
+    expand_code,
+    game_rules,
+    normalize_language,
+    rule_changes,
+    rules_of,
+)
 from ..table_size import refuse_deal
 from ..transaction import Tx
 from ..views import DEFAULT_CARD_THEME, N_, Nn_, Reply, Text
@@ -32,27 +45,30 @@ def refuse_unless_manager(record, cmd: cmds.Command) -> None:
     raise Refusal("not_allowed" if record is not None else "admins_only")
 
 
-def _value(value: Any) -> Any:
-    return value_label(value)
-
-
 def setting_lines(settings: ChatSettings) -> tuple[Text, ...]:
-    rules = rules_of(settings)
-    lines = [Text(N_("Rules: {preset}"), {"preset": _value(settings.preset)}),
-             Text(N_("Language: {language}"), {"language": language_name(settings.language)}),
-             Text(N_("Turn timer: {seconds} s (0 = off)"), {"seconds": settings.turn_timer}),
-             Text(N_("After 3 missed turns: {policy}"),
-                  {"policy": Text(N_("a bot takes the seat")) if settings.afk_policy == "ai"
-                   else Text(N_("the player leaves"))}),
-             Text(N_("Time to call UNO! before a bot moves on: {seconds} s"),
-                  {"seconds": settings.reaction_window}),
-             Text(N_("Rating seasons: {days}"),
-                  {"days": Nn_("{count} day", "{count} days", settings.season_days)}),
-             Text(N_("{rule}: {value}"), {"rule": label("ai_level"), "value": _value(settings.ai_level)})]
-    for f in fields(RuleSet):
-        lines.append(Text(N_("{rule}: {value}"), {"rule": label(f.name),
-                                                  "value": _value(getattr(rules, f.name))}))
-    return tuple(lines)
+    """Every setting as "label: value", in the schema's order."""
+    return tuple(line for _, line in _keyed_lines(settings))
+
+
+def _keyed_lines(settings: ChatSettings) -> list[tuple[str, Text]]:
+    """(setting, its line): each named by its label, which is also what a person may type back
+    to change it (``/settings 发牌数 5``), so the list shows nothing that cannot be typed."""
+    values = current_values(settings)
+    return [(item.name, Text(N_("{rule}: {value}"), {"rule": Text(item.label),
+                                                     "value": value_label(values[item.name])}))
+            for item in all_settings() if item.name in values]
+
+
+def _changed_lines(before: ChatSettings, after: ChatSettings) -> tuple[Text, ...]:
+    """The lines a change made different (a preset or a share code changes several)."""
+    return tuple(line for (_, was), (_, line) in zip(_keyed_lines(before), _keyed_lines(after), strict=True)
+                 if line != was)
+
+
+def _named_lines(settings: ChatSettings, asked: dict[str, Any]) -> tuple[Text, ...]:
+    """The lines of the settings a change named, as they are."""
+    named = {setting(key).name for key in expand_code(asked)}
+    return tuple(line for name, line in _keyed_lines(settings) if name in named)
 
 
 SETTINGS_ATTEMPTS = 5  # another process changing the chat's settings at the same moment
@@ -60,20 +76,22 @@ SETTINGS_ATTEMPTS = 5  # another process changing the chat's settings at the sam
 
 async def change_settings(ctx: Context, cmd: cmds.ChangeSettings) -> Reply:
     # Validated as a whole, before anything.
-    new = apply_changes(await ctx.store.chat_settings(cmd.chat), cmd.changes)
+    before = await ctx.store.chat_settings(cmd.chat)
+    new = apply_changes(before, cmd.changes)
 
     async def store_settings() -> None:
         """Under the chat's lock (two changes in this chat apply one after the other): read,
         change and store, where the version check catches another process's change in
         between (then read again and re-apply). Permission first: nothing is stored for a
         refused change."""
-        nonlocal new
+        nonlocal before, new
         record = await ctx.store.load(cmd.chat)
         refuse_unless_manager(record, cmd)
         if record is not None and record.status == "running" and rule_changes(cmd.changes):
             raise Refusal("game_running")
         for _ in range(SETTINGS_ATTEMPTS):
-            new = apply_changes(await ctx.store.chat_settings(cmd.chat), cmd.changes)
+            before = await ctx.store.chat_settings(cmd.chat)
+            new = apply_changes(before, cmd.changes)
             if record is not None and record.status == "lobby":
                 refuse_deal(rules_of(new), len(record.seats))
             try:
@@ -106,7 +124,10 @@ async def change_settings(ctx: Context, cmd: cmds.ChangeSettings) -> Reply:
         for table in await ctx.uow.linked(hub):
             if tables.is_table(table) and table.active:
                 await ctx.transact(table.chat, lambda t: _play_settings(t, new, cmd.changes))
-    return Reply(ok=True, text=Text(N_("Settings saved.")), lines=setting_lines(new),
+    # What changed, not the whole list ("settings" shows that): a group sees one line or two.
+    changed = _changed_lines(before, new)
+    text = Text(N_("Settings saved.")) if changed else Text(N_("Nothing changed: the settings were already so."))
+    return Reply(ok=True, text=text, lines=changed or _named_lines(new, cmd.changes),
                  locale=await safe_locale(ctx.store, cmd.chat, cmd.user))
 
 

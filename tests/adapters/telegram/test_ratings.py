@@ -74,7 +74,7 @@ async def test_season_days_is_a_chat_setting(harness: Harness):
     await harness.start()
     await harness.open_game(ANA, BO)
     changed = await harness.ask(ANA, "/settings season_days=7")
-    assert "Rating seasons: 7 days" in changed
+    assert changed == "Settings saved.\nDays in a rating season (from the next season on): 7"
     assert (await harness.store.chat_settings(CHAT)).season_days == 7
     refused = await harness.ask(ANA, "/settings season_days=0", privately=True)
     assert "season_days" in refused

@@ -24,7 +24,7 @@ from .presenter import (
 from .record import GameOptions
 from .refusals import Refusal, from_engine
 from .setting_schema import AI_LEVELS
-from .settings import game_rules, rules_of
+from .settings import game_rules, rules_dict, rules_of
 from .table_size import refuse_deal, refuse_seat, seats_for
 from .transaction import Tx
 from .views import N_, Text
@@ -33,6 +33,7 @@ STRATEGIES = tuple(AI_LEVELS)
 TWO_TABLE_PLAYERS = 8
 TAKEOVER_STRATEGY = "normal"
 AI_NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
+AI_SEAT_NAMES = tuple(f"Bot {name}" for name in AI_NAMES)  # one string each, shared by every game
 
 
 def seat_limit(record: GameRecord) -> int:
@@ -57,7 +58,7 @@ def open_lobby(tx: Tx, cmd: Command, *, game_id: str, seed: int | str, settings:
     tx.record = GameRecord(
         game_id=game_id, chat=cmd.chat, status="lobby", creator=cmd.user.id,
         seats=[Seat(cmd.user.id, cmd.user.name, language=language, theme=theme)],
-        rules=rules_of(settings).to_dict(),
+        rules=rules_dict(rules_of(settings)),
         deadlines={"lobby": tx.now + lobby_timeout} if lobby_timeout > 0 else {},
         options=GameOptions(language=settings.language, preset=settings.preset, seed=seed,
                             turn_timer=settings.turn_timer, afk_policy=settings.afk_policy,
@@ -128,7 +129,7 @@ def add_ai(tx: Tx, cmd: Command, strategy: str) -> Text:
     refuse_seat(rules, len(record.seats))
     taken = {seat.user_id for seat in record.seats}
     number = next(n for n in range(1, 2 * MAX_PLAYERS + 2) if f"ai{n}" not in taken)
-    name = f"Bot {AI_NAMES[(number - 1) % len(AI_NAMES)]}"
+    name = AI_SEAT_NAMES[(number - 1) % len(AI_SEAT_NAMES)]
     record.seats.append(Seat(f"ai{number}", name, ai=strategy))
     if len(record.seats) == seats_for(rules) and rules.tables == 1:
         start_match(tx)

@@ -19,9 +19,10 @@ from .hand_book import HandBook
 REACTION_WINDOW = 3  # seconds, the default of the chat setting ``reaction_window``
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Seat:
-    """One seat; changed by a new Seat in its place (``Tx.change_seat``): records share them."""
+    """One seat; changed by a new Seat in its place (``Tx.change_seat``): records share them.
+    Slots: every open game holds one per player."""
 
     user_id: str
     name: str

@@ -39,6 +39,20 @@ def rules_of(settings: ChatSettings) -> RuleSet:
     return RuleSet.from_dict({"preset": settings.preset, **settings.overrides})
 
 
+# One rules dict per rule set, shared by every game played by it: an open game holds no copy
+# of its own. A record's rules are replaced, never changed in place (``game_rules`` relies on
+# that too), so sharing cannot leak one game's change into another.
+_rules_dicts: LRUCache[RuleSet, dict[str, Any]] = LRUCache(maxsize=256)
+
+
+def rules_dict(rules: RuleSet) -> dict[str, Any]:
+    """``rules`` as a record stores them (``RuleSet.to_dict``), shared between games."""
+    shared = _rules_dicts.get(rules)
+    if shared is None:
+        shared = _rules_dicts[rules] = rules.to_dict()
+    return shared
+
+
 def apply_changes(settings: ChatSettings, changes: dict[str, Any]) -> ChatSettings:
     """The settings with ``changes`` applied, or Refusal("bad_setting") naming the problem."""
     if not changes or not isinstance(changes, dict):
@@ -101,7 +115,7 @@ def rule_changes(changes: dict[str, Any]) -> bool:
 
 
 __all__ = ["AFK_POLICIES", "GAME_SETTINGS", "HAND_SIZE_RANGE", "LANGUAGES", "TURN_TIMER_RANGE", "apply_changes",
-           "expand_code", "locale_hint", "normalize_language", "rule_changes", "rules_of"]
+           "expand_code", "locale_hint", "normalize_language", "rule_changes", "rules_dict", "rules_of"]
 
 
 @lru_cache(maxsize=256)

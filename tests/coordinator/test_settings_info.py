@@ -230,3 +230,16 @@ async def test_no_game_names_the_command_to_start_one(h: Harness) -> None:
     reply = await h.do(cmds.Draw, user(1))
     assert reply.error == "no_game" and reply.text.params["command"] == CommandRef("new")
     assert translate(reply.text, "en").endswith("Start one with /new.")
+
+
+async def test_games_played_by_the_same_rules_share_them_and_a_change_touches_one(h: Harness) -> None:
+    from bot.coordinator.ports import ChatKey
+
+    other = ChatKey(h.key.platform, "another chat")
+    await h.lobby(2)
+    assert (await h.coordinator.handle(cmds.NewGame(other, user(7)))).ok
+    mine, theirs = await h.record(), await h.store.load(other)
+    assert mine.rules is theirs.rules  # one dict, not a copy per open game
+    assert (await h.do(cmds.ChangeSettings, ADMIN, changes={"stacking": "same"})).ok
+    mine, theirs = await h.record(), await h.store.load(other)
+    assert (mine.rules["stacking"], theirs.rules["stacking"]) == ("same", "off")

@@ -30,6 +30,7 @@ from ..settings import (
     game_rules,
     normalize_language,
     rule_changes,
+    rules_dict,
     rules_of,
 )
 from ..table_size import refuse_deal
@@ -111,7 +112,7 @@ async def change_settings(ctx: Context, cmd: cmds.ChangeSettings) -> Reply:
         _play_settings(tx, new, cmd.changes)
         if record.status == "lobby":
             refuse_deal(rules_of(new), len(record.seats))  # seats taken stay: say what fits
-            record.rules = rules_of(new).to_dict()
+            record.rules = rules_dict(rules_of(new))
             record.options = replace(record.options, preset=new.preset)
             tx.lobby_update(Text(N_("The settings were changed.")))
         tx.dirty = True

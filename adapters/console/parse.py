@@ -117,6 +117,8 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         (w for w in GLUED_PLAY_WORDS if head.startswith(w)), None)
     if glued is not None:  # Chinese is written without spaces: "出红5" is "出 红5"
         return parse_play([head[len(glued):], *rest], ctx)
+    if head[:1] == "p" and head[1:].isdecimal():  # "p1", as "p 1": the short word, glued
+        return parse_play([head[1:], *rest], ctx)
     simple = word_command([head, *rest], ctx.chat, ctx.user)  # "draw", "摸", "手牌", "rules"
     if simple is not None:
         return simple

@@ -46,6 +46,8 @@ def play(**fields):
     ("出牌红五", play(cards=("R5",))),
     ("出万能 红", play(cards=("W",), color="R")),
     ("出1", play(cards=("R5",))),
+    ("p1", play(cards=("R5",))),
+    ("p2 3", play(cards=("G3", "G3"))),
     ("draw four", play(cards=("W+4",))),  # a card, not the command "draw"
 ])
 def test_plays(line, expected):

@@ -130,9 +130,20 @@ def rule_changes(rules: RuleSet | dict[str, Any], base: RuleSet | None = None) -
     """Sentences for the fields that differ from ``base`` (default: official). Accepts a
     RuleSet or an already computed ``{field: value}`` of changes (LobbyView.rule_changes)."""
     changes = rules.differences(base) if isinstance(rules, RuleSet) else dict(rules)
-    if isinstance(rules, RuleSet) and not rules.teams:
+
+    def played(name: str) -> Any:
+        # Changes alone (a lobby's, from its preset): a field not among them is as in the
+        # presets, which all play winner_takes to a target at one table, without teams.
+        return getattr(rules, name) if isinstance(rules, RuleSet) else changes.get(name, getattr(OFFICIAL, name))
+
+    if not played("teams"):
         changes.pop("team_size", None)  # no teams: their size does not matter
-    return tuple(describe_rule(name, value) for name, value in changes.items())
+    if played("match_end") == "hands" or played("rotation") or played("tables") > 1:
+        changes.pop("target_score", None)  # the match ends after its hands: no target
+    chips = played("scoring") == "chips"
+    return tuple(Text(N_("The match ends when someone's chips reach ±{value}."), {"value": value})
+                 if name == "target_score" and chips else describe_rule(name, value)
+                 for name, value in changes.items())
 
 
 def introduction(rules: RuleSet = OFFICIAL) -> tuple[Text, ...]:

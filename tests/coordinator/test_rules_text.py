@@ -37,3 +37,19 @@ def test_a_count_of_one_names_one_card(rules, phrases):
     assert "1 cards" not in text
     assert translate(describe_rule("match_hands", 1), "en") == "A fixed-length match lasts 1 hand."
     assert translate(describe_rule("rotation_hands", 3), "zh_CN") == "每 3 局换一次搭档。"
+
+
+@pytest.mark.parametrize("as_changes", [False, True])  # a RuleSet, or a lobby's changes alone
+def test_the_target_is_told_as_the_match_is_scored_and_not_where_hands_end_it(as_changes):
+    from bot.coordinator.rules_text import rule_changes
+
+    def told(rules) -> list[str]:
+        return [translate(line, "en") for line in rule_changes(rules.differences() if as_changes else rules)]
+
+    assert "The match ends at 50 points." in told(OFFICIAL.with_(target_score=50))
+    chips = told(OFFICIAL.with_(scoring="chips", target_score=50))
+    assert "The match ends when someone's chips reach ±50." in chips
+    assert not any("50 points" in line for line in chips)
+    hands = told(OFFICIAL.with_(match_end="hands", match_hands=3, target_score=50))
+    assert "A fixed-length match lasts 3 hands." in hands and not any("50" in line for line in hands)
+    assert not any("Players per team" in line for line in told(OFFICIAL.with_(team_size=3)))

@@ -19,7 +19,7 @@ from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, Mention, format_text, isolate, ngettext, normalize_locale
 from bot.i18n import card_label as card_label
 from bot.i18n import color_label as color_label
-from bot.i18n.formatting import CommandFn, Escape, MentionFn
+from bot.i18n.formatting import FSI, PDI, CommandFn, Escape, MentionFn
 
 from .rules import preset_label, rule_changes, rules_texts
 
@@ -250,16 +250,37 @@ def _with_markup(line: str, markup: str) -> str:
     return line.replace(_SLOT, markup, 1)
 
 
+# Where a long line is cut: after an item of a list (a turned card, a player), else a word.
+_CUT_AFTER_ITEM = ("、", ", ", "，", "; ", "；")
+
+
+def shortened(plain: str, limit: int) -> str:
+    """``plain`` cut to ``limit`` characters with "…", after the last whole item or word that
+    fits (not inside a card's or a player's name), with every name's isolate closed."""
+    if len(plain) <= limit:
+        return plain
+    kept = plain[: limit - 1]
+    end = max(kept.rfind(separator) + len(separator) for separator in _CUT_AFTER_ITEM)
+    if end < limit // 2:  # no list to cut: after a word
+        end = kept.rfind(" ") + 1
+    if end >= limit // 2:
+        kept = kept[:end]
+    while len(kept) + _unclosed(kept) > limit - 1:  # room for the closing isolates
+        kept = kept[:-1]
+    return kept + PDI * _unclosed(kept) + "…"
+
+
+def _unclosed(text: str) -> int:
+    return max(0, text.count(FSI) - text.count(PDI))
+
+
 def _history(items: tuple[Any, ...], t: Writer, budget: int) -> list[str]:
     """The newest "what just happened" lines that fit ``budget``: the seats and the turn line
     matter more. Each line is cut to HISTORY_LINE plain characters (names inside can be long)
     and rendered without pings (the turn line pings whoever must act)."""
     out: list[str] = []
     for item in reversed(items[-LAST_LIMIT:]):
-        plain = format_text(item, t.locale)
-        if len(plain) > HISTORY_LINE:
-            plain = plain[: HISTORY_LINE - 1] + "…"
-        line = t.escape("• " + plain)
+        line = t.escape("• " + shortened(format_text(item, t.locale), HISTORY_LINE))
         if len(line) + 1 > budget:
             break
         out.insert(0, line)

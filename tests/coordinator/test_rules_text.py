@@ -36,7 +36,7 @@ def test_a_count_of_one_names_one_card(rules, phrases):
         assert phrase in text, phrase
     assert "1 cards" not in text
     assert translate(describe_rule("match_hands", 1), "en") == "A fixed-length match lasts 1 hand."
-    assert translate(describe_rule("rotation_hands", 3), "zh_CN") == "每 3 局换一次搭档。"
+    assert translate(describe_rule("rotation_hands", 3), "zh_CN") == "每3局换一次搭档。"
 
 
 @pytest.mark.parametrize("as_changes", [False, True])  # a RuleSet, or a lobby's changes alone

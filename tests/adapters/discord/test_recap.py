@@ -57,7 +57,7 @@ async def test_uno_recap_again_and_in_chinese(bot, fake, monkeypatch):
     assert "还没有打完的比赛" in none
     await one_hand_match(bot, monkeypatch, LI, target_score="1", language="zh")
     first = recaps(fake)[0]["embeds"][0]
-    assert "共打了 1 局。" in first["description"]
+    assert "共打了1局。" in first["description"]
     answer = fake.response_message(await bot.slash(BO, "recap"))
     assert answer["flags"] & EPHEMERAL
     again = recaps(fake)

@@ -57,7 +57,7 @@ async def test_recap_shows_the_last_match_again_in_chinese(harness: Harness):
     assert "还没有打完的比赛" in refused
     await one_hand_match(harness, "target_score=1 language=zh")
     first = recaps(harness)[0]
-    assert "共打了 1 局。" in first.text and "赢下的局数" in first.text
+    assert "共打了1局。" in first.text and "赢下的局数" in first.text
     harness.say(BO, "/recap")
     await harness.api.wait_for(lambda: len(recaps(harness)) == 2, what="the recap again")
     again = recaps(harness)[1]

@@ -84,7 +84,7 @@ async def test_a_chinese_chat_gets_its_recap_in_chinese(web):
     game = await web.game_id()
     await win(web, ana)
     data = await (await watch_state(web, watch_token(web, game))).json()
-    assert "共打了 1 局。" in data["recap"]["facts"] and "的比赛" in data["recap"]["title"]
+    assert "共打了1局。" in data["recap"]["facts"] and "的比赛" in data["recap"]["title"]
     assert data["labels"]["recap"] == "比赛回顾"
 
 

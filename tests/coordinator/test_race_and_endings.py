@@ -59,7 +59,7 @@ async def test_a_catch_and_a_late_declaration_are_timed_to_the_millisecond(h: Ha
     assert [format_text(t, "en") for t in race_log(log)] == [
         "Hand 1: P2 caught P1 1.24 s after the play (window 3 s).",
         "Hand 1: P1 declared at 1.61 s, too late (window 3 s)."]
-    assert format_text(log.lines[0], "zh_CN") == "第1局：P2 在出牌后1.24秒抓到了 P1（反应时间3秒）。"
+    assert format_text(log.lines[0], "zh_CN") == "第1局：P2在出牌后1.24秒抓到了P1（反应时间3秒）。"
 
 
 async def test_a_missed_window_and_a_late_declaration_in_the_window(h: Harness) -> None:
@@ -121,7 +121,7 @@ async def test_after_a_game_the_log_shows_the_finished_games_race(h: Harness) ->
     assert [format_text(t, "en") for t in race_log(log)] == [
         "Hand 1: P2 caught P1 1.24 s after the play (window 3 s)."]
     assert format_text(log.text, "zh_CN") == "上一场对局已结束。它的 UNO! 抢答：最近1条记录，时间从出牌算起。"
-    assert format_text(log.lines[0], "zh_CN") == "第1局：P2 在出牌后1.24秒抓到了 P1（反应时间3秒）。"
+    assert format_text(log.lines[0], "zh_CN") == "第1局：P2在出牌后1.24秒抓到了P1（反应时间3秒）。"
     # A new game's log is its own (nothing yet), no longer the finished one's.
     assert (await h.do(cmds.NewGame, u1)).ok
     fresh = await h.do(cmds.ShowLog, BYSTANDER)

@@ -90,7 +90,7 @@ def test_translate_nested_texts_recursively():
     assert translate(outer, "en") == "Round 2 of 3: new partners. Ana & Cy, Bo & Di"
     zh = translate(outer, "zh_CN")
     assert zh.startswith("第2轮（共3轮）：换搭档。")
-    assert zh.endswith("Ana 与 Cy、Bo 与 Di")
+    assert zh.endswith("Ana与Cy、Bo与Di")
 
 
 def test_missing_params_stay_visible_and_format_specs_apply():

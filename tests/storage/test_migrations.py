@@ -94,6 +94,23 @@ def test_an_upgrade_waits_for_a_write_lock_held_longer_than_a_move_would_wait(sq
     upgrade_while_locked(sqlite_database, path, holder, hold=5.5, end="COMMIT")
 
 
+def holds_open(pid: int, path: str) -> bool:
+    """Whether process ``pid`` has ``path`` open. Its descriptors come and go while they are
+    looked at: one closed meanwhile (or the process gone) is not the file."""
+    target = os.path.realpath(path)
+    try:
+        descriptors = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return False
+    for descriptor in descriptors:
+        try:
+            if os.readlink(descriptor) == target:
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def upgrade_while_locked(url: str, path: str, holder, *, hold: float, end: str) -> None:
     """Upgrade ``url`` in another process while ``holder`` keeps its transaction open, for
     ``hold`` seconds after the process has the file open; then ``end`` that transaction.
@@ -104,9 +121,8 @@ def upgrade_while_locked(url: str, path: str, holder, *, hold: float, end: str) 
                                env={**os.environ, "PYTHONPATH": str(ROOT)},
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        opened = Path(f"/proc/{process.pid}/fd")
         for _ in range(600):  # until the process has the database open (at most 60 s)
-            if any(os.path.realpath(fd) == os.path.realpath(path) for fd in opened.iterdir()):
+            if holds_open(process.pid, path) or process.poll() is not None:
                 break
             time.sleep(0.1)
         time.sleep(hold)

@@ -27,7 +27,7 @@ from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, separator
 from bot.render.hand_text import jump_in_text, penalty_text
 from bot.render.recap import recap_lines
-from bot.render.text import card_count, render_reply_pages, score_count
+from bot.render.text import card_count, render_reply_pages, score_count, shortened
 
 from .command_names import command_markup
 from .pictures import HAND_FILE, RECAP_FILE, TOP_FILE, attachment_url
@@ -77,10 +77,6 @@ def card_emoji(card: Card) -> str:
     return square + RANK_SYMBOLS.get(card.rank, card.rank.value)
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def top_card_text(top: Card, color: Color | None, loc: str) -> str:
     """The top card, and for a wild the colour chosen (none yet when a wild is turned first)."""
     text = f"{card_emoji(top)} {escape(card_label(top, loc))}"
@@ -109,7 +105,7 @@ def _seat_lines(view: TableView | LobbyView, locale: str, *, scoring: str | None
         if not seat.reachable:
             parts.append("⚠️")
         lines.append(" · ".join(parts))
-    return _clip("\n".join(lines), FIELD_MAX)
+    return shortened("\n".join(lines), FIELD_MAX)
 
 
 def lobby_embed(view: LobbyView) -> discord.Embed:
@@ -120,12 +116,12 @@ def lobby_embed(view: LobbyView) -> discord.Embed:
         text = [fmt(view.closed, loc)]
     else:
         text.append(tr(N_("Press Join to take a seat."), loc))
-    embed.description = _clip("\n".join(text), EMBED_DESCRIPTION_MAX)
+    embed.description = shortened("\n".join(text), EMBED_DESCRIPTION_MAX)
     seats = _seat_lines(view, loc, scoring=None) or "—"
     embed.add_field(name=tr(N_("Players ({count}/{max})"), loc, count=len(view.seats), max=view.max_players),
                     value=seats, inline=False)
     rules = _rule_lines(view.preset, view.rule_changes, loc)
-    embed.add_field(name=tr(N_("Rules"), loc), value=_clip(rules, FIELD_MAX), inline=False)
+    embed.add_field(name=tr(N_("Rules"), loc), value=shortened(rules, FIELD_MAX), inline=False)
     if view.expires_at and view.closed is None:
         embed.add_field(name=tr(N_("Lobby closes"), loc), value=f"<t:{int(view.expires_at)}:R>")
     embed.set_footer(text=tr(N_("Game {game}"), loc, game=view.game_id))
@@ -145,7 +141,7 @@ def table_embed(view: TableView, *, picture: bool = False) -> discord.Embed:
     title = tr(N_("UNO: table {table}, hand {number}"), loc, table=view.table, number=view.hand_number) \
         if view.table else tr(N_("UNO: hand {number}"), loc, number=view.hand_number)
     embed = discord.Embed(title=title, colour=COLOURS.get(view.color, NEUTRAL))
-    embed.description = _clip("\n".join(fmt(t, loc) for t in view.last), EMBED_DESCRIPTION_MAX) or None
+    embed.description = shortened("\n".join(fmt(t, loc) for t in view.last), EMBED_DESCRIPTION_MAX) or None
     if picture:  # the top card; its file goes with the message
         embed.set_image(url=attachment_url(TOP_FILE))
     top = top_card_text(view.top, view.color, loc)
@@ -167,9 +163,9 @@ def table_embed(view: TableView, *, picture: bool = False) -> discord.Embed:
             turn += " " + tr(N_("The Wild Draw Four may be challenged."), loc)
         if view.deadline:
             turn += " ⏱️ " + f"<t:{int(view.deadline)}:R>"
-        embed.add_field(name=tr(N_("Turn"), loc), value=_clip(turn, FIELD_MAX), inline=False)
+        embed.add_field(name=tr(N_("Turn"), loc), value=shortened(turn, FIELD_MAX), inline=False)
     if view.result is not None:  # the hand or game is over: how it ended, nothing to press
-        embed.add_field(name=tr(N_("Result"), loc), value=_clip(fmt(view.result, loc), FIELD_MAX),
+        embed.add_field(name=tr(N_("Result"), loc), value=shortened(fmt(view.result, loc), FIELD_MAX),
                         inline=False)
     if view.catchable:
         caught = ", ".join(f"**{escape(isolate(names.get(u, u)))}**" for u in view.catchable)
@@ -188,7 +184,7 @@ def table_embed(view: TableView, *, picture: bool = False) -> discord.Embed:
                     game=view.game_id, target=view.target_score)
     if view.seal is not None:  # the hand's shuffle, committed at the deal
         footer += "\n" + fmt(view.seal, loc)
-    embed.set_footer(text=_clip(footer, 2048))
+    embed.set_footer(text=shortened(footer, 2048))
     return embed
 
 
@@ -199,13 +195,13 @@ def _mention_text(user_id: str, name: str) -> Any:
 
 
 def notice_content(view: Notice) -> str:
-    return _clip(fmt(view.text, view.locale), 2000)
+    return shortened(fmt(view.text, view.locale), 2000)
 
 
 def recap_embed(view: Recap, chat_name: str, *, picture: bool = True) -> discord.Embed:
     """A finished match: the facts, and the score chart attached to the same message."""
     title, *facts = recap_lines(view, chat_name, escape=escape)
-    embed = discord.Embed(title=_clip(title, 256), description=_clip("\n".join(facts),
+    embed = discord.Embed(title=shortened(title, 256), description=shortened("\n".join(facts),
                                                                       EMBED_DESCRIPTION_MAX),
                           colour=NEUTRAL)
     if picture:
@@ -240,7 +236,7 @@ def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1, *,
     else:
         jump_in = jump_in_text(view)
         lines.append(fmt(jump_in, loc) if jump_in is not None else tr(N_("Wait for your turn."), loc))
-    embed.description = _clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
+    embed.description = shortened("\n".join(lines), EMBED_DESCRIPTION_MAX)
     if pages > 1:
         embed.set_footer(text=tr(N_("Page {page} of {pages}"), loc, page=page + 1, pages=pages))
     if picture:  # below the text, right above the buttons
@@ -257,7 +253,7 @@ def reply_text(reply: Reply) -> str:
                 parts.append("\n".join(fmt(t, loc) for t in reply.lines))
         else:
             parts.append("\n".join(fmt(t, reply.locale) for t in reply.lines))
-    return _clip("\n\n".join(p for p in parts if p), EMBED_DESCRIPTION_MAX)
+    return shortened("\n\n".join(p for p in parts if p), EMBED_DESCRIPTION_MAX)
 
 
 RULES_PAGE = 4000  # one embed per message: under the description cap and the 6,000 total

@@ -26,12 +26,12 @@ from bot.coordinator import (
     split_table_chat,
 )
 from bot.coordinator import commands as cmd
-from bot.render.text import render_reply
+from bot.render.text import render_reply, shortened
 
 from . import callbacks
 from .context import BotContext
 from .keyboards import hand_keyboard, sub_keyboard
-from .texts import POPUP_LIMIT, clip, tr, user_locale
+from .texts import POPUP_LIMIT, tr, user_locale
 
 log = logging.getLogger(__name__)
 
@@ -51,14 +51,14 @@ class Buttons:
         async def answer(text: str = "", alert: bool = False) -> None:
             nonlocal answered
             answered = True
-            await query.answer(clip(text, POPUP_LIMIT) if text else None, show_alert=alert)
+            await query.answer(shortened(text, POPUP_LIMIT) if text else None, show_alert=alert)
 
         try:
             await self._button(query, answer)
         finally:
             if not answered:  # every callback query gets an answer, even after an error
                 try:
-                    await query.answer(clip(tr(N_("Something went wrong."),
+                    await query.answer(shortened(tr(N_("Something went wrong."),
                                                user_locale(query.from_user.language_code)), POPUP_LIMIT))
                 except TelegramError:
                     pass

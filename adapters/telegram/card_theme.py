@@ -19,10 +19,10 @@ from telegram.ext import ContextTypes
 
 from bot.coordinator import N_
 from bot.coordinator import commands as cmd
-from bot.render.text import render_reply
+from bot.render.text import render_reply, shortened
 
 from .context import PLATFORM, BotContext, chat_key
-from .texts import POPUP_LIMIT, clip, html, tr
+from .texts import POPUP_LIMIT, html, tr
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class CardThemeMenu:
         chat_id = query.message.chat.id if query.message is not None else query.from_user.id
         chat = await self.ctx.user_game(str(query.from_user.id)) or chat_key(chat_id)
         reply = await self.ctx.run(cmd.SetCardTheme(chat, await self.ctx.user(query.from_user), theme=theme))
-        await query.answer(clip(render_reply(reply), POPUP_LIMIT), show_alert=not reply.ok)
+        await query.answer(shortened(render_reply(reply), POPUP_LIMIT), show_alert=not reply.ok)
         if not reply.ok or query.message is None:
             return
         loc = await self.ctx.locale_of(query.from_user)

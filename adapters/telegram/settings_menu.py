@@ -28,11 +28,11 @@ from bot.coordinator import (
 )
 from bot.coordinator import commands as cmd
 from bot.i18n import format_text
-from bot.render.text import render_reply
+from bot.render.text import render_reply, shortened
 
 from .callbacks import MAX_BYTES
 from .context import BotContext, chat_key, parts
-from .texts import POPUP_LIMIT, clip, clip_html, html, tr
+from .texts import POPUP_LIMIT, clip_html, html, tr
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +115,7 @@ class SettingsMenu:
         message = query.message
         parts = (query.data or "").split(":", 3)
         if message is None or len(parts) < 2 or parts[1] not in ("m", "o", "v"):
-            await query.answer(clip(tr(N_("This button is not valid any more."), loc), POPUP_LIMIT),
+            await query.answer(shortened(tr(N_("This button is not valid any more."), loc), POPUP_LIMIT),
                                show_alert=True)
             return
         chat = chat_key(message.chat)
@@ -127,19 +127,19 @@ class SettingsMenu:
         if parts[1] == "o" and len(parts) == 3:
             item = self._known(parts[2])
             if item is None:
-                await query.answer(clip(tr(N_("This button is not valid any more."), loc), POPUP_LIMIT),
+                await query.answer(shortened(tr(N_("This button is not valid any more."), loc), POPUP_LIMIT),
                                    show_alert=True)
                 return
-            await query.answer(clip(format_text(item.allowed(), loc), POPUP_LIMIT))
+            await query.answer(shortened(format_text(item.allowed(), loc), POPUP_LIMIT))
             await self._edit(query, None, values_keyboard(item.name, values.get(item.name), chat_locale))
             return
         if len(parts) != 4 or self._known(parts[2]) is None:
-            await query.answer(clip(tr(N_("This button is not valid any more."), loc), POPUP_LIMIT),
+            await query.answer(shortened(tr(N_("This button is not valid any more."), loc), POPUP_LIMIT),
                                show_alert=True)
             return
         user = await self.ctx.user(query.from_user, message.chat.id, need_admin=True)
         reply = await self.ctx.run(cmd.ChangeSettings(chat, user, changes={parts[2]: parts[3]}))
-        await query.answer(clip(render_reply(Reply(ok=reply.ok, text=reply.text, locale=reply.locale)),
+        await query.answer(shortened(render_reply(Reply(ok=reply.ok, text=reply.text, locale=reply.locale)),
                                 POPUP_LIMIT), show_alert=not reply.ok)
         if reply.ok:
             values, chat_locale = await self.values(chat)

@@ -16,6 +16,7 @@ from telegram.helpers import escape, mention_html
 
 from bot.coordinator import Text
 from bot.i18n import normalize_locale, translate
+from bot.render.text import shortened
 
 POPUP_LIMIT = 200  # answerCallbackQuery text
 MESSAGE_LIMIT = 4096
@@ -60,11 +61,6 @@ def html(text: str) -> str:
     return escape(text)
 
 
-def clip(text: str, limit: int) -> str:
-    """Plain text cut to ``limit`` characters."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def clip_html(text: str, limit: int = MESSAGE_LIMIT) -> str:
     """HTML cut to ``limit`` at a line break: our tags and entities never span lines, so the
     result still parses (a cut inside a tag would make Telegram refuse the whole message)."""
@@ -74,4 +70,4 @@ def clip_html(text: str, limit: int = MESSAGE_LIMIT) -> str:
     if cut > 0:
         return text[:cut] + "\n…"
     plain = html_module.unescape(re.sub(r"<[^>]+>", "", text))  # one huge line: drop the markup
-    return escape(clip(plain, limit // 2))
+    return escape(shortened(plain, limit // 2))

@@ -250,13 +250,15 @@ def _with_markup(line: str, markup: str) -> str:
     return line.replace(_SLOT, markup, 1)
 
 
-# Where a long line is cut: after an item of a list (a turned card, a player), else a word.
-_CUT_AFTER_ITEM = ("、", ", ", "，", "; ", "；")
+# Where a long text is cut: after a line or an item of a list (a turned card, a player),
+# else after a word.
+_CUT_AFTER_ITEM = ("\n", "、", ", ", "，", "; ", "；")
 
 
 def shortened(plain: str, limit: int) -> str:
-    """``plain`` cut to ``limit`` characters with "…", after the last whole item or word that
-    fits (not inside a card's or a player's name), with every name's isolate closed."""
+    """``plain`` cut to ``limit`` characters with "…", after the last whole line, item or word
+    that fits (not inside a card's or a player's name), with every name's isolate closed:
+    the one cut of every frontend's plain text (a table line, a popup, an embed)."""
     if len(plain) <= limit:
         return plain
     kept = plain[: limit - 1]

@@ -372,3 +372,5 @@ def test_a_long_line_is_cut_after_a_whole_item_with_every_name_closed():
     named = shortened("\u2068" + "n" * 300 + "\u2069 played", 200)  # no place to cut but the name
     assert len(named) == 200 and named.endswith("\u2069…")
     assert shortened("short", 200) == "short"
+    lines = "\n".join(f"line {n} of a long embed" for n in range(20))
+    assert shortened(lines, 100) == "\n".join(f"line {n} of a long embed" for n in range(4)) + "\n…"

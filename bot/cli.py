@@ -256,7 +256,8 @@ async def _history(args: argparse.Namespace, settings: Settings) -> int:
     if hand is None:
         raise ConfigError(f"game {args.game} has no hand {args.hand}")
     if args.command == "replay":
-        for line in history.told(hand, names_of(record), normalize_language(args.lang) or "en"):
+        for line in history.told(hand, names_of(record), normalize_language(args.lang) or "en",
+                                 game_open=record.active):
             print(line)
         return 0
     if not hand.over:

@@ -13,7 +13,7 @@ from bot.engine.errors import NothingToCatch
 from bot.engine.scenario import state_to_spec
 from bot.engine.seal import fingerprint
 from bot.engine.state import GameState
-from bot.i18n import translate
+from bot.i18n import sentences, translate
 
 from .match_log import Step
 from .ports import MatchHistory
@@ -101,9 +101,10 @@ def find_hand(hands: list[Hand], number: int | None) -> Hand | None:
     return next((h for h in reversed(hands) if h.number == number), None)
 
 
-def told(hand: Hand, names: dict[str, str], locale: str) -> list[str]:
+def told(hand: Hand, names: dict[str, str], locale: str, *, game_open: bool = True) -> list[str]:
     """The hand move by move, as the table told it. The cards people held and drew are shown
-    only once the hand is over: until then they are secret."""
+    only once the hand is over: until then they are secret, and so they stay in a hand the
+    game ended before (``game_open`` False: the game was stopped)."""
     start = hand.start
     lines = [translate(Text(N_("Hand {hand}, dealt by {dealer}: {top} on the table."),
                             {"hand": hand.number, "dealer": names.get(start.dealer, start.dealer),
@@ -121,9 +122,11 @@ def told(hand: Hand, names: dict[str, str], locale: str) -> list[str]:
             said += [translate(Text(N_("({player} drew {cards}.)"),
                                     {"player": names.get(e.player, e.player), "cards": e.cards}), locale)
                      for e in move.events if isinstance(e, ev.CardsDrawn) and e.cards]
-        lines.append(f"{number:>3}. " + " ".join(said or ["·"]))
+        lines.append(f"{number:>3}. " + (sentences(said, locale) or "·"))
     if not hand.over:
-        lines.append(translate(Text(N_("The hand is still being played: the cards stay secret.")), locale))
+        unfinished = (N_("The hand is still being played: the cards stay secret.") if game_open
+                      else N_("The game ended before this hand did: the cards stay secret."))
+        lines.append(translate(Text(unfinished), locale))
     elif hand.seed is not None:
         lines.append(translate(Text(N_("Seed of hand {hand}: {seed}"),
                                     {"hand": hand.number, "seed": hand.seed}), locale))

@@ -18,6 +18,7 @@ from .formatting import (
     format_text,
     is_text,
     isolate,
+    sentences,
     separator,
     translate,
 )
@@ -28,5 +29,6 @@ from .lookup import N_, gettext, key_named, ngettext
 __all__ = [
     "DEFAULT_LOCALE", "LANGUAGE_NAMES", "LOCALES", "Choice", "CommandRef", "Lines", "Mention", "N_", "card_label",
     "color_label", "field_names", "format_text", "gettext", "is_text", "isolate", "language_name",
-    "key_named", "ngettext", "normalize_locale", "rank_label", "reload_catalogs", "separator", "translate",
+    "key_named", "ngettext", "normalize_locale", "rank_label", "reload_catalogs", "sentences", "separator",
+    "translate",
 ]

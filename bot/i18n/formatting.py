@@ -7,7 +7,7 @@ so that this package never imports the coordinator (which itself uses ``bot.i18n
 from __future__ import annotations
 
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +22,8 @@ MentionFn = Callable[[str, str], str]  # (user_id, display name) -> markup that 
 CommandFn = Callable[[str], str]  # a command's name ("new") -> how the platform writes it
 
 SEPARATORS = {"en": ", ", "zh_CN": "、"}
+# Between two sentences on one line: Chinese ends a sentence with 。, and puts no space after it.
+SENTENCE_GAPS = {"en": " ", "zh_CN": ""}
 _formatter = string.Formatter()
 
 
@@ -97,6 +99,11 @@ def choice_text(choice: Choice, locale: str) -> str:
 
 def separator(locale: str | None) -> str:
     return SEPARATORS[normalize_locale(locale)]
+
+
+def sentences(said: Iterable[str], locale: str | None) -> str:
+    """Sentences already translated, on one line as ``locale`` writes them."""
+    return SENTENCE_GAPS[normalize_locale(locale)].join(said)
 
 
 def is_text(value: Any) -> bool:

@@ -16,7 +16,7 @@ from bot.engine import replay as replay_cli
 from bot.engine.scenario import run
 from tests.storage.games import next_command
 
-from .conftest import Harness
+from .conftest import Harness, user
 
 
 async def played(preset: str, seed: int, moves: int = 400, **settings) -> tuple[Harness, str]:
@@ -77,3 +77,29 @@ async def test_a_finished_hand_is_told_with_what_everyone_held_in_both_languages
     assert english[0].startswith(f"Hand {hand.number}, dealt by ")
     assert sum(" held " in line for line in english) == len(hand.start.players)
     assert len(chinese) == len(english) and chinese[0] != english[0]
+
+
+async def test_a_hand_the_game_ended_before_is_told_as_such_and_keeps_its_cards():
+    h, game_id = await played("official", 3, moves=6)
+    record = await h.store.get(game_id)
+    assert (await h.do(cmds.StopGame, user(1, is_admin=True))).ok
+    record = await h.store.get(game_id)
+    assert not record.active
+    hand = history.find_hand(history.hands_of(await h.store.match_history(game_id)), None)
+    assert not hand.over
+    lines = history.told(hand, names_of(record), "en", game_open=record.active)
+    assert lines[-1] == "The game ended before this hand did: the cards stay secret."
+    assert not any(" held " in line for line in lines)
+
+
+async def test_a_move_told_in_chinese_puts_no_space_between_its_sentences():
+    # A house hand long enough to hold a move told in two sentences (a play and its effect).
+    h, game_id = await played("house", 4)
+    record = await h.store.get(game_id)
+    hands = history.hands_of(await h.store.match_history(game_id))
+    chinese = [line for hand in hands for line in history.told(hand, names_of(record), "zh_CN")]
+    english = [line for hand in hands for line in history.told(hand, names_of(record), "en")]
+    two_sentences = [line for line in chinese if line.count("。") >= 2]
+    assert two_sentences, "no move of the match was told in two sentences"
+    assert not any("。 " in line for line in chinese)
+    assert any(re.search(r"\. \S", line) for line in english)  # English keeps its space

@@ -242,6 +242,7 @@ class ConsoleSession:
         if changes:  # given for a new match: kept for the next one
             await self.save_for_next_match(changes)
         await self.coordinator.resume()
+        await self.follow_language(record)
         record = await self.store.load(CHAT) or record
         mine = await table_at(self.store, record, HUMAN_ID, self.locale)
         if mine is not None:
@@ -251,6 +252,23 @@ class ConsoleSession:
         if reply.hand is not None and self.port.hands_shown == shown_before:
             self.port.show_hand(reply.hand)
         await self.check_over()
+
+    async def follow_language(self, record: GameRecord) -> None:
+        """A language given with --lang is the resumed match's too: the chat's (the lines of
+        the table) and the person's seat (their hand), as ``settings language=`` would make it."""
+        if getattr(self.args, "lang", None) is None:
+            return
+        settings = await self.store.chat_settings(CHAT)
+        if settings.language != self.locale:
+            settings.language = self.locale
+            await self.store.save_chat_settings(CHAT, settings)
+        seat = record.seat_of(HUMAN_ID)
+        if seat is not None and seat.language != self.locale:
+            self.port.muted = True  # the hand is shown below, once, with the table
+            try:
+                await self.coordinator.handle(cmd.SetLanguage(chat=CHAT, user=self.user, language=self.locale))
+            finally:
+                self.port.muted = False
 
     async def close_silently(self) -> None:
         self.port.muted = True

@@ -395,3 +395,23 @@ async def test_the_default_name_is_a_word_in_each_language():
         session = make_session(console_args(name=None, lang=lang), store, typist, terminal)
         assert await session.run() == 0
         assert f"1. {word}" in terminal.text and "you" not in terminal.text.split("\n")[0]
+
+
+async def test_a_resumed_match_follows_the_language_given_for_this_run():
+    store = MemoryStore()
+
+    async def eof(session):
+        return None
+
+    first = make_session(console_args(lang="zh"), store, eof, Terminal())
+    first.stop_quietly = _noop  # simulate kill -9: the game stays open
+    await first.run()
+    terminal = Terminal()
+    second = make_session(console_args(lang="en"), store, eof, terminal)
+    assert await second.run() == 0
+    assert second.game_id == first.game_id
+    shown = terminal.text.split("Type \"help\"")[0]
+    # the table and the hand both in English: the hand's lines as well as its frame
+    assert "Your hand (only you can see this)" in shown and "🃏 Your hand: " in shown
+    assert not re.search(r"[\u4e00-\u9fff]", shown.replace("玩家", "")), shown
+    assert (await store.chat_settings(CHAT)).language == "en"  # "as last time" from now on

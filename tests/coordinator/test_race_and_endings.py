@@ -120,7 +120,7 @@ async def test_after_a_game_the_log_shows_the_finished_games_race(h: Harness) ->
                                            "event, with its time after the play.")
     assert [format_text(t, "en") for t in race_log(log)] == [
         "Hand 1: P2 caught P1 1.24 s after the play (window 3 s)."]
-    assert format_text(log.text, "zh_CN") == "上一场对局已结束。它的 UNO! 抢答：最近1条记录，时间从出牌算起。"
+    assert format_text(log.text, "zh_CN") == "上一场对局已结束。它的UNO！抢答：最近1条记录，时间从出牌算起。"
     assert format_text(log.lines[0], "zh_CN") == "第1局：P2在出牌后1.24秒抓到了P1（反应时间3秒）。"
     # A new game's log is its own (nothing yet), no longer the finished one's.
     assert (await h.do(cmds.NewGame, u1)).ok
@@ -134,7 +134,7 @@ async def test_after_a_stopped_game_without_calls_the_log_says_so(h: Harness) ->
     log = await h.do(cmds.ShowLog, BYSTANDER)
     assert log.ok and race_log(log) == []
     assert format_text(log.text, "en") == "The last game is over; nobody called UNO! in it."
-    assert format_text(log.text, "zh_CN") == "上一场对局已结束，其间没有人喊过 UNO!。"
+    assert format_text(log.text, "zh_CN") == "上一场对局已结束，其间没有人喊过UNO。"
 
 
 async def test_a_majority_of_people_ends_the_game_for_nobody(h: Harness) -> None:

@@ -89,7 +89,7 @@ def test_without_a_cjk_font_the_picture_falls_back_to_english(fonts_in, tmp_path
     words = render.picture_words(view("zh_CN"))
     assert (words.locale, words.heading, words.axis_hand) == ("en", "Match of 1970-01-01 (UTC)", "Hand")
     assert render.recap_image(view("zh_CN"), "Friday UNO") == render.recap_image(view("en"), "Friday UNO")
-    assert render.recap_lines(view("zh_CN"))[1] == "抓到没喊 UNO!：没有。"  # the text stays Chinese
+    assert render.recap_lines(view("zh_CN"))[1] == "没喊UNO被抓：没有。"  # the text stays Chinese
 
 
 @pytest.mark.parametrize(("names", "chosen"), [
@@ -117,7 +117,7 @@ def test_cjk_fonts_are_found_by_the_names_they_ship_under(fonts_in, tmp_path, na
 def test_the_facts_as_text() -> None:
     lines = render.recap_lines(view("zh_CN"), "Friday UNO")
     assert lines[0].startswith("📈 Friday UNO · 1970-01-01（UTC）的比赛")
-    assert lines[1] == "抓到没喊 UNO!：没有。"
+    assert lines[1] == "没喊UNO被抓：没有。"
 
 
 def test_a_long_title_is_drawn_smaller_to_fit_the_picture() -> None:

@@ -29,7 +29,7 @@ def test_a_vote_without_end_is_explained():
 
 @pytest.mark.parametrize("lang, log_line, vote_line, empty, ended", [
     ("en", "log", "vote end", "No UNO! calls in this game yet.", "voted to end the game: it ends here"),
-    ("zh", "记录", "投票 结束", "本局还没有人喊过 UNO!。", "投票结束游戏：游戏到此结束"),
+    ("zh", "记录", "投票 结束", "本局还没有人喊过UNO。", "投票结束游戏：游戏到此结束"),
 ])
 async def test_log_then_a_vote_ends_the_game_for_nobody(lang, log_line, vote_line, empty, ended):
     store, terminal = MemoryStore(), Terminal()

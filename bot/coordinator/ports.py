@@ -133,8 +133,8 @@ class ChatSettings:
     reaction_window: int = 3  # seconds AI seats leave people to call out a forgotten UNO!
     season_days: int = 30  # the length of the chat's rating seasons, from the next one on
     ai_level: str = "normal"  # a bot added without a level (the lobby's Add AI): easy | normal | hard
-    # Not stored: True when the chat has no saved settings yet (its first game takes the
-    # opener's language). Stores set it; equality ignores it.
+    # Not stored: True when the chat has no saved settings yet (it takes the language of whoever
+    # opens its first game or first changes a setting). Stores set it; equality ignores it.
     new: bool = field(default=False, compare=False)
     # The stored settings' version as read (0: none stored): update_chat_settings stores a
     # change only over that same version, so no concurrent change is lost.

@@ -1,5 +1,5 @@
-"""A new chat speaks the language of whoever opens its first game; later openers change
-nothing, and a chat whose language was chosen keeps it."""
+"""A new chat speaks the language of whoever opens its first game or first changes its
+settings; later openers change nothing, and a chat whose language was chosen keeps it."""
 
 from __future__ import annotations
 
@@ -87,3 +87,21 @@ async def test_without_a_client_hint_the_chat_language_is_used(h: Harness) -> No
     assert (await h.do(cmds.NewGame, ZH)).ok
     hintless = User("n1", "Nobody")
     assert (await h.do(cmds.Join, hintless)).locale == "zh_CN"
+
+
+async def test_settings_changed_before_the_first_game_take_the_changers_language(h: Harness) -> None:
+    admin = User("z2", "小红", locale="zh-hans", is_admin=True)
+    changed = await h.do(cmds.ChangeSettings, admin, changes={"preset": "house"})
+    assert changed.ok and changed.locale == "zh_CN"
+    # the language came with the chat, not with the change: the answer names the rules only
+    assert all(line.params["rule"].msgid != "Language" for line in changed.lines), changed.lines
+    settings = await h.store.chat_settings(h.key)
+    assert settings.language == "zh_CN" and settings.preset == "house" and not settings.new
+    assert (await h.do(cmds.NewGame, EN)).ok  # an English opener after that changes nothing
+    assert (await h.record()).options.language == "zh_CN"
+
+
+async def test_a_language_set_with_the_first_settings_is_the_one_kept(h: Harness) -> None:
+    admin = User("z2", "小红", locale="zh-hans", is_admin=True)
+    assert (await h.do(cmds.ChangeSettings, admin, changes={"language": "en", "preset": "house"})).ok
+    assert (await h.store.chat_settings(h.key)).language == "en"

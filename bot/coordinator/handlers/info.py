@@ -11,7 +11,7 @@ from bot.i18n import key_named, language_name
 from .. import commands as cmds
 from .. import queries, race, recap, seals, spectate, tables
 from ..context import Context
-from ..locales import safe_locale
+from ..locales import personal_locale, safe_locale
 from ..ports import ChatSettings, VersionConflict
 from ..rating_text import rating_lines, table_lines
 from ..refusals import Refusal
@@ -92,6 +92,8 @@ async def change_settings(ctx: Context, cmd: cmds.ChangeSettings) -> Reply:
             raise Refusal("game_running")
         for _ in range(SETTINGS_ATTEMPTS):
             before = await ctx.store.chat_settings(cmd.chat)
+            if before.new:  # a new chat speaks the language of whoever first sets it up
+                before = replace(before, language=await personal_locale(ctx.store, cmd.chat, cmd.user))
             new = apply_changes(before, cmd.changes)
             if record is not None and record.status == "lobby":
                 refuse_deal(rules_of(new), len(record.seats))

@@ -23,7 +23,7 @@ async def new_game(ctx: Context, cmd: cmds.NewGame) -> Reply:
     settings = await ctx.store.chat_settings(cmd.chat)
     language, theme = await personal(ctx.store, cmd.chat, cmd.user)
     first = settings.new
-    if first:  # a new chat speaks the language of whoever opens its first game
+    if first:  # a new chat speaks the language of whoever opens its first game (or set it up)
         settings = replace(settings, language=language, new=False)
     # A game nobody can play any more gives way (said in the chat) rather than block it.
     await ctx.transact(cmd.chat, endings.clear_rotten)

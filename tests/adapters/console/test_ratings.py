@@ -61,5 +61,5 @@ async def test_top_and_stats_print_the_ratings(lang):
         assert "Season 2 of this chat, until" in out and "Season 1 of this chat, final" in out
         assert f"Rating: {mine.rated.rating:.1f}" in out
     else:
-        assert "本聊天第2赛季" in out and "第1赛季最终排名" in out
+        assert "本群第2赛季" in out and "第1赛季最终排名" in out
         assert f"等级分：{mine.rated.rating:.1f}" in out

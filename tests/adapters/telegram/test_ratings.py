@@ -61,13 +61,13 @@ async def test_the_same_in_chinese(harness: Harness):
     await season_history(harness)
     ana, bo, cy = (replace(u, language_code="zh-hans") for u in (ANA, BO, CY))  # Chinese clients
     top = await harness.ask(ana, "/top")
-    assert "本聊天第2赛季" in top and "局）" in top
+    assert "本群第2赛季" in top and "局）" in top
     previous = await harness.ask(bo, "/top 上赛季")
     assert "第1赛季最终排名" in previous
     stats = await harness.ask(cy, "/stats")
     assert "等级分：" in stats and "排名：第" in stats
     refused = await harness.ask(cy, "/top global previous", privately=True)
-    assert "赛季按聊天划分" in refused
+    assert "赛季按群划分" in refused
 
 
 async def test_season_days_is_a_chat_setting(harness: Harness):

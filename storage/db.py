@@ -58,9 +58,10 @@ def _parse(url: str | URL) -> URL:
     try:
         return make_url(url)
     except Exception:  # ArgumentError/ValueError: the text may hold a password, never echo it
+        # The example has no password: the log scrubber would print one as "[redacted]".
         raise DatabaseUrlError("is not a database URL (expected a SQLite file such as uno.db, "
                                "sqlite+aiosqlite:///FILE or "
-                               "postgresql://USER:PASSWORD@HOST:PORT/DATABASE)") from None
+                               "postgresql://USER@HOST:PORT/DATABASE)") from None
 
 
 def _single(parsed: URL, key: str) -> str | None:

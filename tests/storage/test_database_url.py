@@ -11,6 +11,7 @@ from sqlalchemy.engine import make_url
 
 from bot import cli
 from bot.coordinator.ports import ChatSettings
+from bot.logs import scrub
 from storage import open_store
 from storage.db import DatabaseUrlError, asyncpg_dsn, connection_problem, normalise_url, safe_url
 
@@ -51,6 +52,8 @@ def test_what_is_not_a_sqlite_path_is_still_read_as_a_url(given):
     with pytest.raises(DatabaseUrlError) as info:
         normalise_url(given)
     assert "is not a database URL" in str(info.value) and "pw" not in str(info.value)
+    # as doctor and the logs print it (scrubbed): the example it gives comes out whole
+    assert "postgresql://USER@HOST:PORT/DATABASE" in scrub(str(info.value))
 
 
 @pytest.mark.parametrize("given, mode", [

@@ -30,7 +30,7 @@ from .lobby import remove
 from .names import display_name
 from .refusals import Refusal, from_engine
 from .transaction import Tx
-from .views import N_, Text
+from .views import N_, Nn_, Text
 
 log = logging.getLogger(__name__)
 
@@ -300,6 +300,8 @@ def turn_timeout(tx: Tx, deadline: float) -> bool:
             tx.book.end_reason = "away"
         return True
     auto_move(tx, player)
+    if timeouts[player] == AFK_LIMIT - 1:
+        warn_away(tx, player, timeouts[player], tx.game().options.afk_policy)
     if timeouts[player] >= AFK_LIMIT:
         timeouts.pop(player, None)
         tx.change_seat(player, ai=TAKEOVER_STRATEGY)
@@ -309,6 +311,20 @@ def turn_timeout(tx: Tx, deadline: float) -> bool:
         tx.notice(Text(N_("{player} was away too long: a bot plays for them now."),
                        {"player": display_name(seat.name)}), mentions=(player,))
     return True
+
+
+def warn_away(tx: Tx, player: str, missed: int, policy: str) -> None:
+    """Tell the player, in their hand (with the card the timeout drew them), that the next
+    missed turn hands their seat to a bot, or takes them out of the game."""
+    warning = (Nn_("You ran out of time {count} time in a row: at the next, you leave the game.",
+                   "You ran out of time {count} times in a row: at the next, you leave the game.",
+                   missed, {"count": missed}) if policy == "leave" else
+               Nn_("You ran out of time {count} time in a row: at the next, a bot plays for you.",
+                   "You ran out of time {count} times in a row: at the next, a bot plays for you.",
+                   missed, {"count": missed}))
+    drawn = tx.hand_updates.get(player)
+    tx.want_hand(player, warning if drawn is None else Text(N_("{first} {then}"),
+                                                            {"first": drawn, "then": warning}))
 
 
 def auto_move(tx: Tx, player: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.coordinator import commands as cmds
 from bot.coordinator.views import Card
+from bot.i18n import format_text
 
 from .conftest import Harness
 
@@ -200,3 +201,43 @@ async def test_a_player_taken_over_by_a_bot_can_come_back() -> None:
     assert next(s for s in record.seats if s.user_id == who.id).ai is None
     assert who.id not in record.book.taken_over
     await h.coordinator.close()
+
+
+async def test_the_turn_before_a_bot_takes_over_the_player_is_warned(h: Harness) -> None:
+    people = await h.start(2, 1)
+    away = people[0].id
+    warned = []
+    for _ in range(40):
+        record = await h.record()
+        if record.seat_of(away).ai is not None:
+            break
+        current = (await h.state()).current
+        if current != away:  # the other person plays on: only one is away
+            assert (await h.human_move(next(p for p in people if p.id == current))).ok
+            continue
+        missed = record.book.timeouts.get(away, 0)
+        await h.clock.advance(61)
+        note = h.chat.last_hand(away).note
+        if missed + 1 == 2:  # the second in a row: the next one hands the seat over
+            warned.append(format_text(note, "en"))
+            assert "at the next, a bot plays for you" in warned[-1]
+            assert warned[-1].startswith("You drew ")  # with the card the timeout drew
+            assert format_text(note, "zh_CN").endswith("下次再超时，将由机器人替你出牌。"), format_text(note, "zh_CN")
+        elif note is not None:
+            assert "at the next" not in format_text(note, "en")
+    assert len(warned) == 1 and (await h.record()).seat_of(away).ai is not None
+
+
+async def test_the_warning_says_leave_when_the_chat_removes_players_away(h: Harness) -> None:
+    people = await h.start(3, settings={"afk_policy": "leave"})
+    away = people[0].id
+    for _ in range(12):
+        if (await h.record()).book.timeouts.get(away, 0) == 2 or (await h.record()).seat_of(away) is None:
+            break
+        current = (await h.state()).current
+        if current != away:
+            assert (await h.human_move(next(p for p in people if p.id == current))).ok
+            continue
+        await h.clock.advance(61)
+    assert (await h.record()).book.timeouts.get(away) == 2
+    assert "at the next, you leave the game" in format_text(h.chat.last_hand(away).note, "en")

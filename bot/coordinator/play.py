@@ -76,6 +76,15 @@ def reclaim(tx: Tx, user_id: str) -> None:
     tx.table_due = True
 
 
+def reclaim_if_taken(tx: Tx, user_id: str) -> None:
+    """``reclaim`` where a bot stands in for ``user_id`` in a running hand; else nothing."""
+    seat = tx.seat(user_id)
+    record = tx.record
+    if seat is not None and seat.ai is not None and user_id in tx.book.taken_over \
+            and record is not None and record.status == "running" and tx.match is not None:
+        reclaim(tx, user_id)
+
+
 def play_cards(tx: Tx, cmd: cmds.PlayCards) -> Text:
     user = cmd.user.id
     _in_hand(tx, user, cmd.press)
@@ -308,7 +317,7 @@ def turn_timeout(tx: Tx, deadline: float) -> bool:
         tx.book.taken_over.append(player)
         if endings.everyone_away(tx, AFK_LIMIT):
             return True
-        tx.notice(Text(N_("{player} was away too long: a bot plays for them now."),
+        tx.notice(Text(N_("{player} was away too long: a bot plays for them until they open their hand again."),
                        {"player": display_name(seat.name)}), mentions=(player,))
     return True
 

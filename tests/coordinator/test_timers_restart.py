@@ -241,3 +241,29 @@ async def test_the_warning_says_leave_when_the_chat_removes_players_away(h: Harn
         await h.clock.advance(61)
     assert (await h.record()).book.timeouts.get(away) == 2
     assert "at the next, you leave the game" in format_text(h.chat.last_hand(away).note, "en")
+
+
+async def test_a_player_a_bot_stands_in_for_takes_the_seat_back_by_opening_their_hand(h: Harness) -> None:
+    people = await h.start(2, 1)
+    away, other = people
+    for _ in range(40):
+        record = await h.record()
+        if record.seat_of(away.id).ai is not None:
+            break
+        current = (await h.state()).current
+        if current != away.id:
+            assert (await h.human_move(other)).ok
+            continue
+        await h.clock.advance(61)
+    record = await h.record()
+    assert record.seat_of(away.id).ai is not None and away.id in record.book.taken_over
+    told = [n for n in h.chat.notices() if "a bot plays for them" in n.text.msgid][-1]
+    assert "until they open their hand again" in format_text(told.text, "en")
+    shown = await h.do(cmds.ShowHand, away)  # back, wherever the turn is
+    assert shown.ok, shown
+    record = await h.record()
+    assert record.seat_of(away.id).ai is None and away.id not in record.book.taken_over
+    assert any("is back and plays again" in t.msgid for t in h.chat.last_table().last)
+    assert h.chat.last_hand(away.id).cards  # their hand, to play on
+    assert (await h.do(cmds.ShowHand, other)).ok  # someone never away: nothing changes
+    assert (await h.record()).seat_of(other.id).ai is None

@@ -136,7 +136,9 @@ async def show_hand(ctx: Context, cmd: cmds.ShowHand) -> Reply:
     if record.status != "running":
         raise Refusal("not_started")
     await ctx.delivery.refresh_hand(cmd.chat, cmd.user.id)  # posted anew: "not modified" shows nothing
-    _, tx = await ctx.transact(cmd.chat, lambda tx: None)
+    # A player a bot stood in for (away too long) who opens their hand is back: the seat is
+    # theirs again, before their turn comes (the bot would play it within a second).
+    _, tx = await ctx.transact(cmd.chat, lambda tx: play.reclaim_if_taken(tx, cmd.user.id))
     return reply(tx, cmd.user, None)
 
 

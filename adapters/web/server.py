@@ -259,6 +259,9 @@ class WebHand:
         if snapshot is None or snapshot.chat.platform != platform:
             log.info("web hand: a session was refused (not seated in that game)")
             return unauthorized()
+        if snapshot.stood_in and self._handle is not None:
+            # Away too long, back through the page: opening one's hand takes the seat back.
+            await self._handle(cmds.ShowHand(snapshot.chat, User(user_id, snapshot.name)))
         session = auth.sign_token(self._secret, platform=platform, user_id=user_id,
                                   game_id=game_id, expires=self._now() + auth.SESSION_TTL,
                                   kind="session")

@@ -26,6 +26,7 @@ class PlayerSnapshot:
     table: TableView | None
     hand: HandView | None
     recap: Recap | None = None  # the match has ended: its recap, in the player's language
+    stood_in: bool = False  # a bot plays the seat while its person is away (opening the page ends that)
 
 
 MatchCache = dict[str, tuple[int, Match]]  # game id -> (stored version, decoded match)
@@ -42,7 +43,8 @@ async def player_snapshot(store: GameStore, game_id: str, user_id: str, *,
     if record is None:
         return None
     seat = record.seat_of(user_id)
-    if seat is None or seat.ai is not None:  # only a person has a page of their own
+    stood_in = seat is not None and seat.ai is not None and user_id in record.book.taken_over
+    if seat is None or (seat.ai is not None and not stood_in):  # only a person has a page
         return None
     locale = seat.language or record.language
     lobby = table = hand = None
@@ -55,7 +57,7 @@ async def player_snapshot(store: GameStore, game_id: str, user_id: str, *,
     shown = await of_page(store, record, locale, cache=recaps) if record.status == "finished" else None
     return PlayerSnapshot(game_id=record.game_id, chat=record.chat, status=record.status,
                           version=record.version, locale=locale, name=seat.name, lobby=lobby,
-                          table=table, hand=hand, recap=shown)
+                          table=table, hand=hand, recap=shown, stood_in=stood_in)
 
 
 def cached_match(record: GameRecord, matches: MatchCache | None) -> Match:

@@ -3,6 +3,7 @@ everyone else), that a player sees their own hand only, moves through the coordi
 commands with the same refusals, stale taps refused, and live pushes to every open page."""
 
 import asyncio
+import dataclasses
 import json
 
 import pytest
@@ -288,3 +289,21 @@ async def test_after_a_hand_both_pages_say_how_the_hand_before_ended(web):
     assert table["previous_hand"] == "🏁 Ana won hand 1 (+12 points). Standings: Ana: 12 points, Bo: 0 points"
     watched = await (await watch_state(web, watch_token(web, game))).json()
     assert watched["table"]["previous_hand"] == table["previous_hand"]
+
+
+async def test_a_player_a_bot_stands_in_for_opens_the_page_and_has_the_seat_back(web):
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    record = await web.record()
+    record.seats = [s if s.user_id != ana.id else dataclasses.replace(s, ai="normal") for s in record.seats]
+    record.book.taken_over.append(ana.id)  # as three missed turns leave it
+    await web.store.save(record)
+    state = await state_of(web, await session_for(web, ana.id, game))
+    record = await web.record()
+    assert record.seat_of(ana.id).ai is None and ana.id not in record.book.taken_over
+    assert state["hand"] is not None and len(state["hand"]["cards"]) == (await web.state()).card_count(ana.id)
+    # A bot's own seat still has no page.
+    record.seats = [s if s.user_id != bo.id else dataclasses.replace(s, ai="normal") for s in record.seats]
+    await web.store.save(record)
+    refused = await web.client.post("/api/session", json={"token": web.link_token(bo.id, game)})
+    assert refused.status == 401

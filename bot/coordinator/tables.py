@@ -24,6 +24,7 @@ from dataclasses import replace
 from bot.engine import Match
 from bot.engine.errors import UnoError
 from bot.engine.match import champion
+from bot.i18n import Lines
 
 from . import presenter
 from .hand_book import HandBook
@@ -137,11 +138,12 @@ def hub_started(tx: Tx, chats: list[ChatKey], games: list[str], seats_at: list[l
     record.two_tables = TwoTables(list(chats), list(games))
     names = presenter.names_of(record)
     tx.dirty = True
+    # One line per table: two lists of names joined by the same separator would run together.
     tx.notice(Text(N_("The match is played at two tables at once: 7 rounds, new partners every "
-                      "round. {tables}"),
-                   {"tables": tuple(Text(N_("Table {table}: {players}"),
-                                         {"table": i + 1, "players": tuple(names.get(p, p) for p in seats)})
-                                    for i, seats in enumerate(seats_at))}))
+                      "round.\n{tables}"),
+                   {"tables": Lines(tuple(Text(N_("Table {table}: {players}"),
+                                               {"table": i + 1, "players": tuple(names.get(p, p) for p in seats)})
+                                          for i, seats in enumerate(seats_at)))}))
 
 
 def _copy_seat(seat: Seat) -> Seat:

@@ -25,6 +25,8 @@ async def test_the_persons_table_is_shown_and_the_other_plays_unseen():
     assert await asyncio.wait_for(session.run(), 60) == 0
     out = terminal.text
     assert "two tables at once" in out
+    # each table's players on a line of their own, not one list run into the other
+    assert re.search(r"every round\.\nTable 1: [^\n]+\nTable 2: ", out), out[:2000]
     assert typed, "the person played at their table"
     shown = set(re.findall(r"UNO · table (\d) · hand", out))
     assert len(shown) == 1  # one table only: the person's

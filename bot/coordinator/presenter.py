@@ -487,5 +487,5 @@ def new_round(match, names: Mapping[str, str]) -> Text:
             teams.append(team)
     return Text(N_("Round {round} of {rounds}: new partners. {teams}"),
                 {"round": match.round_number, "rounds": len(match.seatings),
-                 "teams": tuple(Text(N_("{first} & {second}"), {"first": a, "second": b})
+                 "teams": tuple(Text(N_("{player} & {other}"), {"player": a, "other": b})
                                 for a, b in teams)})

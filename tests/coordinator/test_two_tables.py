@@ -95,7 +95,7 @@ async def test_two_tables_play_28_hands_each_and_name_a_champion():
     for chat in (T1, T2):  # rounds 2..7 are announced at each table with the new partners
         rounds = [n for n in h.chat.notices(chat) if n.text.msgid.startswith("Round {round}")]
         assert [n.text.params["round"] for n in rounds] == [2, 3, 4, 5, 6, 7]
-        pairs += [frozenset((t.params["first"], t.params["second"])) for n in rounds
+        pairs += [frozenset((t.params["player"], t.params["other"])) for n in rounds
                   for t in n.text.params["teams"]]
     assert len(pairs) == 28 == len(set(pairs))  # every two players partnered exactly once
     assert await h.store.load(CHAT) is None  # the hub finished too

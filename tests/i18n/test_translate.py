@@ -85,8 +85,8 @@ def test_translate_joins_lists_with_the_locale_separator():
 def test_translate_nested_texts_recursively():
     outer = Text(N_("Round {round} of {rounds}: new partners. {teams}"),
                  {"round": 2, "rounds": 3,
-                  "teams": [Text(N_("{first} & {second}"), {"first": "Ana", "second": "Cy"}),
-                            Text(N_("{first} & {second}"), {"first": "Bo", "second": "Di"})]})
+                  "teams": [Text(N_("{player} & {other}"), {"player": "Ana", "other": "Cy"}),
+                            Text(N_("{player} & {other}"), {"player": "Bo", "other": "Di"})]})
     assert translate(outer, "en") == "Round 2 of 3: new partners. Ana & Cy, Bo & Di"
     zh = translate(outer, "zh_CN")
     assert zh.startswith("第2轮（共3轮）：换搭档。")

@@ -325,11 +325,11 @@ def turn_timeout(tx: Tx, deadline: float) -> bool:
 def warn_away(tx: Tx, player: str, missed: int, policy: str) -> None:
     """Tell the player, in their hand (with the card the timeout drew them), that the next
     missed turn hands their seat to a bot, or takes them out of the game."""
-    warning = (Nn_("You ran out of time {count} time in a row: at the next, you leave the game.",
-                   "You ran out of time {count} times in a row: at the next, you leave the game.",
+    warning = (Nn_("You ran out of time {count} time in a row: miss the next turn too and you leave the game.",
+                   "You ran out of time {count} times in a row: miss the next turn too and you leave the game.",
                    missed, {"count": missed}) if policy == "leave" else
-               Nn_("You ran out of time {count} time in a row: at the next, a bot plays for you.",
-                   "You ran out of time {count} times in a row: at the next, a bot plays for you.",
+               Nn_("You ran out of time {count} time in a row: miss the next turn too and a bot plays for you.",
+                   "You ran out of time {count} times in a row: miss the next turn too and a bot plays for you.",
                    missed, {"count": missed}))
     drawn = tx.hand_updates.get(player)
     tx.want_hand(player, warning if drawn is None else Text(N_("{first} {then}"),

@@ -220,11 +220,11 @@ async def test_the_turn_before_a_bot_takes_over_the_player_is_warned(h: Harness)
         note = h.chat.last_hand(away).note
         if missed + 1 == 2:  # the second in a row: the next one hands the seat over
             warned.append(format_text(note, "en"))
-            assert "at the next, a bot plays for you" in warned[-1]
+            assert "miss the next turn too and a bot plays for you" in warned[-1]
             assert warned[-1].startswith("You drew ")  # with the card the timeout drew
             assert format_text(note, "zh_CN").endswith("下次再超时，将由机器人替你出牌。"), format_text(note, "zh_CN")
         elif note is not None:
-            assert "at the next" not in format_text(note, "en")
+            assert "miss the next turn" not in format_text(note, "en")
     assert len(warned) == 1 and (await h.record()).seat_of(away).ai is not None
 
 
@@ -240,7 +240,7 @@ async def test_the_warning_says_leave_when_the_chat_removes_players_away(h: Harn
             continue
         await h.clock.advance(61)
     assert (await h.record()).book.timeouts.get(away) == 2
-    assert "at the next, you leave the game" in format_text(h.chat.last_hand(away).note, "en")
+    assert "miss the next turn too and you leave the game" in format_text(h.chat.last_hand(away).note, "en")
 
 
 async def test_a_player_a_bot_stands_in_for_takes_the_seat_back_by_opening_their_hand(h: Harness) -> None:

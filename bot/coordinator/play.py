@@ -23,6 +23,7 @@ from bot.engine.actions import (
 from bot.engine.cards import Card, Color
 from bot.engine.errors import BadAction, NothingToCatch, UnoError
 from bot.engine.predicates import awaiting_color
+from bot.i18n import SENTENCE_PAIR
 
 from . import commands as cmds
 from . import endings, fairness, presenter, presses, race, uno_calls
@@ -332,8 +333,7 @@ def warn_away(tx: Tx, player: str, missed: int, policy: str) -> None:
                    "You ran out of time {count} times in a row: miss the next turn too and a bot plays for you.",
                    missed, {"count": missed}))
     drawn = tx.hand_updates.get(player)
-    tx.want_hand(player, warning if drawn is None else Text(N_("{first} {then}"),
-                                                            {"first": drawn, "then": warning}))
+    tx.want_hand(player, warning if drawn is None else Text(SENTENCE_PAIR, {"first": drawn, "then": warning}))
 
 
 def auto_move(tx: Tx, player: str) -> None:

@@ -10,6 +10,7 @@ template and the ``.po`` files from the sources.
 
 from .catalogs import reload_catalogs
 from .formatting import (
+    SENTENCE_PAIR,
     Choice,
     CommandRef,
     Lines,
@@ -27,7 +28,7 @@ from .locale import DEFAULT_LOCALE, LANGUAGE_NAMES, LOCALES, language_name, norm
 from .lookup import N_, gettext, key_named, ngettext
 
 __all__ = [
-    "DEFAULT_LOCALE", "LANGUAGE_NAMES", "LOCALES", "Choice", "CommandRef", "Lines", "Mention", "N_", "card_label",
+    "DEFAULT_LOCALE", "LANGUAGE_NAMES", "LOCALES", "Choice", "CommandRef", "Lines", "Mention", "N_", "SENTENCE_PAIR", "card_label",
     "color_label", "field_names", "format_text", "gettext", "is_text", "isolate", "language_name",
     "key_named", "ngettext", "normalize_locale", "rank_label", "reload_catalogs", "sentences", "separator",
     "translate",

@@ -22,8 +22,9 @@ MentionFn = Callable[[str, str], str]  # (user_id, display name) -> markup that 
 CommandFn = Callable[[str], str]  # a command's name ("new") -> how the platform writes it
 
 SEPARATORS = {"en": ", ", "zh_CN": "、"}
-# Between two sentences on one line: Chinese ends a sentence with 。, and puts no space after it.
-SENTENCE_GAPS = {"en": " ", "zh_CN": ""}
+# Two sentences on one line, as a Text param pair or joined here (``sentences``): Chinese
+# ends a sentence with 。 and puts no space after it.
+SENTENCE_PAIR = N_("{first} {then}")
 _formatter = string.Formatter()
 
 
@@ -102,8 +103,8 @@ def separator(locale: str | None) -> str:
 
 
 def sentences(said: Iterable[str], locale: str | None) -> str:
-    """Sentences already translated, on one line as ``locale`` writes them."""
-    return SENTENCE_GAPS[normalize_locale(locale)].join(said)
+    """Sentences already translated, on one line as ``locale`` writes them (SENTENCE_PAIR's gap)."""
+    return gettext(SENTENCE_PAIR, locale).format(first="", then="").join(said)
 
 
 def is_text(value: Any) -> bool:

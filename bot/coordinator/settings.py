@@ -53,6 +53,12 @@ def rules_dict(rules: RuleSet) -> dict[str, Any]:
     return shared
 
 
+def first_language(settings: ChatSettings, language: str) -> ChatSettings:
+    """A new chat speaks the language of whoever first opens a game or changes a setting there
+    (``language``: theirs); a chat with settings keeps its own."""
+    return replace(settings, language=language) if settings.new else settings
+
+
 def apply_changes(settings: ChatSettings, changes: dict[str, Any]) -> ChatSettings:
     """The settings with ``changes`` applied, or Refusal("bad_setting") naming the problem."""
     if not changes or not isinstance(changes, dict):
@@ -115,7 +121,7 @@ def rule_changes(changes: dict[str, Any]) -> bool:
 
 
 __all__ = ["AFK_POLICIES", "GAME_SETTINGS", "HAND_SIZE_RANGE", "LANGUAGES", "TURN_TIMER_RANGE", "apply_changes",
-           "expand_code", "locale_hint", "normalize_language", "rule_changes", "rules_dict", "rules_of"]
+           "expand_code", "first_language", "locale_hint", "normalize_language", "rule_changes", "rules_dict", "rules_of"]
 
 
 @lru_cache(maxsize=256)

@@ -27,6 +27,7 @@ from ..setting_schema import (
 from ..settings import (
     apply_changes,
     expand_code,
+    first_language,
     game_rules,
     normalize_language,
     rule_changes,
@@ -92,8 +93,8 @@ async def change_settings(ctx: Context, cmd: cmds.ChangeSettings) -> Reply:
             raise Refusal("game_running")
         for _ in range(SETTINGS_ATTEMPTS):
             before = await ctx.store.chat_settings(cmd.chat)
-            if before.new:  # a new chat speaks the language of whoever first sets it up
-                before = replace(before, language=await personal_locale(ctx.store, cmd.chat, cmd.user))
+            if before.new:
+                before = first_language(before, await personal_locale(ctx.store, cmd.chat, cmd.user))
             new = apply_changes(before, cmd.changes)
             if record is not None and record.status == "lobby":
                 refuse_deal(rules_of(new), len(record.seats))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bot.engine.seal import SECRET_BITS, sealed_seed
 from bot.i18n import Mention
 
@@ -14,6 +12,7 @@ from ..locales import personal, personal_locale
 from ..names import display_name
 from ..ports import ChatKey, DeliveryFailed, User
 from ..replies import reply
+from ..settings import first_language
 from ..transaction import Tx
 from ..views import N_, Notice, Reply, Text
 from . import series
@@ -23,8 +22,7 @@ async def new_game(ctx: Context, cmd: cmds.NewGame) -> Reply:
     settings = await ctx.store.chat_settings(cmd.chat)
     language, theme = await personal(ctx.store, cmd.chat, cmd.user)
     first = settings.new
-    if first:  # a new chat speaks the language of whoever opens its first game (or set it up)
-        settings = replace(settings, language=language, new=False)
+    settings = first_language(settings, language)
     # A game nobody can play any more gives way (said in the chat) rather than block it.
     await ctx.transact(cmd.chat, endings.clear_rotten)
     game_id = ctx.new_game_id()

@@ -34,7 +34,7 @@ from bot.coordinator import HandView
 from bot.i18n import N_, normalize_locale
 
 from . import components as ui
-from .embeds import hand_embed, tr
+from .embeds import fmt, hand_embed, tr
 from .pictures import HAND_FILE, as_file, hand_png
 
 log = logging.getLogger(__name__)
@@ -64,7 +64,10 @@ def hand_message(view: HandView, owner: str, page: int = 0, note: str = "",
     """The arguments that edit a message into ``view`` (its embed, its buttons and, with
     ``picture``, the hand's picture as the message's one file; with ``web_link``, a link to the
     player's web hand in the embed: the five button rows are the cards' and the controls').
-    A new message takes the files as ``files``: see ``as_new_message``."""
+    A new message takes the files as ``files``: see ``as_new_message``. The hand of a player
+    who left becomes the line saying so, with nothing to press."""
+    if view.seat_left:
+        return {"content": fmt(view.note, view.locale), "embeds": [], "view": None, "attachments": []}
     pages = ui.page_count(view)
     page = min(max(page, 0), pages - 1)
     embed = hand_embed(view, note, page, pages, picture=picture is not None)
@@ -104,7 +107,7 @@ class OpenHands:
         picture's File is spent by the request that sends it."""
         link = (self.web_links.signed("discord", owner, view.game_id)
                 if self.web_links is not None else None)
-        picture = await hand_png(view) if view.cards else None
+        picture = await hand_png(view) if view.cards and not view.seat_left else None
         return hand_message(view, owner, page, note, components, web_link=link, picture=picture)
 
     # ---- what is open ----------------------------------------------------------------------
@@ -206,4 +209,6 @@ class OpenHands:
                      chat_id, error.status, error.code)
             return False
         self.refreshes += 1
+        if view.seat_left:  # closed for good: nothing of this game to refresh it with again
+            self.forget(chat_id, user_id)
         return True

@@ -183,8 +183,10 @@ def start_match(tx: Tx) -> None:
 
 def leave(tx: Tx, cmd: Command) -> Text:
     tx.seated(cmd.user.id)
-    remove(tx, cmd.user.id, Text(N_("{player} left the game."), {"player": display_name(cmd.user.name)}))
-    return Text(N_("You left the game."))
+    left = Text(N_("You left the game."))
+    remove(tx, cmd.user.id, Text(N_("{player} left the game."), {"player": display_name(cmd.user.name)}),
+           left)
+    return left
 
 
 def kick(tx: Tx, cmd: Command, target: str) -> Text:
@@ -193,14 +195,17 @@ def kick(tx: Tx, cmd: Command, target: str) -> Text:
         raise Refusal("unknown_player", {"name": ""}, text=Text(N_(
             "Say whom to remove: a player, or a seat's number or name.")))
     seat = tx.find_player(target)
+    by = display_name(cmd.user.name)
     remove(tx, seat.user_id, Text(N_("{player} was removed from the game by {by}."),
-                                  {"player": display_name(seat.name), "by": display_name(cmd.user.name)}))
+                                  {"player": display_name(seat.name), "by": by}),
+           Text(N_("You were removed from the game by {by}."), {"by": by}))
     return Text(N_("{player} was removed from the game."), {"player": display_name(seat.name)})
 
 
-def remove(tx: Tx, user_id: str, told: Text) -> None:
+def remove(tx: Tx, user_id: str, told: Text, parting: Text) -> None:
     """Take a seat away: in the lobby simply; mid-game through the engine (cards go back under
-    the stock). Ends the game when fewer than two players or no humans would be left."""
+    the stock), closing the player's hand with ``parting``. Ends the game when fewer than two
+    players or no humans would be left."""
     record = tx.game()
     others = [s for s in record.seats if s.user_id != user_id]
     if record.status == "lobby":
@@ -214,6 +219,7 @@ def remove(tx: Tx, user_id: str, told: Text) -> None:
         tx.lobby_update(told)
         return
     tx.running()
+    tx.part(user_id, parting)
     if record.series is not None:  # two tables: the schedule needs every seat to the end
         strategy = tx.seated(user_id).ai or TAKEOVER_STRATEGY
         tx.change_seat(user_id, ai=strategy)

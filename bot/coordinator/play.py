@@ -305,7 +305,8 @@ def turn_timeout(tx: Tx, deadline: float) -> bool:
     if timeouts[player] >= AFK_LIMIT and tx.game().options.afk_policy == "leave":
         timeouts.pop(player, None)
         remove(tx, player, Text(N_("{player} was away too long and left the game."),
-                                {"player": display_name(seat.name)}))
+                                {"player": display_name(seat.name)}),
+               Text(N_("You were away too long and left the game.")))
         if tx.game().status == "stopped":  # nobody left playing: abandoned
             tx.book.end_reason = "away"
         return True

@@ -16,6 +16,7 @@ from bot.engine.predicates import may_jump_in
 
 from . import fairness, hand_end, match_log, notation, presenter, race, results, uno_calls
 from .hand_book import HandBook
+from .locales import seat_locale
 from .ports import ChatKey, GameRecord, GameResult, Seat
 from .refusals import Refusal
 from .views import N_, Notice, Public, TableView, Text
@@ -47,6 +48,9 @@ class Tx:
     events: list[ev.Event] = field(default_factory=list)
     table_due: bool = False
     views: dict[str, Any] = field(default_factory=dict)  # hand views sent, by user
+    # Players who left the game in this transaction: their last hand message (None: none
+    # known) and the view that closes it, so its buttons do not outlive the seat.
+    partings: dict[str, tuple[str | None, Any]] = field(default_factory=dict)
     ended: bool = False  # the game finished or stopped in this transaction
     # Two tables (tables.py): the match's other records as last saved (read, never written),
     # and whether the other records should look again (a round or a table finished).
@@ -216,6 +220,18 @@ class Tx:
             hand_end.hand_finished(self, hand_won, events)
         elif match_won is not None:  # the other side left: the match ends without a hand won
             hand_end.match_finished(self, match_won.winner)
+
+    def part(self, user_id: str, note: Text) -> None:
+        """Close the hand of a player about to lose their seat, saying ``note`` (why): their
+        hand message keeps no buttons for a game they no longer play."""
+        record = self.game()
+        seat = self.seat(user_id)
+        if seat is None or seat.ai is not None or self.match is None \
+                or user_id not in self.match.game.players:
+            return
+        view = presenter.hand_view(record, self.match, user_id, seat_locale(record, seat), note=note)
+        self.partings[user_id] = (record.hand_message_ids.get(user_id) or None,
+                                  replace(view, hand_over=True, seat_left=True, moves=(), plays=()))
 
     def want_hand(self, user_id: str, note: Text | None = None) -> None:
         seat = self.seat(user_id)

@@ -69,6 +69,9 @@ async def test_three_timeouts_leave_when_the_chat_says_so(h: Harness) -> None:
     state = await h.state()
     assert len(state.players) == 2 and state.card_total() == 108
     assert any("away too long and left" in t.msgid for t in h.chat.last_table().last)
+    gone = next(u for u in ("u1", "u2", "u3") if u not in state.players)
+    closed = h.chat.last_hand(gone)  # their hand message keeps nothing to press
+    assert closed.seat_left and closed.note.msgid == "You were away too long and left the game."
 
 
 async def test_no_timer_when_switched_off(h: Harness) -> None:

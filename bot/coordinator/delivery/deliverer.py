@@ -44,6 +44,10 @@ class Delivery:
     outgoing: list[Outgoing]
     hands: dict[str, HandView]
     resumed: bool = False  # rebuilt from a stored outbox by resume()
+    # Hands of players who left, closed (their message id, the closing view). Not part of
+    # the stored outbox: after a crash such a hand keeps its buttons, whose presses are
+    # refused as not in the game.
+    partings: dict[str, tuple[str | None, HandView]] = field(default_factory=dict)
     table_before: str | None = None
     unreachable_before: list[str] = field(default_factory=list)
     hands_before: dict[str, str] = field(default_factory=dict)
@@ -166,11 +170,11 @@ class Deliverer:
             # Saved at that version by this process: the save in doubt was not kept (a kept
             # one would have been read, and delivered, before this save could succeed).
             del self._in_doubt[tx.chat]
-        if not tx.outgoing and not tx.views:
+        if not tx.outgoing and not tx.views and not tx.partings:
             if record.delivery.outbox is None:
                 self._delivered[tx.chat] = (record.game_id, record.version)
             return None
-        delivery = Delivery(record, list(tx.outgoing), dict(tx.views))
+        delivery = Delivery(record, list(tx.outgoing), dict(tx.views), partings=dict(tx.partings))
         job = Job(tx.chat, record.game_id, record.version, delivery,
                   has_table=any(i.slot == "table" for i in tx.outgoing))
         self.courier.submit(job)
@@ -206,7 +210,8 @@ class Deliverer:
                 if item.slot == "table" and job.skip_table:
                     job.cursor += 1  # a newer table of this game is queued behind
                     continue
-                if job.cursor == len(delivery.outgoing) - 1 and delivery.hands and not job.hands_done:
+                if job.cursor == len(delivery.outgoing) - 1 and not job.hands_done \
+                        and (delivery.hands or delivery.partings):
                     # The hands go to chats of their own: they need not wait for the last
                     # public message's round trip. That message begins first (a port sees the
                     # table before the hands, as when they followed it), then the hands.
@@ -214,7 +219,7 @@ class Deliverer:
                     publishing = asyncio.get_running_loop().create_task(
                         self._publish_item(record, item, known))
                     await asyncio.sleep(0)  # the publish's first step
-                    await self._send_hands(record, delivery.hands, known)
+                    await self._send_hands(record, delivery, known)
                     failed = await publishing
                 else:
                     failed = await self._publish_item(record, item, known)
@@ -223,7 +228,7 @@ class Deliverer:
                 job.cursor += 1
             if not job.hands_done:
                 job.hands_done = True
-                await self._send_hands(record, delivery.hands, known)
+                await self._send_hands(record, delivery, known)
         finally:
             if publishing is not None and not publishing.done():  # the courier stopped: so does it
                 publishing.cancel()
@@ -323,12 +328,16 @@ class Deliverer:
             self.log_failure(error, "marking a delivery done", record.chat)
 
     # ---- private hands -------------------------------------------------------------------
-    async def _send_hands(self, record: GameRecord, hands: dict[str, HandView], known: Known) -> None:
-        """A delivery's hands, with the message ids and unreachable players known so far."""
+    async def _send_hands(self, record: GameRecord, delivery: Delivery, known: Known) -> None:
+        """A delivery's hands, with the message ids and unreachable players known so far; and
+        the closed hands of players who left."""
+        for user_id, (message_id, view) in delivery.partings.items():
+            known.hand_message_ids.pop(user_id, None)
+            await self.hands.close(record, user_id, message_id, view)
         record.hand_message_ids.update(known.hand_message_ids)
         if known.unreachable is not None:
             record.delivery.unreachable = list(known.unreachable)
-        await self.hands.push_all(record, hands)
+        await self.hands.push_all(record, delivery.hands)
         known.hand_message_ids.update(record.hand_message_ids)
         known.unreachable = list(record.delivery.unreachable)
 

@@ -59,6 +59,18 @@ class PrivateHands:
             record.hand_message_ids[user_id] = message_id
         return True
 
+    async def close(self, record: GameRecord, user_id: str, message_id: str | None,
+                    view: HandView) -> None:
+        """The hand of a player who left, shown closed (``view``): no seat, so no message id
+        is kept and nobody is told when it cannot be delivered."""
+        try:
+            await self.chat.send_hand(record.chat, user_id, view, edit=message_id)
+        except DeliveryFailed as failure:
+            log.info("game %s: a closed hand could not be delivered (%s)", record.game_id,
+                     failure.reason)
+        except Exception as error:
+            self.log_failure(error, "closing the hand of a player who left", record.chat)
+
     async def _announce_unreachable(self, record: GameRecord, seat: Seat) -> None:
         text = Text(N_("{player}, I cannot send you your cards. Open a private chat with me and "
                        "press Start, then your hand will arrive. Your seat is kept."),

@@ -213,3 +213,20 @@ async def test_the_add_ai_button_seats_a_bot_of_the_channels_level(bot, fake):
     lobby = json.dumps(bot.table_message(), ensure_ascii=False)
     assert "(hard) takes a seat" in lobby, lobby
     assert "🤖 · normal" in lobby and "🤖 · hard" in lobby  # each bot's level beside its seat
+
+
+async def test_a_leavers_open_hand_view_loses_its_buttons(bot, fake):
+    """A player who leaves mid-game: their open hand view becomes the line saying so, with
+    nothing to press (its buttons would only be refused now)."""
+    await open_game(bot)
+    hand = await bot.open_hand(CY)
+    assert bot.hand_buttons(hand)
+    await bot.slash(CY, "leave")
+
+    def closed() -> bool:
+        return not list(fake.iter_components(fake.messages[int(hand["id"])]))
+
+    await fake.wait_for(closed)
+    shown = fake.messages[int(hand["id"])]
+    assert shown["content"] == "You left the game." and not shown["embeds"]
+    assert bot.hand_buttons(await bot.open_hand(BO))  # the others play on

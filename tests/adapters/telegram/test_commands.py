@@ -148,3 +148,22 @@ async def test_a_bot_without_a_level_is_of_the_groups_level(harness: Harness):
 
     await harness.until(three_bots, "three bots seated")
     assert await bots() == ["easy", "hard", "hard"]
+
+
+async def test_a_leavers_private_hand_loses_its_buttons(harness: Harness):
+    """The hand message of a player who leaves mid-game is edited to say so, with no keyboard:
+    its buttons would only be refused from now on."""
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, [ANA, BO, CY])
+    hand = harness.hand_message(CY)
+    assert hand is not None and hand.buttons()
+    harness.say(CY, "/leave")
+
+    def closed():
+        shown = harness.api.message(CY.id, hand.message_id)
+        return shown if not shown.buttons() else None
+
+    shown = await harness.api.wait_for(closed, what="Cy's hand to be closed")
+    assert shown.text == "You left the game." and shown.reply_markup is None
+    assert harness.hand_message(ANA).buttons()  # the others play on

@@ -38,6 +38,9 @@ LABELS = {
     "name_color": N_("Name the colour of the first card"),
     "replaced": N_("Your hand is open in another page now: this one has stopped. Reload it "
                    "to use it here."),
+    # A page that was showing a hand when its seat went (the player left or was removed,
+    # or the finished game was cleared away).
+    "seat_gone": N_("You have no seat in this game any more."),
 }
 
 

@@ -397,3 +397,18 @@ async def test_the_next_hand_says_how_the_one_before_ended_on_both_pages(browser
         await page.wait_for_selector("#previous-hand:not([hidden])", timeout=10_000)
         assert (await page.text_content("#previous-hand")).startswith("🏁 Ana won hand 1 (+")
     await hand.screenshot(path=str(ARTIFACTS / "web-hand-next-hand.png"))
+
+
+async def test_a_page_whose_player_left_says_so_and_offers_nothing(browser, served):
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    page = await open_page(browser, f"{web.base}/#token={web.link_token(bo.id, game)}")
+    await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    await page.wait_for_function("() => socket && socket.readyState === 1", timeout=5_000)
+    assert await page.locator("[data-testid=hand] button").count() == 7
+    assert (await web.do(cmds.Leave, bo)).ok
+    await page.wait_for_selector("body[data-error='seat_gone']", timeout=5_000)
+    assert await page.text_content("[data-testid=status]") == "You have no seat in this game any more."
+    assert await page.locator("[data-testid=hand] button").count() == 0
+    assert await page.is_hidden("#actions")

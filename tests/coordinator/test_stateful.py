@@ -1,6 +1,7 @@
 """Random commands from random people (members, strangers, an admin) against one chat: no
 exception escapes ``handle``, nothing answers "internal", all 108 cards stay in play, the
-store version of a game never goes back, and refusals leave the stored game unchanged."""
+store version of a game never goes back, refusals leave the stored game unchanged, and
+nobody who lost their seat keeps a hand that offers a move."""
 
 from __future__ import annotations
 
@@ -167,6 +168,12 @@ class ChatMachine(RuleBasedStateMachine):
                 state = Match.from_json(record.match).game
                 assert state.card_total() == 108
                 assert {s.user_id for s in record.seats} >= set(state.players) or state.winner
+            # A person who lost their seat holds no hand that still offers a move in it.
+            seated = {s.user_id for s in record.seats}
+            for user_id, views in self.h.chat.private.items():
+                shown = [v for v in views if v.game_id == record.game_id]
+                if shown and user_id not in seated:
+                    assert shown[-1].hand_over and not shown[-1].moves, user_id
 
 
 ChatMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=50, deadline=None,

@@ -48,9 +48,10 @@ class Tx:
     events: list[ev.Event] = field(default_factory=list)
     table_due: bool = False
     views: dict[str, Any] = field(default_factory=dict)  # hand views sent, by user
-    # Players who left the game in this transaction: their last hand message (None: none
-    # known) and the view that closes it, so its buttons do not outlive the seat.
-    partings: dict[str, tuple[str | None, Any]] = field(default_factory=dict)
+    # Hands closed for people the bot sends no more hands in this game (a player who left,
+    # one a bot stands in for when the game ends): their last hand message (None: none known)
+    # and the view that closes it, so its buttons do not outlive the game or the seat.
+    closed_hands: dict[str, tuple[str | None, Any]] = field(default_factory=dict)
     ended: bool = False  # the game finished or stopped in this transaction
     # Two tables (tables.py): the match's other records as last saved (read, never written),
     # and whether the other records should look again (a round or a table finished).
@@ -224,14 +225,20 @@ class Tx:
     def part(self, user_id: str, note: Text) -> None:
         """Close the hand of a player about to lose their seat, saying ``note`` (why): their
         hand message keeps no buttons for a game they no longer play."""
+        self.close_hand(user_id, note, seat_left=True)
+
+    def close_hand(self, user_id: str, note: Text | None = None, *, seat_left: bool = False) -> None:
+        """Show a person's hand as over, with nothing to press, though the bot will not send
+        them hands any more: a player leaving, or one a bot stands in for when the game ends."""
         record = self.game()
         seat = self.seat(user_id)
-        if seat is None or seat.ai is not None or self.match is None \
-                or user_id not in self.match.game.players:
+        if seat is None or (seat.ai is not None and user_id not in record.book.taken_over) \
+                or self.match is None or user_id not in self.match.game.players:
             return
         view = presenter.hand_view(record, self.match, user_id, seat_locale(record, seat), note=note)
-        self.partings[user_id] = (record.hand_message_ids.get(user_id) or None,
-                                  replace(view, hand_over=True, seat_left=True, moves=(), plays=()))
+        self.closed_hands[user_id] = (record.hand_message_ids.get(user_id) or None,
+                                      replace(view, hand_over=True, seat_left=seat_left,
+                                              moves=(), plays=()))
 
     def want_hand(self, user_id: str, note: Text | None = None) -> None:
         seat = self.seat(user_id)
@@ -264,6 +271,8 @@ class Tx:
         if was_running:  # everyone's buttons go stale, and the table says how it ended
             for seat in record.seats:
                 self.want_hand(seat.user_id)
+                if seat.ai is not None:  # a person a bot stands in for: no more hands for them
+                    self.close_hand(seat.user_id)
             self.close_table(told)
         elif was_lobby and record.table_message_id is not None:  # its buttons would lie
             view = replace(presenter.lobby_view(record, self.locale), closed=told, can_start=False)

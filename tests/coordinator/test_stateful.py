@@ -1,7 +1,8 @@
 """Random commands from random people (members, strangers, an admin) against one chat: no
 exception escapes ``handle``, nothing answers "internal", all 108 cards stay in play, the
 store version of a game never goes back, refusals leave the stored game unchanged, and
-nobody who lost their seat keeps a hand that offers a move."""
+every person's last hand shows their cards and offers moves exactly when they have some, and
+nobody who lost their seat, or whose game is over, keeps a hand that offers a move."""
 
 from __future__ import annotations
 
@@ -168,12 +169,32 @@ class ChatMachine(RuleBasedStateMachine):
                 state = Match.from_json(record.match).game
                 assert state.card_total() == 108
                 assert {s.user_id for s in record.seats} >= set(state.players) or state.winner
+                self._hands_tell_the_truth(record, state)
             # A person who lost their seat holds no hand that still offers a move in it.
-            seated = {s.user_id for s in record.seats}
-            for user_id, views in self.h.chat.private.items():
-                shown = [v for v in views if v.game_id == record.game_id]
-                if shown and user_id not in seated:
-                    assert shown[-1].hand_over and not shown[-1].moves, user_id
+            self._no_live_hand_without(record, {s.user_id for s in record.seats})
+        last = self.loop.run_until_complete(self.h.store.last_game(self.h.key))
+        if last is not None and not last.active:  # nor does anyone once the game is over
+            self._no_live_hand_without(last, set())
+
+    def _hands_tell_the_truth(self, record, state) -> None:
+        """Each person's last hand shows the cards they hold, and offers moves when, and only
+        when, the engine has some for them."""
+        for seat in record.seats:
+            if seat.ai is not None or seat.user_id not in state.players:
+                continue
+            shown = [v for v in self.h.chat.private.get(seat.user_id, ()) if v.game_id == record.game_id]
+            if not shown:
+                continue
+            last = shown[-1]
+            assert sorted(str(o.card) for o in last.cards) == sorted(map(str, state.hand(seat.user_id)))
+            if not last.hand_over:
+                assert bool(last.moves) == bool(legal_actions(state, seat.user_id)), seat.user_id
+
+    def _no_live_hand_without(self, record, seated: set[str]) -> None:
+        for user_id, views in self.h.chat.private.items():
+            shown = [v for v in views if v.game_id == record.game_id]
+            if shown and user_id not in seated:
+                assert shown[-1].hand_over and not shown[-1].moves, user_id
 
 
 ChatMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=50, deadline=None,

@@ -56,6 +56,21 @@ async def test_three_timeouts_hand_the_seat_to_a_bot(h: Harness) -> None:
     assert (record.status, record.book.end_reason) == ("stopped", "away")
     assert "Everyone has missed" in h.chat.notices()[-1].text.msgid
     assert not any(r.kind == "match" for r in h.store._results)
+    for user_id in ("u1", "u2"):  # each person's hand shows the end, with nothing to press
+        closed = h.chat.last_hand(user_id)
+        assert closed.hand_over and not closed.moves and not closed.seat_left
+
+
+async def test_a_player_a_bot_stands_in_for_who_leaves_gets_their_hand_closed(h: Harness) -> None:
+    u1, u2, u3 = await h.start(3)
+    for _ in range(12):
+        if (await h.record()).book.taken_over:
+            break
+        await h.clock.advance(61)
+    away = (await h.record()).book.taken_over[0]
+    assert (await h.do(cmds.Leave, next(u for u in (u1, u2, u3) if u.id == away))).ok
+    closed = h.chat.last_hand(away)
+    assert closed.seat_left and not closed.moves and closed.note.msgid == "You left the game."
 
 
 async def test_three_timeouts_leave_when_the_chat_says_so(h: Harness) -> None:

@@ -44,10 +44,10 @@ class Delivery:
     outgoing: list[Outgoing]
     hands: dict[str, HandView]
     resumed: bool = False  # rebuilt from a stored outbox by resume()
-    # Hands of players who left, closed (their message id, the closing view). Not part of
-    # the stored outbox: after a crash such a hand keeps its buttons, whose presses are
-    # refused as not in the game.
-    partings: dict[str, tuple[str | None, HandView]] = field(default_factory=dict)
+    # Hands closed for people sent no more hands (their message id, the closing view). Not
+    # part of the stored outbox: after a crash such a hand keeps its buttons, whose presses
+    # are refused.
+    closed_hands: dict[str, tuple[str | None, HandView]] = field(default_factory=dict)
     table_before: str | None = None
     unreachable_before: list[str] = field(default_factory=list)
     hands_before: dict[str, str] = field(default_factory=dict)
@@ -170,11 +170,11 @@ class Deliverer:
             # Saved at that version by this process: the save in doubt was not kept (a kept
             # one would have been read, and delivered, before this save could succeed).
             del self._in_doubt[tx.chat]
-        if not tx.outgoing and not tx.views and not tx.partings:
+        if not tx.outgoing and not tx.views and not tx.closed_hands:
             if record.delivery.outbox is None:
                 self._delivered[tx.chat] = (record.game_id, record.version)
             return None
-        delivery = Delivery(record, list(tx.outgoing), dict(tx.views), partings=dict(tx.partings))
+        delivery = Delivery(record, list(tx.outgoing), dict(tx.views), closed_hands=dict(tx.closed_hands))
         job = Job(tx.chat, record.game_id, record.version, delivery,
                   has_table=any(i.slot == "table" for i in tx.outgoing))
         self.courier.submit(job)
@@ -211,7 +211,7 @@ class Deliverer:
                     job.cursor += 1  # a newer table of this game is queued behind
                     continue
                 if job.cursor == len(delivery.outgoing) - 1 and not job.hands_done \
-                        and (delivery.hands or delivery.partings):
+                        and (delivery.hands or delivery.closed_hands):
                     # The hands go to chats of their own: they need not wait for the last
                     # public message's round trip. That message begins first (a port sees the
                     # table before the hands, as when they followed it), then the hands.
@@ -330,8 +330,8 @@ class Deliverer:
     # ---- private hands -------------------------------------------------------------------
     async def _send_hands(self, record: GameRecord, delivery: Delivery, known: Known) -> None:
         """A delivery's hands, with the message ids and unreachable players known so far; and
-        the closed hands of players who left."""
-        for user_id, (message_id, view) in delivery.partings.items():
+        the hands closed for people sent no more (a player who left)."""
+        for user_id, (message_id, view) in delivery.closed_hands.items():
             known.hand_message_ids.pop(user_id, None)
             await self.hands.close(record, user_id, message_id, view)
         record.hand_message_ids.update(known.hand_message_ids)

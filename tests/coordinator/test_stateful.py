@@ -1,8 +1,8 @@
 """Random commands from random people (members, strangers, an admin) against one chat: no
 exception escapes ``handle``, nothing answers "internal", all 108 cards stay in play, the
-store version of a game never goes back, refusals leave the stored game unchanged, and
-every person's last hand shows their cards and offers moves exactly when they have some, and
-nobody who lost their seat, or whose game is over, keeps a hand that offers a move."""
+store version of a game never goes back, refusals leave the stored game unchanged, the last
+table shows the position as stored, every person's last hand shows their cards and offers
+moves exactly when they have some, and nobody who lost their seat, or whose game is over, keeps a hand that offers a move."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from bot.coordinator import commands as cmds
 from bot.coordinator.coordinator import Coordinator
 from bot.coordinator.ports import User
+from bot.coordinator.views import TableView
 from bot.engine import Match, legal_actions
 from bot.engine.actions import ChooseColor, Draw, Pass, Play
 
@@ -170,6 +171,8 @@ class ChatMachine(RuleBasedStateMachine):
                 assert state.card_total() == 108
                 assert {s.user_id for s in record.seats} >= set(state.players) or state.winner
                 self._hands_tell_the_truth(record, state)
+                if record.status == "running":
+                    self._table_tells_the_truth(record, state)
             # A person who lost their seat holds no hand that still offers a move in it.
             self._no_live_hand_without(record, {s.user_id for s in record.seats})
         last = self.loop.run_until_complete(self.h.store.last_game(self.h.key))
@@ -189,6 +192,18 @@ class ChatMachine(RuleBasedStateMachine):
             assert sorted(str(o.card) for o in last.cards) == sorted(map(str, state.hand(seat.user_id)))
             if not last.hand_over:
                 assert bool(last.moves) == bool(legal_actions(state, seat.user_id)), seat.user_id
+
+    def _table_tells_the_truth(self, record, state) -> None:
+        """The game's last table shows the position as stored."""
+        tables = [m for _, m, _ in self.h.chat.public
+                  if isinstance(m, TableView) and m.game_id == record.game_id]
+        if not tables:
+            return
+        table = tables[-1]
+        assert (table.current, table.top, table.color, table.pending_draw) == \
+            (state.current, state.top, state.color, state.pending_draw)
+        assert {seat.user_id: seat.cards for seat in table.seats} == \
+            {player: state.card_count(player) for player in state.players}
 
     def _no_live_hand_without(self, record, seated: set[str]) -> None:
         for user_id, views in self.h.chat.private.items():

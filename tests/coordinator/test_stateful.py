@@ -2,7 +2,8 @@
 exception escapes ``handle``, nothing answers "internal", all 108 cards stay in play, the
 store version of a game never goes back, refusals leave the stored game unchanged, the last
 table shows the position as stored, every person's last hand shows their cards and offers
-moves exactly when they have some, and nobody who lost their seat, or whose game is over, keeps a hand that offers a move."""
+moves exactly when they have some, and nobody who lost their seat, or whose game is over,
+keeps a hand that offers a move."""
 
 from __future__ import annotations
 

@@ -196,14 +196,16 @@ class Tx:
             self.last.extend(race.note(record, before, after, events, actor=actor,
                                        names={**names, **self.stand_ins}, hand=hand, now=self.now))
         fairness.note_exposed(record, before.catchable, after.catchable, self.now)
-        # Private updates: the actor, the player to act, whoever's cards changed and, under
-        # jump-in, whoever may now jump in on the new top card or no longer may on the old one
-        # (their identical card's button must be live, or go).
+        # Private updates: the actor, the player to act, the one whose turn it was (someone
+        # jumping in takes it from them), whoever's cards changed and, under jump-in, whoever
+        # may now jump in on the new top card or no longer may on the old one (their identical
+        # card's button must be live, or go).
         new_top = len(after.discard) != len(before.discard) and after.rules.jump_in
         for player in after.players:
             changed = player in before.players and before.hand(player) != after.hand(player)
             jump = new_top and (may_jump_in(after, player) or may_jump_in(before, player))
-            if player == actor or player == after.current or changed or jump:
+            if player == actor or player == after.current or player == before.current \
+                    or changed or jump:
                 seat = self.seat(player)
                 if seat is not None and seat.ai is None:  # an AI seat is sent no hand: no note
                     self.want_hand(player, presenter.private_note(events, player, names))

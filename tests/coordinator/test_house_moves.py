@@ -33,6 +33,16 @@ async def test_jump_in_out_of_turn(h: Harness) -> None:
     assert (await h.do(cmds.PlayCards, u2, cards=("G5",))).error == "not_your_turn"
 
 
+async def test_the_player_whose_turn_a_jump_in_took_sees_it_gone_from_their_hand(h: Harness) -> None:
+    u1, u2, u3 = await setup(h, {"u1": ["R5", "G2"], "u2": ["G5", "G6", "Y7"],
+                                 "u3": ["B3", "R5", "Y9"]}, "R9")
+    assert (await h.do(cmds.PlayCards, u1, cards=("R5",))).ok
+    assert h.chat.last_hand("u2").is_turn  # their turn: G5 would do
+    assert (await h.do(cmds.PlayCards, u3, cards=("R5",))).ok  # u3 jumps in: u1 plays next
+    shown = h.chat.last_hand("u2")
+    assert not shown.is_turn and not shown.moves and not any(o.playable for o in shown.cards)
+
+
 async def test_several_cards_of_one_rank(h: Harness) -> None:
     u1, *_ = await setup(h, {"u1": ["R5", "G5", "B5", "Y1"], "u2": ["G6", "G7", "Y7"],
                              "u3": ["B3", "B4", "Y9"]}, "R9")

@@ -1,9 +1,9 @@
-"""Random commands from random people (members, strangers, an admin) against one chat: no
-exception escapes ``handle``, nothing answers "internal", all 108 cards stay in play, the
-store version of a game never goes back, refusals leave the stored game unchanged, the last
-table shows the position as stored, every person's last hand shows their cards and offers
-moves exactly when they have some, and nobody who lost their seat, or whose game is over,
-keeps a hand that offers a move."""
+"""Random commands from random people (members, strangers, an admin) against one chat, under
+official or house rules: no exception escapes ``handle``, nothing answers "internal", all 108
+cards stay in play, the store version of a game never goes back, refusals leave the stored
+game unchanged, the last table shows the position as stored, every person's last hand shows
+their cards and offers moves exactly when they have some (a call-out aside: the table offers
+it), and nobody who lost their seat, or whose game is over, keeps a hand that offers a move."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from bot.coordinator.coordinator import Coordinator
 from bot.coordinator.ports import User
 from bot.coordinator.views import TableView
 from bot.engine import Match, legal_actions
-from bot.engine.actions import ChooseColor, Draw, Pass, Play
+from bot.engine.actions import CatchUno, ChooseColor, Draw, Pass, Play
 
 from .conftest import Harness
 
@@ -26,13 +26,26 @@ PEOPLE = [User(f"u{i}", f"P{i}") for i in range(1, 5)] + \
     [User("s1", "Stranger"), User("adm", "Admin", is_admin=True)]
 CARD_TEXTS = ["R1", "G5", "B+2", "YS", "W", "W+4", "R", "XX", "Y7", "GR"]
 people = st.sampled_from(PEOPLE)
+# The chat's rules to begin with: official, and house rules where more moves come out of turn
+# (jump-in, 7-0 swaps, stacking, several cards, teams).
+RULE_SETS = [
+    {},
+    {"preset": "house"},
+    {"seven_zero": True, "jump_in": True, "multi_play": True, "stacking": "progressive"},
+    {"draw_until_playable": True, "stacking": "by_value", "force_play": True, "jump_in": True},
+    {"preset": "house", "teams": True, "hand_size": 3},
+    {"hand_size": 2, "play_after_draw": False, "uno_penalty": 4, "seven_zero": True},
+]
 
 
 class ChatMachine(RuleBasedStateMachine):
-    @initialize(seed=st.integers(0, 10_000))
-    def setup(self, seed: int) -> None:
+    @initialize(seed=st.integers(0, 10_000), rules=st.sampled_from(RULE_SETS))
+    def setup(self, seed: int, rules: dict) -> None:
         self.loop = asyncio.new_event_loop()
         self.h = Harness(seed=seed)
+        if rules:
+            self.loop.run_until_complete(self.h.store.save_chat_settings(
+                self.h.key, self.loop.run_until_complete(self.h._settings(rules))))
         # A second process on the same store and clock: no state may be trusted from memory.
         self.other = Coordinator(self.h.chat, self.h.store, self.h.clock, ai_delay=0, seed=seed + 1)
         self.active = self.h.coordinator
@@ -103,6 +116,8 @@ class ChatMachine(RuleBasedStateMachine):
         if who is None:
             return
         actions = [a for a in legal_actions(state, who.id) if isinstance(a, Play | Draw | Pass | ChooseColor)]
+        if not actions:
+            return
         action = data.draw(st.sampled_from(actions))
         if isinstance(action, ChooseColor):  # the dealer names the colour of a Wild turned first
             reply = self.run(cmds.NameColor, who, color=action.color.value)
@@ -191,8 +206,9 @@ class ChatMachine(RuleBasedStateMachine):
                 continue
             last = shown[-1]
             assert sorted(str(o.card) for o in last.cards) == sorted(map(str, state.hand(seat.user_id)))
-            if not last.hand_over:
-                assert bool(last.moves) == bool(legal_actions(state, seat.user_id)), seat.user_id
+            if not last.hand_over:  # a call-out is offered on the table, to everyone at once
+                own = [a for a in legal_actions(state, seat.user_id) if not isinstance(a, CatchUno)]
+                assert bool([m for m in last.moves if m.kind != "catch"]) == bool(own), seat.user_id
 
     def _table_tells_the_truth(self, record, state) -> None:
         """The game's last table shows the position as stored."""

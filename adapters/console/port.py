@@ -98,7 +98,7 @@ class ConsoleChat:
             return None  # never print anyone else's hand
         if self.muted:
             return f"hand-{next(self._ids)}"
-        if view.seat_left:  # the answer to leaving said so already: nothing more to print
+        if view.set_aside:  # the answer or the table's notice said so already
             return None
         if view.hand_over and view.note is None:
             # A chat's hand message loses its buttons here; a terminal would print the hand

@@ -64,9 +64,9 @@ def hand_message(view: HandView, owner: str, page: int = 0, note: str = "",
     """The arguments that edit a message into ``view`` (its embed, its buttons and, with
     ``picture``, the hand's picture as the message's one file; with ``web_link``, a link to the
     player's web hand in the embed: the five button rows are the cards' and the controls').
-    A new message takes the files as ``files``: see ``as_new_message``. The hand of a player
-    who left becomes the line saying so, with nothing to press."""
-    if view.seat_left:
+    A new message takes the files as ``files``: see ``as_new_message``. A hand set aside (the
+    player left, a bot plays for them) becomes the line saying why, with nothing to press."""
+    if view.set_aside:
         return {"content": fmt(view.note, view.locale), "embeds": [], "view": None, "attachments": []}
     pages = ui.page_count(view)
     page = min(max(page, 0), pages - 1)
@@ -107,7 +107,7 @@ class OpenHands:
         picture's File is spent by the request that sends it."""
         link = (self.web_links.signed("discord", owner, view.game_id)
                 if self.web_links is not None else None)
-        picture = await hand_png(view) if view.cards and not view.seat_left else None
+        picture = await hand_png(view) if view.cards and not view.set_aside else None
         return hand_message(view, owner, page, note, components, web_link=link, picture=picture)
 
     # ---- what is open ----------------------------------------------------------------------
@@ -209,6 +209,6 @@ class OpenHands:
                      chat_id, error.status, error.code)
             return False
         self.refreshes += 1
-        if view.seat_left:  # closed for good: nothing of this game to refresh it with again
+        if view.set_aside:  # nothing more is sent to it: My hand opens a new one
             self.forget(chat_id, user_id)
         return True

@@ -317,6 +317,8 @@ def turn_timeout(tx: Tx, deadline: float) -> bool:
         timeouts.pop(player, None)
         tx.change_seat(player, ai=TAKEOVER_STRATEGY)
         tx.book.taken_over.append(player)
+        tx.close_hand(player, Text(N_("You were away too long: a bot plays for you until you "
+                                      "open your hand again.")), set_aside=True)
         if endings.everyone_away(tx, AFK_LIMIT):
             return True
         tx.notice(Text(N_("{player} was away too long: a bot plays for them until they open their hand again."),

@@ -227,11 +227,12 @@ class Tx:
     def part(self, user_id: str, note: Text) -> None:
         """Close the hand of a player about to lose their seat, saying ``note`` (why): their
         hand message keeps no buttons for a game they no longer play."""
-        self.close_hand(user_id, note, seat_left=True)
+        self.close_hand(user_id, note, set_aside=True)
 
-    def close_hand(self, user_id: str, note: Text | None = None, *, seat_left: bool = False) -> None:
-        """Show a person's hand as over, with nothing to press, though the bot will not send
-        them hands any more: a player leaving, or one a bot stands in for when the game ends."""
+    def close_hand(self, user_id: str, note: Text | None = None, *, set_aside: bool = False) -> None:
+        """Show a person's hand with nothing to press where the bot sends them no more hands:
+        a player leaving, one a bot takes over from (``set_aside``: ``note`` says why), or
+        one a bot stands in for when the game ends."""
         record = self.game()
         seat = self.seat(user_id)
         if seat is None or (seat.ai is not None and user_id not in record.book.taken_over) \
@@ -239,7 +240,7 @@ class Tx:
             return
         view = presenter.hand_view(record, self.match, user_id, seat_locale(record, seat), note=note)
         self.closed_hands[user_id] = (record.hand_message_ids.get(user_id) or None,
-                                      replace(view, hand_over=True, seat_left=seat_left,
+                                      replace(view, hand_over=True, set_aside=set_aside,
                                               moves=(), plays=()))
 
     def want_hand(self, user_id: str, note: Text | None = None) -> None:

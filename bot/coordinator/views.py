@@ -192,8 +192,9 @@ class HandView:
     swap_targets: tuple[tuple[str, str], ...] = ()  # (user_id, name) choices for a 7 under 7-0
     name_color: bool = False  # the dealer names the colour of the first card (a Wild) now
     hand_over: bool = False  # the hand/game ended: buttons should be disabled
-    # This player left the game (or was removed): ``note`` says so, and nothing is offered.
-    seat_left: bool = False
+    # The bot sends this person no hands for now (they left the game, or a bot plays for
+    # them): ``note`` says why, and nothing is offered.
+    set_aside: bool = False
     note: Text | None = None  # e.g. "You drew Y3" (private, so it may name cards)
     press: str = ""  # token of this hand (presses.py): buttons carry it, a stale press is refused
     # The turn just passed to this player: where edits notify nobody, the adapter posts the

@@ -22,7 +22,7 @@ def render_hand(view: HandView, *, escape: Escape = str) -> str:
     """One player's hand (private): cards in the view's order (numbered, so "3" can mean the
     third card), playable ones marked ✅, and what the player may do now."""
     t = Writer(view.locale, escape, None)
-    if view.seat_left and view.note is not None:  # why this hand is closed: nothing else to say
+    if view.set_aside and view.note is not None:  # why this hand is closed: nothing else to say
         return fit([t.text(view.note)])
     header = t(N_("🃏 Your hand: {count}"), count=t.cards(len(view.cards)))
     if view.is_turn and not view.hand_over:

@@ -123,7 +123,7 @@ async def test_leaving_mid_game_down_to_one_player_ends_it(h: Harness) -> None:
     assert await h.store.active_games() == []
     assert "game is over" in h.chat.notices()[-1].text.msgid
     assert h.chat.last_hand("u1").hand_over
-    assert h.chat.last_hand("u2").seat_left  # the leaver's hand is closed too
+    assert h.chat.last_hand("u2").set_aside  # the leaver's hand is closed too
 
 
 async def test_a_leavers_hand_message_is_closed_with_nothing_to_press(h: Harness) -> None:
@@ -132,20 +132,20 @@ async def test_a_leavers_hand_message_is_closed_with_nothing_to_press(h: Harness
     edits = h.chat.private_edits
     assert (await h.do(cmds.Leave, u3)).ok
     closed = h.chat.last_hand("u3")
-    assert closed.seat_left and closed.hand_over and closed.note is not None
+    assert closed.set_aside and closed.hand_over and closed.note is not None
     assert closed.note.msgid == "You left the game."
     assert closed.moves == () and closed.plays == ()
     assert h.chat.private_edits > edits  # their hand message, edited in place
     assert hand_message not in (await h.record()).hand_message_ids.values()
     assert (await h.do(cmds.Draw, u3)).error == "not_in_game"
-    assert not h.chat.last_hand("u1").seat_left
+    assert not h.chat.last_hand("u1").set_aside
 
 
 async def test_a_removed_players_hand_says_who_removed_them(h: Harness) -> None:
     u1, u2, u3 = await h.start(3)
     assert (await h.do(cmds.Kick, u1, target="u3")).ok
     closed = h.chat.last_hand("u3")
-    assert closed.seat_left and closed.note is not None
+    assert closed.set_aside and closed.note is not None
     assert closed.note.msgid == "You were removed from the game by {by}."
     assert closed.note.params["by"] == u1.name
 

@@ -3,7 +3,8 @@ official or house rules: no exception escapes ``handle``, nothing answers "inter
 cards stay in play, the store version of a game never goes back, refusals leave the stored
 game unchanged, the last table shows the position as stored, every person's last hand shows
 their cards and offers moves exactly when they have some (a call-out aside: the table offers
-it), and nobody who lost their seat, or whose game is over, keeps a hand that offers a move."""
+it), a move pressed from that hand is taken, and nobody who lost their seat, whose seat a bot
+plays or whose game is over keeps a hand that offers a move."""
 
 from __future__ import annotations
 
@@ -131,6 +132,24 @@ class ChatMachine(RuleBasedStateMachine):
             reply = self.run(cmds.Pass, who)
         assert reply.ok, reply
 
+    @rule(data=st.data())
+    def press_an_offered_move(self, data):
+        """A person presses one of the moves their last hand offered: it is taken."""
+        record = self.loop.run_until_complete(self.h.store.load(self.h.key))
+        if record is None or record.status != "running":
+            return
+        offers = []
+        for person in PEOPLE:
+            shown = [v for v in self.h.chat.private.get(person.id, ()) if v.game_id == record.game_id]
+            if shown and not shown[-1].hand_over:
+                offers += [(person, shown[-1], m) for m in shown[-1].moves if m.kind != "catch"]
+        if not offers:
+            return
+        person, view, move = data.draw(st.sampled_from(offers))
+        event(f"pressed {move.kind}")
+        reply = self.run(cmds.ChooseMove, person, ref=move.ref, press=view.press)
+        assert reply.ok, (move, reply)
+
     @rule(who=people)
     def draw(self, who):
         self.run(cmds.Draw, who)
@@ -189,8 +208,9 @@ class ChatMachine(RuleBasedStateMachine):
                 self._hands_tell_the_truth(record, state)
                 if record.status == "running":
                     self._table_tells_the_truth(record, state)
-            # A person who lost their seat holds no hand that still offers a move in it.
-            self._no_live_hand_without(record, {s.user_id for s in record.seats})
+            # A person who lost their seat, or whose seat a bot plays, holds no hand that
+            # still offers a move in it.
+            self._no_live_hand_without(record, {s.user_id for s in record.seats if s.ai is None})
         last = self.loop.run_until_complete(self.h.store.last_game(self.h.key))
         if last is not None and not last.active:  # nor does anyone once the game is over
             self._no_live_hand_without(last, set())

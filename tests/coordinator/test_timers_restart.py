@@ -58,19 +58,22 @@ async def test_three_timeouts_hand_the_seat_to_a_bot(h: Harness) -> None:
     assert not any(r.kind == "match" for r in h.store._results)
     for user_id in ("u1", "u2"):  # each person's hand shows the end, with nothing to press
         closed = h.chat.last_hand(user_id)
-        assert closed.hand_over and not closed.moves and not closed.seat_left
+        assert closed.hand_over and not closed.moves and not closed.set_aside
 
 
-async def test_a_player_a_bot_stands_in_for_who_leaves_gets_their_hand_closed(h: Harness) -> None:
+async def test_a_player_a_bot_takes_over_from_and_who_then_leaves_has_nothing_to_press(h: Harness) -> None:
     u1, u2, u3 = await h.start(3)
     for _ in range(12):
         if (await h.record()).book.taken_over:
             break
         await h.clock.advance(61)
     away = (await h.record()).book.taken_over[0]
+    set_aside = h.chat.last_hand(away)  # a bot plays for them: their hand offers nothing
+    assert set_aside.set_aside and not set_aside.moves
+    assert set_aside.note.msgid == "You were away too long: a bot plays for you until you open your hand again."
     assert (await h.do(cmds.Leave, next(u for u in (u1, u2, u3) if u.id == away))).ok
     closed = h.chat.last_hand(away)
-    assert closed.seat_left and not closed.moves and closed.note.msgid == "You left the game."
+    assert closed.set_aside and not closed.moves and closed.note.msgid == "You left the game."
 
 
 async def test_three_timeouts_leave_when_the_chat_says_so(h: Harness) -> None:
@@ -86,7 +89,7 @@ async def test_three_timeouts_leave_when_the_chat_says_so(h: Harness) -> None:
     assert any("away too long and left" in t.msgid for t in h.chat.last_table().last)
     gone = next(u for u in ("u1", "u2", "u3") if u not in state.players)
     closed = h.chat.last_hand(gone)  # their hand message keeps nothing to press
-    assert closed.seat_left and closed.note.msgid == "You were away too long and left the game."
+    assert closed.set_aside and closed.note.msgid == "You were away too long and left the game."
 
 
 async def test_no_timer_when_switched_off(h: Harness) -> None:
@@ -275,6 +278,7 @@ async def test_a_player_a_bot_stands_in_for_takes_the_seat_back_by_opening_their
         await h.clock.advance(61)
     record = await h.record()
     assert record.seat_of(away.id).ai is not None and away.id in record.book.taken_over
+    assert h.chat.last_hand(away.id).set_aside  # nothing to press while a bot plays for them
     told = [n for n in h.chat.notices() if "a bot plays for them" in n.text.msgid][-1]
     assert "until they open their hand again" in format_text(told.text, "en")
     shown = await h.do(cmds.ShowHand, away)  # back, wherever the turn is
@@ -283,5 +287,6 @@ async def test_a_player_a_bot_stands_in_for_takes_the_seat_back_by_opening_their
     assert record.seat_of(away.id).ai is None and away.id not in record.book.taken_over
     assert any("is back and plays again" in t.msgid for t in h.chat.last_table().last)
     assert h.chat.last_hand(away.id).cards  # their hand, to play on
+    assert not h.chat.last_hand(away.id).set_aside
     assert (await h.do(cmds.ShowHand, other)).ok  # someone never away: nothing changes
     assert (await h.record()).seat_of(other.id).ai is None

@@ -165,7 +165,7 @@ async def test_a_leaver_is_replaced_by_a_bot_and_the_schedule_holds():
     seat = next(s for s in record.seats if s.user_id == people[1].id)
     assert seat.ai is not None and len(record.seats) == 4
     closed = h.chat.last_hand(people[1].id)  # their own hand message keeps nothing to press
-    assert closed.seat_left and closed.note.msgid == "You left the game."
+    assert closed.set_aside and closed.note.msgid == "You left the game."
 
 
 async def test_a_restart_keeps_the_two_table_match():

@@ -167,3 +167,37 @@ async def test_a_leavers_private_hand_loses_its_buttons(harness: Harness):
     shown = await harness.api.wait_for(closed, what="Cy's hand to be closed")
     assert shown.text == "You left the game." and shown.reply_markup is None
     assert harness.hand_message(ANA).buttons()  # the others play on
+
+
+async def test_a_player_a_bot_takes_over_from_is_told_in_their_hand_and_comes_back_with_hand(harness: Harness):
+    """Three missed turns: the player's hand message says a bot plays for them, with no
+    keyboard (its buttons would be of a position gone by); /hand brings their hand back."""
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, [ANA, BO, CY])
+    ids = {str(u.id): u for u in (ANA, BO, CY)}
+
+    async def taken() -> str | None:
+        record = await harness.store.load(CHAT)
+        return record.book.taken_over[0] if record.book.taken_over else None
+
+    away = None
+    for _ in range(12):
+        away = await taken()
+        if away is not None:
+            break
+        await harness.clock.advance(61)
+        await harness.settle()
+    assert away is not None
+    user = ids[away]
+
+    def set_aside():
+        message = harness.hand_message(user)
+        return message if message and "a bot plays for you" in message.text else None
+
+    message = await harness.api.wait_for(set_aside, what="the hand to say a bot plays")
+    assert message.text == "You were away too long: a bot plays for you until you open your hand again."
+    assert message.reply_markup is None
+    harness.say(user, "/hand")
+    await harness.api.wait_for(lambda: harness.hand_message(user).buttons() or None,
+                               what="their hand back, with its buttons")

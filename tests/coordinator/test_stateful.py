@@ -31,6 +31,8 @@ people = st.sampled_from(PEOPLE)
 # (jump-in, 7-0 swaps, stacking, several cards, teams).
 RULE_SETS = [
     {},
+    {"late_join": True, "first_wild": "dealer_names", "wd4_challenge": False, "hand_size": 4},
+    {"first_wild": "any_card", "match_end": "hands", "match_hands": 1, "scoring": "chips"},
     {"preset": "house"},
     {"seven_zero": True, "jump_in": True, "multi_play": True, "stacking": "progressive"},
     {"draw_until_playable": True, "stacking": "by_value", "force_play": True, "jump_in": True},
@@ -151,6 +153,26 @@ class ChatMachine(RuleBasedStateMachine):
         assert reply.ok, (move, reply)
 
     @rule(who=people)
+    def vote_end(self, who):
+        self.run(cmds.VoteEnd, who)
+
+    @rule(who=people, color=st.sampled_from(["R", "blue", "x"]))
+    def name_color(self, who, color):
+        self.run(cmds.NameColor, who, color=color)
+
+    @rule(who=people, card=st.sampled_from(["W", "W+4", "R5", ""]), uno=st.booleans())
+    def open_color_picker(self, who, card, uno):
+        self.run(cmds.OpenColorPicker, who, card=card, declare_uno=uno)
+
+    @rule(who=people)
+    def declare_uno(self, who):
+        self.run(cmds.DeclareUno, who)
+
+    @rule(who=people, language=st.sampled_from(["zh", "en"]))
+    def language(self, who, language):
+        self.run(cmds.SetLanguage, who, language=language)
+
+    @rule(who=people)
     def draw(self, who):
         self.run(cmds.Draw, who)
 
@@ -249,6 +271,6 @@ class ChatMachine(RuleBasedStateMachine):
                 assert shown[-1].hand_over and not shown[-1].moves, user_id
 
 
-ChatMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=50, deadline=None,
+ChatMachine.TestCase.settings = settings(max_examples=150, stateful_step_count=50, deadline=None,
                                          suppress_health_check=[HealthCheck.too_slow])
 TestChat = ChatMachine.TestCase

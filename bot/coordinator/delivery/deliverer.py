@@ -330,7 +330,7 @@ class Deliverer:
     # ---- private hands -------------------------------------------------------------------
     async def _send_hands(self, record: GameRecord, delivery: Delivery, known: Known) -> None:
         """A delivery's hands, with the message ids and unreachable players known so far; and
-        the hands closed for people sent no more (a player who left)."""
+        the hands closed for people sent no more (a player who left, one a bot plays for)."""
         for user_id, (message_id, view) in delivery.closed_hands.items():
             known.hand_message_ids.pop(user_id, None)
             await self.hands.close(record, user_id, message_id, view)

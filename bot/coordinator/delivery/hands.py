@@ -61,15 +61,15 @@ class PrivateHands:
 
     async def close(self, record: GameRecord, user_id: str, message_id: str | None,
                     view: HandView) -> None:
-        """The hand of a player who left, shown closed (``view``): no seat, so no message id
-        is kept and nobody is told when it cannot be delivered."""
+        """A hand the bot sends no more (a player who left, one a bot plays for), shown closed
+        (``view``): no message id is kept, and nobody is told when it cannot be delivered."""
         try:
             await self.chat.send_hand(record.chat, user_id, view, edit=message_id)
         except DeliveryFailed as failure:
             log.info("game %s: a closed hand could not be delivered (%s)", record.game_id,
                      failure.reason)
         except Exception as error:
-            self.log_failure(error, "closing the hand of a player who left", record.chat)
+            self.log_failure(error, "closing a hand", record.chat)
 
     async def _announce_unreachable(self, record: GameRecord, seat: Seat) -> None:
         text = Text(N_("{player}, I cannot send you your cards. Open a private chat with me and "

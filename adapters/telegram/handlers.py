@@ -240,20 +240,6 @@ class CommandHandlers:
         await self.ctx.information(update, lambda chat, user: cmd.ShowLeaderboard(
             chat, user, scope=scope, season=season))
 
-    async def on_language(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """``/lang zh`` in a group sets the chat's language (admins/creator); ``/lang zh me``
-        or in the private chat: only your own messages."""
-        args = [a.lower() for a in context.args or []]
-        if not args:
-            await self.on_help(update, context)
-            return
-        private = update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE
-        scope = "user" if private or "me" in args[1:] else "chat"
-        # From the private chat during a game, the game's chat is named so that the player's
-        # seat (and so their hand) switches language at once.
-        await self.ctx.information(update, lambda chat, user: cmd.SetLanguage(
-            chat, user, language=args[0], scope=scope), need_admin=scope == "chat", game_first=True)
-
     async def on_preset(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/preset save|list|use|delete|share [name or code]``: the chat's saved house rules.
         Saving, using and deleting are settings changes (admins/creator)."""

@@ -21,12 +21,13 @@ from telegram.ext import (
 
 from bot.coordinator import commands as cmd
 
-from . import card_theme, handlers, settings_menu
+from . import card_theme, handlers, language_menu, settings_menu
 from .buttons import Buttons
 from .card_theme import CardThemeMenu
 from .context import BotContext
 from .handlers import CommandHandlers
 from .inline import InlineMode
+from .language_menu import LanguageMenu
 from .settings_menu import SettingsMenu
 from .stickers import StickerSets
 
@@ -48,6 +49,7 @@ def register(app: Application, ctx: BotContext, stickers: StickerSets | None = N
     commands = CommandHandlers(ctx)
     settings = SettingsMenu(ctx)
     cards = CardThemeMenu(ctx)
+    languages = LanguageMenu(ctx)
     inline = InlineMode(ctx, stickers)
     group = filters.ChatType.GROUPS
     private = filters.ChatType.PRIVATE
@@ -75,7 +77,7 @@ def register(app: Application, ctx: BotContext, stickers: StickerSets | None = N
     command("watch", commands.on_watch)
     command("stats", commands.on_stats)
     command("top", commands.on_top)
-    command("lang", commands.on_language)
+    command("lang", languages.on_command)
     command("help", commands.on_help)
     command("cards", cards.on_command)
     # Words typed without a command: "/play红5", and words typed where the hand is (not a
@@ -86,6 +88,7 @@ def register(app: Application, ctx: BotContext, stickers: StickerSets | None = N
                                    commands.on_private_text))
     app.add_handler(CallbackQueryHandler(settings.on_button, pattern=settings_menu.PATTERN))
     app.add_handler(CallbackQueryHandler(cards.on_button, pattern=card_theme.PATTERN))
+    app.add_handler(CallbackQueryHandler(languages.on_button, pattern=language_menu.PATTERN))
     app.add_handler(CallbackQueryHandler(Buttons(ctx).on_button))
     app.add_handler(InlineQueryHandler(inline.on_query))
     app.add_handler(ChosenInlineResultHandler(inline.on_chosen))

@@ -201,3 +201,29 @@ async def test_a_player_a_bot_takes_over_from_is_told_in_their_hand_and_comes_ba
     harness.say(user, "/hand")
     await harness.api.wait_for(lambda: harness.hand_message(user).buttons() or None,
                                what="their hand back, with its buttons")
+
+
+async def test_lang_alone_offers_the_languages_as_buttons(harness: Harness):
+    """/lang alone: the languages under their own names, the current one ticked; a press sets
+    it (the chat's in a group, for its creator or an admin; one's own in the private chat)."""
+    await harness.start()
+    harness.api.admins[GROUP] = {ANA.id}
+    menu_text = await ask(harness, ANA, "/lang")
+    assert "Which language should this chat speak?" in menu_text
+    menu = next(m for m in reversed(harness.api.chat_messages(GROUP)) if m.text == menu_text)
+    assert [b["text"] for b in menu.buttons()] == ["✅ English", "中文"]
+    refused = await harness.press(BO, menu, "lg:zh_CN")  # not an admin
+    assert refused.get("show_alert") is True
+    assert (await harness.store.chat_settings(CHAT)).language == "en"
+    answer = await harness.press(ANA, menu, "lg:zh_CN")
+    assert not answer.get("show_alert")
+    assert (await harness.store.chat_settings(CHAT)).language == "zh_CN"
+    await harness.api.wait_for(lambda: [b["text"] for b in harness.api.message(GROUP, menu.message_id).buttons()]
+                               == ["English", "✅ 中文"], what="the new choice ticked")
+    # In the private chat: one's own language.
+    private_text = await ask(harness, BO, "/lang", chat=BO.id)
+    assert private_text == "Which language should I write to you in?"
+    private = next(m for m in reversed(harness.api.chat_messages(BO.id)) if m.text == private_text)
+    answer = await harness.press(BO, private, "lg:zh_CN")
+    assert "中文" in answer["text"] and not answer.get("show_alert")
+    assert (await harness.store.user_profile("telegram", str(BO.id))).language == "zh_CN"

@@ -17,6 +17,7 @@ import asyncio
 import sys
 import threading
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from bot.coordinator import (
@@ -391,6 +392,7 @@ class ConsoleSession:
             language = (await self.store.chat_settings(CHAT)).language
             self.use_locale(language)
             await self.coordinator.handle(cmd.SetLanguage(chat=CHAT, user=self.user, language=language))
+            reply = replace(reply, locale=language)  # said in the language just chosen
         self.show_reply(reply)  # "Settings saved." and what changed
 
     def show_reply(self, reply: Reply) -> None:

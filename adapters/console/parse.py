@@ -14,8 +14,9 @@ refused for want of one completes that play.
     top [previous | global]         the rating table (this season, the last one, everywhere)
     color red                       the dealer names the colour of a Wild turned first
     settings [name=value ...]       show or change the settings
+    lang zh | lang en               the language of the table and the hand
     preset save|list|use|delete|share [name or code]   saved house rules, share codes
-Every command has its Chinese word too (出 摸 过 抓 质疑 颜色 设置 手牌 规则 战绩 排行 帮助 退出),
+Every command has its Chinese word too (出 摸 过 抓 质疑 颜色 设置 语言 手牌 规则 战绩 排行 帮助 退出),
 and a move may be typed as the hand's "You can" line names it (过牌, 喊UNO！, say UNO!).
 """
 
@@ -53,6 +54,7 @@ END_WORDS = {"end", "结束"}
 SETTINGS_WORDS = {"settings", "setting", "set", "设置"}
 PRESET_WORDS = {"preset", "presets", "预设"}
 TOP_WORDS = {"top", "排行", "排行榜"}
+LANGUAGE_WORDS = {"lang", "language", "语言"}  # "lang zh": as "settings language=zh"
 HELP_WORDS = {"help", "?", "帮助", "commands", "menu", "菜单"}
 SCORE_WORDS = {"score", "scores", "standings", "比分", "排名"}
 TABLE_WORDS = {"table", "status", "board", "桌面", "牌桌"}  # the table again, in full
@@ -131,6 +133,10 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
     if head in PRESET_WORDS:
         command = preset_command(ctx.chat, ctx.user, rest)
         return command if isinstance(command, cmd.Command) else Refusal(command)
+    if head in LANGUAGE_WORDS:
+        if not rest:
+            return Refusal(Text(N_("Say which language: lang en or lang zh.")))
+        return parse_settings(["language", rest[0]], ctx)
     if head in TOP_WORDS:
         scope, season = top_request(rest)
         return cmd.ShowLeaderboard(chat=ctx.chat, user=ctx.user, scope=scope, season=season)
@@ -186,7 +192,7 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
 # The English words of the commands, offered when a typed word comes close to one ("drwa").
 SUGGESTED = sorted({*WORD_COMMANDS, *PLAY_WORDS, *NAME_COLOR_WORDS, *UNO_WORDS, *CATCH_WORDS,
                     *SETTINGS_WORDS, *PRESET_WORDS, *TOP_WORDS, *HELP_WORDS, *SCORE_WORDS,
-                    *TABLE_WORDS, *AI_WORDS, "vote", "quit", "exit"} - {"uno!", "?"})
+                    *TABLE_WORDS, *AI_WORDS, *LANGUAGE_WORDS, "vote", "quit", "exit"} - {"uno!", "?"})
 
 
 def closest_command(word: str) -> str | None:
@@ -253,6 +259,7 @@ HELP_LINES = (
        "challenge / 质疑 — challenge a Wild Draw Four"),
     N_("color red / 颜色 红 — as the dealer, name the colour of a Wild turned first"),
     N_("settings / 设置 — show the settings; settings stacking=same — change one (see the list)"),
+    N_("lang zh / 语言 en — the language of the table and your hand (English, 中文)"),
     N_("preset / 预设 save NAME, list, use NAME or CODE, delete NAME, share [NAME] — house rules "
        "kept under a name, and codes any chat can use"),
     N_("hand / 手牌 — show your hand again; table / 桌面 — the table again; score / 比分 — the "

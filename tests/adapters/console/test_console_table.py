@@ -158,6 +158,17 @@ async def test_the_hand_box_follows_a_switch_to_chinese():
     assert next(s for s in record.seats if s.user_id == HUMAN_ID).language == "zh_CN"
 
 
+async def test_lang_switches_the_table_the_hand_and_the_answer():
+    store, terminal = MemoryStore(), Terminal()
+    session = make_session(console_args(), store, typing("lang", "lang zh", "hand", "语言 en"), terminal)
+    assert await session.run() == 0
+    text = terminal.text
+    asked = text.index("Say which language: lang en or lang zh.")
+    chinese = text.index("设置已保存。")  # the answer is in the language just chosen
+    assert asked < text.index("你的手牌（只有你能看到）") < chinese < text.index("Settings saved.")
+    assert (await store.chat_settings(CHAT)).language == "en"
+
+
 async def test_the_lobby_step_changes_rules_before_the_deal():
     store, terminal = MemoryStore(), Terminal()
     lines = ("settings", "settings hand_size=20", "settings stacking=by_value jump_in=on", "play 1", "start")

@@ -198,3 +198,10 @@ def test_a_seat_on_its_own_completes_the_seven_that_asked_for_one():
     assert parse_line("2", CTX) == play(cards=("G3",))  # nothing asked: card 2 of the hand
     assert parse_line("draw", asked) == cmd.Draw(chat=CHAT, user=ME)
     assert parse_line("R5", asked) == play(cards=("R5",))  # another card: another play
+
+
+def test_lang_is_the_language_setting():
+    for line, language in (("lang zh", "zh"), ("language en", "en"), ("语言 中文", "中文"), ("/lang zh_CN", "zh_CN")):
+        assert parse_line(line, CTX) == cmd.ChangeSettings(chat=CHAT, user=ME, changes={"language": language})
+    alone = parse_line("lang", CTX)
+    assert isinstance(alone, Refusal) and alone.text.msgid == "Say which language: lang en or lang zh."

@@ -105,3 +105,12 @@ async def test_a_language_set_with_the_first_settings_is_the_one_kept(h: Harness
     admin = User("z2", "小红", locale="zh-hans", is_admin=True)
     assert (await h.do(cmds.ChangeSettings, admin, changes={"language": "en", "preset": "house"})).ok
     assert (await h.store.chat_settings(h.key)).language == "en"
+
+
+async def test_a_language_changed_mid_game_repaints_the_table_at_once(h: Harness) -> None:
+    u1, _u2 = await h.start(2)
+    shown = len(h.chat.public)
+    assert h.chat.last_table().locale == "en"
+    assert (await h.do(cmds.SetLanguage, u1, language="zh", scope="chat")).ok
+    assert len(h.chat.public) > shown  # no move needed
+    assert h.chat.last_table().locale == "zh_CN"

@@ -168,9 +168,9 @@ class ChatMachine(RuleBasedStateMachine):
     def declare_uno(self, who):
         self.run(cmds.DeclareUno, who)
 
-    @rule(who=people, language=st.sampled_from(["zh", "en"]))
-    def language(self, who, language):
-        self.run(cmds.SetLanguage, who, language=language)
+    @rule(who=people, language=st.sampled_from(["zh", "en"]), scope=st.sampled_from(["user", "chat"]))
+    def language(self, who, language, scope):
+        self.run(cmds.SetLanguage, who, language=language, scope=scope)
 
     @rule(who=people)
     def draw(self, who):
@@ -247,6 +247,7 @@ class ChatMachine(RuleBasedStateMachine):
             if not shown:
                 continue
             last = shown[-1]
+            assert last.locale == (seat.language or record.language), ("hand locale", last.locale, seat.language, record.language)
             assert sorted(str(o.card) for o in last.cards) == sorted(map(str, state.hand(seat.user_id)))
             if not last.hand_over:  # a call-out is offered on the table, to everyone at once
                 own = [a for a in legal_actions(state, seat.user_id) if not isinstance(a, CatchUno)]
@@ -259,6 +260,7 @@ class ChatMachine(RuleBasedStateMachine):
         if not tables:
             return
         table = tables[-1]
+        assert table.locale == record.language, ("locale", table.locale, record.language)
         assert (table.current, table.top, table.color, table.pending_draw) == \
             (state.current, state.top, state.color, state.pending_draw)
         assert {seat.user_id: seat.cards for seat in table.seats} == \

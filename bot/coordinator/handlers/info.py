@@ -141,6 +141,8 @@ def _play_settings(tx: Tx, new: ChatSettings, changes: dict) -> None:
     record = tx.record
     if record is None:
         return
+    if record.status == "running" and record.options.language != new.language:
+        tx.table_due = True  # the table is shown again at once, in the chat's new language
     record.options = replace(record.options, language=new.language, turn_timer=new.turn_timer,
                              afk_policy=new.afk_policy, reaction_window=new.reaction_window)
     if record.status == "running" and "turn_timer" in changes:

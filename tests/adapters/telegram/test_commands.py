@@ -51,12 +51,12 @@ async def test_kick_by_reply_stop_and_language(harness: Harness):
         return str(CY.id) not in (await match_of(harness)).players
 
     await harness.until(cy_gone, "Cy to be kicked")
-    # The chat's language, set by the creator: the table speaks Chinese from the next update.
+    # The chat's language, set by the creator: the table speaks Chinese at once.
     await ask(harness, ANA, "/lang zh")
+    await harness.api.wait_for(lambda: any("\u4e00" <= ch <= "\u9fff" for ch in harness.table().text),
+                               what="the table in Chinese")
     mover = await next_actor(harness, [ANA, BO])
     await take_turn(harness, mover)
-    await harness.settle()  # the table edit is queued, not awaited by the move
-    assert any("\u4e00" <= ch <= "\u9fff" for ch in harness.table().text)
     harness.say(ANA, "/stop")
 
     async def stopped() -> bool:

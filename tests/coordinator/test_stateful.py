@@ -1,10 +1,11 @@
 """Random commands from random people (members, strangers, an admin) against one chat, under
 official or house rules: no exception escapes ``handle``, nothing answers "internal", all 108
 cards stay in play, the store version of a game never goes back, refusals leave the stored
-game unchanged, the last table shows the position as stored, every person's last hand shows
-their cards and offers moves exactly when they have some (a call-out aside: the table offers
-it), a move pressed from that hand is taken, and nobody who lost their seat, whose seat a bot
-plays or whose game is over keeps a hand that offers a move."""
+game unchanged, the last table shows the position as stored (and its countdown, in the chat's
+language), every person's last hand shows their cards in their language and offers moves
+exactly when they have some (a call-out aside: the table offers it), a move pressed from that
+hand is taken, and nobody who lost their seat, whose seat a bot plays or whose game is over
+keeps a hand that offers a move."""
 
 from __future__ import annotations
 
@@ -247,7 +248,7 @@ class ChatMachine(RuleBasedStateMachine):
             if not shown:
                 continue
             last = shown[-1]
-            assert last.locale == (seat.language or record.language), ("hand locale", last.locale, seat.language, record.language)
+            assert last.locale == (seat.language or record.language)
             assert sorted(str(o.card) for o in last.cards) == sorted(map(str, state.hand(seat.user_id)))
             if not last.hand_over:  # a call-out is offered on the table, to everyone at once
                 own = [a for a in legal_actions(state, seat.user_id) if not isinstance(a, CatchUno)]
@@ -260,7 +261,8 @@ class ChatMachine(RuleBasedStateMachine):
         if not tables:
             return
         table = tables[-1]
-        assert table.locale == record.language, ("locale", table.locale, record.language)
+        assert table.locale == record.language
+        assert table.deadline == (record.deadlines.get("turn") if state.current else None)
         assert (table.current, table.top, table.color, table.pending_draw) == \
             (state.current, state.top, state.color, state.pending_draw)
         assert {seat.user_id: seat.cards for seat in table.seats} == \

@@ -67,7 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="tell a stored game's hand move by move (the cards "
                                            "people held only once the hand is over)")
     replay.add_argument("game", help="the game id (shown by the bot's log lines and /uno log)")
-    replay.add_argument("--hand", type=int, default=None, help="the hand number (default: the last)")
+    # The hand as export takes it ("replay GAME 2"), or as an option ("--hand 2").
+    replay.add_argument("hand", type=int, nargs="?", default=None,
+                        help="the hand number (default: the last)")
+    replay.add_argument("--hand", type=int, dest="hand_option", default=None, help=argparse.SUPPRESS)
     replay.add_argument("--lang", choices=("en", "zh", "zh_CN"), default="en")
     export = sub.add_parser("export", help="write a finished hand as a rule scenario "
                                            "(python -m bot.engine.replay reproduces it)")
@@ -252,9 +255,10 @@ async def _history(args: argparse.Namespace, settings: Settings) -> int:
         await store.close()
     if record is None or stored is None:
         raise ConfigError(f"no stored match for game {args.game!r}")
-    hand = history.find_hand(history.hands_of(stored), args.hand)
+    number = args.hand if args.hand is not None else getattr(args, "hand_option", None)
+    hand = history.find_hand(history.hands_of(stored), number)
     if hand is None:
-        raise ConfigError(f"game {args.game} has no hand {args.hand}")
+        raise ConfigError(f"game {args.game} has no hand {number}")
     if args.command == "replay":
         for line in history.told(hand, names_of(record), normalize_language(args.lang) or "en",
                                  game_open=record.active):

@@ -118,6 +118,10 @@ def told(hand: Hand, names: dict[str, str], locale: str, *, game_open: bool = Tr
                                         {"player": names.get(player, player), "cards": cards}), locale))
     for number, move in enumerate(hand.moves, 1):
         said = [translate(text, locale) for text in describe_all(move.events, names, start.rules)]
+        if "remove" in move.step:  # the engine tells no event of it: the table said so itself
+            gone = move.step["remove"]
+            said.insert(0, translate(Text(N_("{player} left the game."),
+                                          {"player": names.get(gone, gone)}), locale))
         if hand.over:
             said += [translate(Text(N_("({player} drew {cards}.)"),
                                     {"player": names.get(e.player, e.player), "cards": e.cards}), locale)

@@ -103,3 +103,13 @@ async def test_a_move_told_in_chinese_puts_no_space_between_its_sentences():
     assert two_sentences, "no move of the match was told in two sentences"
     assert not any("。 " in line for line in chinese)
     assert any(re.search(r"\. \S", line) for line in english)  # English keeps its space
+
+
+async def test_a_player_leaving_mid_hand_is_told_in_its_place():
+    h, game_id = await played("official", 3, moves=6)
+    assert (await h.do(cmds.Leave, user(2))).ok
+    record = await h.store.get(game_id)
+    hand = history.find_hand(history.hands_of(await h.store.match_history(game_id)), None)
+    lines = history.told(hand, names_of(record), "en")
+    assert lines[-2].endswith(". P2 left the game.")  # the last move, before the hand goes on
+    assert any(line.endswith(". P2离开了游戏。") for line in history.told(hand, names_of(record), "zh_CN"))

@@ -72,7 +72,7 @@ MAX_BODY = 16 * 1024
 MAX_PAGES_PER_PLAYER = 3
 REPLACED = 4409
 # "move" sends one of the moves the page was given, by its reference (the move model).
-ACTIONS = ("move",)
+ACTIONS = ("move", "back")  # a move by its reference; a player a bot stands in for comes back
 _BAD_ACTION = Text(N_("The page sent something I do not understand. Reload it."))
 _STALE = Text(N_("The game moved on before your tap arrived: look again and choose."))
 _SIGNED_OUT = Text(N_("This page's link is not valid any more: open your hand again from the "
@@ -333,6 +333,9 @@ class WebHand:
         against an older state (a double tap); None when it is malformed."""
         if not isinstance(body, dict) or body.get("action") not in ACTIONS:
             return None
+        if body["action"] == "back":  # as opening the hand anew: the seat is theirs again
+            return cmds.ShowHand(snapshot.chat, User(claims.user_id, snapshot.name)) \
+                if snapshot.stood_in else "stale"
         version = body.get("version")
         ref = body.get("ref")
         try:

@@ -38,6 +38,9 @@ LABELS = {
     "name_color": N_("Name the colour of the first card"),
     "replaced": N_("Your hand is open in another page now: this one has stopped. Reload it "
                    "to use it here."),
+    # The player was away too long and a bot plays their seat, while this page stayed open.
+    "stood_in": N_("You were away too long: a bot plays for you."),
+    "back": N_("I'm back: let me play"),
     # A page that was showing a hand when its seat went (the player left or was removed,
     # or the finished game was cleared away).
     "seat_gone": N_("You have no seat in this game any more."),
@@ -66,7 +69,7 @@ def snapshot_json(snapshot: PlayerSnapshot, now: float) -> dict[str, Any]:
 def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
     locale = snapshot.locale
     data: dict[str, Any] = {
-        "game": snapshot.game_id, "status": snapshot.status,
+        "game": snapshot.game_id, "status": snapshot.status, "stood_in": snapshot.stood_in,
         "locale": locale, "me": snapshot.hand.user_id if snapshot.hand else None,
         "labels": labels(locale), "colors": colors(locale), "table": None, "hand": None,
         "lobby": None,

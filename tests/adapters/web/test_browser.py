@@ -412,3 +412,28 @@ async def test_a_page_whose_player_left_says_so_and_offers_nothing(browser, serv
     assert await page.text_content("[data-testid=status]") == "You have no seat in this game any more."
     assert await page.locator("[data-testid=hand] button").count() == 0
     assert await page.is_hidden("#actions")
+
+
+async def test_a_player_a_bot_stands_in_for_comes_back_from_the_open_page(browser, served):
+    web = served
+    ana, bo = await web.two_players(settings={"turn_timer": 60})
+    game = await web.game_id()
+    page = await open_page(browser, f"{web.base}/#token={web.link_token(ana.id, game)}")
+    await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    await page.wait_for_function("() => socket && socket.readyState === 1", timeout=5_000)
+    assert await page.is_hidden("[data-testid=back]")
+    for _ in range(20):  # Ana lets her turns run out; Bo plays his
+        record = await web.record()
+        if record.seat_of(ana.id).ai is not None:
+            break
+        if (await web.state()).current == ana.id:
+            await web.clock.advance(61)
+        else:
+            assert (await web.human_move(bo)).ok
+    assert (await web.record()).seat_of(ana.id).ai is not None  # a bot plays her seat
+    await page.wait_for_selector("[data-testid=back]:not([hidden])", timeout=5_000)
+    assert await page.text_content("[data-testid=status]") == "You were away too long: a bot plays for you."
+    await page.click("[data-testid=back]")
+    await page.wait_for_selector("[data-testid=back][hidden]", state="attached", timeout=5_000)
+    assert (await web.record()).seat_of(ana.id).ai is None  # hers again
+    assert await page.text_content("[data-testid=status]") != "You were away too long: a bot plays for you."

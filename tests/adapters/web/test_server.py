@@ -307,3 +307,14 @@ async def test_a_player_a_bot_stands_in_for_opens_the_page_and_has_the_seat_back
     await web.store.save(record)
     refused = await web.client.post("/api/session", json={"token": web.link_token(bo.id, game)})
     assert refused.status == 401
+
+
+async def test_coming_back_is_for_a_player_a_bot_stands_in_for_only(web):
+    ana, _ = await web.two_players()
+    session = await session_for(web, ana.id, await web.game_id())
+    state = await state_of(web, session)
+    assert state["stood_in"] is False and state["labels"]["back"]
+    before = await web.record()
+    answer = await act(web, session, action="back", version=state["version"])
+    assert answer["ok"] is False and answer["error"] == "stale" and answer["state"]
+    assert (await web.record()).version == before.version  # nothing happened

@@ -306,7 +306,7 @@ def turn_timeout(tx: Tx, deadline: float) -> bool:
         timeouts.pop(player, None)
         remove(tx, player, Text(N_("{player} was away too long and left the game."),
                                 {"player": display_name(seat.name)}),
-               Text(N_("You were away too long and left the game.")))
+               Text(N_("You were away too long and left the game.")), notify=True)
         if tx.game().status == "stopped":  # nobody left playing: abandoned
             tx.book.end_reason = "away"
         return True

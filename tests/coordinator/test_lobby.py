@@ -134,6 +134,7 @@ async def test_a_leavers_hand_message_is_closed_with_nothing_to_press(h: Harness
     closed = h.chat.last_hand("u3")
     assert closed.set_aside and closed.hand_over and closed.note is not None
     assert closed.note.msgid == "You left the game."
+    assert not closed.repost  # they know: the hand message is edited in place
     assert closed.moves == () and closed.plays == ()
     assert h.chat.private_edits > edits  # their hand message, edited in place
     assert hand_message not in (await h.record()).hand_message_ids.values()
@@ -148,6 +149,7 @@ async def test_a_removed_players_hand_says_who_removed_them(h: Harness) -> None:
     assert closed.set_aside and closed.note is not None
     assert closed.note.msgid == "You were removed from the game by {by}."
     assert closed.note.params["by"] == u1.name
+    assert closed.repost  # news to them: posted anew where an edit would notify nobody
 
 
 async def test_stop_a_running_game_disables_hands(h: Harness) -> None:

@@ -227,3 +227,23 @@ async def test_lang_alone_offers_the_languages_as_buttons(harness: Harness):
     answer = await harness.press(BO, private, "lg:zh_CN")
     assert "中文" in answer["text"] and not answer.get("show_alert")
     assert (await harness.store.user_profile("telegram", str(BO.id))).language == "zh_CN"
+
+
+async def test_a_removed_player_is_told_in_a_new_private_message(harness: Harness):
+    """Removed by someone else, a player hears of it: the closed hand is posted anew (an edit
+    notifies nobody) and the old hand message goes."""
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, [ANA, BO, CY])
+    old = harness.hand_message(CY)
+    assert old is not None and old.buttons()
+    harness.say(ANA, "/kick", reply_to=harness.api.user_message(CY, GROUP))
+
+    def told():
+        return [m for m in harness.api.chat_messages(CY.id)
+                if m.text == "You were removed from the game by \u2068Ana\u2069."] or None
+
+    [message] = await harness.api.wait_for(told, what="Cy told of the removal")
+    assert message.message_id != old.message_id and message.reply_markup is None
+    await harness.api.wait_for(lambda: harness.api.calls_to("deleteMessage", CY.id),
+                               what="the old hand taken down")

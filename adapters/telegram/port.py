@@ -268,10 +268,11 @@ class TelegramChatPort:
             raise DeliveryFailed("other", "not a Telegram user")
         if self._blocked.get(user_id):
             raise DeliveryFailed("blocked")
-        if view.turn_ended or (view.hand_over and edit is None):
+        if view.turn_ended or (view.hand_over and edit is None and not view.repost):
             # Nothing to press until the turn comes back, and that turn posts the hand anew:
             # one deletion now instead of an edit now and a deletion then. A hand that ended
-            # with no message showing it has no buttons to disable.
+            # with no message showing it has no buttons to disable (unless it is news to be
+            # posted: a player removed by someone else).
             if edit is not None:
                 await self._retire(int(user_id), int(edit))
             return ""

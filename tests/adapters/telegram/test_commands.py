@@ -247,3 +247,19 @@ async def test_a_removed_player_is_told_in_a_new_private_message(harness: Harnes
     assert message.message_id != old.message_id and message.reply_markup is None
     await harness.api.wait_for(lambda: harness.api.calls_to("deleteMessage", CY.id),
                                what="the old hand taken down")
+
+
+async def test_a_removed_player_whose_hand_was_taken_down_is_told_too(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, [ANA, BO, CY])
+    for _ in range(12):  # until Cy's turn has come and gone: their hand message is deleted
+        if harness.api.calls_to("deleteMessage", CY.id) and harness.hand_message(CY) is None:
+            break
+        await take_turn(harness, await next_actor(harness, [ANA, BO, CY]))
+        await harness.settle()
+    assert harness.hand_message(CY) is None or not harness.hand_message(CY).buttons()
+    harness.say(ANA, "/kick", reply_to=harness.api.user_message(CY, GROUP))
+    await harness.api.wait_for(
+        lambda: any(m.text == "You were removed from the game by \u2068Ana\u2069."
+                    for m in harness.api.chat_messages(CY.id)), what="Cy told of the removal")

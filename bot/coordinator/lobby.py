@@ -205,8 +205,8 @@ def kick(tx: Tx, cmd: Command, target: str) -> Text:
 def remove(tx: Tx, user_id: str, told: Text, parting: Text, *, notify: bool = False) -> None:
     """Take a seat away: in the lobby simply; mid-game through the engine (cards go back under
     the stock), closing the player's hand with ``parting`` (``notify``: so that it reaches them
-    as news, see ``Tx.part``). Ends the game when fewer than two players or no humans would be
-    left."""
+    as news, see ``Tx.close_hand``). Ends the game when fewer than two players or no humans
+    would be left."""
     record = tx.game()
     others = [s for s in record.seats if s.user_id != user_id]
     if record.status == "lobby":
@@ -220,7 +220,7 @@ def remove(tx: Tx, user_id: str, told: Text, parting: Text, *, notify: bool = Fa
         tx.lobby_update(told)
         return
     tx.running()
-    tx.part(user_id, parting, notify=notify)
+    tx.close_hand(user_id, parting, set_aside=True, notify=notify)
     if record.series is not None:  # two tables: the schedule needs every seat to the end
         strategy = tx.seated(user_id).ai or TAKEOVER_STRATEGY
         tx.change_seat(user_id, ai=strategy)

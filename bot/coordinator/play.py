@@ -65,11 +65,10 @@ def _in_hand(tx: Tx, user_id: str, press: str | None = None) -> None:
 
 def reclaim(tx: Tx, user_id: str) -> None:
     """A player whose seat a bot took over (away too long) is back: the seat is theirs again."""
-    taken = tx.book.taken_over
     seat = tx.seated(user_id)
-    if user_id not in taken or seat.ai is None:
+    if not tx.game().stood_in(user_id):
         raise Refusal("not_in_game")  # a bot's own seat: nobody can play it
-    taken.remove(user_id)
+    tx.book.taken_over.remove(user_id)
     tx.change_seat(user_id, ai=None)
     tx.dirty = True
     tx.want_hand(user_id)
@@ -79,10 +78,9 @@ def reclaim(tx: Tx, user_id: str) -> None:
 
 def reclaim_if_taken(tx: Tx, user_id: str) -> None:
     """``reclaim`` where a bot stands in for ``user_id`` in a running hand; else nothing."""
-    seat = tx.seat(user_id)
     record = tx.record
-    if seat is not None and seat.ai is not None and user_id in tx.book.taken_over \
-            and record is not None and record.status == "running" and tx.match is not None:
+    if record is not None and record.stood_in(user_id) and record.status == "running" \
+            and tx.match is not None:
         reclaim(tx, user_id)
 
 

@@ -295,6 +295,11 @@ class GameRecord:
                 return seat
         return None
 
+    def stood_in(self, user_id: str) -> bool:
+        """Whether a bot plays ``user_id``'s seat while they are away (theirs to take back)."""
+        seat = self.seat_of(user_id)
+        return seat is not None and seat.ai is not None and user_id in self.book.taken_over
+
     @property
     def active(self) -> bool:
         return self.status in ("lobby", "running")

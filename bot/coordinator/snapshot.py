@@ -43,7 +43,7 @@ async def player_snapshot(store: GameStore, game_id: str, user_id: str, *,
     if record is None:
         return None
     seat = record.seat_of(user_id)
-    stood_in = seat is not None and seat.ai is not None and user_id in record.book.taken_over
+    stood_in = record.stood_in(user_id)
     if seat is None or (seat.ai is not None and not stood_in):  # only a person has a page
         return None
     locale = seat.language or record.language

@@ -224,20 +224,15 @@ class Tx:
         elif match_won is not None:  # the other side left: the match ends without a hand won
             hand_end.match_finished(self, match_won.winner)
 
-    def part(self, user_id: str, note: Text, *, notify: bool = False) -> None:
-        """Close the hand of a player about to lose their seat, saying ``note`` (why): their
-        hand message keeps no buttons for a game they no longer play. ``notify``: posted anew
-        where an edit would notify nobody (they did not leave by themselves)."""
-        self.close_hand(user_id, note, set_aside=True, notify=notify)
-
     def close_hand(self, user_id: str, note: Text | None = None, *, set_aside: bool = False,
                    notify: bool = False) -> None:
         """Show a person's hand with nothing to press where the bot sends them no more hands:
         a player leaving, one a bot takes over from (``set_aside``: ``note`` says why), or
-        one a bot stands in for when the game ends."""
+        one a bot stands in for when the game ends. ``notify``: posted anew where an edit
+        would notify nobody (news to them: they did not leave by themselves)."""
         record = self.game()
         seat = self.seat(user_id)
-        if seat is None or (seat.ai is not None and user_id not in record.book.taken_over) \
+        if seat is None or (seat.ai is not None and not record.stood_in(user_id)) \
                 or self.match is None or user_id not in self.match.game.players:
             return
         view = presenter.hand_view(record, self.match, user_id, seat_locale(record, seat), note=note)

@@ -278,11 +278,16 @@ class ConsoleSession:
         finally:
             self.port.muted = False
 
-    async def save_for_next_match(self, changes: dict[str, Any]) -> bool:
+    async def save_for_next_match(self, changes: dict[str, Any], *,
+                                  kept: dict[str, Any] | None = None) -> bool:
         """Rules cannot change while a game runs: store them as the console's settings, for
-        the next match (checked as the settings command checks them)."""
+        the next match (all of ``changes`` checked as the settings command checks them; only
+        ``kept`` of them stored, when given: the rest goes to the running game)."""
+        stored = await self.store.chat_settings(CHAT)
         try:
-            settings = apply_changes(await self.store.chat_settings(CHAT), changes)
+            settings = apply_changes(stored, changes)
+            if kept is not None:
+                settings = apply_changes(stored, kept)
         except Refused as refusal:
             self.port.line(refusal.text)
             return False
@@ -347,7 +352,7 @@ class ConsoleSession:
         shown_before = self.port.hands_shown
         reply = await self.coordinator.handle(parsed)
         if isinstance(parsed, cmd.UsePreset) and reply.error == "game_running":
-            self.show_reply(reply)  # as for settings: kept for the next match
+            # Kept for the next match instead, as rule settings are: that line says it all.
             await self.save_for_next_match(await self.preset_changes(parsed.name))
             return True
         if isinstance(parsed, cmd.PlayCards):
@@ -381,10 +386,14 @@ class ConsoleSession:
         request = cmd.ChangeSettings(chat=CHAT, user=self.user, changes=changes)
         reply = await self.coordinator.handle(request)
         if reply.error == "game_running" and rule_changes(changes):
-            self.show_reply(reply)
-            if not await self.save_for_next_match(changes):
-                return
+            # Rules wait for the next match here (the coordinator's refusal, which tells a
+            # chat to change them later, is not shown: they are kept instead).
             now = {key: value for key, value in changes.items() if not rule_changes({key: value})}
+            rules = {key: value for key, value in changes.items() if key not in now}
+            # The rest (a timer, the language) is changed through the coordinator below, which
+            # says what changed: stored here already, it would find nothing to change.
+            if not await self.save_for_next_match(changes, kept=rules):
+                return
             if not now:
                 return
             reply = await self.coordinator.handle(cmd.ChangeSettings(chat=CHAT, user=self.user, changes=now))

@@ -26,6 +26,13 @@ MESSAGES: dict[str, str] = {
                                  "cards, or {players} players with {largest} cards each."),
     "bad_hand_size": N_("The number of cards dealt must be from {low} to {high}, not {value}."),
     "game_running": N_("The game has already started."),
+    # A person who cannot join the running game (no late join): how to be in the next one.
+    "too_late_to_join": N_("The game has already started. Use {command} and I will tell you "
+                           "privately when the next one opens."),
+    # A rule change (settings, a preset) while a game runs: a game keeps the rules it was
+    # dealt under to its end.
+    "rules_locked": N_("The rules cannot change while a game runs: change them once it is "
+                       "over, or end it first with {command}."),
     "not_started": N_("The game has not started yet."),
     "not_enough_players": N_("At least 2 players are needed to start."),
     "bad_team_size": N_("Teams of {size} need a multiple of {size} players, at least {least}."),
@@ -84,7 +91,9 @@ MESSAGES: dict[str, str] = {
 
 # Params a reason always has: commands are named the way the sender's platform writes them.
 DEFAULT_PARAMS: dict[str, dict[str, Any]] = {"no_game": {"command": CommandRef("new")},
-                                             "vote_two_tables": {"command": CommandRef("stop")}}
+                                             "vote_two_tables": {"command": CommandRef("stop")},
+                                             "too_late_to_join": {"command": CommandRef("notify")},
+                                             "rules_locked": {"command": CommandRef("stop")}}
 
 
 # The refusals of a play that lacks one choice, by their reason: what the person's next input
@@ -104,6 +113,12 @@ class Refusal(Exception):
         self.text = text or Text(MESSAGES.get(code, MESSAGES["bad_action"]),
                                  {**DEFAULT_PARAMS.get(code, {}), **(params or {})})
         self.asks = asks if asks is not None else ASKS.get(code)
+
+
+def game_running(reason: str) -> Refusal:
+    """The game has started, with ``reason``'s fuller answer ("too_late_to_join",
+    "rules_locked"): the code stays "game_running", the one adapters and tests know."""
+    return Refusal("game_running", text=Text(MESSAGES[reason], DEFAULT_PARAMS[reason]))
 
 
 # The engine's reason for an illegal play or a bad action (the start of its message) ->

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.coordinator import commands as cmds
 from bot.coordinator.ports import User
 from bot.engine import HOUSE, OFFICIAL
+from bot.i18n import format_text
 
 from .conftest import Harness
 
@@ -51,6 +52,10 @@ async def test_late_join_is_off_under_the_official_rules(h: Harness) -> None:
     assert not table.can_join
     reply = await h.do(cmds.Join, NEWCOMER)
     assert (reply.ok, reply.error) == (False, "game_running")
+    # Turned away with the way into the next game.
+    assert format_text(reply.text, "en") == ("The game has already started. Use /notify and I "
+                                             "will tell you privately when the next one opens.")
+    assert format_text(reply.text, "zh_CN") == "游戏已经开始了。发送/notify，下一局开始时我会私信告诉你。"
     after = await h.record()
     assert (after.version, after.seats) == (before.version, before.seats)
 

@@ -110,7 +110,12 @@ async def test_presets_follow_the_settings_permission_and_the_running_game(h: Ha
     assert (await h.do(cmds.SharePreset, user(2))).ok  # reading is for everyone
     await h.do(cmds.StartGame, creator)
     before = await h.store.chat_settings(h.key)
-    assert (await h.do(cmds.UsePreset, creator, name="ours")).error == "game_running"
+    refused = await h.do(cmds.UsePreset, creator, name="ours")
+    assert refused.error == "game_running"
+    # Why, and what to do instead: the rules hold to the game's end, or it is ended first.
+    assert said(refused) == ("The rules cannot change while a game runs: change them once it is "
+                             "over, or end it first with /stop.")
+    assert said(refused, "zh_CN") == "游戏进行中不能修改规则：等这局结束后再改，或先用/stop结束游戏。"
     assert await h.store.chat_settings(h.key) == before
 
 

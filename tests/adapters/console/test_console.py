@@ -366,12 +366,36 @@ async def test_settings_from_flags_and_the_settings_command():
             "first player plays any card))") in text
     assert "stacking = off (one of off, same (same kind), progressive, by_value)" in text
     assert "team_size cannot be 9: it must be a whole number from 2 to 5." in text
-    assert "The game has already started." in text  # rules stay fixed while the game runs
+    # Rules stay fixed while the game runs: kept for the next match, in one line (not the
+    # refusal a chat gets, which says to change them later).
     assert "Saved: the new rules apply from your next match." in text
+    assert "cannot change while a game runs" not in text
     record = await store.get(session.game_id)
     assert Match.from_json(record.match).rules.stacking == "off"
     settings = await store.chat_settings(CHAT)
     assert settings.overrides == {"wd4_rule": "no_match", "first_wild": "any_card", "stacking": "by_value"}
+
+
+async def test_a_rule_and_a_timer_changed_in_one_line_during_the_match():
+    """The rule waits for the next match; the timer changes now, and the answer says so."""
+    store, terminal = MemoryStore(), Terminal()
+    lines = iter(["settings stacking=same turn_timer=30", "settings stacking=progressive turn_timer=3"])
+
+    async def typist(session):
+        return next(lines, None)
+
+    session = make_session(console_args(), store, typist, terminal)
+    assert await session.run() == 0
+    text = terminal.text
+    assert "Saved: the new rules apply from your next match." in text
+    assert "Settings saved.\nTurn timer (seconds, 0 = off): 30" in text
+    assert "Nothing changed" not in text
+    # A bad value anywhere in the line keeps all of it back, the rule too.
+    assert "turn_timer cannot be 3: it must be 0 (off) or 5 to 3600." in text
+    settings = await store.chat_settings(CHAT)
+    assert (settings.overrides, settings.turn_timer) == ({"stacking": "same"}, 30)
+    record = await store.get(session.game_id)
+    assert Match.from_json(record.match).rules.stacking == "off"
 
 
 async def test_a_bad_flag_is_refused_before_the_game(tmp_path):

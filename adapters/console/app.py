@@ -55,6 +55,7 @@ from .parse import (
     START_WORDS,
     Context,
     Local,
+    Parsed,
     Refusal,
     command_word,
     parse_line,
@@ -67,6 +68,12 @@ HUMAN_ID = "human"
 MAX_AI = 9
 MIN_TARGET, MAX_TARGET = 1, 100_000  # RuleSet.target_score's range
 ECHOED = (cmd.PlayCards, cmd.Draw, cmd.Pass)  # their success is already on the table
+# Input piped in (no terminal): each line waits for the person's turn, as someone typing reads
+# the table first, or for this many seconds with nothing new shown (then it is read anyway).
+PACED_QUIET_SECONDS = 5.0
+# What such a line waits for the turn for: a move, or what may turn out to be one then (a
+# card's number the hand shown does not hold yet).
+TURN_LINES = (cmd.PlayCards, cmd.Draw, cmd.Pass, cmd.Challenge, cmd.NameColor, Refusal)
 LOBBY_HINT = N_("Change the rules now with settings key=value, add a bot with ai (or ai hard), "
                 "then type \"start\" to deal.")
 
@@ -92,6 +99,9 @@ class ConsoleSession:
         self.coordinator = make_coordinator(self.port)
         self.store = store
         self.read_line = read_line or StdinReader().read
+        # Lines from a pipe or a file arrive all at once: each waits for the person's turn,
+        # else every move would meet the bots still playing ("It is not your turn.").
+        self.paced = read_line is None and not _stdin_is_terminal()
         self.game_id: str | None = None
         self.over = asyncio.Event()  # the match finished (or was stopped)
         self.question: Question | None = None  # a play refused for want of a colour or a seat
@@ -321,10 +331,39 @@ class ConsoleSession:
             if pending is not None:
                 pending.cancel()
 
+    async def turn_or_quiet(self) -> None:
+        """Until the person may act (their turn, a colour to name, a question asked), the
+        match ends, or ``PACED_QUIET_SECONDS`` pass with nothing new shown."""
+        shown = self.port.shown
+        while not self.over.is_set():
+            shown.clear()
+            hand = self.port.last_hand
+            if self.question is not None or (hand is not None and (hand.is_turn or hand.name_color)):
+                return
+            news = {asyncio.ensure_future(shown.wait()), asyncio.ensure_future(self.over.wait())}
+            done, waiting = await asyncio.wait(news, timeout=PACED_QUIET_SECONDS,
+                                               return_when=asyncio.FIRST_COMPLETED)
+            for task in waiting:
+                task.cancel()
+            if not done:
+                return
+
     async def handle_line(self, line: str) -> bool:
         """Act on one line; False means the player asked to quit."""
-        ctx = Context(CHAT, self.user, self.port.shown_hand, self.port.seats, pending=self.question)
-        parsed = parse_line(line, ctx)
+        parsed = parse_line(line, self.parse_context())
+        if self.paced and isinstance(parsed, TURN_LINES):
+            # Piped in: a move waits for the person's turn (read again then: "1" is the first
+            # card of the hand shown by then). What needs no turn (catch, hand) goes at once.
+            await self.turn_or_quiet()
+            if self.over.is_set():
+                return True
+            parsed = parse_line(line, self.parse_context())
+        return await self.act_on(parsed)
+
+    def parse_context(self) -> Context:
+        return Context(CHAT, self.user, self.port.shown_hand, self.port.seats, pending=self.question)
+
+    async def act_on(self, parsed: Parsed | None) -> bool:
         if parsed is None:  # a blank line: a question asked stays open
             return True
         self.question = None  # only the next line typed may answer "which colour?" or "with whom?"
@@ -458,6 +497,13 @@ def typed_value(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):  # closed: no terminal either
+        return False
 
 
 class StdinReader:

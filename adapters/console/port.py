@@ -49,6 +49,7 @@ class ConsoleChat:
         self.my_table: ChatKey | None = None  # two tables: where the person plays now
         self.hands_shown = 0  # how many times the human's hand was printed
         self.changed = asyncio.Event()  # set on every message: the app re-checks the game then
+        self.shown = asyncio.Event()  # set on every message too: piped input waits on it (app)
         self.muted = False  # closing a game left by a killed run: nothing of it is printed
 
     # ---- ChatPort -------------------------------------------------------------------------
@@ -80,6 +81,7 @@ class ConsoleChat:
             body = repr(type(message).__name__)
         self.say(body)
         self.changed.set()
+        self.shown.set()
         return str(next(self._ids))
 
     def _at_my_table(self, chat: ChatKey, message: Public) -> bool:
@@ -106,6 +108,7 @@ class ConsoleChat:
             return f"hand-{next(self._ids)}"
         self.show_hand(view)
         self.changed.set()
+        self.shown.set()
         return f"hand-{next(self._ids)}"
 
     # ---- tables: in full when it matters to the human, else one short line per move ----

@@ -45,6 +45,17 @@ def test_piped_commands_then_eof_exit_zero(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_piped_moves_wait_for_the_players_turn(tmp_path):
+    # Every line arrives at once; each move waits for the bots to finish, as a person would.
+    done = subprocess.run(play_command(tmp_path), input="draw\npass\ndraw\npass\ndraw\npass\n",
+                          capture_output=True, text=True, timeout=60, cwd=ROOT, env=clean_env())
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.replace("\u2068", "").replace("\u2069", "")
+    assert "It is not your turn." not in out
+    assert out.count("Player drew 1 card.") == 3, out[-2000:]
+    assert "Traceback" not in done.stderr
+
+
 def test_a_pseudo_terminal_session_ends_on_ctrl_d(tmp_path):
     leader, follower = pty.openpty()
     proc = subprocess.Popen(play_command(tmp_path, "--lang", "zh"), stdin=follower, stdout=follower,

@@ -15,8 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -49,6 +48,7 @@ from bot.coordinator import commands as cmd
 from bot.i18n import format_text, gettext, normalize_locale
 from bot.render import text as render
 
+from .lines import TURN_LINES, LineReader, StdinReader, stdin_is_terminal, until_turn
 from .parse import (
     COLOR_QUESTION,
     HELP_LINES,
@@ -68,16 +68,8 @@ HUMAN_ID = "human"
 MAX_AI = 9
 MIN_TARGET, MAX_TARGET = 1, 100_000  # RuleSet.target_score's range
 ECHOED = (cmd.PlayCards, cmd.Draw, cmd.Pass)  # their success is already on the table
-# Input piped in (no terminal): each line waits for the person's turn, as someone typing reads
-# the table first, or for this many seconds with nothing new shown (then it is read anyway).
-PACED_QUIET_SECONDS = 5.0
-# What such a line waits for the turn for: a move, or what may turn out to be one then (a
-# card's number the hand shown does not hold yet).
-TURN_LINES = (cmd.PlayCards, cmd.Draw, cmd.Pass, cmd.Challenge, cmd.NameColor, Refusal)
 LOBBY_HINT = N_("Change the rules now with settings key=value, add a bot with ai (or ai hard), "
                 "then type \"start\" to deal.")
-
-LineReader = Callable[[], Awaitable[str | None]]  # the next line, or None at end of input
 
 
 async def play(args: argparse.Namespace, make_coordinator: Callable[[ConsoleChat], Any],
@@ -101,7 +93,7 @@ class ConsoleSession:
         self.read_line = read_line or StdinReader().read
         # Lines from a pipe or a file arrive all at once: each waits for the person's turn,
         # else every move would meet the bots still playing ("It is not your turn.").
-        self.paced = read_line is None and not _stdin_is_terminal()
+        self.paced = read_line is None and not stdin_is_terminal()
         self.game_id: str | None = None
         self.over = asyncio.Event()  # the match finished (or was stopped)
         self.question: Question | None = None  # a play refused for want of a colour or a seat
@@ -331,30 +323,13 @@ class ConsoleSession:
             if pending is not None:
                 pending.cancel()
 
-    async def turn_or_quiet(self) -> None:
-        """Until the person may act (their turn, a colour to name, a question asked), the
-        match ends, or ``PACED_QUIET_SECONDS`` pass with nothing new shown."""
-        shown = self.port.shown
-        while not self.over.is_set():
-            shown.clear()
-            hand = self.port.last_hand
-            if self.question is not None or (hand is not None and (hand.is_turn or hand.name_color)):
-                return
-            news = {asyncio.ensure_future(shown.wait()), asyncio.ensure_future(self.over.wait())}
-            done, waiting = await asyncio.wait(news, timeout=PACED_QUIET_SECONDS,
-                                               return_when=asyncio.FIRST_COMPLETED)
-            for task in waiting:
-                task.cancel()
-            if not done:
-                return
-
     async def handle_line(self, line: str) -> bool:
         """Act on one line; False means the player asked to quit."""
         parsed = parse_line(line, self.parse_context())
         if self.paced and isinstance(parsed, TURN_LINES):
             # Piped in: a move waits for the person's turn (read again then: "1" is the first
             # card of the hand shown by then). What needs no turn (catch, hand) goes at once.
-            await self.turn_or_quiet()
+            await until_turn(self.port, self.over, asked=self.question is not None)
             if self.over.is_set():
                 return True
             parsed = parse_line(line, self.parse_context())
@@ -497,43 +472,6 @@ def typed_value(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
-
-
-def _stdin_is_terminal() -> bool:
-    try:
-        return sys.stdin is not None and sys.stdin.isatty()
-    except (OSError, ValueError):  # closed: no terminal either
-        return False
-
-
-class StdinReader:
-    """Lines from stdin, read by a daemon thread so a pending read never blocks exit."""
-
-    def __init__(self) -> None:
-        self._queue: asyncio.Queue[str | None] | None = None
-
-    async def read(self) -> str | None:
-        if self._queue is None:
-            self._queue = asyncio.Queue()
-            loop = asyncio.get_running_loop()
-            queue = self._queue
-
-            if hasattr(sys.stdin, "reconfigure"):
-                sys.stdin.reconfigure(errors="replace")  # a stray byte is bad input, not a crash
-
-            def pump() -> None:
-                try:
-                    for line in sys.stdin:
-                        loop.call_soon_threadsafe(queue.put_nowait, line)
-                except (OSError, ValueError):  # stdin closed under us: treat as end of input
-                    pass
-                try:
-                    loop.call_soon_threadsafe(queue.put_nowait, None)
-                except RuntimeError:  # the loop closed first: we are exiting anyway
-                    pass
-
-            threading.Thread(target=pump, name="console-stdin", daemon=True).start()
-        return await self._queue.get()
 
 
 def _stdout_writer(text: str) -> None:

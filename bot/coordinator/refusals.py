@@ -33,8 +33,9 @@ MESSAGES: dict[str, str] = {
     # dealt under to its end.
     "rules_locked": N_("The rules cannot change while a game runs: change them once it is "
                        "over, or end it first with {command}."),
-    "not_started": N_("The game has not started yet."),
-    "not_enough_players": N_("At least 2 players are needed to start."),
+    "not_started": N_("The game has not started yet: its creator deals the cards with {command}."),
+    "not_enough_players": N_("At least 2 players are needed to start: someone can join with "
+                             "{command}, or add a bot with the lobby's Add AI button."),
     "bad_team_size": N_("Teams of {size} need a multiple of {size} players, at least {least}."),
     "not_allowed": N_("Only the game's creator or a chat admin can do that."),
     "admins_only": N_("Only a chat admin can change this chat's settings while no game is open."),
@@ -93,6 +94,8 @@ MESSAGES: dict[str, str] = {
 DEFAULT_PARAMS: dict[str, dict[str, Any]] = {"no_game": {"command": CommandRef("new")},
                                              "vote_two_tables": {"command": CommandRef("stop")},
                                              "too_late_to_join": {"command": CommandRef("notify")},
+                                             "not_started": {"command": CommandRef("start")},
+                                             "not_enough_players": {"command": CommandRef("join")},
                                              "rules_locked": {"command": CommandRef("stop")}}
 
 

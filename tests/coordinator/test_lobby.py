@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.coordinator import commands as cmds
 from bot.coordinator.ports import User
 from bot.coordinator.views import LobbyView, TableView
+from bot.i18n import format_text
 
 from .conftest import Harness, user
 
@@ -15,7 +16,12 @@ async def test_open_join_and_start(h: Harness) -> None:
     u1, u2 = user(1), user(2)
     assert (await h.do(cmds.NewGame, u1)).ok
     assert (await h.do(cmds.NewGame, u2)).error == "game_exists"
-    assert (await h.do(cmds.StartGame, u1)).error == "not_enough_players"
+    alone = await h.do(cmds.StartGame, u1)
+    assert alone.error == "not_enough_players"
+    assert format_text(alone.text, "en") == ("At least 2 players are needed to start: someone can "
+                                             "join with /join, or add a bot with the lobby's Add AI "
+                                             "button.")
+    assert "“添加电脑玩家”" in format_text(alone.text, "zh_CN")  # the button as it reads there
     assert (await h.do(cmds.Join, u2)).ok
     assert (await h.do(cmds.Join, u2)).error == "already_joined"
     assert (await h.do(cmds.StartGame, u2)).error == "not_allowed"

@@ -7,7 +7,7 @@ import pytest
 from bot.coordinator import commands as cmds
 from bot.coordinator.ports import User
 from bot.engine import OFFICIAL
-from bot.i18n import translate
+from bot.i18n import format_text, translate
 
 from .conftest import Harness, user
 
@@ -63,7 +63,10 @@ async def test_a_bare_play_says_how_and_lists_the_playable_cards(h: Harness) -> 
 
 async def test_play_before_the_start_is_refused(h: Harness) -> None:
     u1, _ = await h.lobby(2)
-    assert (await h.do(cmds.PlayCards, u1, cards=("R1",))).error == "not_started"
+    early = await h.do(cmds.PlayCards, u1, cards=("R1",))
+    assert early.error == "not_started"
+    assert format_text(early.text, "en") == ("The game has not started yet: its creator deals the "
+                                             "cards with /start.")
 
 
 async def test_challenge_won_against_a_bluff(h: Harness) -> None:

@@ -266,6 +266,10 @@ def reply_pages(reply: Reply) -> list[discord.Embed]:
             for page in render_reply_pages(reply, RULES_PAGE, escape=escape, mention=mention)]
 
 
+def explanation_embed(text: str) -> discord.Embed:
+    return discord.Embed(description=shortened(text, EMBED_DESCRIPTION_MAX), colour=NEUTRAL)
+
+
 def reply_embed(reply: Reply) -> discord.Embed | None:
     """Long answers (rules, stats, rating table, settings) go in an embed; one-liners don't."""
     if not reply.lines:
@@ -293,6 +297,12 @@ HELP_ROWS = (
     (("language",), N_("English or 中文, for you or the whole channel")),
     (("cards",), N_("classic or high-contrast colours for the pictures of your cards")),
     (("kick", "stop"), N_("remove a player, end the game (creator or admins)")),
+    (("voteend",), N_("vote to end the game (a majority of the players ends it)")),
+    (("log", "recap"), N_("who pressed UNO! first, and when; the last match's recap")),
+    (("watch",), N_("a read-only link to watch the game live")),
+    (("notify",), N_("be told when the next game opens in this channel")),
+    (("preset save", "preset use", "preset share"),
+     N_("keep house rules under a name, play by them, share them as a code")),
 )
 
 

@@ -22,7 +22,7 @@ from bot.i18n import N_, CommandRef, format_text, normalize_locale
 
 from . import components as ui
 from .custom_ids import PICKER_ACTIONS, HandId, TableId
-from .embeds import reply_embed, reply_pages, reply_text, tr
+from .embeds import explanation_embed, reply_embed, reply_pages, reply_text, tr
 from .hand_views import OpenHands, as_new_message
 from .pictures import again
 
@@ -250,6 +250,12 @@ class Frontend:
     async def tell(self, interaction: discord.Interaction, content: str) -> None:
         """A short ephemeral explanation that changes nothing."""
         await self._send_new(interaction, content=content, embeds=[], view=None, deferred=False)
+
+    async def tell_at_length(self, interaction: discord.Interaction, text: str) -> None:
+        """A long one (the help): in an embed, whose description holds 4,096 characters where
+        a message's content holds 2,000 (command mentions with real ids are long)."""
+        await self._send_new(interaction, content="", embeds=[explanation_embed(text)], view=None,
+                             deferred=False)
 
     # ---- slash commands --------------------------------------------------------------------
 

@@ -391,7 +391,7 @@ def build_group(frontend: Frontend) -> app_commands.Group:
         from bot.i18n import normalize_locale
 
         loc = normalize_locale(str(interaction.locale))
-        await frontend.tell(interaction, help_text(loc))
+        await frontend.tell_at_length(interaction, help_text(loc))
 
     return uno
 

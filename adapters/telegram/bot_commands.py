@@ -62,10 +62,18 @@ async def register_commands(bot: Bot) -> None:
         log.warning("setMyCommands failed: %s", error.message)
 
 
-def help_text(locale: str) -> str:
-    lines = [tr(N_("UNO in this group: /new opens a game, everyone taps Join, the creator taps Start. "
-                   "Your cards come to this private chat with buttons; in the group you can also "
-                   "type @ and the bot's name to see and play them."), locale), ""]
+# How a game goes, told where the help is read: in a group, or in the private chat with the
+# bot (where a new user's first /start lands: no game can be opened there).
+IN_GROUP = N_("UNO in this group: /new opens a game, everyone taps Join, the creator taps Start. "
+              "Your cards come to your private chat with me, with buttons; here you can also "
+              "type @ and the bot's name to see and play them.")
+IN_PRIVATE = N_("Play UNO in a group: add me to one, then /new opens a game there, everyone "
+                "taps Join, the creator taps Start. Your cards come to this chat with buttons; "
+                "in the group you can also type @ and the bot's name to see and play them.")
+
+
+def help_text(locale: str, *, private: bool = False) -> str:
+    lines = [tr(IN_PRIVATE if private else IN_GROUP, locale), ""]
     lines += [f"/{name} — {tr(description, locale)}" for name, description in COMMANDS]
     lines += ["", tr(NOTATION_HELP, locale),
               tr(N_("In the private chat with me a card or a move needs no command: write 红5, "

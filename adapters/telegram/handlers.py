@@ -74,7 +74,8 @@ class CommandHandlers:
         chat = await self.ctx.command_chat(tg_chat, tg_user)
         if chat is None:
             loc = await self.ctx.locale_of(tg_user)
-            await message.reply_text(html(tr(N_("You are not in a game."), loc)), parse_mode=ParseMode.HTML)
+            await message.reply_text(html(tr(N_("You are not in a game: add me to a group and open "
+                                                "one there with /new."), loc)), parse_mode=ParseMode.HTML)
             return None
         return message, tg_user, tg_chat, chat
 
@@ -259,7 +260,9 @@ class CommandHandlers:
         if update.effective_message is None:
             return
         loc = await self.ctx.locale_of(update.effective_user)
-        await update.effective_message.reply_text(html(help_text(loc)), parse_mode=ParseMode.HTML)
+        private = update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE
+        await update.effective_message.reply_text(html(help_text(loc, private=private)),
+                                                  parse_mode=ParseMode.HTML)
 
     async def on_private_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/start`` in the private chat: the user can now get messages (resend their hands);
@@ -280,4 +283,4 @@ class CommandHandlers:
             command = cmd.Join(chat, user)
             await self.ctx.reply_in_chat(message, command, await self.ctx.run(command))
             return
-        await message.reply_text(html(help_text(loc)), parse_mode=ParseMode.HTML)
+        await message.reply_text(html(help_text(loc, private=True)), parse_mode=ParseMode.HTML)

@@ -4,8 +4,10 @@ id), every option described in English and Chinese, languages by their own name.
 from __future__ import annotations
 
 import copy
+from types import SimpleNamespace
 
 from adapters.discord import command_names
+from adapters.discord.embeds import EMBED_DESCRIPTION_MAX, explanation_embed, help_text
 
 from .fake_discord import EPHEMERAL, FakeUser
 from .test_game import ANA, BO, open_game
@@ -103,6 +105,18 @@ async def test_a_play_without_a_card_names_the_discord_command(bot, fake):
     assert f"</uno play:{group['id']}> R5" in said and " /play" not in said, said
 
 
+def test_help_fits_its_embed_with_command_ids_as_long_as_discords():
+    """Each command a mention with a real (19-digit) id: the help is longer than a message's
+    2,000 characters in English, so it goes in an embed, which holds it whole."""
+    command_names.remember([SimpleNamespace(name="uno", id=1234567890123456789)])
+    try:
+        for locale in ("en", "zh_CN"):
+            text = help_text(locale)
+            assert len(text) <= EMBED_DESCRIPTION_MAX and explanation_embed(text).description == text
+    finally:
+        command_names.forget()
+
+
 async def test_help_names_every_command_as_a_mention_in_both_languages(bot, fake):
     """The subcommands have Chinese names in Chinese clients: help writes each one as a mention,
     which the reader's client shows in its own language, never as a name of one language."""
@@ -111,14 +125,15 @@ async def test_help_names_every_command_as_a_mention_in_both_languages(bot, fake
         await bot.slash(BO, "language", language=language)
         record = await bot.slash(BO, "help")
         data = record.callback["data"]
-        said = data["content"] + " ".join(e.get("description") or "" for e in data.get("embeds") or [])
+        said = (data.get("content") or "") + " ".join(e.get("description") or "" for e in data.get("embeds") or [])
         for sub in ("new", "join", "leave", "start", "hand", "play", "draw", "pass", "call",
                     "challenge", "settings", "rules", "stats", "top", "language", "cards",
-                    "kick", "stop"):
+                    "kick", "stop", "vote end", "log", "recap", "watch", "notify",
+                    "preset save", "preset use", "preset share"):
             assert f"</uno {sub}:{group['id']}>" in said, (language, sub)
         assert "/uno 规则" not in said and "**/uno" not in said
     command_names.forget()
     record = await bot.slash(BO, "help")
     data = record.callback["data"]
-    assert "**/uno rules, /uno stats, /uno top**" in data["content"] + " ".join(
+    assert "**/uno rules, /uno stats, /uno top**" in (data.get("content") or "") + " ".join(
         e.get("description") or "" for e in data.get("embeds") or [])

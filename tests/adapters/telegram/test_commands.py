@@ -18,6 +18,13 @@ async def test_information_commands_answer_in_the_chat(harness: Harness):
     assert "UNO" in rules and any("\u4e00" <= ch <= "\u9fff" for ch in rules) and len(rules) <= 4096
     help_text = await ask(harness, DEE, "/help")
     assert "/new" in help_text and "/uno" in help_text
+    # Told where it is read: the group plays here, the cards go to the private chat.
+    assert help_text.startswith("UNO in this group: /new opens a game") and "your private chat with me" in help_text
+    # A new user's first /start, in the private chat: no game opens there, a group is needed.
+    first = await ask(harness, DEE, "/start", chat=DEE.id)
+    assert first.startswith("Play UNO in a group: add me to one, then /new opens a game there")
+    assert "UNO in this group" not in first and "/new" in first.split("\n\n", 1)[1]
+    assert (await ask(harness, DEE, "/help", chat=DEE.id)).startswith("Play UNO in a group")
     await harness.open_game(ANA, BO)
     settings = await ask(harness, BO, "/settings")
     assert "Rules: official" in settings

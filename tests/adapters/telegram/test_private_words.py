@@ -91,7 +91,7 @@ async def test_what_is_neither_a_card_nor_a_move_is_answered_with_how_to_play(ha
 async def test_words_from_someone_in_no_game_say_so(harness: Harness):
     await harness.start()
     answer = await harness.ask(DEE, "R5", chat=DEE.id)
-    assert answer == "You are not in a game."
+    assert answer == "You are not in a game: add me to a group and open one there with /new."
 
 
 async def test_an_inline_result_sent_through_the_bot_is_not_read_again(harness: Harness):

@@ -48,7 +48,8 @@ log = logging.getLogger(__name__)
 
 OFFICIAL_API = OFFICIAL_TELEGRAM_API
 # Updates allowed from Telegram: what the handlers use, nothing else.
-ALLOWED_UPDATES = ["message", "callback_query", "inline_query", "chosen_inline_result"]
+ALLOWED_UPDATES = ["message", "callback_query", "inline_query", "chosen_inline_result",
+                   "my_chat_member"]
 # A polling bot hears from the Bot API at least once per long poll; this much longer without
 # an answer and /healthz says so.
 POLL_SILENCE_MARGIN = 30.0

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 
 from cachetools import TTLCache
-from telegram import Chat, Message, Update
+from telegram import Chat, ChatMember, Message, Update
 from telegram import User as TgUser
 from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
@@ -72,6 +72,12 @@ def replied_user(update: Update, *, humans_only: bool = False) -> str | None:
     return str(author.id)
 
 
+def bot_left(update: Update) -> bool:
+    """Whether the update says the bot was blocked (a private chat) or removed (a group)."""
+    change = update.my_chat_member
+    return change is not None and change.new_chat_member.status in (ChatMember.LEFT, ChatMember.BANNED)
+
+
 class BotContext:
     def __init__(self, coordinator: Commands, port: TelegramChatPort, store: GameStore) -> None:
         self.coordinator = coordinator
@@ -88,6 +94,8 @@ class BotContext:
         if chat is None:
             return
         if chat.type == ChatType.PRIVATE and user is not None:
+            if bot_left(update):
+                return  # they blocked the bot: that is no message from them
             self.port.user_wrote(str(user.id))
         else:
             self.port.remember_chat(chat.id, chat.title)

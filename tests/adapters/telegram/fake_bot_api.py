@@ -249,6 +249,17 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
                 "chat": _chat_dict(reply_to.chat_id), "text": reply_to.text}
         return self.push_update({"message": message})
 
+    def bot_membership(self, user: TgUser, chat_id: int, old: str, new: str) -> int:
+        """``user`` changes the bot's membership of ``chat_id`` from ``old`` to ``new`` ("left",
+        "member", "kicked"): adds it to a group, or blocks it in their private chat."""
+        def member(status: str) -> dict[str, Any]:
+            return {"user": self._bot_user(), "status": status,
+                    **({"until_date": 0} if status == "kicked" else {})}
+
+        return self.push_update({"my_chat_member": {
+            "chat": _chat_dict(chat_id), "from": user.to_dict(), "date": int(time.time()),
+            "old_chat_member": member(old), "new_chat_member": member(new)}})
+
     def edit_text(self, user: TgUser, chat_id: int, message_id: int, text: str) -> int:
         """``user`` edits their message ``message_id`` in ``chat_id`` to ``text`` (a command
         gets its bot_command entity, as a new message does)."""

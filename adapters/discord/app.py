@@ -29,6 +29,7 @@ from .chat_port import DiscordChatPort
 from .client import ShardedUnoClient, UnoClient
 from .components import UnoButton
 from .frontend import ErrorHook, Frontend
+from .greeting import greet
 from .hand_views import OpenHands
 from .http_report import http_trace, name_routes
 from .slash import UnoTranslator, build_group
@@ -103,6 +104,7 @@ class DiscordApp:
         self.tree = tree
         client.setup_hook = self._setup_hook  # type: ignore[method-assign]
         client.event(self.on_ready)
+        client.event(self.on_guild_join)
         return client
 
     async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
@@ -129,6 +131,9 @@ class DiscordApp:
         await self.coordinator.resume()
         self.frontend.ready.set()
         log.info("Discord bot ready as %s in %d guild(s)", self.client.user, len(self.client.guilds))
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await greet(guild)
 
     def connection_problem(self) -> str | None:
         """None while the gateway is connected, else what is wrong."""

@@ -1,0 +1,47 @@
+"""A hello when the bot joins a server: how a game goes, in the server's language, posted where
+the server greets newcomers (its system channel) or else in the first text channel it may write
+in. Nowhere to write: nothing is said."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.coordinator import N_, Text
+from bot.i18n import CommandRef, format_text, normalize_locale
+
+from .command_names import command_markup
+
+log = logging.getLogger(__name__)
+
+GREETING = N_("Hello! I host UNO games: {new} opens one in this channel or any other, players "
+              "join with its buttons and its creator starts it. Your cards show only to you, with "
+              "buttons to play them. {help} lists every command.")
+
+
+def greeting_channel(guild: discord.Guild) -> discord.TextChannel | None:
+    me = guild.me
+    channels = [guild.system_channel, *sorted(guild.text_channels, key=lambda c: c.position)]
+    for channel in channels:
+        if channel is not None and me is not None:
+            allowed = channel.permissions_for(me)
+            if allowed.view_channel and allowed.send_messages:
+                return channel
+    return None
+
+
+def greeting_text(locale: str) -> str:
+    return format_text(Text(GREETING, {"new": CommandRef("new"), "help": CommandRef("help")}),
+                       locale, command=command_markup)
+
+
+async def greet(guild: discord.Guild) -> None:
+    channel = greeting_channel(guild)
+    if channel is None:
+        return
+    text = greeting_text(normalize_locale(str(guild.preferred_locale)))
+    try:
+        await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as error:  # a permission the overwrites took away: say nothing
+        log.info("no greeting in guild %s (HTTP %s)", guild.id, error.status)

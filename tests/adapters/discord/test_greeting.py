@@ -1,0 +1,51 @@
+"""Joining a server, the bot says hello where the server greets newcomers, in its language;
+where it may write nowhere, it says nothing (and nothing fails)."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.discord.greeting import greeting_channel
+
+from .fake_discord import FakeDiscord
+
+NEW_GUILD = 950
+SYSTEM, OTHER = 2000, 2001
+
+
+def joined_guild(fake: FakeDiscord, *, locale: str, system: int | None, send: bool = True) -> dict:
+    payload = fake._guild_payload()
+    del payload["unavailable"]  # a server joined, not one that comes back: no such key
+    gid = str(NEW_GUILD)
+    payload.update(id=gid, name="New Club", preferred_locale=locale, system_channel_id=
+                   str(system) if system else None)
+    payload["roles"] = [{**payload["roles"][0], "id": gid,
+                         "permissions": payload["roles"][0]["permissions"] if send else str(0x400)}]
+    payload["channels"] = [{**payload["channels"][0], "id": str(c), "name": f"c{c}", "position": i,
+                            "guild_id": gid} for i, c in enumerate((OTHER, SYSTEM))]
+    return payload
+
+
+@pytest.mark.parametrize("locale, hello", [("en-US", "Hello! I host UNO games: "),
+                                           ("zh-CN", "大家好！我在这里主持UNO游戏：")])
+async def test_joining_a_server_it_greets_in_its_system_channel(bot, fake, locale, hello):
+    await fake.dispatch("GUILD_CREATE", joined_guild(fake, locale=locale, system=SYSTEM))
+    await fake.wait_for(lambda: fake.channel_messages(SYSTEM), timeout=5)
+    (greeting,) = fake.channel_messages(SYSTEM)
+    assert greeting["content"].startswith(hello)
+    (group,) = fake.commands
+    assert f"</uno new:{group['id']}>" in greeting["content"] and f"</uno help:{group['id']}>" in greeting["content"]
+    assert not fake.channel_messages(OTHER)
+
+
+async def test_without_a_system_channel_it_greets_in_the_first_channel(bot, fake):
+    await fake.dispatch("GUILD_CREATE", joined_guild(fake, locale="en-US", system=None))
+    await fake.wait_for(lambda: fake.channel_messages(OTHER), timeout=5)
+    assert len(fake.channel_messages(OTHER)) == 1 and not fake.channel_messages(SYSTEM)
+
+
+async def test_where_it_may_not_write_it_finds_nowhere_to_greet(bot, fake):
+    await fake.dispatch("GUILD_CREATE", joined_guild(fake, locale="en-US", system=SYSTEM, send=False))
+    client = bot.app.client
+    await fake.wait_for(lambda: client.get_guild(NEW_GUILD) is not None, timeout=5)
+    assert greeting_channel(client.get_guild(NEW_GUILD)) is None

@@ -28,7 +28,9 @@ async def test_a_5xx_storm_on_the_table_edit_does_not_hold_the_channel(bot, fake
 
     posts = r"/channels/\d+/messages"
     edits = [r for r in fake.requests[seen:] if r.method == "POST" and re.fullmatch(posts, r.path)]
-    assert [r.status for r in edits] == [502, 502]  # the edit is still being retried ...
+    # The edit is still being retried (its second try, a second after the first, may come
+    # before or after these answers) ...
+    assert [r.status for r in edits] in ([502], [502, 502])
     assert record.callback_type not in (DEFERRED_MESSAGE, DEFERRED_UPDATE)  # ... and they got a real answer
     assert record.callback_at is not None
 
@@ -40,4 +42,6 @@ async def test_a_5xx_storm_on_the_table_edit_does_not_hold_the_channel(bot, fake
     done = next(r for r in fake.requests[seen:] if r.method == "POST" and re.fullmatch(posts, r.path)
                 and r.status == 200)
     assert record.callback_at < done.at  # answered before the storm was over
+    tries = [r.status for r in fake.requests[seen:] if r.method == "POST" and re.fullmatch(posts, r.path)]
+    assert tries == [502, 502, 200]  # discord.py's own retries, then the table repainted
     assert bot.table_message().get("embeds") != shown  # the table shows the move now

@@ -29,9 +29,9 @@ from .chat_port import DiscordChatPort
 from .client import ShardedUnoClient, UnoClient
 from .components import UnoButton
 from .frontend import ErrorHook, Frontend
-from .greeting import greet
 from .hand_views import OpenHands
 from .http_report import http_trace, name_routes
+from .membership import greet, places_of, stop_games
 from .slash import UnoTranslator, build_group
 
 log = logging.getLogger(__name__)
@@ -74,6 +74,7 @@ class DiscordApp:
     def __init__(self, config: DiscordConfig, make_coordinator: Callable[[ChatPort], Commands],
                  store: GameStore, *, on_error: ErrorHook | None = None) -> None:
         self.config = config
+        self.store = store
         self.hands = OpenHands(web_links=config.web_links)  # each player's open hand view: the Frontend opens, the ChatPort refreshes
         self.frontend = Frontend(store, ack_after=config.ack_after, on_error=on_error, hands=self.hands)
         self.report = config.report or PlatformReport()
@@ -105,6 +106,8 @@ class DiscordApp:
         client.setup_hook = self._setup_hook  # type: ignore[method-assign]
         client.event(self.on_ready)
         client.event(self.on_guild_join)
+        client.event(self.on_guild_remove)
+        client.event(self.on_guild_channel_delete)
         return client
 
     async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
@@ -134,6 +137,14 @@ class DiscordApp:
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         await greet(guild)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from the server (an outage makes it unavailable instead)."""
+        places = set().union(*(places_of(c) for c in (*guild.channels, *guild.threads)))
+        await stop_games(self.coordinator, self.store, self.client.user, places)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await stop_games(self.coordinator, self.store, self.client.user, places_of(channel))
 
     def connection_problem(self) -> str | None:
         """None while the gateway is connected, else what is wrong."""

@@ -26,10 +26,10 @@ from . import card_theme, handlers, language_menu, settings_menu
 from .buttons import Buttons
 from .card_theme import CardThemeMenu
 from .context import BotContext
-from .greeting import Greeting
 from .handlers import CommandHandlers
 from .inline import InlineMode
 from .language_menu import LanguageMenu
+from .membership import Membership
 from .settings_menu import SettingsMenu
 from .stickers import StickerSets
 
@@ -92,7 +92,7 @@ def register(app: Application, ctx: BotContext, stickers: StickerSets | None = N
     app.add_handler(CallbackQueryHandler(cards.on_button, pattern=card_theme.PATTERN))
     app.add_handler(CallbackQueryHandler(languages.on_button, pattern=language_menu.PATTERN))
     app.add_handler(CallbackQueryHandler(Buttons(ctx).on_button))
-    app.add_handler(ChatMemberHandler(Greeting(ctx).on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(ChatMemberHandler(Membership(ctx).on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(InlineQueryHandler(inline.on_query))
     app.add_handler(ChosenInlineResultHandler(inline.on_chosen))
     app.add_error_handler(on_error)

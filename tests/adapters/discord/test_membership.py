@@ -1,13 +1,18 @@
-"""Joining a server, the bot says hello where the server greets newcomers, in its language;
-where it may write nowhere, it says nothing (and nothing fails)."""
+"""The bot's membership of a server: joining, it says hello where the server greets newcomers,
+in its language (where it may write nowhere, it says nothing); removed from the server, or its
+channel deleted, the games there stop."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from adapters.discord.greeting import greeting_channel
+from adapters.discord.membership import greeting_channel
 
 from .fake_discord import FakeDiscord
+from .players import CHAT
+from .test_game import open_game
 
 NEW_GUILD = 950
 SYSTEM, OTHER = 2000, 2001
@@ -49,3 +54,31 @@ async def test_where_it_may_not_write_it_finds_nowhere_to_greet(bot, fake):
     client = bot.app.client
     await fake.wait_for(lambda: client.get_guild(NEW_GUILD) is not None, timeout=5)
     assert greeting_channel(client.get_guild(NEW_GUILD)) is None
+
+
+async def wait_stopped(bot, fake, game_id: str) -> None:
+    async def stopped() -> bool:
+        record = await bot.store.get(game_id)
+        return record is not None and record.status == "stopped"
+
+    for _ in range(500):  # a condition polled, five seconds at most
+        if await stopped():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the game did not stop")
+
+
+async def test_removed_from_the_server_its_games_stop(bot, fake):
+    await open_game(bot)
+    game_id = (await bot.store.load(CHAT)).game_id
+    await fake.dispatch("GUILD_DELETE", {"id": str(fake.guild_id)})  # no "unavailable": removed
+    await wait_stopped(bot, fake, game_id)
+    assert await bot.store.load(CHAT) is None
+
+
+async def test_a_deleted_channel_stops_its_game(bot, fake):
+    await open_game(bot)
+    game_id = (await bot.store.load(CHAT)).game_id
+    channel = fake._guild_payload()["channels"][0]
+    await fake.dispatch("CHANNEL_DELETE", {**channel, "guild_id": str(fake.guild_id)})
+    await wait_stopped(bot, fake, game_id)

@@ -1,6 +1,8 @@
-"""A hello when the bot joins a server: how a game goes, in the server's language, posted where
-the server greets newcomers (its system channel) or else in the first text channel it may write
-in. Nowhere to write: nothing is said."""
+"""The bot's own membership of a server. Joining: a hello, how a game goes, in the server's
+language, posted where the server greets newcomers (its system channel) or else in the first
+text channel it may write in (nowhere: nothing is said). Removed from the server, or a channel
+deleted: the games there stop, rather than play on where nobody sees them (turns timing out into
+bots' moves, every message refused)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ import logging
 
 import discord
 
-from bot.coordinator import N_, Text
+from bot.coordinator import N_, Commands, GameStore, Text, User
+from bot.coordinator import commands as cmd
 from bot.i18n import CommandRef, format_text, normalize_locale
 
 from .command_names import command_markup
@@ -45,3 +48,22 @@ async def greet(guild: discord.Guild) -> None:
         await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException as error:  # a permission the overwrites took away: say nothing
         log.info("no greeting in guild %s (HTTP %s)", guild.id, error.status)
+
+
+def places_of(channel: discord.abc.GuildChannel | discord.Thread) -> set[str]:
+    """A channel and its threads (a match at two tables plays in threads), as chat ids."""
+    threads = getattr(channel, "threads", ())
+    return {str(channel.id), *(str(thread.id) for thread in threads)}
+
+
+async def stop_games(coordinator: Commands, store: GameStore, me: discord.ClientUser | None,
+                     chat_ids: set[str]) -> None:
+    """Stop the active games in ``chat_ids`` (the bot stops them: it manages every game)."""
+    if me is None:
+        return
+    bot_user = User(str(me.id), me.display_name, is_admin=True)
+    for record in await store.active_games():
+        if record.chat.platform == "discord" and record.chat.chat_id in chat_ids:
+            reply = await coordinator.handle(cmd.StopGame(record.chat, bot_user))
+            if reply.ok:  # a two-table match's other tables stopped with the first
+                log.info("game %s stopped: its channel is gone", record.game_id)

@@ -1,8 +1,11 @@
-"""A hello when the bot is added to a group: how a game goes there, and a button to the private
-chat where each player's cards come (a bot cannot write first to someone who never started it)."""
+"""The bot's own membership of a group. Added: a hello, how a game goes there, and a button to
+the private chat where each player's cards come (a bot cannot write first to someone who never
+started it). Removed: the group's game stops, rather than play on where nobody sees it (its
+turns timing out into bots' moves, its messages refused)."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 from telegram import ChatMember, InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -11,8 +14,9 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.coordinator import N_
+from bot.coordinator import commands as cmd
 
-from .context import BotContext, bot_left
+from .context import BotContext, bot_left, chat_key
 from .texts import html, tr
 
 log = logging.getLogger(__name__)
@@ -23,7 +27,7 @@ GREETING = N_("Hello! I host UNO games in this group: /new opens one, everyone t
 PRIVATE_CHAT_BUTTON = N_("Open a private chat with me")
 
 
-class Greeting:
+class Membership:
     def __init__(self, ctx: BotContext) -> None:
         self.ctx = ctx
 
@@ -31,8 +35,15 @@ class Greeting:
         change = update.my_chat_member
         if change is None or change.chat.type == ChatType.PRIVATE:
             return
-        if change.old_chat_member.status not in (ChatMember.LEFT, ChatMember.BANNED) or bot_left(update):
-            return  # not an arrival: a promotion, a restriction, or the bot removed
+        if bot_left(update):
+            await self.stop_game(update)
+        elif change.old_chat_member.status in (ChatMember.LEFT, ChatMember.BANNED):
+            await self.greet(update, context)
+        # else: a promotion or a restriction, nothing to say
+
+    async def greet(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        change = update.my_chat_member
+        assert change is not None
         loc = await self.ctx.locale_of(change.from_user)  # whoever added the bot
         username = context.bot.username
         keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(
@@ -43,3 +54,12 @@ class Greeting:
                                            parse_mode=ParseMode.HTML, reply_markup=keyboard)
         except TelegramError as error:  # added where it may not write: nothing to greet with
             log.info("no greeting in chat %s (%s)", change.chat.id, error.message)
+
+    async def stop_game(self, update: Update) -> None:
+        """Stop the group's game as whoever removed the bot (an admin: only they may)."""
+        change = update.my_chat_member
+        assert change is not None
+        remover = dataclasses.replace(await self.ctx.user(change.from_user), is_admin=True)
+        reply = await self.ctx.run(cmd.StopGame(chat_key(change.chat), remover))
+        if reply.ok:
+            log.info("chat %s: the bot was removed, its game stopped", change.chat.id)

@@ -1,10 +1,12 @@
-"""The bot added to a group says hello there, in the language of whoever added it, with a
-button to the private chat where the cards will come; other membership changes say nothing."""
+"""The bot's membership of a group: added, it says hello there, in the language of whoever
+added it, with a button to the private chat where the cards will come; removed, the group's
+game stops; other changes say nothing."""
 
 from __future__ import annotations
 
-from .conftest import ANA, GROUP, Harness
+from .conftest import ANA, BO, GROUP, Harness
 from .fake_bot_api import TgUser
+from .helpers import CHAT
 
 CHEN = TgUser(1005, "陈", language_code="zh-hans")
 OTHER_GROUP = -100888
@@ -45,3 +47,18 @@ async def test_other_membership_changes_say_nothing(harness: Harness):
     await harness.settle()
     assert not bot.port._blocked.get(str(ANA.id))
     assert not sent_to(harness, GROUP) and not sent_to(harness, ANA.id)
+
+
+async def test_removed_from_a_group_its_game_stops(harness: Harness):
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    game_id = (await harness.store.load(CHAT)).game_id
+    harness.api.bot_membership(ANA, GROUP, "member", "kicked")
+
+    async def stopped() -> bool:
+        record = await harness.store.get(game_id)
+        return record is not None and record.status == "stopped"
+
+    await harness.until(stopped, "the game stopped")
+    assert await harness.store.load(CHAT) is None  # the group may open a game again later

@@ -12,7 +12,7 @@ import discord
 
 from bot.coordinator import N_, Commands, GameStore, Text, User
 from bot.coordinator import commands as cmd
-from bot.i18n import CommandRef, format_text, normalize_locale
+from bot.i18n import CommandRef, format_text, gettext, normalize_locale, separator
 
 from .command_names import command_markup
 
@@ -67,3 +67,26 @@ async def stop_games(coordinator: Commands, store: GameStore, me: discord.Client
             reply = await coordinator.handle(cmd.StopGame(record.chat, bot_user))
             if reply.ok:  # a two-table match's other tables stopped with the first
                 log.info("game %s stopped: its channel is gone", record.game_id)
+
+
+# What the bot needs in a channel to show a game there, with the names Discord gives them.
+NEEDED = (("view_channel", N_("View Channel")), ("send_messages", N_("Send Messages")),
+          ("embed_links", N_("Embed Links")))
+IN_THREADS = ("send_messages_in_threads", N_("Send Messages in Threads"))
+CANNOT_POST = N_("I cannot show a game here: a server admin must allow me {permissions} in "
+                 "this channel.")
+
+
+def missing_permissions(allowed: discord.Permissions, in_thread: bool) -> list[str]:
+    """The permissions (msgids) the bot lacks to post a table here. None known (0: Discord did
+    not say): none missing, the table's own failure will tell."""
+    if not allowed.value:
+        return []
+    needed = [IN_THREADS if in_thread and name == "send_messages" else (name, label)
+              for name, label in NEEDED]
+    return [label for name, label in needed if not getattr(allowed, name)]
+
+
+def cannot_post(missing: list[str], locale: str) -> str:
+    names = separator(locale).join(gettext(label, locale) for label in missing)
+    return format_text(Text(CANNOT_POST, {"permissions": names}), locale)

@@ -37,6 +37,7 @@ from bot.render.images import Theme
 
 from .components import card_choice_label
 from .embeds import help_text
+from .membership import cannot_post, missing_permissions
 
 if TYPE_CHECKING:
     from .frontend import Frontend
@@ -129,6 +130,12 @@ def build_group(frontend: Frontend) -> app_commands.Group:
 
     @uno.command(name=name("new"), description=locale_str(N_("Open a new game in this channel")))
     async def new(interaction: discord.Interaction) -> None:
+        # A game in a channel the bot may not post in would be seen by nobody: say what to grant.
+        missing = missing_permissions(interaction.app_permissions,
+                                      isinstance(interaction.channel, discord.Thread))
+        if missing:
+            await frontend.tell(interaction, cannot_post(missing, _locale_of(interaction)))
+            return
         await run(interaction, cmd.NewGame)
 
     @uno.command(name=name("join"), description=locale_str(N_("Take a seat in the game")))

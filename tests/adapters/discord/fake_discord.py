@@ -130,6 +130,7 @@ class FakeDiscord:
                  application_id: int = 700, bot_user_id: int = 701,
                  token: str = "fake-token") -> None:
         self.guild_id = guild_id
+        self.app_permissions = ALL_PERMISSIONS  # the bot's in the channel, as interactions say
         self.channel_ids = channel_ids
         self.application_id = application_id
         self.bot_user_id = bot_user_id
@@ -310,7 +311,7 @@ class FakeDiscord:
                         "name": "uno", "position": 0, "permission_overwrites": [], "nsfw": False,
                         "parent_id": None},
             "member": user.member_payload(self.guild_id), "locale": user.locale,
-            "guild_locale": "en-US", "app_permissions": ALL_PERMISSIONS,
+            "guild_locale": "en-US", "app_permissions": self.app_permissions,
             "attachment_size_limit": 8 * 1024 * 1024, "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
         }

@@ -10,11 +10,13 @@ import pytest
 
 from adapters.discord.membership import greeting_channel
 
-from .fake_discord import FakeDiscord
+from .fake_discord import FakeDiscord, FakeUser
 from .players import CHAT
 from .test_game import open_game
 
 NEW_GUILD = 950
+GUEST = FakeUser(152, "Guest")
+LI = FakeUser(151, "Li", locale="zh-CN")
 SYSTEM, OTHER = 2000, 2001
 
 
@@ -82,3 +84,18 @@ async def test_a_deleted_channel_stops_its_game(bot, fake):
     channel = fake._guild_payload()["channels"][0]
     await fake.dispatch("CHANNEL_DELETE", {**channel, "guild_id": str(fake.guild_id)})
     await wait_stopped(bot, fake, game_id)
+
+
+async def test_a_game_is_not_opened_where_the_bot_may_not_post(bot, fake):
+    fake.app_permissions = str(0x400 | 0x800)  # View Channel, Send Messages: no Embed Links
+    record = await bot.slash(GUEST, "new")
+    assert record.callback["data"]["content"] == (
+        "I cannot show a game here: a server admin must allow me Embed Links in this channel.")
+    assert await bot.store.load(CHAT) is None
+    fake.app_permissions = str(0x400)
+    record = await bot.slash(LI, "new")
+    assert record.callback["data"]["content"] == "我无法在这里显示游戏：需要服务器管理员在本频道允许我发送消息、嵌入链接。"
+    # Permissions Discord did not give (0): no refusal on a guess; the game opens.
+    fake.app_permissions = "0"
+    assert (await bot.slash(GUEST, "new")).callback["data"]["content"] != record.callback["data"]["content"]
+    assert await bot.store.load(CHAT) is not None

@@ -78,12 +78,16 @@ CANNOT_POST = N_("I cannot show a game here: a server admin must allow me {permi
 
 
 def missing_permissions(allowed: discord.Permissions, in_thread: bool) -> list[str]:
-    """The permissions (msgids) the bot lacks to post a table here. None known (0: Discord did
-    not say): none missing, the table's own failure will tell."""
+    """The permissions (msgids) the bot lacks to post a table here, when it may not send
+    messages at all (without only the others, a table may still get through, or its failure
+    is logged). None known (0: Discord did not say): none missing, as for a guess."""
     if not allowed.value:
         return []
     needed = [IN_THREADS if in_thread and name == "send_messages" else (name, label)
               for name, label in NEEDED]
+    send, _ = needed[1]
+    if getattr(allowed, send):
+        return []
     return [label for name, label in needed if not getattr(allowed, name)]
 
 

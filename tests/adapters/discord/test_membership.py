@@ -87,10 +87,10 @@ async def test_a_deleted_channel_stops_its_game(bot, fake):
 
 
 async def test_a_game_is_not_opened_where_the_bot_may_not_post(bot, fake):
-    fake.app_permissions = str(0x400 | 0x800)  # View Channel, Send Messages: no Embed Links
+    fake.app_permissions = str(0x400 | 0x4000)  # View Channel, Embed Links: no Send Messages
     record = await bot.slash(GUEST, "new")
     assert record.callback["data"]["content"] == (
-        "I cannot show a game here: a server admin must allow me Embed Links in this channel.")
+        "I cannot show a game here: a server admin must allow me Send Messages in this channel.")
     assert await bot.store.load(CHAT) is None
     fake.app_permissions = str(0x400)
     record = await bot.slash(LI, "new")

@@ -43,7 +43,21 @@ def _engine(tx: Tx, action: Action) -> list[ev.Event]:
     try:
         return tx.apply(action)
     except UnoError as error:
-        raise from_engine(error) from None
+        refusal = from_engine(error)
+        if refusal.code == "not_your_turn" and isinstance(action, Play | Draw | Pass | Challenge):
+            refusal = _whose_turn(tx, refusal)
+        raise refusal from None
+
+
+def _whose_turn(tx: Tx, refusal: Refusal) -> Refusal:
+    """A move out of turn, answered with whose turn it is."""
+    record, match = tx.running()
+    current = match.game.current
+    if current is None:
+        return refusal
+    name = presenter.names_of(record).get(current, current)
+    return Refusal("not_your_turn", text=Text(N_("It is not your turn: it is {player}'s turn."),
+                                              {"player": name}))
 
 
 def _acted(tx: Tx, user_id: str) -> None:

@@ -50,6 +50,15 @@ async def test_refusals_change_nothing(h: Harness, who, command, kw, code) -> No
     assert len(h.chat.public) == published
 
 
+async def test_a_move_out_of_turn_says_whose_turn_it_is(h: Harness) -> None:
+    await setup(h, ["W+4", "R3", "G1"])
+    for command, kw in ((cmds.PlayCards, {"cards": ("G5",)}), (cmds.Draw, {}), (cmds.Pass, {})):
+        reply = await h.do(command, user(2), **kw)
+        assert reply.error == "not_your_turn"
+        assert format_text(reply.text, "en", isolate_names=False) == "It is not your turn: it is P1's turn."
+        assert format_text(reply.text, "zh_CN", isolate_names=False) == "还没轮到你：现在轮到P1。"
+
+
 async def test_a_bare_play_says_how_and_lists_the_playable_cards(h: Harness) -> None:
     await setup(h, ["W+4", "R3", "G1"])
     reply = await h.do(cmds.PlayCards, user(1), cards=())

@@ -93,6 +93,20 @@ async def test_the_creator_changes_lobby_rules_but_not_running_ones(h: Harness) 
     assert (await h.record()).match == record.match  # no timeout any more
 
 
+async def test_a_turn_timer_changed_mid_game_shows_on_the_table_at_once(h: Harness) -> None:
+    u1, _ = await h.lobby(2)
+    u1 = User("u1", "P1")
+    await h.do(cmds.ChangeSettings, u1, changes={"turn_timer": 60})
+    assert (await h.do(cmds.StartGame, u1)).ok
+    assert h.chat.last_table().deadline == h.clock.now() + 60
+    assert (await h.do(cmds.ChangeSettings, u1, changes={"turn_timer": 0})).ok
+    assert h.chat.last_table().deadline is None  # no countdown left on the table
+    # Named as the Chinese list shows it: the new timer runs, and the table says so.
+    assert (await h.do(cmds.ChangeSettings, u1, changes={"回合计时": "90"})).ok
+    record = await h.record()
+    assert record.deadlines["turn"] == h.clock.now() + 90 == h.chat.last_table().deadline
+
+
 async def test_languages_chat_user_and_hint(h: Harness) -> None:
     zh_user = User("u7", "Li", locale="zh-hans")
     assert (await h.do(cmds.ShowSettings, zh_user)).locale == "zh_CN"

@@ -143,12 +143,15 @@ def _play_settings(tx: Tx, new: ChatSettings, changes: dict) -> None:
         return
     if record.status == "running" and record.options.language != new.language:
         tx.table_due = True  # the table is shown again at once, in the chat's new language
+    # Named by its key or by its label ("回合计时"): a new timer is told by its value too.
+    timer_set = "turn_timer" in changes or record.options.turn_timer != new.turn_timer
     record.options = replace(record.options, language=new.language, turn_timer=new.turn_timer,
                              afk_policy=new.afk_policy, reaction_window=new.reaction_window)
-    if record.status == "running" and "turn_timer" in changes:
+    if record.status == "running" and timer_set:
         record.deadlines.pop("turn", None)
         if new.turn_timer > 0 and tx.match is not None and tx.match.game.current is not None:
             record.deadlines["turn"] = tx.now + new.turn_timer
+        tx.table_due = True  # its countdown shown as it runs now (or gone)
     tx.dirty = True
 
 

@@ -130,7 +130,7 @@ async def test_refusals_are_the_coordinators_localised_answers(web):
     before = await web.state()
     answer = await act(web, session, action="move", ref="pR9", version=state["version"])
     assert answer["ok"] is False and answer["error"] == "not_your_turn"
-    assert answer["text"] == "还没轮到你。"
+    assert answer["text"] == "还没轮到你：现在轮到Ana。"  # and whose turn it is
     assert (await web.state()) == before
 
 

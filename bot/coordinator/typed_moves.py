@@ -27,6 +27,7 @@ _COMMANDS: dict[str, type[cmds.Command]] = {
 # Commands typed as one word, the first of the line ("draw a card" draws), in either language.
 WORD_COMMANDS: dict[str, type[cmds.Command]] = {
     "draw": cmds.Draw, "d": cmds.Draw, "摸": cmds.Draw, "摸牌": cmds.Draw,
+    "抽": cmds.Draw, "抽牌": cmds.Draw,  # as many Chinese players call drawing a card
     "take": cmds.Draw, "接受": cmds.Draw,  # a waiting +2/+4, as the hand names that move
     "pass": cmds.Pass, "过": cmds.Pass,
     "challenge": cmds.Challenge, "质疑": cmds.Challenge,

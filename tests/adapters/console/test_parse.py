@@ -62,7 +62,7 @@ def test_plays(line, expected):
     ("draw", cmd.Draw), ("d", cmd.Draw), ("pass", cmd.Pass), ("uno", cmd.DeclareUno),
     ("challenge", cmd.Challenge), ("hand", cmd.ShowHand), ("rules", cmd.ShowRules),
     ("stats", cmd.ShowStats), ("DRAW", cmd.Draw), ("摸牌", cmd.Draw), ("take", cmd.Draw), ("接受", cmd.Draw), ("过", cmd.Pass),
-    ("质疑", cmd.Challenge), ("手牌", cmd.ShowHand),
+    ("质疑", cmd.Challenge), ("手牌", cmd.ShowHand), ("抽牌", cmd.Draw), ("抽", cmd.Draw),
 ])
 def test_simple_commands(line, kind):
     parsed = parse_line(line, CTX)

@@ -63,7 +63,7 @@ _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", 
 _CHINESE_NUMBERS = "零一二三四五六七八九"  # 红五 as well as 红5
 _ACTION_WORDS: dict[Rank, tuple[str, ...]] = {
     Rank.SKIP: ("skip", "s", "跳过", "禁止", "跳", "禁"),
-    Rank.REVERSE: ("reverse", "r", "反转", "转向", "反"),
+    Rank.REVERSE: ("reverse", "r", "反转", "转向", "反向", "反"),
     Rank.DRAW_TWO: ("draw two", "draw 2", "+2", "d2", "plus two", "加二", "加2"),
 }
 _WILD_WORDS: dict[Rank, tuple[str, ...]] = {

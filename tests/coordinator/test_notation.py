@@ -54,7 +54,7 @@ def test_every_code_reads_back_in_any_case_and_width(card):
     ("red 5", "R5"), ("red five", "R5"), ("Red Five", "R5"), ("red reverse", "RR"),
     ("red skip", "RS"), ("red draw two", "R+2"), ("red +2", "R+2"), ("wild", "W"),
     ("wild draw four", "W+4"), ("wd4", "W+4"), ("+4", "W+4"), ("w4", "W+4"),
-    ("黄2", "Y2"), ("黄 2", "Y2"), ("黄色2", "Y2"), ("红色反转", "RR"), ("红 反转", "RR"),
+    ("黄2", "Y2"), ("黄 2", "Y2"), ("黄色2", "Y2"), ("红色反转", "RR"), ("红 反转", "RR"), ("黄色反向", "YR"),
     ("蓝色跳过", "BS"), ("黄色+2", "Y+2"), ("万能牌", "W"), ("王牌+4", "W+4"), ("＋４", "W+4"),
     ("绿色 +2", "G+2"), ("blue 0", "B0"), ("green zero", "G0"),
     # As people say them in Chinese: numbers in characters, the short action names.

@@ -108,6 +108,7 @@ class DiscordApp:
         client.event(self.on_guild_join)
         client.event(self.on_guild_remove)
         client.event(self.on_guild_channel_delete)
+        client.event(self.on_raw_thread_delete)
         return client
 
     async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
@@ -145,6 +146,10 @@ class DiscordApp:
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await stop_games(self.coordinator, self.store, self.client.user, places_of(channel))
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A table's thread (a match at two tables): the match stops, every table of it."""
+        await stop_games(self.coordinator, self.store, self.client.user, {str(payload.thread_id)})
 
     def connection_problem(self) -> str | None:
         """None while the gateway is connected, else what is wrong."""

@@ -13,6 +13,7 @@ from adapters.discord.membership import greeting_channel
 from .fake_discord import FakeDiscord, FakeUser
 from .players import CHAT
 from .test_game import open_game
+from .test_two_tables import start_two_tables
 
 NEW_GUILD = 950
 GUEST = FakeUser(152, "Guest")
@@ -99,3 +100,14 @@ async def test_a_game_is_not_opened_where_the_bot_may_not_post(bot, fake):
     fake.app_permissions = "0"
     assert (await bot.slash(GUEST, "new")).callback["data"]["content"] != record.callback["data"]["content"]
     assert await bot.store.load(CHAT) is not None
+
+
+async def test_a_deleted_table_thread_stops_the_whole_match(bot, fake):
+    await start_two_tables(bot)
+    hub = await bot.store.load(CHAT)
+    thread_id, thread = next(iter(fake.threads.items()))
+    await fake.dispatch("THREAD_DELETE", {"id": str(thread_id), "guild_id": str(fake.guild_id),
+                                          "parent_id": thread["parent_id"], "type": 11})
+    await wait_stopped(bot, fake, hub.game_id)
+    for game_id in hub.two_tables.games:
+        assert not (await bot.store.get(game_id)).active

@@ -221,16 +221,19 @@ def describe(event: ev.Event, names: Mapping[str, str], rules: RuleSet | None = 
 
     match event:
         case ev.DealerChosen(dealer=dealer, draws=draws):
-            if draws:
+            highest = [card for who, card in draws if who == dealer][-1:]
+            if highest:
                 # Someone turned more than one card: say why, or the line reads as a mistake.
-                # Who deals comes first: a long line is cut short at its end (the table's history).
+                # Who deals, and with which card, come first: a long line is cut short at its
+                # end (the table's history), and the dealer's card may come last in it.
                 again = len({who for who, _ in draws}) < len(draws)
-                msgid = (N_("{player} deals (highest number). The cards turned to choose the dealer "
-                            "(an action card or a tie turns again): {draws}.") if again else
-                         N_("{player} deals (highest number). The cards turned to choose the "
-                            "dealer: {draws}."))
+                msgid = (N_("{player} deals with {card}, the highest number. The cards turned to "
+                            "choose the dealer (an action card or a tie turns again): {draws}.")
+                         if again else
+                         N_("{player} deals with {card}, the highest number. The cards turned to "
+                            "choose the dealer: {draws}."))
                 return Text(msgid,
-                            {"player": n(dealer),
+                            {"player": n(dealer), "card": highest[0],
                              "draws": tuple(Text(N_("{name} {card}"), {"name": n(who), "card": card})
                                             for who, card in draws)})
             return Text(N_("{player} deals."), {"player": n(dealer)})

@@ -34,6 +34,9 @@ MESSAGES: dict[str, str] = {
     "rules_locked": N_("The rules cannot change while a game runs: change them once it is "
                        "over, or end it first with {command}."),
     "not_started": N_("The game has not started yet: its creator deals the cards with {command}."),
+    # A vote to end a lobby: there is no game to end yet, only a lobby its creator closes.
+    "lobby_not_voted": N_("The game has not started yet: there is nothing to vote on. Its creator "
+                          "or a chat admin can close the lobby with {command}."),
     "not_enough_players": N_("At least 2 players are needed to start: someone can join with "
                              "{command}, or add a bot with the lobby's Add AI button."),
     "bad_team_size": N_("Teams of {size} need a multiple of {size} players, at least {least}."),
@@ -95,6 +98,7 @@ DEFAULT_PARAMS: dict[str, dict[str, Any]] = {"no_game": {"command": CommandRef("
                                              "vote_two_tables": {"command": CommandRef("stop")},
                                              "too_late_to_join": {"command": CommandRef("notify")},
                                              "not_started": {"command": CommandRef("start")},
+                                             "lobby_not_voted": {"command": CommandRef("stop")},
                                              "not_enough_players": {"command": CommandRef("join")},
                                              "rules_locked": {"command": CommandRef("stop")}}
 
@@ -122,6 +126,12 @@ def game_running(reason: str) -> Refusal:
     """The game has started, with ``reason``'s fuller answer ("too_late_to_join",
     "rules_locked"): the code stays "game_running", the one adapters and tests know."""
     return Refusal("game_running", text=Text(MESSAGES[reason], DEFAULT_PARAMS[reason]))
+
+
+def game_not_started(reason: str) -> Refusal:
+    """The game has not started, with ``reason``'s fuller answer ("lobby_not_voted"): the code
+    stays "not_started"."""
+    return Refusal("not_started", text=Text(MESSAGES[reason], DEFAULT_PARAMS[reason]))
 
 
 # The engine's reason for an illegal play or a bad action (the start of its message) ->

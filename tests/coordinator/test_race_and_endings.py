@@ -166,7 +166,13 @@ async def test_votes_lapse_at_the_next_hand_or_in_time(h: Harness) -> None:
 
 async def test_a_lobby_is_not_voted_away(h: Harness) -> None:
     u1, u2 = await h.lobby(2)
-    assert (await h.do(cmds.VoteEnd, u2)).error == "not_started"
+    refused = await h.do(cmds.VoteEnd, u2)
+    assert refused.error == "not_started"
+    # Not "its creator deals": the voter wants it gone, which its creator or an admin does.
+    assert _format(refused.text, "en") == ("The game has not started yet: there is nothing to "
+                                           "vote on. Its creator or a chat admin can close the "
+                                           "lobby with /stop.")
+    assert (await h.record()).status == "lobby"
 
 
 async def test_a_new_game_says_who_can_end_the_old_one(h: Harness) -> None:

@@ -32,7 +32,9 @@ def patterns(card: Card) -> list[re.Pattern[str]]:
 PATTERNS = {card: patterns(card) for card in DISTINCT}
 TOP = re.compile(r"Top card: [^·\n]*")
 PLAYED = re.compile(r"\bplayed [^.\n]*")
-DEALER_DRAW = re.compile(r"choose the dealer[^:]*: [^.\n]*")  # turned face up, back in the deck
+# The cards turned face up to choose the dealer, the dealer's own first: back in the deck
+# before the shuffle, so a hand may hold one of them now.
+DEALER_DRAW = re.compile(r"deals with [^,\n]*, the highest number|choose the dealer[^:]*: [^.\n]*")
 
 
 class PrivacyWatch:

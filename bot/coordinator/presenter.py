@@ -227,11 +227,11 @@ def describe(event: ev.Event, names: Mapping[str, str], rules: RuleSet | None = 
                 # Who deals, and with which card, come first: a long line is cut short at its
                 # end (the table's history), and the dealer's card may come last in it.
                 again = len({who for who, _ in draws}) < len(draws)
-                msgid = (N_("{player} deals with {card}, the highest number. The cards turned to "
-                            "choose the dealer (an action card or a tie turns again): {draws}.")
+                msgid = (N_("{player} deals (highest number): {card}. The cards turned to choose "
+                            "the dealer (an action card or a tie turns again): {draws}.")
                          if again else
-                         N_("{player} deals with {card}, the highest number. The cards turned to "
-                            "choose the dealer: {draws}."))
+                         N_("{player} deals (highest number): {card}. The cards turned to choose "
+                            "the dealer: {draws}."))
                 return Text(msgid,
                             {"player": n(dealer), "card": highest[0],
                              "draws": tuple(Text(N_("{name} {card}"), {"name": n(who), "card": card})

@@ -31,8 +31,8 @@ MESSAGES: dict[str, str] = {
                            "privately when the next one opens."),
     # A rule change (settings, a preset) while a game runs: a game keeps the rules it was
     # dealt under to its end.
-    "rules_locked": N_("The rules cannot change while a game runs: change them once it is "
-                       "over, or end it first with {command}."),
+    "rules_locked": N_("The game has already started: its rules cannot change until it is "
+                       "over. Change them then, or end it first with {command}."),
     "not_started": N_("The game has not started yet: its creator deals the cards with {command}."),
     # A vote to end a lobby: there is no game to end yet, only a lobby its creator closes.
     "lobby_not_voted": N_("The game has not started yet: there is nothing to vote on. Its creator "

@@ -167,13 +167,13 @@ def test_first_card_effects_are_told():
 def test_the_dealer_draw_is_shown_with_the_cards_turned():
     draws = (("a", Card.parse("R3")), ("b", Card.parse("W")), ("b", Card.parse("G9")))
     told = lines([ev.DealerChosen("b", draws)], OFFICIAL)
-    assert told == ["Bo deals with Green 9, the highest number. The cards turned to choose the "
+    assert told == ["Bo deals (highest number): Green 9. The cards turned to choose the "
                     "dealer (an action card or a tie turns again): Ana Red 3, Bo Wild, Bo Green 9."]
     assert lines([ev.DealerChosen("b", draws)], OFFICIAL, "zh_CN") == [
         "Bo翻到绿9，数字最大，由其发牌。为决定庄家翻的牌（翻到功能牌或点数相同就再翻）：Ana 红3、Bo 万能牌、Bo 绿9。"]
     once = (("a", Card.parse("R3")), ("b", Card.parse("G9")))  # one card each: nothing to explain
     assert lines([ev.DealerChosen("b", once)], OFFICIAL) == [
-        "Bo deals with Green 9, the highest number. The cards turned to choose the dealer: Ana Red 3, "
+        "Bo deals (highest number): Green 9. The cards turned to choose the dealer: Ana Red 3, "
         "Bo Green 9."]
 
 

@@ -113,9 +113,9 @@ async def test_presets_follow_the_settings_permission_and_the_running_game(h: Ha
     refused = await h.do(cmds.UsePreset, creator, name="ours")
     assert refused.error == "game_running"
     # Why, and what to do instead: the rules hold to the game's end, or it is ended first.
-    assert said(refused) == ("The rules cannot change while a game runs: change them once it is "
-                             "over, or end it first with /stop.")
-    assert said(refused, "zh_CN") == "游戏进行中不能修改规则：等这局结束后再改，或先用/stop结束游戏。"
+    assert said(refused) == ("The game has already started: its rules cannot change until it is "
+                             "over. Change them then, or end it first with /stop.")
+    assert said(refused, "zh_CN") == "游戏已经开始了：规则要等这局结束后才能修改。届时再改，或先用/stop结束游戏。"
     assert await h.store.chat_settings(h.key) == before
 
 

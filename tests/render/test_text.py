@@ -359,13 +359,13 @@ def test_a_long_dealer_draw_is_cut_after_saying_who_deals():
     out = render_table(table(last=(line,)), now=955.2)
     shown = next(row for row in out.splitlines() if "deals" in row)
     # Cut short, it still says who deals and with which card (turned last, it was cut away).
-    assert shown.startswith("• Player number 3 deals with Green 9, the highest number.") and shown.endswith("…")
+    assert shown.startswith("• Player number 3 deals (highest number): Green 9.") and shown.endswith("…")
 
 
 def test_a_long_line_is_cut_after_a_whole_item_with_every_name_closed():
     from bot.render.text import shortened
 
-    turned = ("\u2068Bot Bo\u2069 deals with Blue 9, the highest number. The cards turned to choose the dealer: "
+    turned = ("\u2068Bot Bo\u2069 deals (highest number): Blue 9. The cards turned to choose the dealer: "
               + ", ".join(f"\u2068Player {n}\u2069 Blue Draw Two" for n in range(9)) + ".")
     cut = shortened(turned, 200)
     assert len(cut) <= 200 and cut.endswith("Blue Draw Two, …")

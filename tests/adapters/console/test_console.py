@@ -369,7 +369,7 @@ async def test_settings_from_flags_and_the_settings_command():
     # Rules stay fixed while the game runs: kept for the next match, in one line (not the
     # refusal a chat gets, which says to change them later).
     assert "Saved: the new rules apply from your next match." in text
-    assert "cannot change while a game runs" not in text
+    assert "its rules cannot change until it is over" not in text
     record = await store.get(session.game_id)
     assert Match.from_json(record.match).rules.stacking == "off"
     settings = await store.chat_settings(CHAT)

@@ -34,7 +34,7 @@ TOP = re.compile(r"Top card: [^·\n]*")
 PLAYED = re.compile(r"\bplayed [^.\n]*")
 # The cards turned face up to choose the dealer, the dealer's own first: back in the deck
 # before the shuffle, so a hand may hold one of them now.
-DEALER_DRAW = re.compile(r"deals with [^,\n]*, the highest number|choose the dealer[^:]*: [^.\n]*")
+DEALER_DRAW = re.compile(r"deals \(highest number\): [^.\n]*|choose the dealer[^:]*: [^.\n]*")
 
 
 class PrivacyWatch:

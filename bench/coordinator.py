@@ -8,9 +8,10 @@ Each game has one human seat, played by the "normal" strategy through commands (
 path a chat adapter takes; see ``bench/players.py``), and three AI seats that move by
 themselves (ai_delay 0). The fake chat yields to the event loop on every send, like network
 I/O would, so concurrent games really interleave. Prints actions/s, p50/p99 latency of one action (one saved
-transaction: load, engine, save, deliver), public and private messages per action, the cycle
-collector's passes and their share of the time, and the memory per open game with many games
-open (tracemalloc).
+transaction: load, engine, save, deliver), and the same by what the action sent (the table
+only; the table and a hand; several public messages, as a hand's end sends), public and private
+messages per action, the cycle collector's passes and their share of the time, and the memory
+per open game with many games open (tracemalloc).
 
 Every game moves as fast as it can (a closed loop): the figures are the capacity of one event
 loop, and a move's latency there is mostly its turn in the queue behind every other game's
@@ -44,6 +45,7 @@ from bench.players import BenchChat, open_game, play_human  # noqa: E402
 from bench.timing import (  # noqa: E402
     CollectorPasses,
     add_collector_option,
+    kind_figures,
     latency_figures,
     set_up_collector,
     time_actions,
@@ -63,7 +65,8 @@ async def run_games(games: int, seed: int, target: int, pace: float = 0.0,
     clock = FakeClock()
     coordinator = Coordinator(chat_port, store, clock, ai_delay=0, seed=seed)
     latencies: list[float] = []
-    time_actions(coordinator, latencies)
+    kinds: dict[str, list[float]] = {}
+    time_actions(coordinator, latencies, kinds)
     chats = [ChatKey("bench", f"c{first + i}") for i in range(games)]
     for chat in chats:
         await store.save_chat_settings(chat, ChatSettings(overrides={"target_score": target}, turn_timer=0))
@@ -74,6 +77,7 @@ async def run_games(games: int, seed: int, target: int, pace: float = 0.0,
         await asyncio.gather(*(open_game(coordinator, chat, human) for chat in chats))
         if pace:  # the moves of play only: every lobby opening at once is a burst of its own
             latencies.clear()
+            kinds.clear()
             started, cpu_started = time.perf_counter(), time.process_time()
             until = asyncio.get_running_loop().time() + seconds
         await asyncio.gather(*(play_human(coordinator, store, chat_port, chat, human, random.Random(seed + first + i),
@@ -90,6 +94,7 @@ async def run_games(games: int, seed: int, target: int, pace: float = 0.0,
         "public_per_action": chat_port.public / actions, "private_per_action": chat_port.private / actions,
         "results": len(store.results), "missed_wake_ups": chat_port.missed_wake_ups,
         "public": chat_port.public, "private": chat_port.private, "latencies": latencies,
+        "kinds": kinds,
     }
 
 
@@ -130,6 +135,8 @@ def run_processes(games: int, processes: int, seed: int, target: int, default_gc
         "collector_share": statistics.fmean(r["collector_share"] for r in runs),
         "missed_wake_ups": sum(r["missed_wake_ups"] for r in runs),
         "core_share": sum(r["core_share"] for r in runs),  # of one core: 1.5 is one and a half
+        "kinds": {kind: [t for r in runs for t in r["kinds"].get(kind, [])]
+                  for kind in {k for r in runs for k in r["kinds"]}},
     }
 
 
@@ -191,6 +198,8 @@ def main() -> None:
               f"per action: {r['public_per_action']:.3f} public, {r['private_per_action']:.3f} private; "
               f"collector: {r['collector_passes']} passes, {100 * r['collector_share']:.1f}% of the time"
               + (f"; {r['missed_wake_ups']} turns came with no message" if r['missed_wake_ups'] else ""))
+        if games > 1:
+            print(f"      latency by what the action sent: {kind_figures(r['kinds'])}")
     if not args.memory_games:
         return
     per_game = asyncio.run(memory_per_game(args.memory_games, args.seed))

@@ -10,16 +10,33 @@ import time
 from bot import runtime
 from bot.coordinator.coordinator import Coordinator
 
+# What a saved action sent, the classes its latency is also told by: the tail of a closed
+# loop's latency comes from the actions with the most work (a hand's end), not from all.
+TABLE_ONLY, TABLE_AND_HAND, SEVERAL = "table only", "table and a hand", "several public messages"
 
-def time_actions(coordinator: Coordinator, latencies: list[float]) -> None:
-    """Record the duration of every transaction that saved something (= one action)."""
+
+def action_kind(tx) -> str:
+    """``tx``'s class: one public message and no hand, one and a hand or more, or several
+    public messages (a hand's end, a notice)."""
+    if len(tx.outgoing) > 1:
+        return SEVERAL
+    return TABLE_AND_HAND if tx.views else TABLE_ONLY
+
+
+def time_actions(coordinator: Coordinator, latencies: list[float],
+                 kinds: dict[str, list[float]] | None = None) -> None:
+    """Record the duration of every transaction that saved something (= one action); with
+    ``kinds``, each also under its class (``action_kind``)."""
     inner = coordinator.uow.transact
 
     async def transact(chat, work, *args, **kwargs):
         started = time.perf_counter()
         outcome, tx = await inner(chat, work, *args, **kwargs)
         if tx.dirty:
-            latencies.append(time.perf_counter() - started)
+            took = time.perf_counter() - started
+            latencies.append(took)
+            if kinds is not None:
+                kinds.setdefault(action_kind(tx), []).append(took)
         return outcome, tx
 
     coordinator.uow.transact = transact  # type: ignore[method-assign]
@@ -68,3 +85,16 @@ class CollectorPasses:
 
     def __exit__(self, *exc) -> None:
         gc.callbacks.remove(self._watch)
+
+
+def kind_figures(kinds: dict[str, list[float]]) -> str:
+    """Share, p50 and p99 of each class of action, on one line."""
+    total = sum(len(v) for v in kinds.values()) or 1
+    parts = []
+    for kind in (TABLE_ONLY, TABLE_AND_HAND, SEVERAL):
+        values = kinds.get(kind)
+        if values:
+            figures = latency_figures(values)
+            parts.append(f"{kind} {100 * len(values) / total:.1f}%: p50 {figures['p50_ms']:.1f} ms, "
+                         f"p99 {figures['p99_ms']:.1f} ms")
+    return "; ".join(parts)

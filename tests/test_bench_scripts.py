@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SMALLEST = {
     "engine.py": (["20", "1"], r"unobot official +\d+ games/s"),
     "coordinator.py": (["--games", "2", "--target", "1", "--memory-games", "0"],
-                       r"2 concurrent game\(s\): +\d+ actions"),
+                       r"2 concurrent game\(s\): +\d+ actions(.|\n)*latency by what the action "
+                       r"sent: table only [\d.]+%: p50"),
     "coordinator.py --processes": (["--games", "3", "--target", "1", "--memory-games", "0",
                                     "--processes", "2"],
                                    r"3 concurrent game\(s\) over 2 processes: +\d+ actions"),

@@ -19,7 +19,7 @@ from .commands import Command
 from .hand_book import EndVote
 from .names import display_name
 from .presenter import names_of
-from .refusals import Refusal, game_not_started
+from .refusals import Refusal
 from .transaction import Tx
 from .views import N_, Nn_, Text
 
@@ -40,7 +40,7 @@ def vote_end(tx: Tx, cmd: Command, reclaim: Callable[[Tx, str], None]) -> Text:
     """One vote to end the running game (``reclaim``: how a person an AI plays for takes
     their seat back: voting is acting)."""
     if tx.game().status == "lobby":  # nothing to vote on: who may close the lobby, and how
-        raise game_not_started("lobby_not_voted")
+        raise Refusal("not_started", reason="lobby_not_voted")
     record, match = tx.running()
     if record.series is not None or record.two_tables is not None:
         raise Refusal("vote_two_tables")

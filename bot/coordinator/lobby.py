@@ -22,7 +22,7 @@ from .presenter import (
     names_of,
 )
 from .record import GameOptions
-from .refusals import Refusal, from_engine, game_running
+from .refusals import Refusal, from_engine
 from .setting_schema import AI_LEVELS
 from .settings import game_rules, rules_dict, rules_of
 from .table_size import refuse_deal, refuse_seat, seats_for
@@ -95,7 +95,7 @@ def join_late(tx: Tx, cmd: Command, *, language: str, theme: str | None = None) 
     if not can_join_late(record):
         rules = game_rules(record.rules)
         if not rules.late_join or rules.teams:
-            raise game_running("too_late_to_join")
+            raise Refusal("game_running", reason="too_late_to_join")
         refuse_seat(rules, len(record.seats))
     _, match = tx.running()
     if match.hand_over:  # a seat without a hand would have nothing to show: join at the deal

@@ -55,9 +55,8 @@ def _whose_turn(tx: Tx, refusal: Refusal) -> Refusal:
     current = match.game.current
     if current is None:
         return refusal
-    name = presenter.names_of(record).get(current, current)
-    return Refusal("not_your_turn", text=Text(N_("It is not your turn: it is {player}'s turn."),
-                                              {"player": name}))
+    return Refusal("not_your_turn", {"player": presenter.names_of(record).get(current, current)},
+                   reason="whose_turn")
 
 
 def _acted(tx: Tx, user_id: str) -> None:

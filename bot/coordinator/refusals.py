@@ -43,6 +43,7 @@ MESSAGES: dict[str, str] = {
     "not_allowed": N_("Only the game's creator or a chat admin can do that."),
     "admins_only": N_("Only a chat admin can change this chat's settings while no game is open."),
     "not_your_turn": N_("It is not your turn."),
+    "whose_turn": N_("It is not your turn: it is {player}'s turn."),
     "not_in_hand": N_("You do not have that card."),
     "illegal_play": N_("You cannot play that now."),
     "must_play": N_("You have a card you can play: under forced play you must play it."),
@@ -111,27 +112,19 @@ ASKS = {"color_required": "color", "swap_target_required": "target"}
 class Refusal(Exception):
     """A command refused: nothing changed (the one exception: a seated player's wrong UNO
     call with a false-call penalty, which the coordinator applies before refusing).
+    ``reason``: a fuller answer than the code's own (a key of MESSAGES), the code staying the
+    one adapters and tests know ("game_running" said as "rules_locked").
     ``asks``: the choice a refused play lacks, "color" or "target" (None: none)."""
 
     def __init__(self, code: str, params: dict[str, Any] | None = None, *,
-                 text: Text | None = None, asks: str | None = None) -> None:
+                 text: Text | None = None, asks: str | None = None,
+                 reason: str | None = None) -> None:
         super().__init__(code)
         self.code = code
-        self.text = text or Text(MESSAGES.get(code, MESSAGES["bad_action"]),
-                                 {**DEFAULT_PARAMS.get(code, {}), **(params or {})})
+        said = reason or code
+        self.text = text or Text(MESSAGES.get(said, MESSAGES["bad_action"]),
+                                 {**DEFAULT_PARAMS.get(said, {}), **(params or {})})
         self.asks = asks if asks is not None else ASKS.get(code)
-
-
-def game_running(reason: str) -> Refusal:
-    """The game has started, with ``reason``'s fuller answer ("too_late_to_join",
-    "rules_locked"): the code stays "game_running", the one adapters and tests know."""
-    return Refusal("game_running", text=Text(MESSAGES[reason], DEFAULT_PARAMS[reason]))
-
-
-def game_not_started(reason: str) -> Refusal:
-    """The game has not started, with ``reason``'s fuller answer ("lobby_not_voted"): the code
-    stays "not_started"."""
-    return Refusal("not_started", text=Text(MESSAGES[reason], DEFAULT_PARAMS[reason]))
 
 
 # The engine's reason for an illegal play or a bad action (the start of its message) ->

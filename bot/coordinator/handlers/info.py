@@ -14,7 +14,7 @@ from ..context import Context
 from ..locales import personal_locale, safe_locale
 from ..ports import ChatSettings, VersionConflict
 from ..rating_text import rating_lines, table_lines
-from ..refusals import Refusal, game_running
+from ..refusals import Refusal
 from ..rules_text import rules_texts
 from ..setting_schema import (
     RULE_LABELS,
@@ -90,7 +90,7 @@ async def change_settings(ctx: Context, cmd: cmds.ChangeSettings) -> Reply:
         record = await ctx.store.load(cmd.chat)
         refuse_unless_manager(record, cmd)
         if record is not None and record.status == "running" and rule_changes(cmd.changes):
-            raise game_running("rules_locked")
+            raise Refusal("game_running", reason="rules_locked")
         for _ in range(SETTINGS_ATTEMPTS):
             before = await ctx.store.chat_settings(cmd.chat)
             if before.new:
@@ -111,7 +111,7 @@ async def change_settings(ctx: Context, cmd: cmds.ChangeSettings) -> Reply:
         if record is None:
             return
         if record.status == "running" and rule_changes(cmd.changes):
-            raise game_running("rules_locked")
+            raise Refusal("game_running", reason="rules_locked")
         _play_settings(tx, new, cmd.changes)
         if record.status == "lobby":
             refuse_deal(rules_of(new), len(record.seats))  # seats taken stay: say what fits

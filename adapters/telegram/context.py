@@ -72,10 +72,14 @@ def replied_user(update: Update, *, humans_only: bool = False) -> str | None:
     return str(author.id)
 
 
+# A member's statuses out of the chat ("left", "kicked": for the bot in a private chat, blocked).
+ABSENT = (ChatMember.LEFT, ChatMember.BANNED)
+
+
 def bot_left(update: Update) -> bool:
     """Whether the update says the bot was blocked (a private chat) or removed (a group)."""
     change = update.my_chat_member
-    return change is not None and change.new_chat_member.status in (ChatMember.LEFT, ChatMember.BANNED)
+    return change is not None and change.new_chat_member.status in ABSENT
 
 
 class BotContext:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from telegram import ChatMember, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -16,7 +16,7 @@ from telegram.ext import ContextTypes
 from bot.coordinator import N_
 from bot.coordinator import commands as cmd
 
-from .context import BotContext, bot_left, chat_key
+from .context import ABSENT, BotContext, bot_left, chat_key
 from .texts import html, tr
 
 log = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ class Membership:
             return
         if bot_left(update):
             await self.stop_game(update)
-        elif change.old_chat_member.status in (ChatMember.LEFT, ChatMember.BANNED):
+        elif change.old_chat_member.status in ABSENT:
             await self.greet(update, context)
         # else: a promotion or a restriction, nothing to say
 

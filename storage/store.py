@@ -48,6 +48,7 @@ from .chat_rows import ChatRows
 from .db import PG_GAME_POOL_SIZE, PG_STATEMENT_TIMEOUT, SQLITE_BUSY_TIMEOUT_MS, make_engine
 from .game_rows import SMALL_COLUMNS, GameRows, Result, UniqueViolation, encode
 from .loop_reads import LoopReads
+from .moved_chat_rows import move_chat_rows
 from .postgres_game_rows import PostgresGameRows
 from .sqlite_game_rows import SqliteGameRows
 
@@ -179,6 +180,15 @@ class SqlStore(ChatRows):
     async def active_games_of(self, platform: str, user_id: str) -> list[GameRecord]:
         return [await self._record(row)
                 for row in await self._rows.fetch_user_active(platform, user_id)]
+
+    async def move_chat(self, old: ChatKey, new: ChatKey) -> bool:
+        async with self.engine.begin() as conn:
+            moved = await move_chat_rows(conn, old, new)
+        # What this process holds of the old chat names it: read it anew from the rows.
+        self._held_in.pop(old, None)
+        for game_id in [g for g, record in self._records.items() if record.chat == old]:
+            del self._records[game_id]
+        return moved > 0
 
     async def compact_finished(self, before: float) -> int:
         # It drops finished games' cards without a new version: what we hold of them goes too.

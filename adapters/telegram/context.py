@@ -90,6 +90,13 @@ class BotContext:
         # (chat id, user id) -> an admin there; past the size, the least recently used goes
         self._admins: TTLCache[tuple[int, int], bool] = TTLCache(
             maxsize=ADMIN_CACHE_SIZE, ttl=ADMIN_TTL, timer=time.monotonic)
+        port.moves.on_moved = self.chat_moved
+
+    async def chat_moved(self, old: int, new: int) -> None:
+        """Telegram upgraded group ``old`` to the supergroup ``new``: its game and what is stored
+        of it move there (told twice, by both service messages and a refused send: once)."""
+        self.port.moves.learn(old, new)
+        await self.coordinator.chat_moved(chat_key(old), chat_key(new))
 
     async def on_any_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Learn group titles (for "your turn in <group>") and who can be written to privately

@@ -1,7 +1,8 @@
 """The bot's own membership of a group. Added: a hello, how a game goes there, and a button to
 the private chat where each player's cards come (a bot cannot write first to someone who never
 started it). Removed: the group's game stops, rather than play on where nobody sees it (its
-turns timing out into bots' moves, its messages refused)."""
+turns timing out into bots' moves, its messages refused). Upgraded to a supergroup (a new chat
+id): the game moves there (``migration``)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,17 @@ class Membership:
         elif change.old_chat_member.status in ABSENT:
             await self.greet(update, context)
         # else: a promotion or a restriction, nothing to say
+
+    async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The service message of a group upgraded to a supergroup, in the old chat (with the
+        new id) or in the new one (with the old id)."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            await self.ctx.chat_moved(message.chat.id, message.migrate_to_chat_id)
+        elif message.migrate_from_chat_id:
+            await self.ctx.chat_moved(message.migrate_from_chat_id, message.chat.id)
 
     async def greet(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         change = update.my_chat_member

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from telegram import InlineKeyboardMarkup
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, ChatMigrated, TelegramError
 
 from .photos import RecapPhoto, TablePhoto
 
@@ -144,6 +144,13 @@ class GroupOutbox:
             self._queue.appendleft(item)
         return True
 
+    def _give_up_all(self, item: _Item) -> None:
+        """Drop ``item`` and everything queued behind it; those waiting get no message id."""
+        for dropped in (item, *self._queue):
+            if dropped.done is not None and not dropped.done.done():
+                dropped.done.set_result(None)
+        self._queue.clear()
+
     def _wake(self) -> None:
         if self._worker is None or self._worker.done():
             self._worker = asyncio.create_task(self._run())
@@ -160,6 +167,9 @@ class GroupOutbox:
                 if item.failures:
                     self.repainted += 1
                 result: str | None = shown
+            except ChatMigrated:  # the group became a supergroup: nothing more goes out here
+                self._give_up_all(item)
+                return
             except BadRequest as error:  # the request itself is wrong: trying again won't help
                 log.error("posting in chat %s failed: %s", self.chat_id, error.message)
                 result = None

@@ -34,7 +34,7 @@ from typing import TypeVar
 from cachetools import FIFOCache
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMediaPhoto
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from adapters.links import HandLinks
 from bot.aside import Aside
@@ -78,6 +78,7 @@ from .photos import (
     is_file_id_error,
 )
 from .texts import clip_html, html, mention, moment, tr, without_moments
+from .upgraded_groups import ChatMoves
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +117,7 @@ class TelegramChatPort:
         self._titles: FIFOCache[int, str | None] = FIFOCache(MEMORY)  # group chat id -> its title
         self._blocked: FIFOCache[str, bool] = FIFOCache(MEMORY)  # users whose private chat said 403
         self._date_time = True  # the Bot API knows the date-time entity (<tg-time>)
+        self.moves = ChatMoves()  # groups upgraded to supergroups
         self.web_links: HandLinks | None = None  # the web hand, when WEBAPP_URL is set
         self.media = MediaFiles()  # file ids of uploaded pictures (app.py gives it the store)
         # (chat id, message id) -> the picture a photo table shows, as this process left it:
@@ -189,6 +191,8 @@ class TelegramChatPort:
             self._hand_numbers[message.game_id] = message.hand_number
         # A table of a two-table match posts into its forum topic, or into the group itself.
         group, _, topic = split_table_chat(chat.chat_id)
+        if self.moves.moved(int(group)):
+            return None  # the group takes no more messages: its game is posted where it went
         outbox = self.outbox(int(group), int(topic) if topic else None)
         if isinstance(message, Notice) and message.transient and isinstance(body, str):
             outbox.remind(body)  # paced with the group's other messages; the game goes on
@@ -351,6 +355,9 @@ class TelegramChatPort:
                             edit: str | None, thread: int | None = None) -> str:
         try:
             return await self._deliver(chat_id, body, markup, edit, thread)
+        except ChatMigrated as error:
+            self.moves.refused(chat_id, error.new_chat_id)
+            raise
         except BadRequest as error:
             text = body if isinstance(body, str) else body.caption
             if "<tg-time" not in text or "parse entities" not in error.message.lower():

@@ -18,6 +18,7 @@ from typing import Any
 from bot.ai import get_strategy
 
 from . import commands as cmds
+from . import moved_chats
 from .context import Context, owns
 from .delivery import Deliverer
 from .failures import FailureLog
@@ -136,6 +137,27 @@ class Coordinator:
         except Exception as error:  # like handle(): the adapter gets an answer, the log the rest
             self.log_failure(error, "resending hands", ChatKey(platform, "?"))
         return count
+
+    async def chat_moved(self, old: ChatKey, new: ChatKey) -> bool:
+        """The platform gave chat ``old`` the id ``new`` (see ``moved_chats``): its stored rows
+        move, a game open there goes on under the new id with its table posted anew, and the
+        old chat's timers stop. Whether anything moved. Never raises."""
+        try:
+            first, second = moved_chats.keys(old, new)
+            async with self.locks.hold(first), self.locks.hold(second):
+                moved = await self.store.move_chat(old, new)
+            if not moved:
+                return False
+            self.scheduler.disarm(old)
+            self.scheduler.forget({old})
+            self.delivery.forget({old})
+            await self.uow.transact(new, moved_chats.show_here)
+            await self.scheduler.drive_ai(new)
+            log.info("chat %s moved to %s", old, new)
+            return True
+        except Exception as error:
+            self.log_failure(error, "moving a chat to its new id", old)
+            return False
 
     # ---- housekeeping --------------------------------------------------------------------
     def _housekeeping_due(self) -> None:

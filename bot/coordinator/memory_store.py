@@ -268,6 +268,40 @@ class MemoryStore:
     async def take_notify_requests(self, chat: ChatKey) -> list[tuple[str, str, str]]:
         return [(uid, name, language) for uid, (name, language) in self._notify.pop(chat, {}).items()]
 
+    # ---- a chat's new id -----------------------------------------------------------------
+    async def move_chat(self, old: ChatKey, new: ChatKey) -> bool:
+        moved = False
+        for stored in self._games.values():
+            if stored.chat != old or (stored.active and new in self._active):
+                continue  # an open game where one is open already stays (see the port)
+            stored.chat = stored.record_copy.chat = new
+            moved = True
+            if stored.active:
+                self._active[new] = self._active.pop(old)
+        if old in self._last:
+            self._last.setdefault(new, self._last.pop(old))
+        if old in self._settings:
+            self._settings[new] = self._settings.pop(old)
+            moved = True
+        if old in self._presets:
+            self._presets[new] = self._presets.pop(old)
+            moved = True
+        if old in self._notify:
+            self._notify[new] = {**self._notify.pop(old), **self._notify.get(new, {})}
+            moved = True
+        for i, result in enumerate(self._results):
+            if result.chat == old:
+                self._results[i] = replace(result, chat=new)
+                moved = True
+        book = self._ratings.get(old.platform)
+        if book is not None and old.chat_id in book.seasons:
+            book.seasons[new.chat_id] = book.seasons.pop(old.chat_id)
+            book.ratings = {(new.chat_id if chat_id == old.chat_id else chat_id, season, user): r
+                            for (chat_id, season, user), r in book.ratings.items()}
+            book.changes = [replace(c, chat_id=new.chat_id) if c.chat_id == old.chat_id else c
+                            for c in book.changes]
+        return moved
+
     # ---- results -------------------------------------------------------------------------
     @property
     def results(self) -> list[GameResult]:

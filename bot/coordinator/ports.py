@@ -261,6 +261,14 @@ class GameStore(Protocol):
         """Every game in lobby or running state, for re-arming after a restart."""
         ...
 
+    async def move_chat(self, old: ChatKey, new: ChatKey) -> bool:
+        """The platform gave a chat a new id (a Telegram group upgraded to a supergroup):
+        what is stored under ``old`` moves to ``new``, all at once: its games, settings,
+        presets, "notify me" requests, results and ratings. Where both have a row of the same
+        key, the old chat's wins; an open game stays under ``old`` if ``new`` has one open
+        already. Whether anything moved."""
+        ...
+
     async def active_games_of(self, platform: str, user_id: str) -> list[GameRecord]:
         """The active games this user has a seat in (through the seat index, not a scan)."""
         ...
@@ -390,6 +398,10 @@ class Commands(Protocol):
 
     async def user_reachable(self, platform: str, user_id: str) -> int:
         """A user who could not be reached can now be: resend their hands (how many games)."""
+        ...
+
+    async def chat_moved(self, old: ChatKey, new: ChatKey) -> bool:
+        """The platform gave a chat a new id: its games and everything stored move there."""
         ...
 
 

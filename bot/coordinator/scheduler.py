@@ -260,6 +260,11 @@ class Scheduler:
             handle.cancel()
         self._timers.clear()
 
+    def disarm(self, chat: ChatKey) -> None:
+        """Cancel the chat's timers (its game moved to another chat)."""
+        for key in [k for k in self._timers if k[0] == chat]:
+            self._timers.pop(key).cancel()
+
     def busy(self) -> set[ChatKey]:
         """Chats with a timer armed."""
         return {chat for chat, _ in self._timers}

@@ -93,6 +93,7 @@ class Failure:
     method: str | None = None
     retry_after: int | None = None
     times: int | None = None  # None = until removed
+    migrate_to: int | None = None  # the group became this supergroup
 
 
 CHAT_TITLES: dict[int, str] = {}  # a group's title, where a test names it
@@ -249,6 +250,20 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
                 "chat": _chat_dict(reply_to.chat_id), "text": reply_to.text}
         return self.push_update({"message": message})
 
+    def upgrade_group(self, user: TgUser, old: int, new: int, *, tell: bool = True) -> None:
+        """``user`` makes group ``old`` a supergroup, the chat ``new``: from now on every request
+        about ``old`` is refused with the new id; with ``tell``, the two service messages come
+        (in the old chat with the new id, in the new one with the old id)."""
+        self.failures.append(Failure(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                                     chat_id=old, migrate_to=new))
+        if not tell:
+            return
+        for chat_id, field_name, other in ((old, "migrate_to_chat_id", new),
+                                           (new, "migrate_from_chat_id", old)):
+            self.push_update({"message": {
+                "message_id": next(self._message_ids), "date": int(time.time()),
+                "chat": _chat_dict(chat_id), "from": user.to_dict(), field_name: other}})
+
     def bot_membership(self, user: TgUser, chat_id: int, old: str, new: str) -> int:
         """``user`` changes the bot's membership of ``chat_id`` from ``old`` to ``new`` ("left",
         "member", "kicked"): adds it to a group, or blocks it in their private chat."""
@@ -397,6 +412,8 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
         if failure is not None:
             call.status = failure.status
             extra = {"parameters": {"retry_after": failure.retry_after}} if failure.retry_after else {}
+            if failure.migrate_to is not None:
+                extra = {"parameters": {"migrate_to_chat_id": failure.migrate_to}}
             return self._error(failure.status, failure.description, **extra), call
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:

@@ -1,0 +1,60 @@
+"""A chat given a new id by its platform (a Telegram group upgraded to a supergroup): the game
+goes on under the new id, its table posted anew below a notice, its timers running there; the
+old id has no game; telling it twice changes nothing."""
+
+from __future__ import annotations
+
+from bot.coordinator import commands as cmds
+from bot.coordinator.ports import ChatKey
+from bot.i18n import format_text
+
+from .conftest import CHAT, Harness
+
+NEW = ChatKey("telegram", "-1009100")
+
+
+async def test_a_running_game_goes_on_under_the_new_id(h: Harness) -> None:
+    people = await h.start(2)
+    before = await h.record()
+    sent = len(h.chat.public)
+
+    assert await h.coordinator.chat_moved(CHAT, NEW) is True
+
+    moved = [(chat, message, edit) for chat, message, edit in h.chat.public[sent:]]
+    assert {chat for chat, _, _ in moved} == {NEW}
+    notice, table = moved[0][1], moved[-1][1]
+    assert format_text(notice.text, "en") == "This group was upgraded by Telegram: the game goes on here."
+    assert format_text(notice.text, "zh") == "本群已被Telegram升级：游戏在这里继续。"
+    assert table.game_id == before.game_id and moved[-1][2] is None  # a new message, not an edit
+    assert await h.store.load(CHAT) is None
+    h.key = NEW
+    record = await h.record()
+    assert record.game_id == before.game_id and record.table_message_id not in (None, before.table_message_id)
+    # A move in the new chat, and the turn timer running there.
+    state = await h.state()
+    mover = next(p for p in people if p.id == state.current)
+    assert (await h.do(cmds.Draw, mover)).ok
+    assert (await h.record()).version > record.version
+    current = (await h.state()).current
+    await h.clock.advance(61)
+    assert (await h.state()).current != current
+    # The old id: no game; told again, nothing moves.
+    h.key = CHAT
+    assert (await h.do(cmds.Draw, mover)).error == "no_game"
+    assert await h.coordinator.chat_moved(CHAT, NEW) is False
+
+
+async def test_a_lobby_and_the_chats_settings_move_too(h: Harness) -> None:
+    people = await h.lobby(2, settings={"language": "zh", "turn_timer": 45})
+    assert await h.coordinator.chat_moved(CHAT, NEW) is True
+    lobby = h.chat.lobbies(NEW)[-1]
+    assert lobby.locale == "zh_CN" and len(lobby.seats) == 2
+    assert (await h.store.chat_settings(NEW)).turn_timer == 45
+    h.key = NEW
+    assert (await h.do(cmds.StartGame, people[0])).ok
+    assert h.chat.last_table(NEW).deadline == h.clock.now() + 45
+
+
+async def test_a_chat_with_nothing_stored_moves_nothing(h: Harness) -> None:
+    assert await h.coordinator.chat_moved(CHAT, NEW) is False
+    assert h.chat.public == []

@@ -270,7 +270,21 @@ class DiscordChatPort:
             if standing is not None and standing.game_id == view.game_id:
                 del self.pings[chat.chat_id]
         await self.hands.deliver(chat.chat_id, user_id, view)
+        if view.set_aside and view.repost and view.note is not None and user_id.isdigit():
+            await self._tell_in_channel(chat, user_id, view)
         return None
+
+    async def _tell_in_channel(self, chat: ChatKey, user_id: str, view: HandView) -> None:
+        """A seat taken from its player as news to them (removed from the game, or gone after
+        too many timeouts): no hand can be pushed to them, so its note, which says why and
+        never names a card, goes to the channel mentioning them. An open hand view shows it
+        too, but an edit notifies nobody."""
+        assert view.note is not None
+        try:
+            await self.publish(chat, Notice(view.locale, view.note, (user_id,), view.game_id))
+        except DeliveryFailed as failure:
+            log.info("channel %s: a removed player's note could not be posted (%s)",
+                     chat.chat_id, failure.reason)
 
     # ---- the turn's mention -----------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, separator
 from bot.render.hand_text import jump_in_text, penalty_text
 from bot.render.recap import recap_lines
-from bot.render.text import card_count, render_reply_pages, score_count, shortened
+from bot.render.text import card_count, render_notice, render_reply_pages, score_count, shortened
 
 from .command_names import command_markup
 from .pictures import HAND_FILE, RECAP_FILE, TOP_FILE, attachment_url
@@ -195,7 +195,9 @@ def _mention_text(user_id: str, name: str) -> Any:
 
 
 def notice_content(view: Notice) -> str:
-    return shortened(fmt(view.text, view.locale), 2000)
+    """A notice as message content: the players it names for news (``view.mentions``) pinged
+    where their name stands, as every platform renders it (``render_notice``)."""
+    return shortened(render_notice(view, escape=escape, mention=mention, command=command_markup), 2000)
 
 
 def recap_embed(view: Recap, chat_name: str, *, picture: bool = True) -> discord.Embed:

@@ -17,7 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from bot.coordinator import commands as cmds
 from bot.coordinator.coordinator import Coordinator
-from bot.coordinator.ports import User
+from bot.coordinator.ports import ChatKey, User
 from bot.coordinator.views import TableView
 from bot.engine import Match, legal_actions
 from bot.engine.actions import CatchUno, ChooseColor, Draw, Pass, Play
@@ -207,6 +207,23 @@ class ChatMachine(RuleBasedStateMachine):
     def show(self, who):
         for command in (cmds.ShowHand, cmds.ShowRules, cmds.ShowStats, cmds.ShowLeaderboard):
             self.run(command, who)
+
+    @rule()
+    def chat_gets_a_new_id(self):
+        """The platform gives the chat a new id (a Telegram group upgraded): the game and the
+        chat's settings go on under it, and nothing more is said under the old one."""
+        old, new = self.h.key, ChatKey(self.h.key.platform, f"{self.h.key.chat_id}0")
+        before = self.loop.run_until_complete(self.h.store.load(old))
+        self.loop.run_until_complete(self.active.chat_moved(old, new))
+        self.h.key = new
+        after = self.loop.run_until_complete(self.h.store.load(new))
+        assert self.loop.run_until_complete(self.h.store.load(old)) is None
+        if before is not None:
+            assert after is not None and after.game_id == before.game_id
+            assert after.match == before.match and after.seats == before.seats
+        said = len(self.h.chat.public)
+        self.loop.run_until_complete(self.h.clock.advance(61))
+        assert not [m for chat, m, _ in self.h.chat.public[said:] if chat == old]
 
     @rule()
     def switch_process(self):

@@ -151,3 +151,44 @@ async def test_a_move_stored_but_whose_answer_was_lost_is_delivered_by_the_next(
         assert len(hand_results(h)) == 1
     finally:
         await store.close()
+
+
+async def test_a_match_moved_to_a_new_chat_id_mid_way_finishes_there(database_url):
+    # A Telegram group upgraded to a supergroup in the middle of a match, with a second process
+    # on the database holding the game as it last saw it under the old id.
+    store, other_store = await open_store(database_url), await open_store(database_url)
+    clock = FakeClock()
+    moved_to = ChatKey("telegram", "-10042")
+    try:
+        chat, other_chat = FakeChat(), FakeChat()
+        coordinator = Coordinator(chat, store, clock, ai_delay=0, seed=5)
+        other = Coordinator(other_chat, other_store, clock, ai_delay=0, seed=6)
+        await store.save_chat_settings(CHAT, ChatSettings(overrides={"target_score": 60}, turn_timer=0))
+        users = humans(2)
+        assert (await coordinator.handle(cmds.NewGame(CHAT, users["u1"]))).ok
+        assert (await coordinator.handle(cmds.Join(CHAT, users["u2"]))).ok
+        assert (await coordinator.handle(cmds.StartGame(CHAT, users["u1"]))).ok
+        game_id = (await store.load(CHAT)).game_id
+        for _ in range(8):
+            command = next_command(await store.get(game_id), users)
+            assert (await other.handle(command)).ok  # the other process holds the game now
+        assert await coordinator.chat_moved(CHAT, moved_to)
+        command = next_command(await store.get(game_id), users)
+        stale = type(command)(**{**command.__dict__, "chat": CHAT})
+        assert (await other.handle(stale)).error == "no_game"  # its copy names the old id
+        for _ in range(3000):
+            record = await store.get(game_id)
+            assert record.chat == moved_to and deck_is_whole(record.match)
+            command = next_command(record, users)
+            if command is None:
+                break
+            assert command.chat == moved_to and (await coordinator.handle(command)).ok
+        finished = await store.get(game_id)
+        assert finished.status == "finished" and finished.chat == moved_to
+        assert (await store.stats("telegram", "u1", moved_to)).games == 1
+        assert (await store.stats("telegram", "u1", CHAT)).games == 0
+        await coordinator.close()
+        await other.close()
+    finally:
+        await store.close()
+        await other_store.close()

@@ -140,24 +140,39 @@ class Coordinator:
 
     async def chat_moved(self, old: ChatKey, new: ChatKey) -> bool:
         """The platform gave chat ``old`` the id ``new`` (see ``moved_chats``): its stored rows
-        move, a game open there goes on under the new id with its table posted anew, and the
-        old chat's timers stop. Whether anything moved. Never raises."""
+        move, a game open there goes on under the new id with its table posted anew (a match
+        at two tables in that chat, both tables too), and the old chats' timers stop. Whether
+        anything moved. Never raises."""
         try:
-            first, second = moved_chats.keys(old, new)
-            async with self.locks.hold(first), self.locks.hold(second):
-                moved = await self.store.move_chat(old, new)
-            if not moved:
+            if not await self._move_rows(old, new):
                 return False
-            self.scheduler.disarm(old)
-            self.scheduler.forget({old})
-            self.delivery.forget({old})
-            await self.uow.transact(new, moved_chats.show_here)
-            await self.scheduler.drive_ai(new)
+            hub = await self.store.load(new)
+            tables = moved_chats.table_chats(hub, old, new)
+            for table_old, table_new in tables:
+                await self._move_rows(table_old, table_new)
+            if old in self.context.hubs:
+                self.context.hubs.discard(old)
+                self.context.hubs.add(new)
+            for gone in [old, *(chat for chat, _ in tables)]:
+                self.scheduler.disarm(gone)
+                self.scheduler.forget({gone})
+                self.delivery.forget({gone})
+            await self.uow.transact(new, lambda tx: moved_chats.show_here(tx, old, new))
+            for _, table in tables:
+                await self.uow.transact(
+                    table, lambda tx: moved_chats.show_here(tx, old, new, notice=False))
+            for chat in [new, *(chat for _, chat in tables)]:
+                await self.scheduler.drive_ai(chat)
             log.info("chat %s moved to %s", old, new)
             return True
         except Exception as error:
             self.log_failure(error, "moving a chat to its new id", old)
             return False
+
+    async def _move_rows(self, old: ChatKey, new: ChatKey) -> bool:
+        first, second = moved_chats.lock_order(old, new)
+        async with self.locks.hold(first), self.locks.hold(second):
+            return await self.store.move_chat(old, new)
 
     # ---- housekeeping --------------------------------------------------------------------
     def _housekeeping_due(self) -> None:

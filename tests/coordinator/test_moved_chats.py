@@ -5,6 +5,7 @@ old id has no game; telling it twice changes nothing."""
 from __future__ import annotations
 
 from bot.coordinator import commands as cmds
+from bot.coordinator import moved_chats
 from bot.coordinator.ports import ChatKey
 from bot.i18n import format_text
 
@@ -58,3 +59,41 @@ async def test_a_lobby_and_the_chats_settings_move_too(h: Harness) -> None:
 async def test_a_chat_with_nothing_stored_moves_nothing(h: Harness) -> None:
     assert await h.coordinator.chat_moved(CHAT, NEW) is False
     assert h.chat.public == []
+
+
+async def test_a_match_at_two_tables_moves_whole_and_finishes_in_the_new_chat() -> None:
+    from dataclasses import replace
+
+    from tests.coordinator.test_two_tables import human_command, open_two_tables
+
+    h = Harness(seed=4)
+    people = await open_two_tables(h, humans=2)
+    hub = await h.record()
+    h.games = hub.two_tables.games
+    for _ in range(6):  # a few moves before the group is upgraded
+        for who in people:
+            command = await human_command(h, who)
+            if command is not None:
+                assert (await h.coordinator.handle(command)).ok
+    assert await h.coordinator.chat_moved(CHAT, NEW) is True
+    tables = [ChatKey(NEW.platform, f"{NEW.chat_id}#t{n}") for n in (1, 2)]
+    moved_hub = await h.store.load(NEW)
+    assert moved_hub.game_id == hub.game_id and moved_hub.two_tables.chats == tables
+    for chat, game_id in zip(tables, hub.two_tables.games, strict=True):
+        record = await h.store.load(chat)
+        assert record.game_id == game_id and record.series.hub == NEW
+        assert h.chat.tables(chat)  # each table posted anew where it plays now
+    assert [n.text.msgid for n in h.chat.notices(NEW)] == [moved_chats.MOVED]
+    for _ in range(20000):
+        records = [await h.store.get(g) for g in h.games]
+        if all(r.status == "finished" for r in records):
+            break
+        for who in people:
+            command = await human_command(h, who)
+            if command is not None:  # sent to the group's new chat: the hub routes it
+                assert (await h.coordinator.handle(replace(command, chat=NEW))).ok
+    assert [(await h.store.get(g)).status for g in h.games] == ["finished", "finished"]
+    assert (await h.store.get(hub.game_id)).status == "finished"
+    assert h.chat.notices(NEW)[-1].text.msgid.startswith("{winner} is the champion of both tables")
+    assert (await h.store.stats(CHAT.platform, people[0].id, NEW)).games == 1
+    assert (await h.store.stats(CHAT.platform, people[0].id, CHAT)).games == 0

@@ -2,7 +2,7 @@
 the private chat where each player's cards come (a bot cannot write first to someone who never
 started it). Removed: the group's game stops, rather than play on where nobody sees it (its
 turns timing out into bots' moves, its messages refused). Upgraded to a supergroup (a new chat
-id): the game moves there (``migration``)."""
+id): the game moves there (``upgraded_groups``)."""
 
 from __future__ import annotations
 

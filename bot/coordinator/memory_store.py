@@ -273,7 +273,7 @@ class MemoryStore:
         moved = False
         for stored in self._games.values():
             if stored.chat != old or (stored.active and new in self._active):
-                continue  # an open game where one is open already stays (see the port)
+                continue  # an open game where one is open already stays (GameStore.move_chat)
             stored.chat = stored.record_copy.chat = new
             moved = True
             if stored.active:
@@ -283,11 +283,11 @@ class MemoryStore:
         if old in self._settings:
             self._settings[new] = self._settings.pop(old)
             moved = True
-        if old in self._presets:
-            self._presets[new] = self._presets.pop(old)
+        if old in self._presets:  # by name: the old chat's win
+            self._presets[new] = {**self._presets.get(new, {}), **self._presets.pop(old)}
             moved = True
         if old in self._notify:
-            self._notify[new] = {**self._notify.pop(old), **self._notify.get(new, {})}
+            self._notify[new] = {**self._notify.get(new, {}), **self._notify.pop(old)}
             moved = True
         for i, result in enumerate(self._results):
             if result.chat == old:

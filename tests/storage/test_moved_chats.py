@@ -69,12 +69,18 @@ async def test_the_old_chats_rows_win_and_an_open_game_is_not_doubled(store):
     await store.save_chat_settings(NEW, ChatSettings(language="en", turn_timer=30))
     await store.save_chat_preset(OLD, ChatPreset("Party", {"preset": "house"}, "ana"))
     await store.save_chat_preset(NEW, ChatPreset("party", {"preset": "official"}, "bo"))
+    await store.save_chat_preset(NEW, ChatPreset("calm", {"preset": "official"}, "bo"))
+    await store.add_notify_request(OLD, "bo", "Bo", "zh")
+    await store.add_notify_request(NEW, "bo", "Bo", "en")
+    await store.add_notify_request(NEW, "cy", "Cy", "en")
     await store.save(lobby("g1", OLD))
     await store.save(lobby("g2", NEW))
 
     assert await store.move_chat(OLD, NEW) is True
 
     assert (await store.chat_settings(NEW)).language == "zh"
-    assert [(p.name, p.created_by) for p in await store.chat_presets(NEW)] == [("Party", "ana")]
+    assert [(p.name, p.created_by) for p in await store.chat_presets(NEW)] == \
+        [("calm", "bo"), ("Party", "ana")]
+    assert sorted(await store.take_notify_requests(NEW)) == [("bo", "Bo", "zh"), ("cy", "Cy", "en")]
     assert (await store.load(NEW)).game_id == "g2"  # the one open there already
     assert (await store.load(OLD)).game_id == "g1"  # left where it was

@@ -95,5 +95,7 @@ async def test_a_match_at_two_tables_moves_whole_and_finishes_in_the_new_chat() 
     assert [(await h.store.get(g)).status for g in h.games] == ["finished", "finished"]
     assert (await h.store.get(hub.game_id)).status == "finished"
     assert h.chat.notices(NEW)[-1].text.msgid.startswith("{winner} is the champion of both tables")
-    assert (await h.store.stats(CHAT.platform, people[0].id, NEW)).games == 1
-    assert (await h.store.stats(CHAT.platform, people[0].id, CHAT)).games == 0
+    here = await h.store.stats(CHAT.platform, people[0].id, NEW)
+    assert (here.games, here.hands) == (1, 28)  # every hand of the match counted in the new chat
+    before = await h.store.stats(CHAT.platform, people[0].id, CHAT)
+    assert (before.games, before.hands) == (0, 0)

@@ -37,8 +37,9 @@ async def move_chat_rows(conn: Any, old: ChatKey, new: ChatKey) -> int:
             if (await conn.execute(sa.select(games.c.game_id).where(
                     _of(games, new), games.c.status.in_(ACTIVE)).limit(1))).first():
                 keep = games.c.status.notin_(ACTIVE)
+            # A message id names a message of the old chat: the table is posted anew.
             result = await conn.execute(sa.update(games).where(_of(games, old), keep)
-                                        .values(chat_id=new.chat_id))
+                                        .values(chat_id=new.chat_id, table_message_id=None))
             moved += result.rowcount or 0
             continue
         if "chat_id" not in table.primary_key.columns:

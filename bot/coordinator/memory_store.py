@@ -275,6 +275,7 @@ class MemoryStore:
             if stored.chat != old or (stored.active and new in self._active):
                 continue  # an open game where one is open already stays (GameStore.move_chat)
             stored.chat = stored.record_copy.chat = new
+            stored.record_copy.table_message_id = None  # a message of the old chat
             moved = True
             if stored.active:
                 self._active[new] = self._active.pop(old)

@@ -266,7 +266,8 @@ class GameStore(Protocol):
         what is stored under ``old`` moves to ``new``, all at once: its games, settings,
         presets, "notify me" requests, results and ratings. Where both have a row of the same
         key, the old chat's wins; an open game stays under ``old`` if ``new`` has one open
-        already. Whether anything moved."""
+        already. A moved game's table message id is dropped (it names a message of the old
+        chat). Whether anything moved."""
         ...
 
     async def active_games_of(self, platform: str, user_id: str) -> list[GameRecord]:

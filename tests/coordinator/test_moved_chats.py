@@ -99,3 +99,19 @@ async def test_a_match_at_two_tables_moves_whole_and_finishes_in_the_new_chat() 
     assert (here.games, here.hands) == (1, 28)  # every hand of the match counted in the new chat
     before = await h.store.stats(CHAT.platform, people[0].id, CHAT)
     assert (before.games, before.hands) == (0, 0)
+
+
+async def test_stopped_between_the_move_and_the_new_table_the_game_goes_on_after_a_restart(h: Harness) -> None:
+    people = await h.start(2)
+    assert await h.store.move_chat(CHAT, NEW)  # the process was killed right after this
+    again = h.restart()
+    await again.coordinator.resume()
+    again.key = NEW
+    state = await again.state()
+    mover = next(p for p in people if p.id == state.current)
+    sent = len(again.chat.public)
+    assert (await again.do(cmds.Draw, mover)).ok
+    tables = [(chat, edit) for chat, message, edit in again.chat.public[sent:]
+              if getattr(message, "game_id", None) == (await again.record()).game_id]
+    assert tables and all(chat == NEW for chat, _ in tables)
+    assert tables[0][1] is None  # posted anew: the old id names a message of the old chat

@@ -24,7 +24,9 @@ def lobby(game_id: str, chat: ChatKey) -> GameRecord:
 async def test_everything_of_the_chat_moves_to_its_new_id(store):
     last = await store_hands(store, OLD, "g1", random_hands(random.Random(5), PEOPLE, 10), start=T0)
     await store_hands(store, OTHER, "g9", random_hands(random.Random(6), PEOPLE, 10), start=T0)
-    await store.save(lobby("g2", OLD))
+    shown = lobby("g2", OLD)
+    shown.table_message_id = "m77"
+    await store.save(shown)
     await store.save_chat_settings(OLD, ChatSettings(language="zh", turn_timer=45))
     await store.save_chat_preset(OLD, ChatPreset("Party", {"preset": "house"}, "ana"))
     await store.add_notify_request(OLD, "bo", "Bo", "en")
@@ -35,6 +37,7 @@ async def test_everything_of_the_chat_moves_to_its_new_id(store):
 
     open_game = await store.load(NEW)
     assert open_game is not None and open_game.game_id == "g2" and open_game.chat == NEW
+    assert open_game.table_message_id is None  # a message of the old chat: posted anew
     assert await store.load(OLD) is None
     assert (await store.get("g1")).chat == NEW
     assert (await store.last_game(NEW)).game_id == "g2"

@@ -56,6 +56,8 @@ async def test_a_send_refused_with_the_new_id_moves_the_game_and_drops_the_old_q
     mover = ANA if (await harness.store.load(CHAT)).current().game.current == str(ANA.id) else BO
     harness.say(mover, "/draw", chat=mover.id)
     await harness.until(lambda: moved(harness), "the game moved to the supergroup")
+    old_group = harness.bot.port._outboxes[(GROUP, None)]
+    await harness.api.wait_for(lambda: old_group.idle, what="the old group's queue given up")
     await harness.settle()
     refused = [c for c in harness.api.calls_to(None, GROUP) if c.status == 400]
     assert len(refused) == 1  # tried once: not again and again for half an hour

@@ -10,7 +10,7 @@ themselves (ai_delay 0). The fake chat yields to the event loop on every send, l
 I/O would, so concurrent games really interleave. Prints actions/s, p50/p99 latency of one action (one saved
 transaction: load, engine, save, deliver), and the same by what the action sent (the table
 only; the table and a hand; several public messages, as a hand's end sends), public and private
-messages per action, the cycle collector's passes and their share of the time, and the memory
+messages per action, the cycle collector's passes, their share of the time and the longest, and the memory
 per open game with many games open (tracemalloc).
 
 Every game moves as fast as it can (a closed loop): the figures are the capacity of one event
@@ -89,6 +89,7 @@ async def run_games(games: int, seed: int, target: int, pace: float = 0.0,
         "games": games, "actions": actions, "seconds": elapsed, "actions_per_s": actions / elapsed,
         "busy_actions_per_s": actions / sum(latencies) if games == 1 else float("nan"),
         "collector_passes": collector.passes, "collector_share": collector.seconds / elapsed,
+        "collector_longest": collector.longest,
         "core_share": (time.process_time() - cpu_started) / elapsed,
         **latency_figures(latencies),
         "public_per_action": chat_port.public / actions, "private_per_action": chat_port.private / actions,
@@ -133,6 +134,7 @@ def run_processes(games: int, processes: int, seed: int, target: int, default_gc
         "private_per_action": sum(r["private"] for r in runs) / actions,
         "collector_passes": sum(r["collector_passes"] for r in runs),
         "collector_share": statistics.fmean(r["collector_share"] for r in runs),
+        "collector_longest": max(r["collector_longest"] for r in runs),
         "missed_wake_ups": sum(r["missed_wake_ups"] for r in runs),
         "core_share": sum(r["core_share"] for r in runs),  # of one core: 1.5 is one and a half
         "kinds": {kind: [t for r in runs for t in r["kinds"].get(kind, [])]
@@ -197,6 +199,7 @@ def main() -> None:
               + f"; latency p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms; "
               f"per action: {r['public_per_action']:.3f} public, {r['private_per_action']:.3f} private; "
               f"collector: {r['collector_passes']} passes, {100 * r['collector_share']:.1f}% of the time"
+              + (f", the longest {1000 * r['collector_longest']:.0f} ms" if r['collector_passes'] else "")
               + (f"; {r['missed_wake_ups']} turns came with no message" if r['missed_wake_ups'] else ""))
         if games > 1:
             print(f"      latency by what the action sent: {kind_figures(r['kinds'])}")

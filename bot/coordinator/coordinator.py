@@ -153,10 +153,10 @@ class Coordinator:
             if old in self.context.hubs:
                 self.context.hubs.discard(old)
                 self.context.hubs.add(new)
-            for gone in [old, *(chat for chat, _ in tables)]:
-                self.scheduler.disarm(gone)
-                self.scheduler.forget({gone})
-                self.delivery.forget({gone})
+            gone = {old, *(chat for chat, _ in tables)}
+            for chat in gone:
+                self.scheduler.disarm(chat)
+            self._forget(gone)
             await self.uow.transact(new, lambda tx: moved_chats.show_here(tx, old, new))
             for _, table in tables:
                 await self.uow.transact(
@@ -202,15 +202,19 @@ class Coordinator:
         busy = self.locks.busy() | self.scheduler.busy()
         idle = {chat for chat in self.remembered_chats()
                 if chat not in busy and not self.delivery.busy(chat)}
-        self.locks.forget(idle)
-        self.log_failure.forget(idle)
-        self.scheduler.forget(idle)
-        self.delivery.forget(idle)
-        now = self.clock.now()
-        self.context.false_calls = {k: t for k, t in self.context.false_calls.items()
-                                    if k[0] not in idle or t > now}
+        self._forget(idle)
         self._sweep_at = max(SWEEP_FROM, 2 * len(self.locks))
         return len(idle)
+
+    def _forget(self, chats: set[ChatKey]) -> None:
+        """Drop what each part holds in memory for ``chats`` (a lock only when unused)."""
+        self.locks.forget(chats)
+        self.log_failure.forget(chats)
+        self.scheduler.forget(chats)
+        self.delivery.forget(chats)
+        now = self.clock.now()
+        self.context.false_calls = {k: t for k, t in self.context.false_calls.items()
+                                    if k[0] not in chats or t > now}
 
     async def compact_finished(self) -> int:
         """Finished games older than ``retention`` drop their final cards (results and stats

@@ -10,9 +10,8 @@ import sqlalchemy as sa
 
 from bot.coordinator.ports import ChatKey
 
+from .game_rows import ACTIVE
 from .models import games, metadata
-
-ACTIVE = ("lobby", "running")
 
 
 def chat_tables() -> list[sa.Table]:
@@ -35,8 +34,8 @@ async def move_chat_rows(conn: Any, old: ChatKey, new: ChatKey) -> int:
         if table is games:
             keep: Any = sa.true()
             if (await conn.execute(sa.select(games.c.game_id).where(
-                    _of(games, new), games.c.status.in_(ACTIVE)).limit(1))).first():
-                keep = games.c.status.notin_(ACTIVE)
+                    _of(games, new), sa.text(ACTIVE)).limit(1))).first():
+                keep = sa.text(f"NOT ({ACTIVE})")
             # A message id names a message of the old chat: the table is posted anew.
             result = await conn.execute(sa.update(games).where(_of(games, old), keep)
                                         .values(chat_id=new.chat_id, table_message_id=None))

@@ -28,8 +28,8 @@ def table_chats(record, old: ChatKey, new: ChatKey) -> list[tuple[ChatKey, ChatK
     that group too: (old chat, new chat) of each."""
     if record is None or record.two_tables is None:
         return []
-    return [(chat, renamed(chat, old, new)) for chat in record.two_tables.chats
-            if renamed(chat, old, new) != chat]
+    pairs = [(chat, renamed(chat, old, new)) for chat in record.two_tables.chats]
+    return [(was, now) for was, now in pairs if now != was]
 
 
 def show_here(tx: Tx, old: ChatKey, new: ChatKey, *, notice: bool = True) -> None:

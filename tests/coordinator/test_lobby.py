@@ -112,6 +112,19 @@ async def test_kick_and_stop_need_creator_or_admin(h: Harness) -> None:
     assert (await h.store.active_games()) == []
 
 
+async def test_a_player_removed_from_the_lobby_is_told_in_a_message_that_pings_them(h: Harness) -> None:
+    u1, u2, u3 = await h.lobby(3)
+    notices = len(h.chat.notices())
+    assert (await h.do(cmds.Kick, u1, target="u3")).ok
+    [told] = h.chat.notices()[notices:]
+    assert told.text.msgid == "{player} was removed from the game by {by}."
+    assert told.mentions == ("u3",)
+    assert h.chat.lobbies()[-1].notice is None  # said once, by the message that pings
+    assert (await h.do(cmds.Leave, u2)).ok  # leaving oneself is news to nobody
+    assert h.chat.notices()[notices:] == [told]
+    assert h.chat.lobbies()[-1].notice.msgid == "{player} left the game."
+
+
 async def test_kick_mid_game_returns_cards_under_the_stock(h: Harness) -> None:
     u1, u2, u3 = await h.start(3)
     before = await h.state()

@@ -6,7 +6,7 @@ each pings that person only."""
 from __future__ import annotations
 
 from .players import CHAT
-from .test_game import ANA, CY, open_game
+from .test_game import ANA, BO, CY, open_game
 
 
 def mentioning(fake, user_id: int) -> list[dict]:
@@ -22,6 +22,17 @@ async def test_a_player_removed_mid_game_is_pinged_with_why(bot, fake):
     told = mentioning(fake, CY.id)[before:]
     assert len(told) == 1 and "You were removed from the game by" in told[0]["content"]
     assert "Ana" in told[0]["content"]
+
+
+async def test_a_player_removed_from_the_lobby_is_pinged(bot, fake):
+    await bot.slash(ANA, "new")
+    for user in (BO, CY):
+        await bot.press_table(user, "join")
+    record = await bot.slash(ANA, "kick", player=CY)
+    assert "removed" in record.callback["data"]["content"]
+    [told] = mentioning(fake, CY.id)
+    assert "was removed from the game by" in told["content"] and "Ana" in told["content"]
+    assert not mentioning(fake, BO.id)
 
 
 async def test_a_seat_taken_over_after_timeouts_pings_its_player(bot, fake):

@@ -204,9 +204,10 @@ def kick(tx: Tx, cmd: Command, target: str) -> Text:
 
 def remove(tx: Tx, user_id: str, told: Text, parting: Text, *, notify: bool = False) -> None:
     """Take a seat away: in the lobby simply; mid-game through the engine (cards go back under
-    the stock), closing the player's hand with ``parting`` (``notify``: so that it reaches them
-    as news, see ``Tx.close_hand``). Ends the game when fewer than two players or no humans
-    would be left."""
+    the stock), closing the player's hand with ``parting``. ``notify`` (removed by someone
+    else): it reaches them as news, a notice that pings them in the lobby, their hand posted
+    anew mid-game (see ``Tx.close_hand``). Ends the game when fewer than two players or no
+    humans would be left."""
     record = tx.game()
     others = [s for s in record.seats if s.user_id != user_id]
     if record.status == "lobby":

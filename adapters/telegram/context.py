@@ -19,10 +19,21 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.coordinator import N_, ChatKey, Commands, GameRecord, GameStore, Reply, Text, User
+from bot.coordinator import (
+    N_,
+    ChatKey,
+    Commands,
+    GameRecord,
+    GameStore,
+    LobbyView,
+    Reply,
+    Text,
+    User,
+)
 from bot.coordinator import commands as cmd
 from bot.render.text import render_reply, render_reply_pages
 
+from .muted_groups import CANNOT_ANSWER, CANNOT_WRITE
 from .port import TelegramChatPort
 from .texts import MESSAGE_LIMIT, clip_html, html, mention, tr, user_locale
 
@@ -91,12 +102,41 @@ class BotContext:
         self._admins: TTLCache[tuple[int, int], bool] = TTLCache(
             maxsize=ADMIN_CACHE_SIZE, ttl=ADMIN_TTL, timer=time.monotonic)
         port.moves.on_moved = self.chat_moved
+        port.muted.on_lobby_refused = self.lobby_refused
 
     async def chat_moved(self, old: int, new: int) -> None:
         """Telegram upgraded group ``old`` to the supergroup ``new``: its game and what is stored
         of it move there (told twice, by both service messages and a refused send: once)."""
         self.port.moves.learn(old, new)
         await self.coordinator.chat_moved(chat_key(old), chat_key(new))
+
+    async def lobby_refused(self, chat: ChatKey, lobby: LobbyView) -> None:
+        """The group refused the lobby just opened (the bot may not write there): it closes,
+        and its creator is told privately why, in their language."""
+        record = await self.store.load(chat)
+        if record is None or record.game_id != lobby.game_id or record.status != "lobby":
+            return  # started or closed meanwhile: not this lobby any more
+        closer = User(str(self.port.bot.id), self.port.bot_username, is_admin=True)
+        if not (await self.run(cmd.StopGame(chat, closer))).ok:
+            return
+        seat = record.seat_of(lobby.creator)
+        profile = await self.store.user_profile(PLATFORM, lobby.creator)
+        locale = user_locale(profile.language or (seat.language if seat else None) or lobby.locale)
+        title = await self.port.chat_title(int(chat.chat_id)) or chat.chat_id
+        try:
+            await self.port.bot.send_message(int(lobby.creator), html(tr(CANNOT_WRITE, locale, group=title)),
+                                             parse_mode=ParseMode.HTML)
+        except TelegramError as error:  # they never started the bot: nobody else to tell
+            log.info("the creator of a refused lobby was not told: %s", type(error).__name__)
+
+    async def group_refused(self, chat: Chat, tg_user: TgUser | None, reason: str) -> None:
+        """The group refused a command's answer (the bot may not write there): its sender is
+        told why, privately (once a minute at most)."""
+        self.port.muted.refused(chat.id, reason)
+        if tg_user is None or not self.port.muted.first_telling(chat.id, tg_user.id):
+            return
+        text = tr(CANNOT_ANSWER, await self.locale_of(tg_user), group=chat.title or str(chat.id))
+        await self._tell_privately(str(tg_user.id), html(text))
 
     async def on_any_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Learn group titles (for "your turn in <group>") and who can be written to privately

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, ChatMigrated, TelegramError
 
+from .muted_groups import lacks_rights
 from .photos import RecapPhoto, TablePhoto
 
 log = logging.getLogger(__name__)
@@ -171,7 +172,8 @@ class GroupOutbox:
                 self._give_up_all(item)
                 return
             except BadRequest as error:  # the request itself is wrong: trying again won't help
-                log.error("posting in chat %s failed: %s", self.chat_id, error.message)
+                if not lacks_rights(error):  # that is logged by the port (muted_groups)
+                    log.error("posting in chat %s failed: %s", self.chat_id, error.message)
                 result = None
             except TelegramError as error:
                 if item.edit is not None and item.done is None and await self._retry(item):

@@ -66,6 +66,7 @@ from .keyboards import (
     lobby_keyboard,
     table_keyboard,
 )
+from .muted_groups import MutedGroups, lacks_rights
 from .outbox import Body, GroupOutbox
 from .photos import (
     CAPTION_LIMIT,
@@ -118,6 +119,7 @@ class TelegramChatPort:
         self._blocked: FIFOCache[str, bool] = FIFOCache(MEMORY)  # users whose private chat said 403
         self._date_time = True  # the Bot API knows the date-time entity (<tg-time>)
         self.moves = ChatMoves()  # groups upgraded to supergroups
+        self.muted = MutedGroups()  # groups that refuse the bot's messages
         self.web_links: HandLinks | None = None  # the web hand, when WEBAPP_URL is set
         self.media = MediaFiles()  # file ids of uploaded pictures (app.py gives it the store)
         # (chat id, message id) -> the picture a photo table shows, as this process left it:
@@ -199,7 +201,10 @@ class TelegramChatPort:
             return None
         if edit is not None:
             return outbox.edit(edit, body, markup)  # queued: the game does not wait for it
-        return await outbox.send(body, markup)
+        shown = await outbox.send(body, markup)
+        if shown is None and isinstance(message, LobbyView) and self.muted.muted(int(group)):
+            self.muted.lobby_refused(chat, message)
+        return shown
 
     def outbox(self, chat_id: int, topic: int | None = None) -> GroupOutbox:
         key = (chat_id, topic)
@@ -354,11 +359,14 @@ class TelegramChatPort:
     async def _send_or_edit(self, chat_id: int, body: Body, markup: InlineKeyboardMarkup | None,
                             edit: str | None, thread: int | None = None) -> str:
         try:
-            return await self._deliver(chat_id, body, markup, edit, thread)
+            shown = await self._deliver(chat_id, body, markup, edit, thread)
         except ChatMigrated as error:
             self.moves.refused(chat_id, error.new_chat_id)
             raise
         except BadRequest as error:
+            if lacks_rights(error):
+                self.muted.refused(chat_id, error.message)
+                raise
             text = body if isinstance(body, str) else body.caption
             if "<tg-time" not in text or "parse entities" not in error.message.lower():
                 raise
@@ -368,6 +376,8 @@ class TelegramChatPort:
             self._date_time = False
             plain = without_moments(body) if isinstance(body, str) else body.without_moments()
             return await self._deliver(chat_id, plain, markup, edit, thread)
+        self.muted.delivered(chat_id)
+        return shown
 
     async def _deliver(self, chat_id: int, body: Body, markup: InlineKeyboardMarkup | None,
                        edit: str | None, thread: int | None = None) -> str:

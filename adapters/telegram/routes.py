@@ -7,6 +7,8 @@ import logging
 from typing import Any
 
 from telegram import Update
+from telegram.constants import ChatType
+from telegram.error import BadRequest
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -30,6 +32,7 @@ from .handlers import CommandHandlers
 from .inline import InlineMode
 from .language_menu import LanguageMenu
 from .membership import Membership
+from .muted_groups import lacks_rights
 from .settings_menu import SettingsMenu
 from .stickers import StickerSets
 
@@ -97,7 +100,16 @@ def register(app: Application, ctx: BotContext, stickers: StickerSets | None = N
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, membership.on_migrate))
     app.add_handler(InlineQueryHandler(inline.on_query))
     app.add_handler(ChosenInlineResultHandler(inline.on_chosen))
-    app.add_error_handler(on_error)
+
+    async def on_refused_or_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        error, chat = context.error, getattr(update, "effective_chat", None)
+        if isinstance(error, BadRequest) and lacks_rights(error) and chat is not None \
+                and chat.type != ChatType.PRIVATE:
+            await ctx.group_refused(chat, getattr(update, "effective_user", None), error.message)
+            return
+        await on_error(update, context)
+
+    app.add_error_handler(on_refused_or_error)
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

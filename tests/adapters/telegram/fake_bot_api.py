@@ -97,6 +97,9 @@ class Failure:
 
 
 CHAT_TITLES: dict[int, str] = {}  # a group's title, where a test names it
+# What a bot that may not write in a group is refused there.
+SENDING_METHODS = ("sendMessage", "sendPhoto", "editMessageText", "editMessageCaption",
+                   "editMessageMedia", "editMessageReplyMarkup")
 
 
 def _command_entity(text: str) -> dict[str, Any]:
@@ -263,6 +266,21 @@ class FakeBotApi(FakeStickerApi):  # sticker sets: fake_stickers.py
             self.push_update({"message": {
                 "message_id": next(self._message_ids), "date": int(time.time()),
                 "chat": _chat_dict(chat_id), "from": user.to_dict(), field_name: other}})
+
+    def mute_bot(self, chat_id: int, *, photos_only: bool = False) -> None:
+        """The group lets the bot send nothing (an admin restricted it, or only admins may
+        write): every message or edit it sends there is refused for lack of rights; with
+        ``photos_only``, its photos only (the group forbids media)."""
+        for method in SENDING_METHODS:
+            if photos_only and method not in ("sendPhoto", "editMessageMedia"):
+                continue
+            kind = "photos" if method in ("sendPhoto", "editMessageMedia") else "text messages"
+            self.failures.append(Failure(400, f"Bad Request: not enough rights to send {kind} to the chat",
+                                         chat_id=chat_id, method=method))
+
+    def unmute_bot(self, chat_id: int) -> None:
+        self.failures = [f for f in self.failures
+                         if not (f.chat_id == chat_id and "not enough rights" in f.description)]
 
     def bot_membership(self, user: TgUser, chat_id: int, old: str, new: str) -> int:
         """``user`` changes the bot's membership of ``chat_id`` from ``old`` to ``new`` ("left",

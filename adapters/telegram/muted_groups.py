@@ -1,0 +1,83 @@
+"""Groups where the bot may not send messages: an admin restricted it, or the group lets only
+admins write. Telegram refuses each message there ("not enough rights"). The first refusal is
+logged as a warning for the operator, the next ones there for an hour quietly (a group that
+refuses only photos refuses every table, while its text goes through). A lobby refused so
+closes at once and its creator is told privately why: nobody could see it to join, and it
+would hold the group's one open game until it expired. A running game goes on: each player's
+hand and turn still come privately. The sender of a command whose answer the group refuses
+is told privately why."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from cachetools import FIFOCache, TTLCache
+from telegram.error import TelegramError
+
+from bot.coordinator import N_, ChatKey, LobbyView
+
+log = logging.getLogger(__name__)
+
+KEPT = 4096  # groups remembered as refusing the bot's messages
+# What Telegram's refusals say when the bot lacks the right to send there (the wording has
+# changed over the years; a photo or a sticker is refused in its own words).
+NO_RIGHTS = ("not enough rights", "have no rights to send", "chat_write_forbidden")
+
+CANNOT_WRITE = N_("I cannot write in {group}: an admin must let me send messages there. Then "
+                  "open the game again with /new.")
+CANNOT_ANSWER = N_("I cannot write in {group}: an admin must let me send messages there.")
+WARN_EVERY = 3600.0  # seconds between two warnings about one group
+TOLD_FOR = 60.0  # seconds: one person is told this once in that time, however many commands
+
+OnLobbyRefused = Callable[[ChatKey, LobbyView], Coroutine[Any, Any, object]]
+
+
+def lacks_rights(error: TelegramError) -> bool:
+    """Whether ``error`` is Telegram refusing a message because the bot may not send it there."""
+    message = error.message.lower()
+    return any(words in message for words in NO_RIGHTS)
+
+
+class MutedGroups:
+    def __init__(self) -> None:
+        # chat id -> Telegram's words, while the last message sent there was refused so
+        self._muted: FIFOCache[int, str] = FIFOCache(KEPT)
+        self._warned: TTLCache[int, bool] = TTLCache(KEPT, WARN_EVERY, timer=time.monotonic)
+        # (chat id, user id) told privately that the group refuses the bot's answers, lately
+        self._told: TTLCache[tuple[int, int], bool] = TTLCache(KEPT, TOLD_FOR, timer=time.monotonic)
+        self._closing: set[asyncio.Task[object]] = set()
+        self.on_lobby_refused: OnLobbyRefused | None = None  # closes it (set by the context)
+
+    def muted(self, chat_id: int) -> bool:
+        """Whether the last message sent to ``chat_id`` was refused for lack of rights."""
+        return chat_id in self._muted
+
+    def refused(self, chat_id: int, reason: str) -> None:
+        if chat_id not in self._warned:
+            self._warned[chat_id] = True
+            log.warning("chat %s refuses the bot's messages (%s): a lobby there closes, a game "
+                        "goes on privately, until an admin lets the bot write", chat_id, reason)
+        self._muted[chat_id] = reason
+
+    def delivered(self, chat_id: int) -> None:
+        self._muted.pop(chat_id, None)
+
+    def first_telling(self, chat_id: int, user_id: int) -> bool:
+        """Whether to tell ``user_id`` privately that ``chat_id`` refuses the bot's answers:
+        not again for a minute, however many commands they send meanwhile."""
+        if (chat_id, user_id) in self._told:
+            return False
+        self._told[(chat_id, user_id)] = True
+        return True
+
+    def lobby_refused(self, chat: ChatKey, lobby: LobbyView) -> None:
+        """A lobby's message was refused: close it, in the background (this is the middle of
+        a delivery of that chat)."""
+        if self.on_lobby_refused is not None:
+            task = asyncio.get_running_loop().create_task(self.on_lobby_refused(chat, lobby))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)

@@ -1,7 +1,7 @@
 """Groups where the bot may not send messages: an admin restricted it, or the group lets only
 admins write. Telegram refuses each message there ("not enough rights"). The first refusal is
 logged as a warning for the operator, the next ones there for an hour quietly (a group that
-refuses only photos refuses every table, while its text goes through). A lobby refused so
+forbids media gets its tables and recaps as text instead of photos). A lobby refused so
 closes at once and its creator is told privately why: nobody could see it to join, and it
 would hold the group's one open game until it expired. A running game goes on: each player's
 hand and turn still come privately. The sender of a command whose answer the group refuses
@@ -47,6 +47,9 @@ class MutedGroups:
         # chat id -> Telegram's words, while the last message sent there was refused so
         self._muted: FIFOCache[int, str] = FIFOCache(KEPT)
         self._warned: TTLCache[int, bool] = TTLCache(KEPT, WARN_EVERY, timer=time.monotonic)
+        # Groups that refused a photo (they forbid media): their tables go as text, and a
+        # photo is tried again an hour later (an admin may have allowed media since).
+        self._no_photos: TTLCache[int, bool] = TTLCache(KEPT, WARN_EVERY, timer=time.monotonic)
         # (chat id, user id) told privately that the group refuses the bot's answers, lately
         self._told: TTLCache[tuple[int, int], bool] = TTLCache(KEPT, TOLD_FOR, timer=time.monotonic)
         self._closing: set[asyncio.Task[object]] = set()
@@ -65,6 +68,18 @@ class MutedGroups:
 
     def delivered(self, chat_id: int) -> None:
         self._muted.pop(chat_id, None)
+
+    def photos_refused(self, chat_id: int) -> bool:
+        return chat_id in self._no_photos
+
+    def refuse_photos(self, chat_id: int, error: TelegramError) -> None:
+        """A photo sent to ``chat_id`` was refused: for lack of rights, its photos go as text
+        from now on; for any other reason, ``error`` is raised again."""
+        if not lacks_rights(error):
+            raise error
+        if chat_id not in self._no_photos:
+            log.info("chat %s refuses the bot's photos (%s): its tables go as text", chat_id, error.message)
+        self._no_photos[chat_id] = True
 
     def first_telling(self, chat_id: int, user_id: int) -> bool:
         """Whether to tell ``user_id`` privately that ``chat_id`` refuses the bot's answers:

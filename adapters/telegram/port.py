@@ -384,10 +384,14 @@ class TelegramChatPort:
         if isinstance(body, TablePhoto):
             return await self._deliver_photo(chat_id, body, markup, edit, thread)
         if isinstance(body, RecapPhoto):
-            recap = InputFile(await body.render(), filename="recap.png")
-            sent = await self.bot.send_photo(chat_id, recap, caption=body.caption,
-                                             parse_mode=ParseMode.HTML, message_thread_id=thread)
-            return str(sent.message_id)
+            try:
+                recap = InputFile(await body.render(), filename="recap.png")
+                sent = await self.bot.send_photo(chat_id, recap, caption=body.caption,
+                                                 parse_mode=ParseMode.HTML, message_thread_id=thread)
+                return str(sent.message_id)
+            except BadRequest as error:  # a group that forbids media: its facts as text
+                self.muted.refuse_photos(chat_id, error)
+                body = body.caption
         text = body
         if edit is not None:
             try:
@@ -410,6 +414,8 @@ class TelegramChatPort:
         """A photo table: one call. An edit changes the caption alone when the picture shown is
         known to be the same, else the whole media (which also turns the lobby's text message
         into the photo). Where no edit is possible, a new photo message."""
+        if self.muted.photos_refused(chat_id):  # a group that forbids media: a text table
+            return await self._deliver(chat_id, photo.caption, markup, edit, thread)
         key = photo.picture.key
         stale = False  # an old message left behind, still showing buttons
         if edit is not None:
@@ -438,9 +444,13 @@ class TelegramChatPort:
                 # text message: a new photo table, and the old message loses its buttons.
                 log.info("edit of table %s in chat %s failed (%s); sending anew", edit, chat_id, error.message)
                 stale = "not found" not in lowered
-        sent = await self._with_file(photo, lambda source: self.bot.send_photo(
-            chat_id, source, caption=photo.caption, parse_mode=ParseMode.HTML, filename=FILENAME,
-            reply_markup=markup, message_thread_id=thread))
+        try:
+            sent = await self._with_file(photo, lambda source: self.bot.send_photo(
+                chat_id, source, caption=photo.caption, parse_mode=ParseMode.HTML, filename=FILENAME,
+                reply_markup=markup, message_thread_id=thread))
+        except BadRequest as error:  # a group that forbids media: the table as text
+            self.muted.refuse_photos(chat_id, error)
+            return await self._deliver(chat_id, photo.caption, markup, edit, thread)
         await self.media.learn(key, sent)
         self._pictures[(chat_id, sent.message_id)] = key
         if edit is not None and stale:

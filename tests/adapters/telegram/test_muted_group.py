@@ -2,7 +2,8 @@
 write): a lobby opened there closes at once and its creator is told privately why, in their
 language; a game already running goes on privately; the operator reads one warning, not an
 error per refused message; a command whose answer is refused is answered privately with why;
-once the bot may write again, games open as usual."""
+once the bot may write again, games open as usual. A group that forbids only media gets its
+table and the match's recap as text."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import logging
 
 import pytest
 
-from .conftest import ANA, BO, GROUP, Harness
+from .conftest import ANA, BO, GROUP, Harness, data_of
 from .helpers import CHAT
+from .test_recap import one_hand_match_played
 
 WHY = f"I cannot write in group {GROUP}: an admin must let me send messages there."
 TOLD = f"{WHY} Then open the game again with /new."
@@ -104,18 +106,35 @@ async def test_a_command_whose_answer_the_group_refuses_is_answered_privately_wi
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
-async def test_a_group_that_refuses_only_photos_still_gets_text(
+async def test_a_group_that_forbids_media_gets_its_table_as_text(
         harness: Harness, caplog: pytest.LogCaptureFixture):
     await harness.start()
     harness.api.mute_bot(GROUP, photos_only=True)
     caplog.set_level(logging.INFO)
     await harness.open_game(ANA, BO)  # the lobby is text: it shows
-    await harness.start_game(ANA, [ANA, BO])  # the table is a photo: refused
+    await harness.start_game(ANA, [ANA, BO])
     await harness.settle()
-    assert [c for c in harness.api.calls if c.chat_id == GROUP and c.method == "sendPhoto"
-            and c.status == 400]
-    answer = await harness.ask(ANA, "/stats")  # an answer in text still comes in the group
-    assert answer
-    assert (await harness.store.load(CHAT)).status == "running"
-    assert len([r for r in caplog.records if "refuses the bot's messages" in r.getMessage()]) == 1
+    record = await harness.store.load(CHAT)
+    table = harness.api.message(GROUP, int(record.table_message_id))
+    assert "UNO" in table.text and any(d.startswith("t:") for d in data_of(table))
+    # A move edits that text table; no photo is tried again meanwhile.
+    calls = len(harness.api.calls)
+    mover = ANA if record.current().game.current == str(ANA.id) else BO
+    harness.say(mover, "/draw", chat=mover.id)
+    await harness.api.wait_for(lambda: [c for c in harness.api.calls[calls:] if c.chat_id == GROUP
+                                        and c.method == "editMessageText"],
+                               what="the text table edited")
+    await harness.settle()
+    assert not [c for c in harness.api.calls[calls:] if c.chat_id == GROUP
+                and c.method in ("sendPhoto", "editMessageMedia")]
+    assert not [r for r in caplog.records if "refuses the bot's messages" in r.getMessage()]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_group_that_forbids_media_gets_the_recap_as_text(harness: Harness):
+    await harness.start()
+    harness.api.mute_bot(GROUP, photos_only=True)
+    await one_hand_match_played(harness)
+    await harness.api.wait_for(lambda: [m for m in harness.api.chat_messages(GROUP)
+                                        if not m.photo and "📈" in (m.text or "")] or None,
+                               what="the recap as text")

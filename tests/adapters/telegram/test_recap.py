@@ -26,6 +26,13 @@ def caption(message) -> str:
 
 
 async def one_hand_match(h: Harness, settings: str = "target_score=1") -> TgUser:
+    mover = await one_hand_match_played(h, settings)
+    await h.api.wait_for(lambda: recaps(h), what="the match's recap")
+    return mover
+
+
+async def one_hand_match_played(h: Harness, settings: str = "target_score=1") -> TgUser:
+    """A match to one point, its winning card played (its recap on its way)."""
     h.api.admins[GROUP] = {ANA.id}
     assert "Settings saved" in await h.ask(ANA, f"/settings {settings}")
     await h.open_game(ANA, BO, CY)
@@ -34,7 +41,6 @@ async def one_hand_match(h: Harness, settings: str = "target_score=1") -> TgUser
     await rig(h, hands={IDS[mover]: ["R1"]}, current=IDS[mover], top="R9", color="R")
     await refresh_hands(h, PLAYERS)
     h.say(mover, "/play R1")
-    await h.api.wait_for(lambda: recaps(h), what="the match's recap")
     return mover
 
 

@@ -31,6 +31,7 @@ CANNOT_WRITE = N_("I cannot write in {group}: an admin must let me send messages
                   "open the game again with /new.")
 CANNOT_ANSWER = N_("I cannot write in {group}: an admin must let me send messages there.")
 WARN_EVERY = 3600.0  # seconds between two warnings about one group
+PHOTOS_AGAIN_AFTER = 3600.0  # seconds before a group that refused a photo is sent one again
 TOLD_FOR = 60.0  # seconds: one person is told this once in that time, however many commands
 
 OnLobbyRefused = Callable[[ChatKey, LobbyView], Coroutine[Any, Any, object]]
@@ -49,7 +50,7 @@ class MutedGroups:
         self._warned: TTLCache[int, bool] = TTLCache(KEPT, WARN_EVERY, timer=time.monotonic)
         # Groups that refused a photo (they forbid media): their tables go as text, and a
         # photo is tried again an hour later (an admin may have allowed media since).
-        self._no_photos: TTLCache[int, bool] = TTLCache(KEPT, WARN_EVERY, timer=time.monotonic)
+        self._no_photos: TTLCache[int, bool] = TTLCache(KEPT, PHOTOS_AGAIN_AFTER, timer=time.monotonic)
         # (chat id, user id) told privately that the group refuses the bot's answers, lately
         self._told: TTLCache[tuple[int, int], bool] = TTLCache(KEPT, TOLD_FOR, timer=time.monotonic)
         self._closing: set[asyncio.Task[object]] = set()

@@ -25,7 +25,6 @@ from bot.coordinator import (
     Commands,
     GameRecord,
     GameStore,
-    LobbyView,
     Reply,
     Text,
     User,
@@ -33,7 +32,7 @@ from bot.coordinator import (
 from bot.coordinator import commands as cmd
 from bot.render.text import render_reply, render_reply_pages
 
-from .muted_groups import CANNOT_ANSWER, CANNOT_WRITE
+from .muted_groups import CANNOT_ANSWER, CANNOT_WRITE, PLAYS_ON
 from .port import TelegramChatPort
 from .texts import MESSAGE_LIMIT, clip_html, html, mention, tr, user_locale
 
@@ -102,7 +101,7 @@ class BotContext:
         self._admins: TTLCache[tuple[int, int], bool] = TTLCache(
             maxsize=ADMIN_CACHE_SIZE, ttl=ADMIN_TTL, timer=time.monotonic)
         port.moves.on_moved = self.chat_moved
-        port.muted.on_lobby_refused = self.lobby_refused
+        port.muted.on_muted = self.group_muted
 
     async def chat_moved(self, old: int, new: int) -> None:
         """Telegram upgraded group ``old`` to the supergroup ``new``: its game and what is stored
@@ -110,24 +109,33 @@ class BotContext:
         self.port.moves.learn(old, new)
         await self.coordinator.chat_moved(chat_key(old), chat_key(new))
 
-    async def lobby_refused(self, chat: ChatKey, lobby: LobbyView) -> None:
-        """The group refused the lobby just opened (the bot may not write there): it closes,
-        and its creator is told privately why, in their language."""
+    async def group_muted(self, chat_id: int) -> None:
+        """The group refuses the bot's messages: a lobby there closes and its creator is told
+        why; the players of a game being played are told that it goes on in their private
+        chats. Each in their own language."""
+        chat = chat_key(chat_id)
         record = await self.store.load(chat)
-        if record is None or record.game_id != lobby.game_id or record.status != "lobby":
-            return  # started or closed meanwhile: not this lobby any more
-        closer = User(str(self.port.bot.id), self.port.bot_username, is_admin=True)
-        if not (await self.run(cmd.StopGame(chat, closer))).ok:
+        if record is None:
             return
-        seat = record.seat_of(lobby.creator)
-        profile = await self.store.user_profile(PLATFORM, lobby.creator)
-        locale = user_locale(profile.language or (seat.language if seat else None) or lobby.locale)
-        title = await self.port.chat_title(int(chat.chat_id)) or chat.chat_id
-        try:
-            await self.port.bot.send_message(int(lobby.creator), html(tr(CANNOT_WRITE, locale, group=title)),
-                                             parse_mode=ParseMode.HTML)
-        except TelegramError as error:  # they never started the bot: nobody else to tell
-            log.info("the creator of a refused lobby was not told: %s", type(error).__name__)
+        if record.status == "lobby":
+            closer = User(str(self.port.bot.id), self.port.bot_username, is_admin=True)
+            if not (await self.run(cmd.StopGame(chat, closer))).ok:
+                return  # closed meanwhile (told once)
+            people, words = [record.creator], CANNOT_WRITE
+        else:
+            people, words = [s.user_id for s in record.seats if s.ai is None], PLAYS_ON
+        title = await self.port.chat_title(chat_id) or str(chat_id)
+        chat_language = (await self.store.chat_settings(chat)).language
+        for user_id in people:
+            seat = record.seat_of(user_id)
+            profile = await self.store.user_profile(PLATFORM, user_id)
+            locale = user_locale(profile.language or (seat.language if seat else None) or chat_language)
+            try:
+                await self.port.bot.send_message(int(user_id), html(tr(words, locale, group=title)),
+                                                 parse_mode=ParseMode.HTML)
+            except TelegramError as error:  # they never started the bot: nobody else to tell
+                log.info("a player was not told that chat %s refuses the bot: %s", chat_id,
+                         type(error).__name__)
 
     async def group_refused(self, chat: Chat, tg_user: TgUser | None, reason: str) -> None:
         """The group refused a command's answer (the bot may not write there): its sender is

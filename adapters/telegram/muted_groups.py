@@ -3,8 +3,8 @@ admins write. Telegram refuses each message there ("not enough rights"). The fir
 logged as a warning for the operator, the next ones there for an hour quietly (a group that
 forbids media gets its tables and recaps as text instead of photos). A lobby refused so
 closes at once and its creator is told privately why: nobody could see it to join, and it
-would hold the group's one open game until it expired. A running game goes on: each player's
-hand and turn still come privately. The sender of a command whose answer the group refuses
+would hold the group's one open game until it expired. A running game goes on: its players
+are told privately that their hands and turns still come there. The sender of a command whose answer the group refuses
 is told privately why."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from cachetools import FIFOCache, TTLCache
 from telegram.error import TelegramError
 
-from bot.coordinator import N_, ChatKey, LobbyView
+from bot.coordinator import N_
 
 log = logging.getLogger(__name__)
 
@@ -30,11 +30,13 @@ NO_RIGHTS = ("not enough rights", "have no rights to send", "chat_write_forbidde
 CANNOT_WRITE = N_("I cannot write in {group}: an admin must let me send messages there. Then "
                   "open the game again with /new.")
 CANNOT_ANSWER = N_("I cannot write in {group}: an admin must let me send messages there.")
+PLAYS_ON = N_("I cannot write in {group}: an admin must let me send messages there. The game "
+              "goes on here: your cards and your turns come in this chat.")
 WARN_EVERY = 3600.0  # seconds between two warnings about one group
 PHOTOS_AGAIN_AFTER = 3600.0  # seconds before a group that refused a photo is sent one again
 TOLD_FOR = 60.0  # seconds: one person is told this once in that time, however many commands
 
-OnLobbyRefused = Callable[[ChatKey, LobbyView], Coroutine[Any, Any, object]]
+OnMuted = Callable[[int], Coroutine[Any, Any, object]]
 
 
 def lacks_rights(error: TelegramError) -> bool:
@@ -53,8 +55,9 @@ class MutedGroups:
         self._no_photos: TTLCache[int, bool] = TTLCache(KEPT, PHOTOS_AGAIN_AFTER, timer=time.monotonic)
         # (chat id, user id) told privately that the group refuses the bot's answers, lately
         self._told: TTLCache[tuple[int, int], bool] = TTLCache(KEPT, TOLD_FOR, timer=time.monotonic)
-        self._closing: set[asyncio.Task[object]] = set()
-        self.on_lobby_refused: OnLobbyRefused | None = None  # closes it (set by the context)
+        self._telling: set[asyncio.Task[object]] = set()
+        # Closes the group's lobby, or tells its game's players (set by the context).
+        self.on_muted: OnMuted | None = None
 
     def muted(self, chat_id: int) -> bool:
         """Whether the last message sent to ``chat_id`` was refused for lack of rights."""
@@ -65,7 +68,10 @@ class MutedGroups:
             self._warned[chat_id] = True
             log.warning("chat %s refuses the bot's messages (%s): a lobby there closes, a game "
                         "goes on privately, until an admin lets the bot write", chat_id, reason)
+        newly = chat_id not in self._muted
         self._muted[chat_id] = reason
+        if newly:
+            self._in_background(chat_id)
 
     def delivered(self, chat_id: int) -> None:
         self._muted.pop(chat_id, None)
@@ -90,10 +96,13 @@ class MutedGroups:
         self._told[(chat_id, user_id)] = True
         return True
 
-    def lobby_refused(self, chat: ChatKey, lobby: LobbyView) -> None:
-        """A lobby's message was refused: close it, in the background (this is the middle of
-        a delivery of that chat)."""
-        if self.on_lobby_refused is not None:
-            task = asyncio.get_running_loop().create_task(self.on_lobby_refused(chat, lobby))
-            self._closing.add(task)
-            task.add_done_callback(self._closing.discard)
+    def lobby_refused(self, chat_id: int) -> None:
+        """A new lobby's message was refused (the group refused the bot before, too): close it."""
+        self._in_background(chat_id)
+
+    def _in_background(self, chat_id: int) -> None:
+        """``on_muted``, in a task of its own: this is the middle of a delivery to that chat."""
+        if self.on_muted is not None:
+            task = asyncio.get_running_loop().create_task(self.on_muted(chat_id))
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)

@@ -203,7 +203,7 @@ class TelegramChatPort:
             return outbox.edit(edit, body, markup)  # queued: the game does not wait for it
         shown = await outbox.send(body, markup)
         if shown is None and isinstance(message, LobbyView) and self.muted.muted(int(group)):
-            self.muted.lobby_refused(chat, message)
+            self.muted.lobby_refused(int(group))
         return shown
 
     def outbox(self, chat_id: int, topic: int | None = None) -> GroupOutbox:

@@ -1,6 +1,6 @@
 """A group where the bot may not send messages (an admin restricted it, or only admins may
 write): a lobby opened there closes at once and its creator is told privately why, in their
-language; a game already running goes on privately; the operator reads one warning, not an
+language; a game already running goes on privately, its players told so; the operator reads one warning, not an
 error per refused message; a command whose answer is refused is answered privately with why;
 once the bot may write again, games open as usual. A group that forbids only media gets its
 table and the match's recap as text."""
@@ -82,6 +82,9 @@ async def test_a_running_game_goes_on_privately_when_the_group_refuses(
     assert (await harness.store.load(CHAT)).status == "running"
     warnings = [r for r in caplog.records if "refuses the bot's messages" in r.getMessage()]
     assert len(warnings) == 1
+    for player in (ANA, BO):  # each told once why the group's table stands still
+        assert told(harness, player) == [f"{WHY} The game goes on here: your cards and your "
+                                         "turns come in this chat."]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 

@@ -83,6 +83,7 @@ async def test_a_running_game_goes_on_privately_when_the_group_refuses(
     warnings = [r for r in caplog.records if "refuses the bot's messages" in r.getMessage()]
     assert len(warnings) == 1
     for player in (ANA, BO):  # each told once why the group's table stands still
+        await harness.api.wait_for(lambda p=player: told(harness, p) or None, what="a player told")
         assert told(harness, player) == [f"{WHY} The game goes on here: your cards and your "
                                          "turns come in this chat."]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
@@ -103,8 +104,10 @@ async def test_a_command_whose_answer_the_group_refuses_is_answered_privately_wi
     for command in ("/stats", "/rules", "/help"):  # one note, however many are refused
         harness.say(ANA, command)
     await harness.settle()
-    refused = [c for c in harness.api.calls if c.chat_id == GROUP and c.status == 400]
-    assert len(refused) == 3
+    await harness.api.wait_for(lambda: len([c for c in harness.api.calls if c.chat_id == GROUP
+                                            and c.status == 400]) == 3 or None, what="3 refusals")
+    await harness.api.wait_for(lambda: told(harness, ANA) or None, what="Ana told why")
+    await harness.settle()
     assert told(harness, ANA) == [WHY]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 

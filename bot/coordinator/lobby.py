@@ -218,11 +218,9 @@ def remove(tx: Tx, user_id: str, told: Text, parting: Text, *, notify: bool = Fa
             return
         if record.creator == user_id:
             record.creator = next(s.user_id for s in others if s.ai is None)
-        if notify:  # removed by someone else: told in a message of its own, which pings them
-            tx.lobby_update()
+        tx.lobby_update(told)
+        if notify:  # removed by someone else: also a message of its own, which pings them
             tx.notice(told, mentions=(user_id,))
-        else:
-            tx.lobby_update(told)
         return
     tx.running()
     tx.close_hand(user_id, parting, set_aside=True, notify=notify)

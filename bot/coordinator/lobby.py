@@ -211,6 +211,7 @@ def remove(tx: Tx, user_id: str, told: Text, parting: Text, *, notify: bool = Fa
     record = tx.game()
     others = [s for s in record.seats if s.user_id != user_id]
     if record.status == "lobby":
+        human = any(s.user_id == user_id and s.ai is None for s in record.seats)
         record.seats = others
         if not any(s.ai is None for s in others):
             tx.notice(Text(N_("The lobby is closed: no players are left.")))
@@ -219,7 +220,7 @@ def remove(tx: Tx, user_id: str, told: Text, parting: Text, *, notify: bool = Fa
         if record.creator == user_id:
             record.creator = next(s.user_id for s in others if s.ai is None)
         tx.lobby_update(told)
-        if notify:  # removed by someone else: also a message of its own, which pings them
+        if notify and human:  # removed by someone else: also a message of its own, which pings them
             tx.notice(told, mentions=(user_id,))
         return
     tx.running()

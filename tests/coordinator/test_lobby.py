@@ -121,8 +121,11 @@ async def test_a_player_removed_from_the_lobby_is_told_in_a_message_that_pings_t
     assert told.mentions == ("u3",)
     assert h.chat.lobbies()[-1].notice == told.text  # the lobby shows it too, as every change
     assert (await h.do(cmds.Leave, u2)).ok  # leaving oneself is news to nobody
+    assert (await h.do(cmds.AddAiSeat, u1, strategy="normal")).ok
+    bot = (await h.record()).seats[-1]
+    assert (await h.do(cmds.Kick, u1, target=bot.user_id)).ok  # nor is a bot's removal
     assert h.chat.notices()[notices:] == [told]
-    assert h.chat.lobbies()[-1].notice.msgid == "{player} left the game."
+    assert [s.user_id for s in (await h.record()).seats] == ["u1"]
 
 
 async def test_kick_mid_game_returns_cards_under_the_stock(h: Harness) -> None:

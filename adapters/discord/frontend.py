@@ -24,6 +24,7 @@ from . import components as ui
 from .custom_ids import PICKER_ACTIONS, HandId, TableId
 from .embeds import explanation_embed, reply_embed, reply_pages, reply_text, tr
 from .hand_views import OpenHands, as_new_message
+from .membership import cannot_post, missing_permissions
 from .pictures import again
 
 log = logging.getLogger(__name__)
@@ -150,7 +151,11 @@ class Frontend:
             view = shown["view"]
             files = shown["attachments"]  # the hand's picture: only ever in this ephemeral answer
         view = view or self._watch_view(reply)
-        sent = await self._send_new(interaction, content=_prefix(reply, text), embeds=embeds, view=view,
+        content = _prefix(reply, text)
+        missing = missing_permissions(interaction.app_permissions, isinstance(interaction.channel, discord.Thread))
+        if missing:  # the channel refuses the game's messages (rights taken away): say why too
+            content = "\n".join(part for part in (cannot_post(missing, _locale(interaction)), content) if part)
+        sent = await self._send_new(interaction, content=content, embeds=embeds, view=view,
                                     deferred=deferred, files=files)
         if hand is not None and sent is not None:  # the newest hand view: it refreshes itself now
             message_id, followup_id = sent

@@ -10,9 +10,9 @@ import pytest
 
 from adapters.discord.membership import greeting_channel
 
-from .fake_discord import FakeDiscord, FakeUser
+from .fake_discord import ALL_PERMISSIONS, FakeDiscord, FakeUser
 from .players import CHAT
-from .test_game import open_game
+from .test_game import ANA, open_game
 from .test_two_tables import start_two_tables
 
 NEW_GUILD = 950
@@ -100,6 +100,17 @@ async def test_a_game_is_not_opened_where_the_bot_may_not_post(bot, fake):
     fake.app_permissions = "0"
     assert (await bot.slash(GUEST, "new")).callback["data"]["content"] != record.callback["data"]["content"]
     assert await bot.store.load(CHAT) is not None
+
+
+async def test_a_game_whose_channel_took_the_bots_rights_answers_with_why(bot, fake):
+    await open_game(bot)
+    fake.app_permissions = str(0x400 | 0x4000)  # Send Messages taken away mid-game
+    record = await bot.slash(ANA, "hand")
+    assert record.callback["data"]["content"].startswith(
+        "I cannot show a game here: a server admin must allow me Send Messages in this channel.")
+    fake.app_permissions = ALL_PERMISSIONS
+    record = await bot.slash(ANA, "hand")
+    assert "cannot show a game" not in (record.callback["data"]["content"] or "")
 
 
 async def test_a_deleted_table_thread_stops_the_whole_match(bot, fake):

@@ -28,6 +28,7 @@ from bot.coordinator import (
     Reply,
     Text,
     User,
+    seat_locale,
 )
 from bot.coordinator import commands as cmd
 from bot.render.text import render_reply, render_reply_pages
@@ -125,17 +126,10 @@ class BotContext:
         else:
             people, words = [s.user_id for s in record.seats if s.ai is None], PLAYS_ON
         title = await self.port.chat_title(chat_id) or str(chat_id)
-        chat_language = (await self.store.chat_settings(chat)).language
-        for user_id in people:
+        for user_id in people:  # in the language their hands come in
             seat = record.seat_of(user_id)
-            profile = await self.store.user_profile(PLATFORM, user_id)
-            locale = user_locale(profile.language or (seat.language if seat else None) or chat_language)
-            try:
-                await self.port.bot.send_message(int(user_id), html(tr(words, locale, group=title)),
-                                                 parse_mode=ParseMode.HTML)
-            except TelegramError as error:  # they never started the bot: nobody else to tell
-                log.info("a player was not told that chat %s refuses the bot: %s", chat_id,
-                         type(error).__name__)
+            locale = seat_locale(record, seat) if seat is not None else record.language
+            await self._tell_privately(user_id, html(tr(words, locale, group=title)))
 
     async def group_refused(self, chat: Chat, tg_user: TgUser | None, reason: str) -> None:
         """The group refused a command's answer (the bot may not write there): its sender is

@@ -4,8 +4,8 @@ logged as a warning for the operator, the next ones there for an hour quietly (a
 forbids media gets its tables and recaps as text instead of photos). A lobby refused so
 closes at once and its creator is told privately why: nobody could see it to join, and it
 would hold the group's one open game until it expired. A running game goes on: its players
-are told privately that their hands and turns still come there. The sender of a command whose answer the group refuses
-is told privately why."""
+are told privately that their hands and turns still come there. The sender of a command
+whose answer the group refuses is told privately why."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ class MutedGroups:
         self._no_photos: TTLCache[int, bool] = TTLCache(KEPT, PHOTOS_AGAIN_AFTER, timer=time.monotonic)
         # (chat id, user id) told privately that the group refuses the bot's answers, lately
         self._told: TTLCache[tuple[int, int], bool] = TTLCache(KEPT, TOLD_FOR, timer=time.monotonic)
-        self._telling: set[asyncio.Task[object]] = set()
+        self._telling: dict[int, asyncio.Task[object]] = {}  # chat id -> its task, while it runs
         # Closes the group's lobby, or tells its game's players (set by the context).
         self.on_muted: OnMuted | None = None
 
@@ -101,8 +101,9 @@ class MutedGroups:
         self._in_background(chat_id)
 
     def _in_background(self, chat_id: int) -> None:
-        """``on_muted``, in a task of its own: this is the middle of a delivery to that chat."""
-        if self.on_muted is not None:
-            task = asyncio.get_running_loop().create_task(self.on_muted(chat_id))
-            self._telling.add(task)
-            task.add_done_callback(self._telling.discard)
+        """``on_muted``, in a task of its own (this is the middle of a delivery to that chat),
+        unless one for the chat is running already: a new lobby's first refusal asks twice."""
+        if self.on_muted is None or chat_id in self._telling:
+            return
+        task = self._telling[chat_id] = asyncio.get_running_loop().create_task(self.on_muted(chat_id))
+        task.add_done_callback(lambda _: self._telling.pop(chat_id, None))

@@ -49,6 +49,7 @@ from .commands import (
 )
 from .coordinator import Coordinator
 from .lobby import TWO_TABLE_PLAYERS
+from .locales import seat_locale
 from .memory_store import MemoryStore
 from .moves import BadMoveRef, Move, PlayOption, parse_ref, play_ref
 from .notation import HAND_NUMBER_HELP, NOTATION_HELP, Question, TypedPlay
@@ -196,6 +197,7 @@ __all__ = [
     "SavePreset",
     "ScoreLine",
     "Seat",
+    "seat_locale",
     "SeatView",
     "SetCardTheme",
     "SetLanguage",

@@ -28,11 +28,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.coordinator import (
+    CATCH_WORDS,
     N_,
     WORD_COMMANDS,
     ChatKey,
     Text,
     User,
+    call_out,
     notation,
     preset_command,
     settings_command,
@@ -47,8 +49,7 @@ from bot.engine.cards import Card
 PLAY_WORDS = {"play", "p", "出", "出牌"}
 GLUED_PLAY_WORDS = ("出牌", "出")  # longest first
 NAME_COLOR_WORDS = {"color", "colour", "颜色", "选色"}
-UNO_WORDS = {"uno", "uno!"}
-CATCH_WORDS = {"catch", "call", "抓"}
+UNO_WORDS = {"uno", "uno!"}  # the hand's UNO! button: declare
 VOTE_WORDS = {"vote", "投票"}
 END_WORDS = {"end", "结束"}
 SETTINGS_WORDS = {"settings", "setting", "set", "设置"}
@@ -110,7 +111,10 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return None
     # "/play R5" as a chat is typed to: the command the word names.
     head, rest = words[0].lower().removeprefix("/"), words[1:]
-    shown = typed_move(line, ctx.chat, ctx.user)  # as the hand names it: "过牌", "say UNO!"
+    called = call_out(line, ctx.chat, ctx.user, ctx.seats)  # "catch 2", "Call out Bo"
+    if isinstance(called, Text):
+        return Refusal(called)
+    shown = called or typed_move(line, ctx.chat, ctx.user)  # as the hand names it: "过牌", "say UNO!"
     if shown is not None:
         return shown
     if head in SHOW_WORDS and len(rest) == 1:
@@ -142,13 +146,6 @@ def parse_line(line: str, ctx: Context) -> Parsed | None:
         return cmd.ShowLeaderboard(chat=ctx.chat, user=ctx.user, scope=scope, season=season)
     if head in UNO_WORDS:
         return cmd.DeclareUno(chat=ctx.chat, user=ctx.user)
-    if head in CATCH_WORDS:
-        if not rest:
-            return cmd.CallUno(chat=ctx.chat, user=ctx.user)
-        target = find_seat(" ".join(rest), ctx)
-        if isinstance(target, Refusal):
-            return target
-        return cmd.CallUno(chat=ctx.chat, user=ctx.user, target=target)
     if head in HELP_WORDS:
         return Local("help")
     if head in SCORE_WORDS:
@@ -240,12 +237,6 @@ def is_number(word: str) -> bool:
 
 def is_card(word: str) -> bool:
     return notation.card_named(word) is not None
-
-
-def find_seat(word: str, ctx: Context) -> str | Refusal:
-    """A seat by number (as listed at the table) or by name (case-insensitive, unique prefix)."""
-    found = notation.find_seat(word, ctx.seats)
-    return Refusal(found.text) if isinstance(found, notation.NotationError) else found
 
 
 HELP_LINES = (

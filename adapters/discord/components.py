@@ -22,6 +22,7 @@ from typing import Any
 import discord
 
 from bot.coordinator import (
+    MOVE_LABELS,
     CardOption,
     HandView,
     LobbyView,
@@ -29,6 +30,7 @@ from bot.coordinator import (
     PlayOption,
     TableView,
     Text,
+    move_label,
     play_ref,
 )
 from bot.engine.cards import Card, Color
@@ -118,7 +120,7 @@ def table_components(view: TableView) -> discord.ui.View | None:
     items = [
         _button(TableId(game, "hand").encode(), gettext(N_("My hand"), loc),
                 style=discord.ButtonStyle.primary, emoji="🃏"),
-        _button(TableId(game, "uno").encode(), gettext(N_("UNO!"), loc), style=discord.ButtonStyle.danger),
+        _button(TableId(game, "uno").encode(), gettext(MOVE_LABELS["uno"], loc), style=discord.ButtonStyle.danger),
     ]
     if view.can_join:  # late join: take a seat in the running game
         items.append(_button(TableId(game, "join").encode(), gettext(N_("Join"), loc),
@@ -184,17 +186,18 @@ def hand_components(view: HandView, owner: str, page: int = 0) -> discord.ui.Vie
                               press=view.press).encode(),
                        label, style=style, disabled=over or (move is None and not arg), row=CONTROL_ROW)
 
-    take = view.move("take")
-    draw_label = _words(N_("Take +{count}"), loc, count=take.amount) if take else gettext(N_("Draw"), loc)
-    items.append(control("d", draw_label, take or view.move("draw"), discord.ButtonStyle.primary))
-    items.append(control("n", gettext(N_("Pass"), loc), view.move("pass")))
+    # The controls are always there (greyed where not offered), named as on every frontend.
+    drawing = view.move("take") or view.move("draw")
+    draw_label = format_text(move_label(drawing), loc) if drawing else gettext(MOVE_LABELS["draw"], loc)
+    items.append(control("d", draw_label, drawing, discord.ButtonStyle.primary))
+    items.append(control("n", gettext(MOVE_LABELS["pass"], loc), view.move("pass")))
     calls = uno_calls(view)
-    uno = gettext(N_("UNO!"), loc)
+    uno = gettext(MOVE_LABELS["uno"], loc)
     if len(calls) > 1:  # declare, or call out whom: asked next
         items.append(control("k", uno, None, discord.ButtonStyle.danger, arg="k"))
     else:
         items.append(control("u", uno, calls[0] if calls else None, discord.ButtonStyle.danger))
-    items.append(control("g", gettext(N_("Challenge"), loc), view.move("challenge")))
+    items.append(control("g", gettext(MOVE_LABELS["challenge"], loc), view.move("challenge")))
     if pages > 1:
         items.append(control("pg", gettext(N_("More cards ▶"), loc), None, arg=str((page + 1) % pages)))
     else:
@@ -234,7 +237,7 @@ def _choice_label(view: HandView, move: Move, names: Mapping[str, str], *, cards
     if move.target is not None:
         parts.append(names.get(move.target, move.target))
     if move.uno:
-        parts.append(gettext(N_("UNO!"), loc))
+        parts.append(gettext(MOVE_LABELS["uno"], loc))
     return " · ".join(parts)
 
 
@@ -298,9 +301,7 @@ def picker_components(view: HandView, owner: str, button: HandId,
 
     if button.action == "k":
         calls = uno_calls(view)
-        sections.append([final(m, gettext(N_("UNO!"), loc) if m.kind == "uno" else
-                               _words(N_("Call out {player}"), loc, player=names.get(m.target or "", m.target)))
-                         for m in calls])
+        sections.append([final(m, format_text(move_label(m, names), loc)) for m in calls])
     elif button.action in ("w", "s"):
         option = next((o for o in view.plays if o.key == key), None)
         if option is not None:

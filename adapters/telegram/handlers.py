@@ -141,8 +141,9 @@ class CommandHandlers:
             await self._play(found, args)
 
     async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Words typed in the private chat, where the hand is: a move as the hand names it
-        ("过牌", "draw", "uno") or a one-word command ("hand", "手牌", "rules"), else a card as
+        """Words typed in the private chat, where the hand is: a move as the hand or its buttons
+        name it ("过牌", "draw", "Take +4"), "uno" (as /uno: declare, or call out), a call-out
+        ("catch Bo", "抓 Bo") or a one-word command ("hand", "手牌", "rules"), else a card as
         ``/play`` takes it ("红5", "W red", "1", or the colour a wild was refused for). Text
         that is none of them is answered with how to play, never left unanswered."""
         found = await self._game_of(update)

@@ -38,9 +38,21 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
-from bot.coordinator import N_, HandView, PlayOption, Reply, Text, play_ref
+from bot.coordinator import (
+    MOVE_LABELS,
+    N_,
+    HandView,
+    Move,
+    PlayOption,
+    Reply,
+    Text,
+    move_hint,
+    move_label,
+    play_ref,
+)
 from bot.coordinator import commands as cmd
 from bot.engine.cards import Card, Color
+from bot.i18n import translate
 from bot.render.images import Theme
 from bot.render.text import card_emoji, card_label, color_label, color_mark, render_reply
 
@@ -99,7 +111,7 @@ def _play_entries(view: HandView, option: PlayOption, title: str, note: str, own
                 if target is not None:
                     label += f" ⇄ {names.get(target, target)}"
                 if uno:
-                    label += " + " + tr(N_("UNO!"), loc)
+                    label += " + " + tr(MOVE_LABELS["uno"], loc)
                 # the card's own choice (a sticker can show it), not "+ UNO!" nor a swap
                 mine = own and not uno and target is None
                 out.append(Entry(entry_move(ref), label, note, option.card if mine else None,
@@ -112,16 +124,11 @@ def result_entries(view: HandView) -> list[Entry]:
     are listed too (greyed), playing nothing."""
     loc = view.locale
     entries = [Entry(entry_move(m.ref), f"{color_mark(m.color)} {color_label(m.color, loc)}",
-                     tr(N_("Name the colour of the first card"), loc))
+                     tr(MOVE_LABELS["name_color"], loc))
                for m in view.color_names() if m.color is not None]
     if entries and all(m.kind == "name_color" for m in view.moves):
         return entries  # the dealer names the colour of a Wild turned first: nothing else yet
-    for move in view.moves:
-        if move.kind == "uno":
-            entries.append(Entry(entry_move(move.ref), tr(N_("UNO!"), loc), tr(N_("Declare UNO"), loc)))
-        elif move.kind == "challenge":
-            entries.append(Entry(entry_move(move.ref), tr(N_("Challenge"), loc),
-                                 tr(N_("Challenge the Wild Draw Four"), loc)))
+    entries += [_move_entry(move, loc) for move in view.moves if move.kind in ("uno", "challenge")]
     for shown in ordered_options(view):
         card = shown.card
         play = single_play(view, card) if shown.playable else None
@@ -137,14 +144,15 @@ def result_entries(view: HandView) -> list[Entry]:
         title = tr(N_("{cards} · {top} on top"), loc, cards="+".join(card_emoji(c) for c in option.cards),
                    top=card_emoji(option.card))
         entries += _play_entries(view, option, title, tr(N_("Playable"), loc), own=False)
-    for move in view.moves:
-        if move.kind == "draw":
-            entries.append(Entry(entry_move(move.ref), tr(N_("Draw"), loc), ""))
-        elif move.kind == "take":
-            entries.append(Entry(entry_move(move.ref), tr(N_("Take +{count}"), loc, count=move.amount), ""))
-        elif move.kind == "pass":
-            entries.append(Entry(entry_move(move.ref), tr(N_("Pass"), loc), ""))
+    entries += [_move_entry(move, loc) for move in view.moves if move.kind in ("draw", "take", "pass")]
     return entries
+
+
+def _move_entry(move: Move, loc: str) -> Entry:
+    """A move that plays no card, named as its button is on every frontend."""
+    hint = move_hint(move)
+    return Entry(entry_move(move.ref), translate(move_label(move), loc),
+                 "" if hint is None else translate(hint, loc))
 
 
 class InlineMove(NamedTuple):

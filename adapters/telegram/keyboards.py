@@ -15,9 +15,19 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.helpers import create_deep_linked_url
 
-from bot.coordinator import N_, CardOption, HandView, LobbyView, PlayOption, TableView, play_ref
+from bot.coordinator import (
+    MOVE_LABELS,
+    N_,
+    CardOption,
+    HandView,
+    LobbyView,
+    PlayOption,
+    TableView,
+    move_label,
+    play_ref,
+)
 from bot.engine.cards import Card, Color, Rank
-from bot.i18n import color_label
+from bot.i18n import color_label, translate
 from bot.render.text import card_emoji, color_mark
 
 from . import callbacks
@@ -25,6 +35,7 @@ from .texts import tr
 
 CARDS_PER_ROW = 4
 CARDS_PER_PAGE = 24  # 6 rows: a hand of any size stays usable on a phone
+CONTROL_KINDS = ("draw", "take", "pass", "uno", "challenge")  # one row, under the cards
 
 
 def deep_link(bot_username: str, game_id: str) -> str:
@@ -51,7 +62,7 @@ def table_keyboard(view: TableView, bot_username: str = "") -> InlineKeyboardMar
         return None
     loc = view.locale
     rows = [[
-        InlineKeyboardButton(tr(N_("UNO!"), loc), callback_data=callbacks.table(view.game_id, "uno")),
+        InlineKeyboardButton(tr(MOVE_LABELS["uno"], loc), callback_data=callbacks.table(view.game_id, "uno")),
         # Opens inline mode in the group: the hand as personal results, no DM needed.
         InlineKeyboardButton(tr(N_("My cards"), loc), switch_inline_query_current_chat=""),
     ]]
@@ -108,7 +119,7 @@ def plain_ref(option: PlayOption) -> str:
 
 
 def _uno_label(label: str, locale: str) -> str:
-    return f"{label} {tr(N_('UNO!'), locale)}"
+    return f"{label} {tr(MOVE_LABELS['uno'], locale)}"
 
 
 def _card_label(option: CardOption) -> str:
@@ -168,7 +179,7 @@ def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = 
     shown = options[page * CARDS_PER_PAGE:(page + 1) * CARDS_PER_PAGE]
     buttons = [b for o in shown for b in _card_buttons(view, ids, o)]
     # UNO! variants after the cards, as a row of their own where there is room
-    buttons.sort(key=lambda b: b.text.endswith(tr(N_("UNO!"), loc)))
+    buttons.sort(key=lambda b: b.text.endswith(tr(MOVE_LABELS["uno"], loc)))
     for group in multi_groups(view):
         longest = max(group, key=lambda o: len(o.cards))
         buttons.append(ids.button("+".join(card_emoji(c) for c in longest.cards), "m",
@@ -180,24 +191,11 @@ def hand_keyboard(view: HandView, page: int = 0, names: dict[str, str] | None = 
                      ids.button("▶", "g", page=(page + 1) % pages)])
     if name_rows[0]:
         rows += name_rows
-    actions = []
-    for move in view.moves:
-        if move.kind == "draw":
-            actions.append(ids.move(tr(N_("Draw"), loc), move.ref))
-        elif move.kind == "take":
-            actions.append(ids.move(tr(N_("Take +{count}"), loc, count=move.amount), move.ref))
-        elif move.kind == "pass":
-            actions.append(ids.move(tr(N_("Pass"), loc), move.ref))
-        elif move.kind == "uno":
-            actions.append(ids.move(tr(N_("UNO!"), loc), move.ref))
-        elif move.kind == "challenge":
-            actions.append(ids.move(tr(N_("Challenge"), loc), move.ref))
-    controls = _present(actions)
+    controls = _present(ids.move(translate(move_label(move), loc), move.ref) for move in view.moves
+                        if move.kind in CONTROL_KINDS)
     if controls:
         rows.append(controls)
-    names = names or {}
-    catch = _present(ids.move(tr(N_("UNO! on {name}"), loc, name=names.get(m.target or "", "?")), m.ref)
-                     for m in view.catches())
+    catch = _present(ids.move(translate(move_label(m, names), loc), m.ref) for m in view.catches())
     rows += [catch[i:i + 2] for i in range(0, len(catch), 2)]
     if view.cards:  # the same hand as a picture, sent to this private chat
         rows.append([ids.button("🖼 " + tr(N_("Show my hand"), loc), "v")])

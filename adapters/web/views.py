@@ -10,7 +10,15 @@ import hashlib
 import json
 from typing import Any
 
-from bot.coordinator import DEFAULT_CARD_THEME, N_, Move, PlayerSnapshot, PlayOption
+from bot.coordinator import (
+    DEFAULT_CARD_THEME,
+    MOVE_LABELS,
+    N_,
+    Move,
+    PlayerSnapshot,
+    PlayOption,
+    move_label,
+)
 from bot.engine.cards import Color
 from bot.i18n import card_label, color_label, translate
 from bot.render.hand_text import penalty_text
@@ -21,12 +29,8 @@ from .recaps import recap_json, recap_labels
 
 LABELS = {
     "title": N_("UNO: your hand"),
-    "draw": N_("Draw"),
-    "take": N_("Take +{count}"),
-    "pass": N_("Pass"),
-    "uno": N_("UNO!"),
-    "challenge": N_("Challenge"),
-    "call_out": N_("Call out {player}"),
+    # The controls, shown greyed where not offered: named as every frontend names them.
+    **{kind: MOVE_LABELS[kind] for kind in ("draw", "pass", "uno", "challenge", "name_color")},
     "choose_color": N_("Choose a colour"),
     "swap_with": N_("Swap hands with"),
     "play_selected": N_("Play selected"),
@@ -35,7 +39,6 @@ LABELS = {
     "own_seat": N_("{name} (you)"),
     "seconds_left": N_("{seconds} s left"),
     "say_uno": N_("Say UNO! with it"),
-    "name_color": N_("Name the colour of the first card"),
     "replaced": N_("Your hand is open in another page now: this one has stopped. Reload it "
                    "to use it here."),
     # The player was away too long and a bot plays their seat, while this page stayed open.
@@ -124,7 +127,8 @@ def _play_json(option: PlayOption, names: dict[str, str], locale: str) -> dict[s
 
 
 def _move_json(move: Move, names: dict[str, str], locale: str) -> dict[str, Any]:
-    return {"kind": move.kind, "ref": move.ref, "amount": move.amount, "target": move.target,
+    return {"kind": move.kind, "ref": move.ref, "label": translate(move_label(move, names), locale),
+            "amount": move.amount, "target": move.target,
             "target_name": names.get(move.target, move.target) if move.target else None,
             "color": move.color.value if move.color else None,
             "color_label": color_label(move.color, locale) if move.color else None}

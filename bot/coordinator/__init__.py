@@ -51,6 +51,7 @@ from .coordinator import Coordinator
 from .lobby import TWO_TABLE_PLAYERS
 from .locales import seat_locale
 from .memory_store import MemoryStore
+from .move_labels import MOVE_LABELS, move_hint, move_label
 from .moves import BadMoveRef, Move, PlayOption, parse_ref, play_ref
 from .notation import HAND_NUMBER_HELP, NOTATION_HELP, Question, TypedPlay
 from .ports import (
@@ -88,7 +89,9 @@ from .spectate import SpectatorSnapshot, spectator_snapshot
 from .table_size import refuse_deal
 from .tables import split_table_chat, virtual_table_chat
 from .typed_moves import (
+    CATCH_WORDS,
     WORD_COMMANDS,
+    call_out,
     move_named,
     not_understood,
     typed_command,
@@ -188,6 +191,11 @@ __all__ = [
     "rule_changes",
     "settings_command",
     "typed_command",
+    "call_out",
+    "move_label",
+    "move_hint",
+    "MOVE_LABELS",
+    "CATCH_WORDS",
     "move_named",
     "not_understood",
     "WORD_COMMANDS",

@@ -1,18 +1,22 @@
 """Moves and commands typed as words, where they are typed without a command (the terminal,
 a private chat with the bot): the hand's "You can" line ("draw, pass, say UNO!", "摸牌、过牌、
-喊UNO！") is a list of words a player may type back, in either language, and a few commands
-are one word ("hand", "手牌", "rules"). Cards are ``notation``'s."""
+喊UNO！") and its buttons' words ("Take +4", "接受+4", "Call out Bo") are what a player may
+type back, in either language, as pressing that button; "catch Bo" / "抓 Bo" calls out a
+player who forgot, and a few commands are one word ("hand", "手牌", "rules"). Cards are
+``notation``'s."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import cache
 
 from bot.i18n import LOCALES, gettext, ngettext
 
 from . import commands as cmds
 from . import notation
+from .move_labels import MOVE_LABELS
 from .ports import ChatKey, User
 from .views import N_, Nn_, Text
 
@@ -37,6 +41,8 @@ WORD_COMMANDS: dict[str, type[cmds.Command]] = {
     "log": cmds.ShowLog, "记录": cmds.ShowLog,
     "recap": cmds.ShowRecap, "回顾": cmds.ShowRecap,
 }
+# The first word of a call-out, a player's name or seat number after it (none: whoever forgot).
+CATCH_WORDS = frozenset({"catch", "call", "抓"})
 
 
 def take_penalty(count: int) -> Text:
@@ -51,21 +57,79 @@ def _compact(text: str) -> str:
 
 def move_named(line: str) -> str | None:
     """The move (a key of ``MOVE_NAMES``) a line names as the hand shows it, in either
-    language: "pass", "过牌", "say UNO", "接受4张罚牌" (draw); None: none of them."""
+    language: "pass", "过牌", "say UNO", "接受4张罚牌", "Take +4" (draw); None: none of them."""
     typed = _compact(line)
     if not typed:
         return None
-    for move, msgid in MOVE_NAMES.items():
-        if any(typed == _compact(gettext(msgid, locale)) for locale in LOCALES):
+    for move, names in _move_words().items():
+        if typed in names:
             return move
+    return "draw" if any(take.fullmatch(typed) for take in _take_words()) else None
+
+
+@cache
+def _move_words() -> dict[str, frozenset[str]]:
+    """Each move's names as typed, in every language: the "You can" line's and the button's."""
+    # Not "UNO!": typed alone it is read as the UNO! button of its frontend (the table's in a
+    # chat: declare, or call out), before this.
+    buttons = {"draw": "draw", "pass": "pass", "challenge": "challenge"}
+    words: dict[str, set[str]] = {move: set() for move in MOVE_NAMES}
+    for locale in LOCALES:
+        for move, msgid in MOVE_NAMES.items():
+            words[move].add(_compact(gettext(msgid, locale)))
+        for kind, move in buttons.items():
+            words[move].add(_compact(gettext(MOVE_LABELS[kind], locale)))
+    return {move: frozenset(names) for move, names in words.items()}
+
+
+@cache
+def _take_words() -> tuple[re.Pattern[str], ...]:
+    """Taking the waiting penalty as typed: as the "You can" line and as the button name it."""
     take = take_penalty(2)
     assert take.plural is not None
+    shown = [ngettext(take.msgid, take.plural, count, locale) for locale in LOCALES for count in (1, 2)]
+    shown += [gettext(MOVE_LABELS["take"], locale) for locale in LOCALES]
+    patterns = []
+    for text in dict.fromkeys(_compact(text) for text in shown):
+        before, _, after = text.partition("{count}")
+        patterns.append(re.compile(re.escape(before) + r"\+?\d*" + re.escape(after)))
+    return tuple(patterns)
+
+
+def call_out(line: str, chat: ChatKey, user: User,
+             seats: Sequence[tuple[str, str]] | None = None) -> cmds.CallUno | Text | None:
+    """A call-out typed: "catch" (whoever forgot), "catch Bo", "抓 2", "Call out Bo" as its
+    button says it. With ``seats`` (user id, name) the player named is found here
+    (``Text``: why none is); without, the coordinator finds them. None: the line is neither."""
+    normal = unicodedata.normalize("NFKC", line).strip()
+    words = normal.split()
+    found = next((m for m in (p.fullmatch(normal) for p in _call_out_words()) if m), None)
+    if found is not None:  # as the button says it
+        named = found.group("player")
+    elif words and words[0].casefold().removeprefix("/") in CATCH_WORDS:
+        named = " ".join(words[1:])
+    else:
+        return None
+    if not named:
+        return cmds.CallUno(chat=chat, user=user)
+    if seats is None:
+        return cmds.CallUno(chat=chat, user=user, target=named)
+    target = notation.find_seat(named, seats)
+    if isinstance(target, notation.NotationError):
+        return target.text
+    return cmds.CallUno(chat=chat, user=user, target=target)
+
+
+@cache
+def _call_out_words() -> tuple[re.Pattern[str], ...]:
+    """The call-out button's words in every language, the player's name left open."""
+    patterns = []
     for locale in LOCALES:
-        for count in (1, 2):
-            before, _, after = _compact(ngettext(take.msgid, take.plural, count, locale)).partition("{count}")
-            if re.fullmatch(re.escape(before) + r"\d*" + re.escape(after), typed):
-                return "draw"
-    return None
+        before, _, after = gettext(MOVE_LABELS["catch"], locale).partition("{player}")
+        patterns.append(re.compile(r"\s*".join(map(re.escape, before.split())) + r"\s*(?P<player>\S.*?)\s*"
+                                   + r"\s*".join(map(re.escape, after.split())) + r"[!！]?",
+                                   re.IGNORECASE))
+    return tuple(patterns)
 
 
 def typed_move(line: str, chat: ChatKey, user: User) -> cmds.Command | None:
@@ -98,6 +162,9 @@ def not_understood(problem: Text | None = None) -> Text:
 
 
 def typed_command(line: str, chat: ChatKey, user: User) -> cmds.Command | None:
-    """A move as the hand names it, else the command of the line's first word (None: the
-    line is neither; it may name a card)."""
+    """A move as the hand or its buttons name it, or a call-out, else the command of the
+    line's first word (None: the line is none of them; it may name a card)."""
+    called = call_out(line, chat, user)
+    if isinstance(called, cmds.CallUno):
+        return called
     return typed_move(line, chat, user) or word_command(line.split(), chat, user)

@@ -152,3 +152,35 @@ async def test_an_edited_message_is_not_read_as_a_move(harness: Harness):
     await harness.settle()
     assert not [c for c in harness.api.calls[mark:] if c.method == "sendMessage"]
     assert await _top(harness) == "R3"
+
+
+async def test_a_button_s_words_typed_privately_make_its_move(harness: Harness):
+    """Bo faces a Wild Draw Four: his hand's button reads 接受+4, and typing that takes it."""
+    mover = await _my_turn(harness, ["W+4", "G3", "Y9"])
+    harness.say(mover, "W+4 红", chat=mover.id)
+
+    async def played() -> bool:
+        return (await match_of(harness)).game.pending_draw == 4
+    await harness.until(played, "the Wild Draw Four on the pile")
+    victim = await next_actor(harness, PLAYERS)
+    held = len((await match_of(harness)).game.hand(IDS[victim]))
+    harness.say(victim, "接受+4", chat=victim.id)
+
+    async def took() -> bool:
+        return len((await match_of(harness)).game.hand(IDS[victim])) == held + 4
+    await harness.until(took, "the four cards taken")
+
+
+async def test_a_call_out_typed_privately_catches_the_player_named(harness: Harness):
+    mover = await _my_turn(harness, ["R5", "G3"])
+    harness.say(mover, "红5", chat=mover.id)  # one card left, and no UNO! said
+
+    async def exposed() -> bool:
+        return IDS[mover] in (await match_of(harness)).game.catchable
+    await harness.until(exposed, "a player who forgot UNO!")
+    caller = next(u for u in PLAYERS if u is not mover)
+    harness.say(caller, f"抓 {mover.first_name}", chat=caller.id)
+
+    async def caught() -> bool:
+        return len((await match_of(harness)).game.hand(IDS[mover])) == 3
+    await harness.until(caught, "the penalty drawn")

@@ -27,7 +27,16 @@ from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, separator
 from bot.render.hand_text import jump_in_text, penalty_text
 from bot.render.recap import recap_lines
-from bot.render.text import card_count, render_notice, render_reply_pages, score_count, shortened
+from bot.render.text import (
+    card_count,
+    render_notice,
+    render_reply_pages,
+    score_count,
+    short_name,
+    shortened,
+    table_notes,
+    your_move,
+)
 
 from .command_names import command_markup
 from .pictures import HAND_FILE, RECAP_FILE, TOP_FILE, attachment_url
@@ -153,25 +162,17 @@ def table_embed(view: TableView, *, picture: bool = False) -> discord.Embed:
         embed.add_field(name=tr(N_("Watching"), loc), value=str(view.watchers))
     embed.add_field(name=tr(N_("Players"), loc), value=_seat_lines(view, loc, scoring=view.scoring) or "—",
                     inline=False)
-    names = {s.user_id: s.name for s in view.seats}
+    # What is waiting and whose move it is: the narrator's lines, as every table says them.
+    names = {s.user_id: short_name(s.name) for s in view.seats}
+    notes = [fmt(note, loc) for note in table_notes(view, names)]
     if view.current is not None:
-        turn = tr(N_("{player}, it is your turn."), loc,
-                  player=_mention_text(view.current, names.get(view.current, "?")))
-        if view.pending_draw:
-            turn += " " + tr(N_("Pending penalty: +{n}."), loc, n=view.pending_draw)
-        if view.challenge_possible:
-            turn += " " + tr(N_("The Wild Draw Four may be challenged."), loc)
+        turn = fmt(your_move(view, names.get(view.current, "?")), loc)
         if view.deadline:
             turn += " ⏱️ " + f"<t:{int(view.deadline)}:R>"
-        embed.add_field(name=tr(N_("Turn"), loc), value=shortened(turn, FIELD_MAX), inline=False)
+        embed.add_field(name=tr(N_("Turn"), loc), value=shortened("\n".join([turn, *notes]), FIELD_MAX),
+                        inline=False)
     if view.result is not None:  # the hand or game is over: how it ended, nothing to press
         embed.add_field(name=tr(N_("Result"), loc), value=shortened(fmt(view.result, loc), FIELD_MAX),
-                        inline=False)
-    if view.catchable:
-        caught = ", ".join(f"**{escape(isolate(names.get(u, u)))}**" for u in view.catchable)
-        embed.add_field(name=tr(N_("Can be caught"), loc),
-                        value=tr_markup(N_("{players} did not say UNO! Press UNO! to call them out."),
-                                        loc, players=caught),
                         inline=False)
     if view.last_hand:
         footer = tr(N_("Game {game} · hand {number} of {total}"), loc, game=view.game_id,
@@ -186,12 +187,6 @@ def table_embed(view: TableView, *, picture: bool = False) -> discord.Embed:
         footer += "\n" + fmt(view.seal, loc)
     embed.set_footer(text=shortened(footer, 2048))
     return embed
-
-
-def _mention_text(user_id: str, name: str) -> Any:
-    from bot.i18n import Mention
-
-    return Mention(user_id, name)
 
 
 def notice_content(view: Notice) -> str:

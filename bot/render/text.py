@@ -191,20 +191,12 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
                      + flags)
     lines.append("")
     current_name = names.get(view.current or "", "?")
-    if view.current and view.pending_draw:
-        lines.append(t.text(_penalty_waiting(view, current_name)))
-    if view.current and view.color_pending:
-        lines.append(t(N_("🎨 {player} names the colour of the first card now."), player=current_name))
-    if view.current and view.challenge_possible:
-        lines.append(t(N_("⚔️ {player} may challenge the Wild Draw Four."), player=current_name))
-    if view.catchable:
-        lines.append(t(N_("❗ Did not say UNO!: {players}. Anyone can call them out."),
-                       players=[names.get(uid, "?") for uid in view.catchable]))
+    lines += [t.text(note) for note in table_notes(view, names)]
     if view.current:
         if reader is not None and view.current != reader:
             turn = t(N_("⏳ {player} is to move."), player=current_name)
         else:
-            turn = t(N_("👉 Your move, {player}!"), player=Mention(view.current, current_name))
+            turn = t.text(your_move(view, current_name))
         if view.deadline is not None and moment is not None:
             turn += escape(" · ") + _with_markup(t(N_("⏱ until {time}"), time=_SLOT), moment(view.deadline))
         elif view.deadline is not None and now is not None:
@@ -217,6 +209,30 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
         lines.append(t(N_("The hand is over.")))
     history = _history(view.last, t, limit - len("\n".join(lines)) - 1)
     return fit([*lines[:head], *history, *lines[head:]], limit, keep_last=1)
+
+
+def table_notes(view: TableView, names: Mapping[str, str]) -> list[Text]:
+    """What the table says is waiting, on every frontend: the penalty on the player to act
+    (with only the answers the rules allow), a first Wild's colour to name, a Wild Draw Four
+    that may be challenged, and who may be called out for UNO!."""
+    notes = []
+    current_name = names.get(view.current or "", "?")
+    if view.current and view.pending_draw:
+        notes.append(_penalty_waiting(view, current_name))
+    if view.current and view.color_pending:
+        notes.append(Text(N_("🎨 {player} names the colour of the first card now."), {"player": current_name}))
+    if view.current and view.challenge_possible:
+        notes.append(Text(N_("⚔️ {player} may challenge the Wild Draw Four."), {"player": current_name}))
+    if view.catchable:
+        notes.append(Text(N_("❗ Did not say UNO!: {players}. Anyone can call them out."),
+                          {"players": [names.get(uid, "?") for uid in view.catchable]}))
+    return notes
+
+
+def your_move(view: TableView, name: str) -> Text:
+    """The player to act, told it is their move (by a mention where the frontend has one)."""
+    assert view.current is not None
+    return Text(N_("👉 Your move, {player}!"), {"player": Mention(view.current, name)})
 
 
 def watchers_text(count: int) -> Text:

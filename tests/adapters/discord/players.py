@@ -20,7 +20,7 @@ CHAT = ChatKey("discord", "1000")
 # lines of a public message allowed to name a card: the card(s) just played or turned over,
 # the rule line about challenging the Wild Draw Four just played, and the cards turned face up
 # to choose the dealer (back in the deck before the shuffle)
-PLAYED_LINE = re.compile(r"played|first card|jumped in|chose|Top card|challenged|choose the dealer",
+PLAYED_LINE = re.compile(r"played|first card|jumped in|chose|Top card|challenged|challenge the Wild Draw Four|choose the dealer",
                          re.IGNORECASE)
 
 

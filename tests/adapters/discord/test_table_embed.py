@@ -39,3 +39,29 @@ def test_seat_lines_count_cards_and_score_in_the_scorings_units(locale, scoring,
 def test_the_hand_title_counts_its_cards(locale, count, title):
     view = hand(locale)
     assert hand_embed(replace(view, cards=view.cards[:count])).title == title
+
+
+def turn_field(view) -> str:
+    embed = table_embed(view)
+    return next(field.value for field in embed.fields if field.name in ("Turn", "当前回合"))
+
+
+@pytest.mark.parametrize(("changes", "said", "unsaid"), [
+    ({"pending_draw": 2}, "draws 2 cards.", "stack"),  # no stacking: no answer but taking them
+    ({"pending_draw": 2, "can_stack": True}, "draws 2 cards unless they stack on it.", "challenge"),
+    ({"pending_draw": 4, "challenge_possible": True}, "draws 4 cards unless they challenge.", "stack"),
+    ({"color_pending": True}, "names the colour of the first card now.", "Penalty"),
+    ({"catchable": ("u3",)}, "Did not say UNO!: \u2068P3\u2069. Anyone can call them out.", "Penalty"),
+])
+def test_the_turn_says_what_waits_as_every_table_does(changes, said, unsaid):
+    """The player to act is mentioned, and what waits on them is the narrator's line: a
+    penalty offers only the answers the rules allow (no stacking where the rules have none)."""
+    field = turn_field(table(**changes))
+    assert field.startswith("👉 Your move, **\u2068P1\u2069**! ⏱️ <t:1000:R>\n")
+    assert said in field and unsaid not in field
+
+
+def test_the_turn_in_chinese():
+    field = turn_field(table("zh_CN", pending_draw=4, challenge_possible=True))
+    assert field.splitlines()[1:] == ["⚠️ 罚牌待定：\u2068P1\u2069须摸4张牌，除非质疑。",
+                                      "⚔️ \u2068P1\u2069可以质疑这张王牌+4。"]

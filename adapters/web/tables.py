@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.coordinator import N_, LobbyView, TableView
 from bot.i18n import card_label, color_label, gettext, separator, translate
-from bot.render.text import card_count, score_count
+from bot.render.text import card_count, score_count, table_notes
 
 from .pages import translated
 
@@ -23,7 +23,6 @@ LABELS = {
     "counterclockwise": N_("Counterclockwise"),
     "color_in_force": N_("Colour: {color}"),
     "draw_pile": N_("Draw pile: {count}"),
-    "catchable": N_("Can be called out: {players}"),
     "lobby": N_("The game has not started yet. Players: {players}"),
     "over": N_("This hand is over."),
     "stopped": N_("This game has ended."),
@@ -57,6 +56,9 @@ def table_json(table: TableView, locale: str, over: bool) -> dict[str, Any]:
         "current_name": None if over or table.current is None else names.get(table.current),
         "deadline": None if over else table.deadline, "draw_pile": table.draw_pile,
         "catchable": [names.get(user, user) for user in table.catchable],
+        # What waits (a penalty and the answers the rules allow, a colour to name, a challenge,
+        # who may be called out), as every table words it.
+        "notes": [] if over else [translate(note, locale) for note in table_notes(table, names)],
         # Seats by name and place: a page that may know the user ids adds them.
         "seats": [{"name": seat.name, "cards": seat.cards, "score": seat.score,
                    "cards_text": card_count(seat.cards, locale),

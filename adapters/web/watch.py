@@ -52,7 +52,6 @@ FULL = 4429
 LABELS = {
     "title": N_("UNO: watching the table"),
     "hand": N_("Hand {number}"),
-    "pending": N_("Waiting penalty: +{count}"),
     "race": N_("UNO! race"),
     "no_race": N_("No UNO! calls in this game yet."),
     "unauthorized": N_("This link is not valid any more: ask for a new one with the watch "

@@ -333,6 +333,23 @@ async def test_a_spectator_page_shows_the_live_table_and_never_a_hand(browser, s
     await page.screenshot(path=str(ARTIFACTS / "watch-page.png"))
 
 
+async def test_a_spectator_sees_what_waits_at_the_table_as_the_chat_table_words_it(browser, served):
+    web = served
+    ana, bo = await web.two_players()
+    game = await web.game_id()
+    await web.rig({ana.id: ["R5", "G7"], bo.id: ["R9", "Y2", "Y3"]}, ["B3", "B4", "B5"], ["R1"],
+                  current=ana.id)
+    token = web.web.links.watch("telegram", game).split("#token=")[1]
+    page = await open_page(browser, f"{web.base}/watch#token={token}")
+    await page.wait_for_selector("#game:not([hidden])", timeout=10_000)
+    assert await page.text_content("#notes") == ""
+    assert (await web.do(cmds.PlayCards, ana, cards=("R5",))).ok  # one card left, no UNO! said
+    await page.wait_for_function("document.querySelector('#notes').textContent.includes('UNO')",
+                                 timeout=10_000)
+    assert await page.text_content("#notes") == \
+        "❗ Did not say UNO!: Ana. Anyone can call them out."
+
+
 async def test_the_recap_appears_live_on_the_hand_and_watch_pages_and_stays_on_reload(browser, served):
     web = served
     ana, bo = await web.two_players(settings={"target_score": 1, "turn_timer": 0})

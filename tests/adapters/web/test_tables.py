@@ -27,3 +27,20 @@ def test_the_lobby_names_each_bots_level_in_the_readers_language():
     for data in (snapshot_json(player, 0.0), spectator_json(watcher, 1)):
         assert data["lobby"] == {"players": ["Ana", "Bot Bo · 困难"], "players_text": "Ana、Bot Bo · 困难"}
         assert data["labels"]["lobby"] == "牌局还没开始。玩家：{players}"  # the shared label
+
+
+def test_what_waits_at_the_table_is_the_narrators_lines_for_the_spectators():
+    """A penalty and the answers the rules allow, and who may be called out: as every table
+    words them, in the chat's language; a finished hand has none."""
+    from dataclasses import replace
+
+    from adapters.web.tables import table_json
+    from tests.render.test_text import table
+
+    view = table("zh_CN", pending_draw=4, challenge_possible=True, catchable=("u3",))
+    assert table_json(view, "zh_CN", over=False)["notes"] == [
+        "⚠️ 罚牌待定：P1须摸4张牌，除非质疑。", "⚔️ P1可以质疑这张王牌+4。", "❗ 没喊UNO：P3。任何人都可以抓。"]
+    stacking = replace(view, locale="en", challenge_possible=False, can_stack=True, catchable=())
+    assert table_json(stacking, "en", over=False)["notes"] == [
+        "⚠️ Penalty waiting: P1 draws 4 cards unless they stack on it."]
+    assert table_json(view, "zh_CN", over=True)["notes"] == []

@@ -25,7 +25,7 @@ from bot.coordinator import (
 )
 from bot.engine.cards import Card, Color, Rank
 from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, separator
-from bot.render.hand_text import jump_in_text, penalty_text
+from bot.render.hand_text import hand_notes, jump_in_text, swap_reminder
 from bot.render.recap import recap_lines
 from bot.render.text import (
     card_count,
@@ -225,14 +225,14 @@ def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1, *,
     lines.append(tr_markup(N_("On top: {card}"), loc, card=top))
     if view.hand_over:
         lines.append(tr(N_("This hand is over."), loc))
-    elif view.is_turn:
-        lines.append(tr(N_("It is your turn."), loc))
-        penalty = penalty_text(view)
-        if penalty is not None:
-            lines.append(fmt(penalty, loc))
     else:
-        jump_in = jump_in_text(view)
-        lines.append(fmt(jump_in, loc) if jump_in is not None else tr(N_("Wait for your turn."), loc))
+        # What waits on this hand, as every frontend words it beside the buttons.
+        notes = [note for note in (*hand_notes(view), swap_reminder(view)) if note is not None]
+        if view.is_turn:
+            lines.append(tr(N_("It is your turn."), loc))
+        elif jump_in_text(view) is None:
+            lines.append(tr(N_("Wait for your turn."), loc))
+        lines += [fmt(note, loc) for note in notes]
     embed.description = shortened("\n".join(lines), EMBED_DESCRIPTION_MAX)
     if pages > 1:
         embed.set_footer(text=tr(N_("Page {page} of {pages}"), loc, page=page + 1, pages=pages))

@@ -21,7 +21,7 @@ from bot.coordinator import (
 )
 from bot.engine.cards import Color
 from bot.i18n import card_label, color_label, translate
-from bot.render.hand_text import penalty_text
+from bot.render.hand_text import hand_notes, swap_reminder
 
 from . import tables
 from .pages import translated
@@ -103,7 +103,12 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
             # What may be done comes only from "plays" and "moves" below: no rank, wild or
             # "can ..." flags, so the page has nothing to work a rule out from.
             "is_turn": hand.is_turn, "pending_draw": hand.pending_draw,
-            "pending_text": translated(penalty_text(hand), locale), "over": hand.hand_over,
+            # What waits on this hand (a penalty and its answers, what a challenge risks,
+            # the cards to jump in with), as every frontend words it.
+            "notes": [] if hand.hand_over else [
+                translate(note, locale) for note in (*hand_notes(hand), swap_reminder(hand))
+                if note is not None],
+            "over": hand.hand_over,
             # The dealer names the colour of a Wild turned first (and may do nothing else).
             "name_color": hand.name_color and not hand.hand_over,
             "note": translated(hand.note, locale),

@@ -74,17 +74,37 @@ def jump_in_text(view: HandView) -> Text | None:
     return Text(N_("⚡ You may jump in with {cards}."), {"cards": cards})
 
 
+def hand_notes(view: HandView) -> list[Text]:
+    """What waits on this hand now, as every frontend shows it beside the hand's buttons: a
+    first Wild's colour to name (then nothing else), a penalty and the answers this hand has,
+    what a challenge risks, the cards it may jump in with."""
+    if view.name_color:
+        return [Text(N_("🌈 The first card is a Wild and you name its colour (red, green, blue or "
+                        "yellow) before play begins."))]
+    notes = [note for note in (penalty_text(view), _challenge_text(view), jump_in_text(view))
+             if note is not None]
+    return notes
+
+
+def _challenge_text(view: HandView) -> Text | None:
+    if not view.can_challenge:
+        return None
+    return Text(N_("⚔️ You may challenge the Wild Draw Four: if it was a bluff the player draws 4, "
+                   "otherwise you draw 6."))
+
+
+def swap_reminder(view: HandView) -> Text | None:
+    """Under 7-0, for whoever holds a 7: whom it may swap hands with (noise in a hand without one)."""
+    if view.swap_targets and any(option.card.rank is Rank.SEVEN for option in view.cards):
+        return Text(N_("A 7 swaps hands with one of: {players}"),
+                    {"players": [short_name(name) for _uid, name in view.swap_targets]})
+    return None
+
+
 def _hand_options(view: HandView, t: Writer) -> list[str]:
-    lines = []
-    if getattr(view, "name_color", False):
-        return [t(N_("🌈 The first card is a Wild and you name its colour (red, green, blue or "
-                     "yellow) before play begins."))]
-    penalty = penalty_text(view)
-    if penalty is not None:
-        lines.append(t.text(penalty))
-    if view.can_challenge:
-        lines.append(t(N_("⚔️ You may challenge the Wild Draw Four: if it was a bluff the player "
-                          "draws 4, otherwise you draw 6.")))
+    lines = [t.text(note) for note in hand_notes(view)]
+    if view.name_color:
+        return lines
     options = []
     if view.is_turn and any(option.playable for option in view.cards):
         options.append(Text(N_("play a ✅ card")))
@@ -96,15 +116,11 @@ def _hand_options(view: HandView, t: Writer) -> list[str]:
         (view.can_draw and not view.pending_draw, "draw"), (view.can_pass, "pass"),
         (view.can_declare_uno, "uno"), (view.can_challenge, "challenge"),
         (bool(view.catchable), "catch")) if offered]
-    jump_in = jump_in_text(view)
-    if jump_in is not None:
-        lines.append(t.text(jump_in))
     if options:
         lines.append(t(N_("You can: {options}"), options=options))
-    elif not view.is_turn and jump_in is None:
+    elif not view.is_turn and jump_in_text(view) is None:
         lines.append(t(N_("Waiting for your turn.")))
-    if view.swap_targets and any(option.card.rank is Rank.SEVEN for option in view.cards):
-        # a reminder for whoever holds a 7: noise in a hand without one
-        lines.append(t(N_("A 7 swaps hands with one of: {players}"),
-                       players=[short_name(name) for _uid, name in view.swap_targets]))
+    swap = swap_reminder(view)
+    if swap is not None:
+        lines.append(t.text(swap))
     return lines

@@ -65,3 +65,23 @@ def test_the_turn_in_chinese():
     field = turn_field(table("zh_CN", pending_draw=4, challenge_possible=True))
     assert field.splitlines()[1:] == ["⚠️ 罚牌待定：\u2068P1\u2069须摸4张牌，除非质疑。",
                                       "⚔️ \u2068P1\u2069可以质疑这张王牌+4。"]
+
+
+@pytest.mark.parametrize("locale", ["en", "zh_CN"])
+def test_the_hand_says_what_waits_on_it_as_every_frontend_does(locale):
+    """A Wild Draw Four's victim reads the penalty with the answers their hand has and what a
+    challenge risks, the narrator's lines the text hand shows too."""
+    from adapters.web.views import _content
+    from bot.coordinator.snapshot import PlayerSnapshot
+    from bot.i18n import translate
+    from bot.render.hand_text import hand_notes
+    from tests.adapters.test_move_labels import CHAT, victim_view
+
+    view = victim_view(locale)
+    notes = [translate(note, locale) for note in hand_notes(view)]
+    assert len(notes) == 2 and ("challenge" in notes[1] or "质疑" in notes[1])
+    description = hand_embed(view).description or ""
+    assert all(note in description for note in notes)
+    snapshot = PlayerSnapshot(game_id=view.game_id, chat=CHAT, status="running", version=1,
+                              locale=locale, name="Ana", lobby=None, table=None, hand=view)
+    assert _content(snapshot)["hand"]["notes"] == notes

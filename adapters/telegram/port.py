@@ -8,16 +8,15 @@ under Telegram's group limit merged into the newest. A hand goes to the player's
 each call, so no game message is lost or reordered. The table is a photo of the top card
 with the table as its caption (photos.py): one call per turn still, each picture uploaded once.
 
-Edits notify nobody, so when the turn passes to a player (``HandView.turn_started``) their
-hand goes out as a new message headed "your turn in <group>", and the previous hand message
-is deleted (or, where Telegram refuses, loses its keyboard), beside the rest of the move so
-that nothing waits for it: one live hand keyboard per player. The mover's hand is deleted
-rather than edited when the turn left them with nothing to press until it comes back
-(``HandView.turn_ended``: no jump-in, no call-out): a plain turn costs the table edit, that
-deletion and the next player's new message, 3 calls. Between
-turns such a player sees their cards through My cards (inline mode) or ``/hand``. ``/hand`` (``HandView.repost``) posts anew the same way, so it always shows. A player
-who blocked the bot is not tried again until they write to it (their 403s would only use up
-the private budget); the coordinator pings them in the group instead.
+Edits notify nobody, so when the turn passes to a player (``HandView.turn_started``) their hand
+goes out as a new message headed "your turn in <group>" and the old one is deleted (or, where
+Telegram refuses, loses its keyboard), beside the rest of the move: one live hand keyboard per
+player. The mover's hand is deleted rather than edited when the turn left them nothing to press
+(``HandView.turn_ended``: no jump-in, no call-out): a plain turn costs 3 calls (the table edit,
+that deletion, the next player's new message); meanwhile My cards (inline mode) and ``/hand``
+(``HandView.repost``, posted anew) show the cards. A player who blocked the bot is not tried
+again until they write to it (their 403s would use up the private budget); the coordinator pings
+them in the group instead.
 
 The port also remembers, per user, the last hand it was asked to deliver (even when the
 delivery failed): inline mode shows it in the group without a round trip, and the hand
@@ -27,7 +26,8 @@ keyboard's page buttons re-render it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -294,15 +294,8 @@ class TelegramChatPort:
         text = clip_html(text)
         markup = self._hand_markup(user_id, view)
         anew = edit is not None and (view.turn_started or view.repost)
-        try:
+        with self._to_player(user_id):
             shown = await self._send_or_edit(int(user_id), text, markup, None if anew else edit)
-        except Forbidden:
-            self._blocked[user_id] = True
-            raise DeliveryFailed("blocked") from None  # no detail: it would name the user
-        except RetryAfter:
-            raise DeliveryFailed("rate_limited") from None
-        except TelegramError as error:
-            raise DeliveryFailed("other", error.message) from None
         if anew and edit is not None and edit != shown:
             # Beside the rest of the move, not before it: the answer to the press and the
             # other hands do not wait for the old message's deletion.
@@ -324,8 +317,7 @@ class TelegramChatPort:
                              web_link=self.web_link(user_id, view.game_id))
 
     async def _retire(self, chat_id: int, message_id: int) -> None:
-        """The previous hand message, once its successor is out: deleted, or where Telegram
-        will not delete it (older than 48 h), its keyboard removed. Never fails the move."""
+        """An old hand or table, its successor out: deleted, else its keyboard taken off."""
         try:
             await self.bot.delete_message(chat_id, message_id)
             return
@@ -392,7 +384,7 @@ class TelegramChatPort:
             except BadRequest as error:  # a group that forbids media: its facts as text
                 self.muted.refuse_photos(chat_id, error)
                 body = body.caption
-        text = body
+        text, stale = body, None  # stale: an old message left behind, still showing buttons
         if edit is not None:
             try:
                 await self.bot.edit_message_text(text, chat_id=chat_id, message_id=int(edit),
@@ -403,10 +395,13 @@ class TelegramChatPort:
                     return edit
                 if "parse entities" in error.message.lower():
                     raise  # the text itself was refused: a new message would be too
-                # Deleted, too old or not ours: fall through and send a fresh message.
+                # Deleted, too old, not ours, or a photo (media forbidden now): sent anew.
                 log.info("edit of message %s in chat %s failed (%s); sending anew", edit, chat_id, error.message)
+                stale = None if "not found" in error.message.lower() else int(edit)
         sent = await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
                                            message_thread_id=thread)
+        if stale is not None:
+            await self._retire(chat_id, stale)
         return str(sent.message_id)
 
     async def _deliver_photo(self, chat_id: int, photo: TablePhoto, markup: InlineKeyboardMarkup | None,
@@ -478,12 +473,18 @@ class TelegramChatPort:
         picture = InputFile(await hand_picture(view), filename="hand.png")
         caption = tr(N_("🖼 Your hand ({count}): the bright cards can be played now, the dimmed "
                         "ones cannot."), view.locale, count=len(view.cards))
-        try:
+        with self._to_player(user_id):
             await self.bot.send_photo(int(user_id), picture, caption=html(caption),
                                       parse_mode=ParseMode.HTML)
+
+    @contextmanager
+    def _to_player(self, user_id: str) -> Iterator[None]:
+        """Telegram's refusals of a message to a player's private chat, as DeliveryFailed."""
+        try:
+            yield
         except Forbidden:
             self._blocked[user_id] = True
-            raise DeliveryFailed("blocked") from None
+            raise DeliveryFailed("blocked") from None  # no detail: it would name the user
         except RetryAfter:
             raise DeliveryFailed("rate_limited") from None
         except TelegramError as error:

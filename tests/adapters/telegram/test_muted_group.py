@@ -12,7 +12,7 @@ import logging
 import pytest
 
 from .conftest import ANA, BO, GROUP, Harness, data_of
-from .helpers import CHAT
+from .helpers import CHAT, next_actor, take_turn
 from .test_recap import one_hand_match_played
 
 WHY = f"I cannot write in group {GROUP}: an admin must let me send messages there."
@@ -144,3 +144,26 @@ async def test_a_group_that_forbids_media_gets_the_recap_as_text(harness: Harnes
     await harness.api.wait_for(lambda: [m for m in harness.api.chat_messages(GROUP)
                                         if not m.photo and "📈" in (m.text or "")] or None,
                                what="the recap as text")
+
+
+async def test_a_photo_table_gives_way_to_text_when_the_group_forbids_media_mid_game(harness: Harness):
+    """The old photo cannot be edited into text: it is taken away, so that nobody presses its
+    buttons, and the game goes on under a text table."""
+    await harness.start()
+    await harness.open_game(ANA, BO)
+    await harness.start_game(ANA, [ANA, BO])
+    await harness.settle()
+    photo = int((await harness.store.load(CHAT)).table_message_id)
+    assert harness.api.message(GROUP, photo).photo
+    harness.api.mute_bot(GROUP, photos_only=True)
+    for _turn in range(40):  # until a move changes the picture (a card played)
+        if int((await harness.store.load(CHAT)).table_message_id) != photo:
+            break
+        await take_turn(harness, await next_actor(harness, [ANA, BO]))
+        await harness.settle()
+    else:
+        raise AssertionError("no card was played")
+    table = harness.api.message(GROUP, int((await harness.store.load(CHAT)).table_message_id))
+    assert not table.photo and "UNO" in table.text and any(d.startswith("t:") for d in data_of(table))
+    assert [c for c in harness.api.calls if c.method == "deleteMessage" and c.chat_id == GROUP
+            and int(c.params["message_id"]) == photo]

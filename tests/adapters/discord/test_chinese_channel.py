@@ -15,7 +15,8 @@ USERS = {str(user.id): user for user in (LI, MEI, WANG)}
 # What may stay in Latin letters: the players' names, UNO and the hash's name.
 ALLOWED = {"Li", "Mei", "Wang", "UNO", "SHA"}
 WORD = re.compile(r"[A-Za-z][A-Za-z'’]{2,}")
-MARKUP = re.compile(r"<[@#/:!&][^>]*>|\b[0-9a-fA-F]{16,}\b|\b[0-9A-F]{4}\b")  # mentions, times, hashes
+# Mentions and times, a game's id, a seed, a hash's groups of digits.
+MARKUP = re.compile(r"<[@#/:!&][^>]*>|(?<![0-9A-Za-z])(?:[0-9a-f]{10,}|[0-9A-F]{4})(?![0-9A-Za-z])")
 
 
 def shown(payload: dict[str, Any]) -> list[str]:

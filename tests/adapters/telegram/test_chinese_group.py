@@ -15,7 +15,8 @@ PLAYERS = [replace(user, language_code="zh-hans") for user in (ANA, BO, CY)]
 # What may stay in Latin letters: the players' names, UNO, the hash's name and a time's zone.
 ALLOWED = {"Ana", "Bo", "Cy", "UNO", "SHA", "UTC"}
 WORD = re.compile(r"[A-Za-z][A-Za-z'’]{2,}")
-HEX = re.compile(r"\b[0-9a-fA-F]{16,}\b|\b[0-9A-F]{4}\b")  # a seed, a hash's groups of digits
+# A game's id, a seed, a hash's groups of digits.
+HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-f]{10,}|[0-9A-F]{4})(?![0-9A-Za-z])")
 
 
 def english_in(text: str) -> list[str]:

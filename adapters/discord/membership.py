@@ -10,7 +10,7 @@ import logging
 
 import discord
 
-from bot.coordinator import N_, Commands, GameStore, Text, User
+from bot.coordinator import N_, ChatKey, Commands, GameStore, Text, User
 from bot.coordinator import commands as cmd
 from bot.i18n import CommandRef, format_text, gettext, normalize_locale, separator
 
@@ -58,15 +58,18 @@ def places_of(channel: discord.abc.GuildChannel | discord.Thread) -> set[str]:
 
 async def stop_games(coordinator: Commands, store: GameStore, me: discord.ClientUser | None,
                      chat_ids: set[str]) -> None:
-    """Stop the active games in ``chat_ids`` (the bot stops them: it manages every game)."""
+    """Stop the active games in ``chat_ids`` (the bot stops them: it manages every game),
+    each looked up by its chat: no read of the other channels' games."""
     if me is None:
         return
     bot_user = User(str(me.id), me.display_name, is_admin=True)
-    for record in await store.active_games():
-        if record.chat.platform == "discord" and record.chat.chat_id in chat_ids:
-            reply = await coordinator.handle(cmd.StopGame(record.chat, bot_user))
-            if reply.ok:  # a two-table match's other tables stopped with the first
-                log.info("game %s stopped: its channel is gone", record.game_id)
+    for chat_id in sorted(chat_ids):
+        record = await store.load(ChatKey("discord", chat_id))
+        if record is None:
+            continue
+        reply = await coordinator.handle(cmd.StopGame(record.chat, bot_user))
+        if reply.ok:  # a two-table match's other tables stopped with the first
+            log.info("game %s stopped: its channel is gone", record.game_id)
 
 
 # What the bot needs in a channel to show a game there, with the names Discord gives them.

@@ -122,3 +122,16 @@ async def test_a_deleted_table_thread_stops_the_whole_match(bot, fake):
     await wait_stopped(bot, fake, hub.game_id)
     for game_id in hub.two_tables.games:
         assert not (await bot.store.get(game_id)).active
+
+
+async def test_a_deleted_channel_reads_only_its_own_game(bot, fake, monkeypatch):
+    """Its game is found by its chat: the games of every other channel are not read."""
+    await open_game(bot)
+    game_id = (await bot.store.load(CHAT)).game_id
+
+    async def every_game():
+        raise AssertionError("every active game read for one channel")
+    monkeypatch.setattr(bot.store, "active_games", every_game)
+    channel = fake._guild_payload()["channels"][0]
+    await fake.dispatch("CHANNEL_DELETE", {**channel, "guild_id": str(fake.guild_id)})
+    await wait_stopped(bot, fake, game_id)

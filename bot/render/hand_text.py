@@ -81,9 +81,8 @@ def hand_notes(view: HandView) -> list[Text]:
     if view.name_color:
         return [Text(N_("🌈 The first card is a Wild and you name its colour (red, green, blue or "
                         "yellow) before play begins."))]
-    notes = [note for note in (penalty_text(view), _challenge_text(view), jump_in_text(view))
-             if note is not None]
-    return notes
+    return [note for note in (penalty_text(view), _challenge_text(view), jump_in_text(view))
+            if note is not None]
 
 
 def _challenge_text(view: HandView) -> Text | None:

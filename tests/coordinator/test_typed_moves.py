@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.coordinator import commands as cmds
 from bot.coordinator.ports import ChatKey, User
 from bot.coordinator.typed_moves import (
     MOVE_NAMES,
+    call_out,
     move_named,
     take_penalty,
     typed_command,
     typed_move,
 )
+from bot.coordinator.views import Text
 from bot.i18n import LOCALES, format_text, gettext
 
 CHAT, ME = ChatKey("telegram", "-1"), User("1", "Ana")
@@ -63,3 +67,12 @@ def test_what_names_neither_is_answered_with_how_to_play_in_both_languages():
     problem = parse_play("hello").text
     assert format_text(not_understood(problem), "en").startswith('I do not know the card "hello". Write a card')
     assert format_text(not_understood(), "zh_CN").startswith("这不是牌，也不是操作。写出牌名就能出牌")
+
+
+@given(st.text(max_size=60))
+def test_any_line_is_a_command_or_nothing_never_an_error(line):
+    """Whatever is typed in a private chat: a command, or None (then read as a card)."""
+    command = typed_command(line, CHAT, ME)
+    assert command is None or isinstance(command, cmds.Command)
+    named = call_out(line, CHAT, ME, [("1", "Ana"), ("2", "Bo")])
+    assert named is None or isinstance(named, (cmds.CallUno, Text))

@@ -231,7 +231,7 @@ def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1, *,
         if view.is_turn:
             lines.append(tr(N_("It is your turn."), loc))
         elif jump_in_text(view) is None:
-            lines.append(tr(N_("Wait for your turn."), loc))
+            lines.append(tr(N_("Waiting for your turn."), loc))
         lines += [fmt(note, loc) for note in notes]
     embed.description = shortened("\n".join(lines), EMBED_DESCRIPTION_MAX)
     if pages > 1:

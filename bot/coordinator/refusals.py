@@ -69,7 +69,7 @@ MESSAGES: dict[str, str] = {
                           "admin can end it with {command}."),
     "cannot_declare": N_("You can declare UNO only when you hold one card."),
     "hand_over": N_("This hand is over; the next one starts shortly."),
-    "bad_card": N_("I do not know the card {card}."),
+    "bad_card": N_("I do not know the card \"{card}\"."),  # as the notation says it
     "bad_color": N_("I do not know the colour {color}."),
     "no_color_to_name": N_("There is no colour to name now: a wild's colour is named as it is "
                            "played."),

@@ -350,6 +350,27 @@ async def test_a_spectator_sees_what_waits_at_the_table_as_the_chat_table_words_
         "❗ Did not say UNO!: Ana. Anyone can call them out."
 
 
+async def test_a_chinese_players_page_and_the_spectators_read_no_english(browser, served):
+    """In a Chinese chat, a player facing a Wild Draw Four reads their page in Chinese: the
+    table, the penalty and what a challenge risks, the buttons; so do the spectators."""
+    import re
+
+    web = served
+    ana, bo = await web.two_players(settings={"language": "zh_CN"})
+    game = await web.game_id()
+    await web.rig({ana.id: ["W+4", "G7", "B1"], bo.id: ["R9", "Y2", "Y3"]}, ["B3", "B4", "B5"],
+                  ["R1"], current=ana.id)
+    assert (await web.do(cmds.PlayCards, ana, cards=("W+4",), color="B")).ok
+    hand, watch = await open_hand_and_watch(browser, web, bo.id, game)
+    await hand.wait_for_function("document.querySelector('#note').textContent.includes('质疑')",
+                                 timeout=10_000)
+    for page in (hand, watch):
+        shown = await page.inner_text("body")
+        words = set(re.findall(r"[A-Za-z][A-Za-z']{2,}", shown)) - {"Ana", "UNO", "SHA"}
+        assert not words, words
+    assert await hand.text_content("[data-testid=draw]") == "接受+4"
+
+
 async def test_the_recap_appears_live_on_the_hand_and_watch_pages_and_stays_on_reload(browser, served):
     web = served
     ana, bo = await web.two_players(settings={"target_score": 1, "turn_timer": 0})

@@ -439,3 +439,20 @@ async def test_a_resumed_match_follows_the_language_given_for_this_run():
     assert "Your hand (only you can see this)" in shown and "🃏 Your hand: " in shown
     assert not re.search(r"[\u4e00-\u9fff]", shown.replace("玩家", "")), shown
     assert (await store.chat_settings(CHAT)).language == "en"  # "as last time" from now on
+
+
+async def test_a_whole_match_in_chinese_reads_no_english():
+    """Every line of a match played in Chinese, tables, hands, the bots' moves and the
+    standings, is Chinese: only the bots' names, UNO, a hash's name and a time zone stay in
+    Latin letters."""
+    store, terminal = MemoryStore(), Terminal()
+    reader, typed = scripted_human()
+    session = make_session(console_args(target=200, ai=3, lang="zh", name="小明",
+                                        setting_pairs=["reaction_window=0"]), store, reader, terminal)
+    assert await asyncio.wait_for(session.run(), 60) == 0
+    assert typed and "最终排名" in terminal.text
+    # A hash's groups of digits and a hand's seed set aside.
+    text = re.sub(r"(?<![0-9A-Za-z])(?:[0-9a-f]{10,}|[0-9A-F]{4})(?![0-9A-Za-z])", " ",
+                  visible(terminal.text))
+    words = set(re.findall(r"[A-Za-z][A-Za-z']{2,}", text)) - {"Bot", "Ana", "UNO", "SHA", "UTC"}
+    assert not words, sorted(words)

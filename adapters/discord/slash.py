@@ -24,6 +24,8 @@ from bot.coordinator import (
     Text,
     User,
     all_settings,
+    call_out,
+    called_out,
     format_value,
     label,
     move_named,
@@ -171,10 +173,12 @@ def build_group(frontend: Frontend) -> app_commands.Group:
         key = (interaction.channel_id, interaction.user.id)
         question = questions.pop(key, None)
         play = question.answered_by([text, *([color.value] if color else [])]) if question else None
-        if play is None and move_named(text) is not None:
-            # A move as the hand names it ("draw", "过牌"): that move, not a card.
+        if play is None and (move_named(text) is not None or called_out(text) is not None):
+            # A move as the hand or its buttons name it ("draw", "过牌", "Take +4", "Call out
+            # Bo"): that move, not a card.
             def move(chat: ChatKey, user: User) -> cmd.Command:
-                command = typed_move(text, chat, user)
+                called = call_out(text, chat, user)
+                command = called if isinstance(called, cmd.CallUno) else typed_move(text, chat, user)
                 assert command is not None
                 return command
 

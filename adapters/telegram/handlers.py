@@ -23,6 +23,7 @@ from bot.coordinator import (
     ChatKey,
     Reply,
     User,
+    called_out,
     move_named,
     not_understood,
     notation,
@@ -135,7 +136,9 @@ class CommandHandlers:
         found = await self._game_of(update)
         if found is None:
             return
-        if args and move_named(" ".join(args)) is not None:  # "/play draw": the move it names
+        said = " ".join(args)
+        if args and (move_named(said) is not None or called_out(said) is not None):
+            # "/play draw", "/play Call out Bo": the move it names
             await self._typed(found, " ".join(args))
         else:
             await self._play(found, args)

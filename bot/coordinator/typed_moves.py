@@ -96,19 +96,26 @@ def _take_words() -> tuple[re.Pattern[str], ...]:
     return tuple(patterns)
 
 
-def call_out(line: str, chat: ChatKey, user: User,
-             seats: Sequence[tuple[str, str]] | None = None) -> cmds.CallUno | Text | None:
-    """A call-out typed: "catch" (whoever forgot), "catch Bo", "抓 2", "Call out Bo" as its
-    button says it. With ``seats`` (user id, name) the player named is found here
-    (``Text``: why none is); without, the coordinator finds them. None: the line is neither."""
+def called_out(line: str) -> str | None:
+    """Whom a typed call-out names: "catch Bo", "抓 2", "Call out Bo" as its button says it
+    ("Bo", "2"); "catch" alone names nobody (""): whoever forgot. None: no call-out."""
     normal = unicodedata.normalize("NFKC", line).strip()
-    words = normal.split()
     found = next((m for m in (p.fullmatch(normal) for p in _call_out_words()) if m), None)
     if found is not None:  # as the button says it
-        named = found.group("player")
-    elif words and words[0].casefold().removeprefix("/") in CATCH_WORDS:
-        named = " ".join(words[1:])
-    else:
+        return str(found.group("player"))
+    words = normal.split()
+    if words and words[0].casefold().removeprefix("/") in CATCH_WORDS:
+        return " ".join(words[1:])
+    return None
+
+
+def call_out(line: str, chat: ChatKey, user: User,
+             seats: Sequence[tuple[str, str]] | None = None) -> cmds.CallUno | Text | None:
+    """The call-out ``line`` types (``called_out``). With ``seats`` (user id, name) the player
+    named is found here (``Text``: why none is); without, the coordinator finds them. None:
+    the line is no call-out."""
+    named = called_out(line)
+    if named is None:
         return None
     if not named:
         return cmds.CallUno(chat=chat, user=user)

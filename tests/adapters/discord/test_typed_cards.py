@@ -90,3 +90,14 @@ async def test_a_name_sent_next_completes_a_seven_played_without_a_target(bot, f
     await bot.slash(ANA, "play", card=BO.name)
     game = (await Table(bot, USERS).match()).game
     assert str(game.top) == "R7" and len(game.hand(a)) == 3 and len(game.hand(b)) == 4
+
+
+async def test_a_button_s_words_in_the_card_field_make_that_move(bot, fake):
+    """"Call out Ana" in the card field, as the hand's button says it, calls Ana out."""
+    await open_game(bot)
+    a, b, c = (str(u.id) for u in (ANA, BO, CY))
+    await set_position(bot, {a: ["R5", "G7"], b: ["B5", "R9", "Y1"], c: ["G3", "B9", "R7"]}, ["R3"], a)
+    await bot.slash(ANA, "play", card="R5")  # one card left, and no UNO! said
+    assert a in (await Table(bot, USERS).match()).game.catchable
+    await bot.slash(CY, "play", card="Call out Ana")
+    assert len((await Table(bot, USERS).match()).game.hand(a)) == 3

@@ -184,3 +184,18 @@ async def test_a_call_out_typed_privately_catches_the_player_named(harness: Harn
     async def caught() -> bool:
         return len((await match_of(harness)).game.hand(IDS[mover])) == 3
     await harness.until(caught, "the penalty drawn")
+
+
+async def test_play_with_a_call_out_calls_that_player_out(harness: Harness):
+    mover = await _my_turn(harness, ["R5", "G3"])
+    harness.say(mover, "红5", chat=mover.id)  # one card left, and no UNO! said
+
+    async def exposed() -> bool:
+        return IDS[mover] in (await match_of(harness)).game.catchable
+    await harness.until(exposed, "a player who forgot UNO!")
+    caller = next(u for u in PLAYERS if u is not mover)
+    harness.say(caller, f"/play Call out {mover.first_name}")  # in the group, as its button says
+
+    async def caught() -> bool:
+        return len((await match_of(harness)).game.hand(IDS[mover])) == 3
+    await harness.until(caught, "the penalty drawn")

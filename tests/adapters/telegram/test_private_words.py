@@ -171,7 +171,9 @@ async def test_a_button_s_words_typed_privately_make_its_move(harness: Harness):
     await harness.until(took, "the four cards taken")
 
 
-async def test_a_call_out_typed_privately_catches_the_player_named(harness: Harness):
+async def _a_call_out_catches(harness: Harness, line: str, *, privately: bool) -> None:
+    """A player plays down to one card without UNO!; another types ``line`` (its ``{name}``:
+    that player's), in their private chat or in the group, and the first draws the penalty."""
     mover = await _my_turn(harness, ["R5", "G3"])
     harness.say(mover, "红5", chat=mover.id)  # one card left, and no UNO! said
 
@@ -179,23 +181,16 @@ async def test_a_call_out_typed_privately_catches_the_player_named(harness: Harn
         return IDS[mover] in (await match_of(harness)).game.catchable
     await harness.until(exposed, "a player who forgot UNO!")
     caller = next(u for u in PLAYERS if u is not mover)
-    harness.say(caller, f"抓 {mover.first_name}", chat=caller.id)
+    harness.say(caller, line.format(name=mover.first_name), chat=caller.id if privately else GROUP)
 
     async def caught() -> bool:
         return len((await match_of(harness)).game.hand(IDS[mover])) == 3
     await harness.until(caught, "the penalty drawn")
+
+
+async def test_a_call_out_typed_privately_catches_the_player_named(harness: Harness):
+    await _a_call_out_catches(harness, "抓 {name}", privately=True)
 
 
 async def test_play_with_a_call_out_calls_that_player_out(harness: Harness):
-    mover = await _my_turn(harness, ["R5", "G3"])
-    harness.say(mover, "红5", chat=mover.id)  # one card left, and no UNO! said
-
-    async def exposed() -> bool:
-        return IDS[mover] in (await match_of(harness)).game.catchable
-    await harness.until(exposed, "a player who forgot UNO!")
-    caller = next(u for u in PLAYERS if u is not mover)
-    harness.say(caller, f"/play Call out {mover.first_name}")  # in the group, as its button says
-
-    async def caught() -> bool:
-        return len((await match_of(harness)).game.hand(IDS[mover])) == 3
-    await harness.until(caught, "the penalty drawn")
+    await _a_call_out_catches(harness, "/play Call out {name}", privately=False)  # as its button says

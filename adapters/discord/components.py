@@ -35,10 +35,11 @@ from bot.coordinator import (
 )
 from bot.engine.cards import Card, Color
 from bot.i18n import N_, card_label, color_label, format_text, gettext
+from bot.render.text import COLOR_MARKS, card_emoji
 
 from .client import frontend_of
 from .custom_ids import PATTERN, HandId, TableId, decode
-from .embeds import COLOR_SQUARES, card_emoji, tr
+from .embeds import tr
 
 CARDS_PER_PAGE = 20
 CONTROL_ROW = 4
@@ -53,7 +54,7 @@ def card_style(card: Card) -> discord.ButtonStyle:
 
 def card_button_emoji(card: Card) -> str:
     """The colour's square (🟨 for yellow: no yellow style exists), or 🌈 on a wild."""
-    return COLOR_SQUARES[card.color] if card.color is not None else WILD_EMOJI
+    return COLOR_MARKS[card.color] if card.color is not None else WILD_EMOJI
 
 
 class UnoButton(discord.ui.DynamicItem[discord.ui.Button], template=PATTERN):
@@ -165,7 +166,7 @@ def hand_components(view: HandView, owner: str, page: int = 0) -> discord.ui.Vie
     if view.color_names() and not over:  # the dealer names the colour of a Wild turned first
         return _view([_button(HandId(game, owner, page, "o", m.ref, press=view.press).encode(),
                               color_label(m.color, loc), style=CARD_STYLES[m.color], row=0,
-                              emoji=COLOR_SQUARES[m.color])
+                              emoji=COLOR_MARKS[m.color])
                       for m in view.color_names() if m.color is not None])
     items = []
     for i, (option, count) in enumerate(entries[page * CARDS_PER_PAGE:(page + 1) * CARDS_PER_PAGE]):
@@ -292,7 +293,7 @@ def picker_components(view: HandView, owner: str, button: HandId,
     def final(move: Move, label: str) -> UnoButton:
         style = CARD_STYLES[move.color] if move.color is not None else (
             card_style(move.cards[-1]) if move.cards and move.target is None else discord.ButtonStyle.primary)
-        emoji = COLOR_SQUARES[move.color] if move.color is not None else (
+        emoji = COLOR_MARKS[move.color] if move.color is not None else (
             card_button_emoji(move.cards[-1]) if move.cards and move.target is None else None)
         if move.kind in ("uno", "catch"):
             style, emoji = discord.ButtonStyle.danger, None

@@ -23,12 +23,14 @@ from bot.coordinator import (
     TableView,
     Text,
 )
-from bot.engine.cards import Card, Color, Rank
+from bot.engine.cards import Card, Color
 from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, separator
 from bot.render.hand_text import hand_notes, jump_in_text, swap_reminder
 from bot.render.recap import recap_lines
 from bot.render.text import (
+    COLOR_MARKS,
     card_count,
+    card_emoji,
     render_notice,
     render_reply_pages,
     score_count,
@@ -46,9 +48,6 @@ FIELD_MAX = 1024
 
 COLOURS = {Color.RED: 0xD72600, Color.GREEN: 0x379711, Color.BLUE: 0x0956BF, Color.YELLOW: 0xECD407}
 NEUTRAL = 0x2B2D31
-COLOR_SQUARES = {Color.RED: "🟥", Color.GREEN: "🟩", Color.BLUE: "🟦", Color.YELLOW: "🟨"}
-RANK_SYMBOLS = {Rank.SKIP: "⊘", Rank.REVERSE: "⇄", Rank.DRAW_TWO: "+2", Rank.WILD: "W",
-                Rank.WILD_DRAW_FOUR: "W+4"}
 
 
 def escape(text: str) -> str:
@@ -80,12 +79,6 @@ def tr_markup(msgid: str, locale: str, **markup: str) -> str:
         return msgid.format(**markup)
 
 
-def card_emoji(card: Card) -> str:
-    """Short form for buttons and compact lists: colour square + rank ("🟥5", "🌈W+4")."""
-    square = COLOR_SQUARES[card.color] if card.color else "🌈"
-    return square + RANK_SYMBOLS.get(card.rank, card.rank.value)
-
-
 def top_card_text(top: Card, color: Color | None, loc: str) -> str:
     """The top card, and for a wild the colour chosen (none yet when a wild is turned first)."""
     text = f"{card_emoji(top)} {escape(card_label(top, loc))}"
@@ -93,7 +86,7 @@ def top_card_text(top: Card, color: Color | None, loc: str) -> str:
         if color is None:
             text += " → " + tr(N_("colour not chosen yet"), loc)
         else:
-            text += " → " + COLOR_SQUARES[color] + " " + escape(color_label(color, loc))
+            text += " → " + COLOR_MARKS[color] + " " + escape(color_label(color, loc))
     return text
 
 

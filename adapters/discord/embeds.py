@@ -34,6 +34,8 @@ from bot.render.text import (
     render_notice,
     render_reply_pages,
     score_count,
+    seat_badges,
+    seat_flag,
     short_name,
     shortened,
     table_notes,
@@ -93,19 +95,19 @@ def top_card_text(top: Card, color: Color | None, loc: str) -> str:
 def _seat_lines(view: TableView | LobbyView, locale: str, *, scoring: str | None) -> str:
     """The seats, one a line; a table's (``scoring`` given) with their cards and scores."""
     lines = []
-    for seat in view.seats:
+    catchable = set(getattr(view, "catchable", ()))
+    for number, seat in enumerate(view.seats, 1):  # numbered: "/uno kick seat:2" names a seat so
         marker = "▶ " if getattr(seat, "is_current", False) else "• "
         name = mention(seat.user_id, seat.name) if seat.is_current else f"**{escape(isolate(seat.name[:32]))}**"
-        parts = [marker + name + (" 🤖" if seat.is_ai else "")]
+        parts = [f"{marker}{number}. {name}" + "".join(" " + fmt(badge, locale) for badge in seat_badges(seat))]
         if seat.level is not None:  # a bot in the lobby: its level
             parts.append(fmt(seat.level, locale))
         if scoring is not None:
             parts.append(card_count(seat.cards, locale))
             parts.append(score_count(seat.score, scoring, locale))
-            if seat.declared_uno:
-                parts.append("📢 UNO!")
-        if not seat.reachable:
-            parts.append("⚠️")
+            flag = seat_flag(seat, catchable)
+            if flag is not None:
+                parts.append(fmt(flag, locale))
         lines.append(" · ".join(parts))
     return shortened("\n".join(lines), FIELD_MAX)
 

@@ -172,18 +172,9 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
     lines.append("")
     catchable = set(view.catchable)
     for number, seat in enumerate(view.seats, 1):
-        badges = ""
-        if seat.is_ai:
-            badges += " 🤖"
-        if not seat.reachable:
-            badges += " 📵"
-        if seat.team is not None:
-            badges += " " + t(N_("team {team}"), team=seat.team + 1)  # engine teams are 0-based
-        flags = ""
-        if seat.declared_uno and seat.cards == 1:
-            flags = escape(" · ") + t(N_("UNO!"))
-        elif seat.user_id in catchable:
-            flags = escape(" · ❗")
+        badges = "".join(" " + t.text(badge) for badge in seat_badges(seat))
+        flag = seat_flag(seat, catchable)
+        flags = "" if flag is None else escape(" · ") + t.text(flag)
         marker = "▶" if seat.is_current else "•"
         lines.append(escape(f"{marker} {number}. {names[seat.user_id]}") + badges
                      + escape(" · ") + t.cards(seat.cards)
@@ -209,6 +200,32 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
         lines.append(t(N_("The hand is over.")))
     history = _history(view.last, t, limit - len("\n".join(lines)) - 1)
     return fit([*lines[:head], *history, *lines[head:]], limit, keep_last=1)
+
+
+_SYMBOL = "{symbol}"  # a mark no language translates (kept out of the catalogs)
+
+
+def _symbol(mark: str) -> Text:
+    return Text(_SYMBOL, {"symbol": mark})
+
+
+def seat_badges(seat: Any) -> list[Text]:
+    """A seat's marks after its name, on every table: a bot, a player the bot cannot reach,
+    the team (a lobby's seat has none of the last two)."""
+    badges = [_symbol("🤖")] if seat.is_ai else []
+    if not getattr(seat, "reachable", True):
+        badges.append(_symbol("📵"))
+    team = getattr(seat, "team", None)
+    if team is not None:
+        badges.append(Text(N_("team {team}"), {"team": team + 1}))  # engine teams are 0-based
+    return badges
+
+
+def seat_flag(seat: Any, catchable: Iterable[str]) -> Text | None:
+    """UNO! said with one card left, or ❗ for a player who may be called out for not saying it."""
+    if seat.declared_uno and seat.cards == 1:
+        return Text(N_("UNO!"))
+    return _symbol("❗") if seat.user_id in catchable else None
 
 
 def table_notes(view: TableView, names: Mapping[str, str]) -> list[Text]:

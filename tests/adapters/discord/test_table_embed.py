@@ -85,3 +85,15 @@ def test_the_hand_says_what_waits_on_it_as_every_frontend_does(locale):
     snapshot = PlayerSnapshot(game_id=view.game_id, chat=CHAT, status="running", version=1,
                               locale=locale, name="Ana", lobby=None, table=None, hand=view)
     assert _content(snapshot)["hand"]["notes"] == notes
+
+
+@pytest.mark.parametrize(("locale", "team"), [("en", "team 2"), ("zh_CN", "2队")])
+def test_seats_are_numbered_with_their_team_and_flags_as_every_table_shows_them(locale, team):
+    """A team game's table says who plays with whom; the numbers are what /uno kick seat: takes;
+    a player who may be called out is flagged."""
+    view = table(locale, catchable=("u3",))
+    view = replace(view, seats=tuple(replace(seat, team=i % 2) for i, seat in enumerate(view.seats)))
+    lines = players_field(view).splitlines()
+    assert [line.split(" ", 2)[1] for line in lines] == ["1.", "2.", "3.", "4."]
+    assert team in lines[1] and team not in lines[0]
+    assert lines[2].endswith("❗") and not lines[1].endswith("❗")

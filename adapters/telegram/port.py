@@ -261,13 +261,9 @@ class TelegramChatPort:
         if message.game_id and self.bot_username:
             markup = InlineKeyboardMarkup([[InlineKeyboardButton(
                 tr(N_("Join"), message.locale), url=deep_link(self.bot_username, message.game_id))]])
-        try:
+        with self._to_player(user_id):
             await self.bot.send_message(int(user_id), clip_html(text), parse_mode=ParseMode.HTML,
                                         reply_markup=markup)
-        except Forbidden:
-            raise DeliveryFailed("blocked") from None
-        except TelegramError as error:
-            raise DeliveryFailed("other", error.message) from None
 
     async def send_hand(self, chat: ChatKey, user_id: str, view: HandView, *,
                         edit: str | None = None) -> str | None:

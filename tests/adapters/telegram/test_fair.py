@@ -132,3 +132,22 @@ async def test_notify_me_command_for_someone_unreachable_mentions_them(harness: 
         lambda: [c.params["text"] for c in harness.api.calls_to("sendMessage", GROUP)
                  if "as you asked" in c.params["text"]], what="the mention in the group")
     assert f"tg://user?id={CY.id}" in text[-1]
+
+
+async def test_a_player_whose_notice_was_refused_is_not_tried_again_until_they_write(harness: Harness):
+    """Cy's private chat refused the "new game" notice: his hand is not sent there in vain
+    (a 403 more from Telegram's budget) when he joins from the group."""
+    await harness.start()
+    harness.api.forbid_chat(CY.id)
+    assert "tell you privately" in await harness.ask(CY, "/notify")
+    harness.say(ANA, "/new")
+    await harness.api.wait_for(lambda: harness.api.calls_to("sendMessage", CY.id) or None,
+                               what="the notice tried")
+    tried = len(harness.api.calls_to(None, CY.id))
+    harness.say(CY, "/join")
+    await harness.settle()
+    await harness.press(ANA, harness.lobby(), callbacks.lobby(harness.game_id(), "start"))
+    await harness.api.wait_for(lambda: harness.api.calls_to("sendMessage", ANA.id) or None,
+                               what="the hands dealt")
+    await harness.settle()
+    assert len(harness.api.calls_to(None, CY.id)) == tried

@@ -28,9 +28,10 @@ from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate,
 from bot.render.hand_text import hand_notes, jump_in_text, swap_reminder
 from bot.render.recap import recap_lines
 from bot.render.text import (
-    COLOR_MARKS,
     card_count,
     card_emoji,
+    color_in_force,
+    color_mark,
     render_notice,
     render_reply_pages,
     score_count,
@@ -81,14 +82,14 @@ def tr_markup(msgid: str, locale: str, **markup: str) -> str:
         return msgid.format(**markup)
 
 
-def top_card_text(top: Card, color: Color | None, loc: str) -> str:
-    """The top card, and for a wild the colour chosen (none yet when a wild is turned first)."""
+def top_card_text(top: Card, color: Color | None, loc: str, pending: bool) -> str:
+    """The top card, and for a wild the colour in force, as the text table words it (a wild
+    turned first: the colour still to be named, or any card may follow, by the rules)."""
     text = f"{card_emoji(top)} {escape(card_label(top, loc))}"
     if top.is_wild:
-        if color is None:
-            text += " → " + tr(N_("colour not chosen yet"), loc)
-        else:
-            text += " → " + COLOR_MARKS[color] + " " + escape(color_label(color, loc))
+        shown = color_in_force(color, pending)
+        text += " → " + color_mark(color) + " " + (fmt(shown, loc) if isinstance(shown, Text)
+                                                   else escape(color_label(shown, loc)))
     return text
 
 
@@ -148,7 +149,7 @@ def table_embed(view: TableView, *, picture: bool = False) -> discord.Embed:
     embed.description = shortened("\n".join(fmt(t, loc) for t in view.last), EMBED_DESCRIPTION_MAX) or None
     if picture:  # the top card; its file goes with the message
         embed.set_image(url=attachment_url(TOP_FILE))
-    top = top_card_text(view.top, view.color, loc)
+    top = top_card_text(view.top, view.color, loc, view.color_pending)
     embed.add_field(name=tr(N_("Top card"), loc), value=top)
     direction = tr(N_("↻ in seat order"), loc) if view.direction == 1 else tr(N_("↺ reversed"), loc)
     embed.add_field(name=tr(N_("Direction"), loc), value=direction)
@@ -216,7 +217,7 @@ def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1, *,
         lines.append(fmt(view.note, loc))
     cards = " ".join(card_emoji(o.card) + ("" if o.playable else "·") for o in view.cards)
     lines.append(cards or "—")
-    top = top_card_text(view.top, view.color, loc)
+    top = top_card_text(view.top, view.color, loc, view.color_pending)
     lines.append(tr_markup(N_("On top: {card}"), loc, card=top))
     if view.hand_over:
         lines.append(tr(N_("This hand is over."), loc))

@@ -97,3 +97,14 @@ def test_seats_are_numbered_with_their_team_and_flags_as_every_table_shows_them(
     assert [line.split(" ", 2)[1] for line in lines] == ["1.", "2.", "3.", "4."]
     assert team in lines[1] and team not in lines[0]
     assert lines[2].endswith("❗") and not lines[1].endswith("❗")
+
+
+@pytest.mark.parametrize(("pending", "said"), [(True, "not named yet"), (False, "free choice")])
+def test_a_wild_turned_first_says_what_its_colour_is_by_the_rules(pending, said):
+    """Named by the dealer now, or any card may follow it (first_wild any_card): as the text
+    table says it, never "not chosen yet" whatever the rules."""
+    from bot.engine.cards import Card
+
+    view = table(top=Card.parse("W"), color=None, color_pending=pending)
+    top = next(field.value for field in table_embed(view).fields if field.name == "Top card")
+    assert top.endswith("→ 🌈 " + said)

@@ -117,8 +117,10 @@ async def test_hand_shows_an_unchanged_hand_again(harness: Harness):
     before = hand_messages(harness, BO)[-1]
     mark = len(harness.api.calls)
     harness.say(BO, "/hand", chat=BO.id)
-    await harness.api.wait_for(lambda: hand_messages(harness, BO)[-1].message_id != before.message_id,
-                               what="the hand posted anew")
+    # The new message, then the old one deleted beside it: waited for, not slept on.
+    await harness.api.wait_for(lambda: len(hand_messages(harness, BO)) == 1
+                               and hand_messages(harness, BO)[-1].message_id != before.message_id,
+                               what="the hand posted anew and the old one gone")
     await harness.settle()
     again = hand_messages(harness, BO)
     assert len(again) == 1 and again[0].text == before.text and again[0].reply_markup == before.reply_markup
@@ -126,8 +128,9 @@ async def test_hand_shows_an_unchanged_hand_again(harness: Harness):
     assert methods == ["sendMessage", "deleteMessage"]  # never an edit "not modified"
     # /hand in the group does the same, and says nothing in the group.
     harness.say(BO, "/hand")
-    await harness.api.wait_for(lambda: hand_messages(harness, BO)[-1].message_id != again[0].message_id,
-                               what="the hand posted anew from the group")
+    await harness.api.wait_for(lambda: len(hand_messages(harness, BO)) == 1
+                               and hand_messages(harness, BO)[-1].message_id != again[0].message_id,
+                               what="the hand posted anew from the group and the old one gone")
     await harness.settle()
     assert len(hand_messages(harness, BO)) == 1
     assert not [c for c in harness.api.calls[mark:] if c.chat_id == GROUP and c.method == "sendMessage"]

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.coordinator import N_, LobbyView, TableView
 from bot.i18n import card_label, color_label, gettext, separator, translate
-from bot.render.text import card_count, score_count, table_notes
+from bot.render.text import card_count, color_in_force, score_count, table_notes
 
 from .pages import translated
 
@@ -49,9 +49,11 @@ def table_json(table: TableView, locale: str, over: bool) -> dict[str, Any]:
     return {
         "hand_number": table.hand_number, "top": str(table.top),
         "top_label": card_label(table.top, locale),
-        # No colour yet: a first Wild that the first player's card will colour.
+        # No colour yet after a first Wild: named now, or any card may follow, as the rules
+        # have it (the text table's words).
         "color": table.color.value if table.color else None,
-        "color_label": color_label(table.color, locale) if table.color else "",
+        "color_label": color_label(table.color, locale) if table.color else translate(
+            color_in_force(None, table.color_pending), locale),
         "direction": table.direction, "over": over,
         "current_name": None if over or table.current is None else names.get(table.current),
         "deadline": None if over else table.deadline, "draw_pile": table.draw_pile,

@@ -44,3 +44,16 @@ def test_what_waits_at_the_table_is_the_narrators_lines_for_the_spectators():
     assert table_json(stacking, "en", over=False)["notes"] == [
         "⚠️ Penalty waiting: P1 draws 4 cards unless they stack on it."]
     assert table_json(view, "zh_CN", over=True)["notes"] == []
+
+
+def test_a_wild_turned_first_says_what_its_colour_is_by_the_rules_on_both_pages():
+    from dataclasses import replace
+
+    from adapters.web.tables import table_json
+    from bot.engine.cards import Card
+    from tests.render.test_text import table
+
+    first = replace(table("en"), top=Card.parse("W"), color=None)
+    assert table_json(replace(first, color_pending=True), "en", over=False)["color_label"] == "not named yet"
+    assert table_json(first, "en", over=False)["color_label"] == "free choice"
+    assert table_json(table("en"), "en", over=False)["color_label"] == "Green"

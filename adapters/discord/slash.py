@@ -28,6 +28,7 @@ from bot.coordinator import (
     called_out,
     format_value,
     label,
+    move_label,
     move_named,
     notation,
     setting,
@@ -218,6 +219,12 @@ def build_group(frontend: Frontend) -> app_commands.Group:
                 continue
             seen.add(value)
             choices.append(Choice(name=label, value=value))
+        if typed:  # "dr", "接受": the moves that are no card, as their buttons name them
+            for move in hand.moves:
+                if move.kind in ("draw", "take", "pass", "challenge"):
+                    shown = format_text(move_label(move), hand.locale)
+                    if typed in notation.normalize(shown):
+                        choices.append(Choice(name=shown, value=shown))
         return choices[:25]
 
     @uno.command(name=name("draw"), description=locale_str(N_("Draw a card (or take the penalty)")))

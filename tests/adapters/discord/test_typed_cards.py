@@ -101,3 +101,16 @@ async def test_a_button_s_words_in_the_card_field_make_that_move(bot, fake):
     assert a in (await Table(bot, USERS).match()).game.catchable
     await bot.slash(CY, "play", card="Call out Ana")
     assert len((await Table(bot, USERS).match()).game.hand(a)) == 3
+
+
+async def test_the_card_list_offers_a_move_by_its_button_s_words_once_typed(bot, fake):
+    """Typing "dr" in /uno play's card lists Draw beside the cards; chosen, it draws. With
+    nothing typed the list is the hand's cards only."""
+    await _position(bot)
+    typed = await fake.wait(await fake.autocomplete(ANA, "play", "card", "dr"))
+    offered = {c["name"]: c["value"] for c in typed.callback["data"]["choices"]}
+    assert offered.get("Draw") == "Draw"
+    empty = await fake.wait(await fake.autocomplete(ANA, "play", "card", ""))
+    assert "Draw" not in {c["value"] for c in empty.callback["data"]["choices"]}
+    await bot.slash(ANA, "play", card=offered["Draw"])
+    assert len((await Table(bot, USERS).match()).game.hand(str(ANA.id))) == 5

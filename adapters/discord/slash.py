@@ -24,12 +24,10 @@ from bot.coordinator import (
     Text,
     User,
     all_settings,
-    call_out,
-    called_out,
     format_value,
     label,
     move_label,
-    move_named,
+    names_a_move,
     notation,
     setting,
     typed_move,
@@ -174,12 +172,11 @@ def build_group(frontend: Frontend) -> app_commands.Group:
         key = (interaction.channel_id, interaction.user.id)
         question = questions.pop(key, None)
         play = question.answered_by([text, *([color.value] if color else [])]) if question else None
-        if play is None and (move_named(text) is not None or called_out(text) is not None):
+        if play is None and names_a_move(text):
             # A move as the hand or its buttons name it ("draw", "过牌", "Take +4", "Call out
             # Bo"): that move, not a card.
             def move(chat: ChatKey, user: User) -> cmd.Command:
-                called = call_out(text, chat, user)
-                command = called if isinstance(called, cmd.CallUno) else typed_move(text, chat, user)
+                command = typed_move(text, chat, user)
                 assert command is not None
                 return command
 

@@ -23,8 +23,7 @@ from bot.coordinator import (
     ChatKey,
     Reply,
     User,
-    called_out,
-    move_named,
+    names_a_move,
     not_understood,
     notation,
     preset_command,
@@ -137,9 +136,8 @@ class CommandHandlers:
         if found is None:
             return
         said = " ".join(args)
-        if args and (move_named(said) is not None or called_out(said) is not None):
-            # "/play draw", "/play Call out Bo": the move it names
-            await self._typed(found, " ".join(args))
+        if args and names_a_move(said):  # "/play draw", "/play Call out Bo": the move it names
+            await self._typed(found, said)
         else:
             await self._play(found, args)
 

@@ -139,8 +139,17 @@ def _call_out_words() -> tuple[re.Pattern[str], ...]:
     return tuple(patterns)
 
 
+def names_a_move(line: str) -> bool:
+    """The line is a move as the hand or its buttons name it, or a call-out (``typed_move``)."""
+    return move_named(line) is not None or called_out(line) is not None
+
+
 def typed_move(line: str, chat: ChatKey, user: User) -> cmds.Command | None:
-    """The command of a move typed as the hand names it (None: the line names none)."""
+    """The command of a move typed as the hand or its buttons name it, a call-out included
+    (the coordinator finds the player named); None: the line names none."""
+    called = call_out(line, chat, user)
+    if isinstance(called, cmds.CallUno):
+        return called
     move = move_named(line)
     return None if move is None else _COMMANDS[move](chat=chat, user=user)
 
@@ -171,7 +180,4 @@ def not_understood(problem: Text | None = None) -> Text:
 def typed_command(line: str, chat: ChatKey, user: User) -> cmds.Command | None:
     """A move as the hand or its buttons name it, or a call-out, else the command of the
     line's first word (None: the line is none of them; it may name a card)."""
-    called = call_out(line, chat, user)
-    if isinstance(called, cmds.CallUno):
-        return called
     return typed_move(line, chat, user) or word_command(line.split(), chat, user)

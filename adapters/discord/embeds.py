@@ -25,7 +25,7 @@ from bot.coordinator import (
 )
 from bot.engine.cards import Card, Color
 from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, separator
-from bot.render.hand_text import hand_notes, jump_in_text, swap_reminder
+from bot.render.hand_text import jump_in_text, notes_beside_buttons
 from bot.render.recap import recap_lines
 from bot.render.text import (
     card_count,
@@ -223,7 +223,7 @@ def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1, *,
         lines.append(tr(N_("This hand is over."), loc))
     else:
         # What waits on this hand, as every frontend words it beside the buttons.
-        notes = [note for note in (*hand_notes(view), swap_reminder(view)) if note is not None]
+        notes = notes_beside_buttons(view)
         if view.is_turn:
             lines.append(tr(N_("It is your turn."), loc))
         elif jump_in_text(view) is None:

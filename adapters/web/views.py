@@ -21,7 +21,7 @@ from bot.coordinator import (
 )
 from bot.engine.cards import Color
 from bot.i18n import card_label, color_label, translate
-from bot.render.hand_text import hand_notes, swap_reminder
+from bot.render.hand_text import notes_beside_buttons
 
 from . import tables
 from .pages import translated
@@ -106,8 +106,7 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
             # What waits on this hand (a penalty and its answers, what a challenge risks,
             # the cards to jump in with), as every frontend words it.
             "notes": [] if hand.hand_over else [
-                translate(note, locale) for note in (*hand_notes(hand), swap_reminder(hand))
-                if note is not None],
+                translate(note, locale) for note in notes_beside_buttons(hand)],
             "over": hand.hand_over,
             # The dealer names the colour of a Wild turned first (and may do nothing else).
             "name_color": hand.name_color and not hand.hand_over,

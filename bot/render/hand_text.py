@@ -85,6 +85,13 @@ def hand_notes(view: HandView) -> list[Text]:
             if note is not None]
 
 
+def notes_beside_buttons(view: HandView) -> list[Text]:
+    """``hand_notes`` and the 7-0 ``swap_reminder``: what a hand shown with its own buttons
+    (Discord's, the web hand) says, where there is no "You can" line between them."""
+    swap = swap_reminder(view)
+    return hand_notes(view) + ([swap] if swap is not None else [])
+
+
 def _challenge_text(view: HandView) -> Text | None:
     if not view.can_challenge:
         return None

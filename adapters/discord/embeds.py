@@ -40,6 +40,7 @@ from bot.render.text import (
     short_name,
     shortened,
     table_notes,
+    turn_status,
     your_move,
 )
 
@@ -219,14 +220,12 @@ def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1, *,
     lines.append(cards or "—")
     top = top_card_text(view.top, view.color, loc, view.color_pending)
     lines.append(tr_markup(N_("On top: {card}"), loc, card=top))
-    if view.hand_over:
-        lines.append(tr(N_("This hand is over."), loc))
-    else:
+    if view.hand_over or view.is_turn:
+        lines.append(fmt(turn_status(None, yours=view.is_turn, over=view.hand_over), loc))
+    if not view.hand_over:
         # What waits on this hand, as every frontend words it beside the buttons.
         notes = notes_beside_buttons(view)
-        if view.is_turn:
-            lines.append(tr(N_("It is your turn."), loc))
-        elif jump_in_text(view) is None:
+        if not view.is_turn and jump_in_text(view) is None:
             lines.append(tr(N_("Waiting for your turn."), loc))
         lines += [fmt(note, loc) for note in notes]
     embed.description = shortened("\n".join(lines), EMBED_DESCRIPTION_MAX)

@@ -12,19 +12,17 @@ from typing import Any
 
 from bot.coordinator import N_, LobbyView, TableView
 from bot.i18n import card_label, color_label, gettext, separator, translate
-from bot.render.text import card_count, color_in_force, score_count, table_notes
+from bot.render.text import card_count, color_in_force, score_count, table_notes, turn_status
 
 from .pages import translated
 
 # The labels both pages show; each page adds its own.
 LABELS = {
-    "waiting_for": N_("Waiting for {player}"),
     "clockwise": N_("Clockwise"),
     "counterclockwise": N_("Counterclockwise"),
     "color_in_force": N_("Colour: {color}"),
     "draw_pile": N_("Draw pile: {count}"),
     "lobby": N_("The game has not started yet. Players: {players}"),
-    "over": N_("This hand is over."),
     "stopped": N_("This game has ended."),
     "disconnected": N_("Connection lost: reconnecting..."),
 }
@@ -56,6 +54,8 @@ def table_json(table: TableView, locale: str, over: bool) -> dict[str, Any]:
             color_in_force(None, table.color_pending), locale),
         "direction": table.direction, "over": over,
         "current_name": None if over or table.current is None else names.get(table.current),
+        # The turn's line as the text table words it (a player's page words its own turn).
+        "turn_text": translate(turn_status(names.get(table.current or ""), over=over), locale),
         "deadline": None if over else table.deadline, "draw_pile": table.draw_pile,
         "catchable": [names.get(user, user) for user in table.catchable],
         # What waits (a penalty and the answers the rules allow, a colour to name, a challenge,

@@ -12,7 +12,16 @@ from bot.engine.cards import Rank
 from bot.i18n import N_, card_label
 from bot.i18n.formatting import Escape
 
-from .text import Writer, card_emoji, color_in_force, color_mark, fit, short_name
+from .text import (
+    HAND_OVER,
+    YOUR_TURN,
+    Writer,
+    card_emoji,
+    color_in_force,
+    color_mark,
+    fit,
+    short_name,
+)
 
 if TYPE_CHECKING:
     from bot.coordinator.views import HandView
@@ -26,7 +35,7 @@ def render_hand(view: HandView, *, escape: Escape = str) -> str:
         return fit([t.text(view.note)])
     header = t(N_("🃏 Your hand: {count}"), count=t.cards(len(view.cards)))
     if view.is_turn and not view.hand_over:
-        header += escape(" · ") + t(N_("▶ your turn!"))
+        header += escape(" · ") + t(YOUR_TURN)
     lines = [header,
              t(N_("On the table: {card} · colour: {mark} {color}"),
                card=f"{card_emoji(view.top)} {card_label(view.top, t.locale)}",
@@ -37,7 +46,7 @@ def render_hand(view: HandView, *, escape: Escape = str) -> str:
             mark = "⚡"  # playable out of turn: an identical card
         lines.append(escape(f"{mark} {number}. ") + t.card(option.card))
     if view.hand_over:
-        lines.append(t(N_("The hand is over.")))
+        lines.append(t(HAND_OVER))
     else:
         lines += _hand_options(view, t)
     if view.note is not None:

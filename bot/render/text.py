@@ -185,7 +185,7 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
     lines += [t.text(note) for note in table_notes(view, names)]
     if view.current:
         if reader is not None and view.current != reader:
-            turn = t(N_("⏳ {player} is to move."), player=current_name)
+            turn = t.text(turn_status(current_name))
         else:
             turn = t.text(your_move(view, current_name))
         if view.deadline is not None and moment is not None:
@@ -197,7 +197,7 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
     elif view.result is not None:
         lines.append(t.text(view.result))
     else:
-        lines.append(t(N_("The hand is over.")))
+        lines.append(t(HAND_OVER))
     history = _history(view.last, t, limit - len("\n".join(lines)) - 1)
     return fit([*lines[:head], *history, *lines[head:]], limit, keep_last=1)
 
@@ -244,6 +244,21 @@ def table_notes(view: TableView, names: Mapping[str, str]) -> list[Text]:
         notes.append(Text(N_("❗ Did not say UNO!: {players}. Anyone can call them out."),
                           {"players": [names.get(uid, "?") for uid in view.catchable]}))
     return notes
+
+
+# The turn's words wherever a table, a hand or a page says them.
+HAND_OVER = N_("The hand is over.")
+YOUR_TURN = N_("▶ your turn!")
+
+
+def turn_status(current_name: str | None, *, yours: bool = False, over: bool = False) -> Text:
+    """The one line of a page or of a hand shown with its own buttons on the turn: the hand
+    is over, it is the reader's turn, or whose turn it is."""
+    if over:
+        return Text(HAND_OVER)
+    if yours:
+        return Text(YOUR_TURN)
+    return Text(N_("⏳ {player} is to move."), {"player": current_name or "?"})
 
 
 def your_move(view: TableView, name: str) -> Text:

@@ -156,7 +156,7 @@ def card_code(hand_id: HandId) -> str:
 
 def shows_turn(message: dict[str, Any]) -> bool:
     """What a player reads on their hand view: is it my turn?"""
-    return any("It is your turn." in (embed.get("description") or "") for embed in message.get("embeds") or [])
+    return any("▶ your turn!" in (embed.get("description") or "") for embed in message.get("embeds") or [])
 
 
 def public_text(message: dict[str, Any]) -> str:

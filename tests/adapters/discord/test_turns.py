@@ -181,7 +181,7 @@ async def test_stopping_the_game_removes_the_ping_and_closes_open_hands(bot, fak
     assert bot.pings() == []
     closed = fake.messages[int(view["id"])]
     assert all(c.get("disabled") for c in fake.iter_components(closed))
-    assert "This hand is over." in closed["embeds"][0]["description"]
+    assert "The hand is over." in closed["embeds"][0]["description"]
 
 
 async def test_pings_and_hand_views_speak_the_channels_language(bot, fake):

@@ -68,8 +68,8 @@ async def test_two_players_play_through_their_pages(browser, served):
         await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
     # The proof left the address bar once used.
     assert "tgWebAppData" not in ana_page.url and "token=" not in bo_page.url
-    assert await ana_page.text_content("[data-testid=status]") == "Your turn"
-    assert await bo_page.text_content("[data-testid=status]") == "Waiting for Ana"
+    assert await ana_page.text_content("[data-testid=status]") == "▶ your turn!"
+    assert await bo_page.text_content("[data-testid=status]") == "⏳ Ana is to move."
     assert (await ana_page.text_content("[data-testid=seal]")).startswith("🔒 Deck sealed · SHA-256 ")
     # Ana sees her own cards, Bo's page only his.
     assert await ana_page.locator("[data-testid=hand] button").count() == 4
@@ -87,7 +87,7 @@ async def test_two_players_play_through_their_pages(browser, served):
     # Bo's page follows without a reload: the new top card, and his turn.
     await bo_page.wait_for_selector("#top[data-card='R5']", timeout=5_000)
     await bo_page.wait_for_function(
-        "document.querySelector('[data-testid=status]').textContent === 'Your turn'")
+        "document.querySelector('[data-testid=status]').textContent === '▶ your turn!'")
     assert (await web.state()).top.rank.value == "5"
 
     await bo_page.click("[data-testid=card-R9]")
@@ -249,13 +249,13 @@ async def test_a_card_that_may_jump_in_is_marked_and_plays_out_of_turn(browser, 
                   ["R5"], current=ana.id, color="R", rules=rules)
     page = await open_page(browser, f"{web.base}/#token={web.link_token(bo.id, game)}")
     await page.wait_for_selector("body[data-ready='1']", timeout=10_000)
-    assert await page.text_content("[data-testid=status]") == "Waiting for Ana"
+    assert await page.text_content("[data-testid=status]") == "⏳ Ana is to move."
     # Not his turn, yet his identical R5 is raised and may be played; the others wait.
     assert "jump-in" in await page.get_attribute("[data-testid=card-R5]", "class")
     assert await page.is_disabled("[data-testid=card-Y2]")
     await page.click("[data-testid=card-R5]")
     await page.wait_for_function(
-        "document.querySelector('[data-testid=status]').textContent === 'Waiting for Ana'"
+        "document.querySelector('[data-testid=status]').textContent === '⏳ Ana is to move.'"
         " && !document.querySelector('[data-testid=card-R5]')", timeout=5_000)
     state = await web.state()
     assert sorted(str(card) for card in state.hand(bo.id)) == ["Y2", "Y3"]

@@ -1,4 +1,4 @@
-"""A move's button reads the same on every frontend, in both languages: the words of
+"""A move's button (and the turn's line) reads the same on every frontend, in both languages: the words of
 ``move_label``, and typed back in a private chat or at the console they make the same move."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import pytest
 
 from adapters.console.parse import Context, parse_line
 from adapters.discord.components import hand_components
+from adapters.discord.embeds import hand_embed
 from adapters.telegram.inline import result_entries
 from adapters.telegram.keyboards import hand_keyboard
 from adapters.web.views import _move_json
@@ -19,6 +20,7 @@ from bot.engine.actions import Play
 from bot.engine.cards import Card, Color
 from bot.engine.rules import OFFICIAL
 from bot.i18n import translate
+from bot.render.hand_text import render_hand
 from tests.adapters.telegram.move_views import view_of
 
 ME, BO = "1" * 13, "2" * 13  # numeric ids, as both chat platforms have
@@ -33,6 +35,13 @@ def victim_view(locale: str):
                                        discard=["R3"], color="R", current=BO)
     state, _ = apply(state, Play(BO, (Card.parse("W+4"),), Color.BLUE))
     return view_of(state, ME, locale=locale, names=NAMES)
+
+
+@pytest.mark.parametrize("locale, yours", [("en", "▶ your turn!"), ("zh_CN", "▶ 轮到你了！")])
+def test_the_text_hand_and_discords_hand_word_the_turn_alike(locale, yours):
+    view = victim_view(locale)
+    assert yours in render_hand(view)
+    assert yours in hand_embed(view).description
 
 
 @pytest.mark.parametrize("locale, take, challenge, catch", [

@@ -7,7 +7,7 @@ import html
 import re
 
 from .conftest import ANA, BO, CY, DEE, GROUP, Harness
-from .helpers import CHAT, match_of, next_actor, refresh_hands, rig
+from .helpers import CHAT, actor, match_of, next_actor, refresh_hands, rig
 
 PLAYERS = [ANA, BO, CY]
 IDS = {u: str(u.id) for u in PLAYERS}
@@ -162,8 +162,12 @@ async def test_a_button_s_words_typed_privately_make_its_move(harness: Harness):
     async def played() -> bool:
         return (await match_of(harness)).game.pending_draw == 4
     await harness.until(played, "the Wild Draw Four on the pile")
-    victim = await next_actor(harness, PLAYERS)
-    held = len((await match_of(harness)).game.hand(IDS[victim]))
+    # The victim by the stored game: the mover's own hand may still show its Draw button a
+    # moment (its update goes out beside theirs). They type once their hand offers the take.
+    match = await match_of(harness)
+    victim = next(user for user in PLAYERS if IDS[user] == match.game.current)
+    await harness.api.wait_for(lambda: actor(harness, [victim]), what="the victim's hand offering the take")
+    held = len(match.game.hand(IDS[victim]))
     harness.say(victim, "接受+4", chat=victim.id)
 
     async def took() -> bool:

@@ -40,9 +40,9 @@ from bot.render.text import (
     short_name,
     shortened,
     table_notes,
-    turn_status,
     your_move,
 )
+from bot.render.turn_words import direction_text, turn_status
 
 from .command_names import command_markup
 from .pictures import HAND_FILE, RECAP_FILE, TOP_FILE, attachment_url
@@ -152,8 +152,7 @@ def table_embed(view: TableView, *, picture: bool = False) -> discord.Embed:
         embed.set_image(url=attachment_url(TOP_FILE))
     top = top_card_text(view.top, view.color, loc, view.color_pending)
     embed.add_field(name=tr(N_("Top card"), loc), value=top)
-    direction = tr(N_("↻ in seat order"), loc) if view.direction == 1 else tr(N_("↺ reversed"), loc)
-    embed.add_field(name=tr(N_("Direction"), loc), value=direction)
+    embed.add_field(name=tr(N_("Direction"), loc), value=fmt(direction_text(view.direction), loc))
     embed.add_field(name=tr(N_("Draw pile"), loc), value=str(view.draw_pile))
     if view.watchers:
         embed.add_field(name=tr(N_("Watching"), loc), value=str(view.watchers))

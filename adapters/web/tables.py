@@ -12,14 +12,13 @@ from typing import Any
 
 from bot.coordinator import N_, LobbyView, TableView
 from bot.i18n import card_label, color_label, gettext, separator, translate
-from bot.render.text import card_count, color_in_force, score_count, table_notes, turn_status
+from bot.render.text import card_count, color_in_force, score_count, table_notes
+from bot.render.turn_words import direction_text, turn_status
 
 from .pages import translated
 
 # The labels both pages show; each page adds its own.
 LABELS = {
-    "clockwise": N_("Clockwise"),
-    "counterclockwise": N_("Counterclockwise"),
     "color_in_force": N_("Colour: {color}"),
     "draw_pile": N_("Draw pile: {count}"),
     "lobby": N_("The game has not started yet. Players: {players}"),
@@ -52,7 +51,8 @@ def table_json(table: TableView, locale: str, over: bool) -> dict[str, Any]:
         "color": table.color.value if table.color else None,
         "color_label": color_label(table.color, locale) if table.color else translate(
             color_in_force(None, table.color_pending), locale),
-        "direction": table.direction, "over": over,
+        "direction": table.direction, "direction_text": translate(direction_text(table.direction), locale),
+        "over": over,
         "current_name": None if over or table.current is None else names.get(table.current),
         # The turn's line as the text table words it (a player's page words its own turn).
         "turn_text": translate(turn_status(names.get(table.current or ""), over=over), locale),

@@ -22,7 +22,7 @@ from bot.coordinator import (
 from bot.engine.cards import Color
 from bot.i18n import card_label, color_label, translate
 from bot.render.hand_text import notes_beside_buttons
-from bot.render.text import turn_status
+from bot.render.turn_words import YOUR_TURN
 
 from . import tables
 from .pages import translated
@@ -36,6 +36,7 @@ LABELS = {
     "swap_with": N_("Swap hands with"),
     "play_selected": N_("Play selected"),
     "cancel": N_("Cancel"),
+    "your_turn": YOUR_TURN,  # the table's words (its own turn line is the same for every page)
     "own_seat": N_("{name} (you)"),
     "seconds_left": N_("{seconds} s left"),
     "say_uno": N_("Say UNO! with it"),
@@ -90,8 +91,6 @@ def _content(snapshot: PlayerSnapshot) -> dict[str, Any]:
         data["table"] = tables.table_json(table, locale, over) | {
             "current": None if over else table.current, "pending_draw": table.pending_draw,
             "last": [translate(text, locale) for text in table.last]}
-        if snapshot.hand is not None and snapshot.hand.is_turn and not over:
-            data["table"]["turn_text"] = translate(turn_status(None, yours=True), locale)
         for seat, shown in zip(table.seats, data["table"]["seats"], strict=True):
             shown["id"] = seat.user_id  # the player's page names the seats it may call out
     hand = snapshot.hand

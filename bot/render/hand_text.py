@@ -13,8 +13,6 @@ from bot.i18n import N_, card_label
 from bot.i18n.formatting import Escape
 
 from .text import (
-    HAND_OVER,
-    YOUR_TURN,
     Writer,
     card_emoji,
     color_in_force,
@@ -22,6 +20,7 @@ from .text import (
     fit,
     short_name,
 )
+from .turn_words import HAND_OVER, YOUR_TURN
 
 if TYPE_CHECKING:
     from bot.coordinator.views import HandView

@@ -22,6 +22,7 @@ from bot.i18n import color_label as color_label
 from bot.i18n.formatting import FSI, PDI, CommandFn, Escape, MentionFn
 
 from .rules import preset_label, rule_changes, rules_texts
+from .turn_words import HAND_OVER, direction_text, turn_status
 
 if TYPE_CHECKING:
     from bot.coordinator.views import LobbyView, Notice, Reply, TableView
@@ -160,8 +161,7 @@ def render_table(view: TableView, *, now: float | None = None, escape: Escape = 
              t(N_("Top card: {card} · colour: {mark} {color}"),
                card=f"{card_emoji(view.top)} {card_label(view.top, t.locale)}",
                mark=color_mark(view.color), color=color_in_force(view.color, view.color_pending)),
-             (t(N_("Direction: ⬇️ in seat order")) if view.direction >= 0
-              else t(N_("Direction: ⬆️ reversed seat order")))
+             t(N_("Direction: {direction}"), direction=direction_text(view.direction))
              + escape(" · ") + t(N_("Draw pile: {count}"), count=view.draw_pile)]
     if view.watchers:
         lines[-1] += escape(" · ") + t.text(watchers_text(view.watchers))
@@ -244,21 +244,6 @@ def table_notes(view: TableView, names: Mapping[str, str]) -> list[Text]:
         notes.append(Text(N_("❗ Did not say UNO!: {players}. Anyone can call them out."),
                           {"players": [names.get(uid, "?") for uid in view.catchable]}))
     return notes
-
-
-# The turn's words wherever a table, a hand or a page says them.
-HAND_OVER = N_("The hand is over.")
-YOUR_TURN = N_("▶ your turn!")
-
-
-def turn_status(current_name: str | None, *, yours: bool = False, over: bool = False) -> Text:
-    """The one line of a page or of a hand shown with its own buttons on the turn: the hand
-    is over, it is the reader's turn, or whose turn it is."""
-    if over:
-        return Text(HAND_OVER)
-    if yours:
-        return Text(YOUR_TURN)
-    return Text(N_("⏳ {player} is to move."), {"player": current_name or "?"})
 
 
 def your_move(view: TableView, name: str) -> Text:

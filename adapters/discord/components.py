@@ -23,6 +23,7 @@ import discord
 
 from bot.coordinator import (
     MOVE_LABELS,
+    TABLE_LABELS,
     CardOption,
     HandView,
     LobbyView,
@@ -104,12 +105,11 @@ def lobby_components(view: LobbyView) -> discord.ui.View | None:
         return None
     loc, game = view.locale, view.game_id
     return _view([
-        _button(TableId(game, "join").encode(), gettext(N_("Join"), loc), style=discord.ButtonStyle.success),
-        _button(TableId(game, "start").encode(), gettext(N_("Start"), loc),
+        _button(TableId(game, "join").encode(), gettext(TABLE_LABELS["join"], loc), style=discord.ButtonStyle.success),
+        _button(TableId(game, "start").encode(), gettext(TABLE_LABELS["start"], loc),
                 style=discord.ButtonStyle.primary, disabled=not view.can_start),
-        _button(TableId(game, "ai").encode(), gettext(N_("Add AI"), loc), emoji="🤖"),
-        # Can't play this one: be told when the next game opens here.
-        _button(TableId(game, "notify").encode(), gettext(N_("Notify me"), loc), emoji="🔔"),
+        _button(TableId(game, "ai").encode(), gettext(TABLE_LABELS["ai"], loc), emoji="🤖"),
+        _button(TableId(game, "notify").encode(), gettext(TABLE_LABELS["notify"], loc), emoji="🔔"),
     ])
 
 
@@ -124,7 +124,7 @@ def table_components(view: TableView) -> discord.ui.View | None:
         _button(TableId(game, "uno").encode(), gettext(MOVE_LABELS["uno"], loc), style=discord.ButtonStyle.danger),
     ]
     if view.can_join:  # late join: take a seat in the running game
-        items.append(_button(TableId(game, "join").encode(), gettext(N_("Join"), loc),
+        items.append(_button(TableId(game, "join").encode(), gettext(TABLE_LABELS["join"], loc),
                              style=discord.ButtonStyle.success))
     return _view(items)
 

@@ -16,13 +16,13 @@ from typing import Any
 
 import discord
 
-from bot.coordinator import ChatKey, Commands, GameStore, HandView, Reply, Text, User
+from bot.coordinator import ChatKey, Commands, GameStore, HandView, Reply, Text, User, refusal_text
 from bot.coordinator import commands as cmd
-from bot.i18n import N_, CommandRef, format_text, normalize_locale
+from bot.i18n import N_, format_text, normalize_locale
 
 from . import components as ui
 from .custom_ids import PICKER_ACTIONS, HandId, TableId
-from .embeds import explanation_embed, reply_embed, reply_pages, reply_text, tr
+from .embeds import explanation_embed, fmt, reply_embed, reply_pages, reply_text, tr
 from .hand_views import OpenHands, as_new_message
 from .membership import cannot_post, missing_permissions
 from .pictures import again
@@ -311,7 +311,7 @@ class Frontend:
                     elif isinstance(control, HandId):
                         await self._hand_click(interaction, control)
                     else:
-                        await self.tell(interaction, tr(N_("This button is no longer valid."), _locale(interaction)))
+                        await self.tell(interaction, fmt(refusal_text("bad_button"), _locale(interaction)))
                 await self._refresh_leftover(interaction)
         except Exception as error:
             self.report(error, interaction)
@@ -334,8 +334,7 @@ class Frontend:
     async def _table_click(self, interaction: discord.Interaction, button: TableId) -> None:
         chat, user = chat_of(interaction), user_of(interaction)
         if await self._current_game(chat) != button.game:
-            await self.tell(interaction, tr(N_("This game is over. Start a new one with {command}."),
-                                            _locale(interaction), command=CommandRef("new")))
+            await self.tell(interaction, fmt(refusal_text("game_ended"), _locale(interaction)))
             return
         command: cmd.Command = {
             "join": cmd.Join, "start": cmd.StartGame, "hand": cmd.ShowHand, "uno": cmd.CallUno,
@@ -359,7 +358,7 @@ class Frontend:
         if ref is None and button.action == "u":  # an older UNO! button: declare or call out
             command: cmd.Command = cmd.CallUno(chat, user)
         elif ref is None:
-            await self.tell(interaction, tr(N_("This button is no longer valid."), loc))
+            await self.tell(interaction, fmt(refusal_text("bad_button"), loc))
             return
         else:
             # The token of the hand the button was made for: a double click is refused as stale.

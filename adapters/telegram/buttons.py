@@ -21,11 +21,14 @@ from bot.coordinator import (
     DeliveryFailed,
     GameRecord,
     HandView,
+    Text,
     User,
     hand_view,
+    refusal_text,
     split_table_chat,
 )
 from bot.coordinator import commands as cmd
+from bot.i18n import translate
 from bot.render.text import render_reply, shortened
 
 from . import callbacks
@@ -70,13 +73,13 @@ class Buttons:
             action = callbacks.parse(query.data)
         except callbacks.BadCallback:
             loc = await self.ctx.locale_of(query.from_user)
-            await answer(tr(N_("This button is not valid any more."), loc), alert=True)
+            await answer(translate(refusal_text("bad_button"), loc), alert=True)
             return
         record = await self.ctx.game_record(action.game_id)
         refusal = self._refusal(query, action, record)
         if refusal is not None or record is None:
             loc = await self.ctx.locale_of(query.from_user)
-            await answer(tr(refusal or N_("This game is over."), loc), alert=True)
+            await answer(translate(refusal or refusal_text("game_ended"), loc), alert=True)
             return
         if action.scope == "h" and action.verb == "v":
             await answer(await self._hand_picture(query, action, record.chat))
@@ -107,20 +110,20 @@ class Buttons:
 
     @staticmethod
     def _refusal(query: CallbackQuery, action: callbacks.ButtonAction,
-                 record: GameRecord | None) -> str | None:
-        """Why this button must not act (a msgid), or None. Interface checks only: whether
+                 record: GameRecord | None) -> Text | None:
+        """Why this button must not act, or None. Interface checks only: whether
         the move itself is allowed is the coordinator's call."""
         if action.scope == "h" and action.owner != str(query.from_user.id):
-            return N_("These buttons belong to another player's hand.")
+            return Text(N_("These buttons belong to another player's hand."))
         if record is None:
-            return N_("This game is over.")
+            return refusal_text("game_ended")
         if action.scope == "h" and action.hand and record.has_match \
                 and record.current().hand_number != action.hand:
-            return N_("This hand is over: use the buttons of your new hand.")
+            return Text(N_("This hand is over: use the buttons of your new hand."))
         if action.scope in ("l", "t") and query.message is not None \
                 and str(query.message.chat.id) != split_table_chat(record.chat.chat_id)[0]:
             # Forged data naming another chat's game: buttons act where they are shown.
-            return N_("This button is not valid any more.")
+            return refusal_text("bad_button")
         return None
 
     @staticmethod

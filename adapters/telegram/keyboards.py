@@ -18,6 +18,7 @@ from telegram.helpers import create_deep_linked_url
 from bot.coordinator import (
     MOVE_LABELS,
     N_,
+    TABLE_LABELS,
     CardOption,
     HandView,
     LobbyView,
@@ -48,12 +49,12 @@ def lobby_keyboard(view: LobbyView, bot_username: str) -> InlineKeyboardMarkup |
         return None
     loc, gid = view.locale, view.game_id
     return InlineKeyboardMarkup([
-        [InlineKeyboardButton(tr(N_("Join"), loc), url=deep_link(bot_username, gid)),
-         InlineKeyboardButton(tr(N_("Leave"), loc), callback_data=callbacks.lobby(gid, "leave"))],
-        [InlineKeyboardButton(tr(N_("Start"), loc), callback_data=callbacks.lobby(gid, "start")),
-         InlineKeyboardButton(tr(N_("Add AI"), loc), callback_data=callbacks.lobby(gid, "ai"))],
-        # Can't play this one: be told privately when the next game opens here.
-        [InlineKeyboardButton("🔔 " + tr(N_("Notify me"), loc), callback_data=callbacks.lobby(gid, "notify"))],
+        [InlineKeyboardButton(tr(TABLE_LABELS["join"], loc), url=deep_link(bot_username, gid)),
+         InlineKeyboardButton(tr(TABLE_LABELS["leave"], loc), callback_data=callbacks.lobby(gid, "leave"))],
+        [InlineKeyboardButton(tr(TABLE_LABELS["start"], loc), callback_data=callbacks.lobby(gid, "start")),
+         InlineKeyboardButton(tr(TABLE_LABELS["ai"], loc), callback_data=callbacks.lobby(gid, "ai"))],
+        [InlineKeyboardButton("🔔 " + tr(TABLE_LABELS["notify"], loc),
+                              callback_data=callbacks.lobby(gid, "notify"))],
     ])
 
 
@@ -67,7 +68,7 @@ def table_keyboard(view: TableView, bot_username: str = "") -> InlineKeyboardMar
         InlineKeyboardButton(tr(N_("My cards"), loc), switch_inline_query_current_chat=""),
     ]]
     if view.can_join and bot_username:  # late join: the lobby's deep link, on the table
-        rows.append([InlineKeyboardButton(tr(N_("Join"), loc), url=deep_link(bot_username, view.game_id))])
+        rows.append([InlineKeyboardButton(tr(TABLE_LABELS["join"], loc), url=deep_link(bot_username, view.game_id))])
     return InlineKeyboardMarkup(rows)
 
 

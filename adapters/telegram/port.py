@@ -40,6 +40,7 @@ from adapters.links import HandLinks
 from bot.aside import Aside
 from bot.coordinator import (
     N_,
+    TABLE_LABELS,
     ChatKey,
     DeliveryFailed,
     HandView,
@@ -260,7 +261,7 @@ class TelegramChatPort:
         markup = None
         if message.game_id and self.bot_username:
             markup = InlineKeyboardMarkup([[InlineKeyboardButton(
-                tr(N_("Join"), message.locale), url=deep_link(self.bot_username, message.game_id))]])
+                tr(TABLE_LABELS["join"], message.locale), url=deep_link(self.bot_username, message.game_id))]])
         with self._to_player(user_id):
             await self.bot.send_message(int(user_id), clip_html(text), parse_mode=ParseMode.HTML,
                                         reply_markup=markup)

@@ -51,7 +51,7 @@ from .coordinator import Coordinator
 from .lobby import TWO_TABLE_PLAYERS
 from .locales import seat_locale
 from .memory_store import MemoryStore
-from .move_labels import MOVE_LABELS, move_hint, move_label
+from .move_labels import MOVE_LABELS, TABLE_LABELS, move_hint, move_label
 from .moves import BadMoveRef, Move, PlayOption, parse_ref, play_ref
 from .notation import HAND_NUMBER_HELP, NOTATION_HELP, Question, TypedPlay
 from .ports import (
@@ -80,7 +80,7 @@ from .presets import PRESETS_PER_CHAT, preset_command
 from .queries import match_standings, table_at
 from .rating_text import top_request
 from .recap import RecapCache
-from .refusals import Refusal
+from .refusals import Refusal, refusal_text
 from .setting_schema import all_settings, current_values, format_value, label, setting
 from .settings import apply_changes, expand_code, rule_changes, rules_of
 from .settings_command import settings_command
@@ -187,6 +187,7 @@ __all__ = [
     "RecapCache",
     "RealClock",
     "Refusal",
+    "refusal_text",
     "refuse_deal",
     "Reply",
     "rule_changes",
@@ -197,6 +198,7 @@ __all__ = [
     "move_label",
     "move_hint",
     "MOVE_LABELS",
+    "TABLE_LABELS",
     "CATCH_WORDS",
     "move_named",
     "not_understood",

@@ -1,7 +1,7 @@
 """What a move's button says, the same on every frontend and in both languages.
 
 A hand's controls (Draw / Take +N, Pass, UNO!, Challenge, Call out <player>, naming a first
-Wild's colour) are named here once. A player may also type a button's words back where moves
+Wild's colour) are named here once, and the lobby's (Join, Leave, Start, Add AI, Notify me). A player may also type a button's words back where moves
 are typed (``typed_moves``): "Take +4", "接受+4" and "Call out Bo" do what pressing does.
 """
 
@@ -21,6 +21,14 @@ MOVE_LABELS = {
     "challenge": N_("Challenge"),
     "catch": N_("Call out {player}"),
     "name_color": N_("Name the colour of the first card"),
+}
+# The lobby's and the table's own buttons (a seat's, not a hand's), on every chat frontend.
+TABLE_LABELS = {
+    "join": N_("Join"),
+    "leave": N_("Leave"),
+    "start": N_("Start"),
+    "ai": N_("Add AI"),
+    "notify": N_("Notify me"),  # can't play this one: be told when the next game opens here
 }
 # What a button's longer description says where a frontend has room for one (a list entry).
 MOVE_HINTS = {

@@ -91,11 +91,15 @@ MESSAGES: dict[str, str] = {
     "no_web": N_("Watching a game needs the bot's web page, and this bot does not serve one "
                  "(its operator has not set WEBAPP_URL)."),
     "busy": N_("The game is busy, please try again."),
+    # A frontend's own checks of a pressed button, answered in these words (``refusal_text``).
+    "bad_button": N_("This button is not valid any more."),
+    "game_ended": N_("This game is over. Start a new one with {command}."),
     "internal": N_("Something went wrong. The game is unchanged; please try again."),
 }
 
 # Params a reason always has: commands are named the way the sender's platform writes them.
 DEFAULT_PARAMS: dict[str, dict[str, Any]] = {"no_game": {"command": CommandRef("new")},
+                                             "game_ended": {"command": CommandRef("new")},
                                              "vote_two_tables": {"command": CommandRef("stop")},
                                              "too_late_to_join": {"command": CommandRef("notify")},
                                              "not_started": {"command": CommandRef("start")},
@@ -125,6 +129,12 @@ class Refusal(Exception):
         self.text = text or Text(MESSAGES.get(said, MESSAGES["bad_action"]),
                                  {**DEFAULT_PARAMS.get(said, {}), **(params or {})})
         self.asks = asks if asks is not None else ASKS.get(code)
+
+
+def refusal_text(code: str) -> Text:
+    """The words of refusal ``code``, for a frontend that turns a press down itself (a
+    button it cannot read, a game that has ended) to answer as the coordinator would."""
+    return Refusal(code).text
 
 
 # The engine's reason for an illegal play or a bad action (the start of its message) ->

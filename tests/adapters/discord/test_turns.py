@@ -4,6 +4,7 @@ refreshes itself through its interaction's webhook, so an ordinary card takes on
 
 from __future__ import annotations
 
+import copy
 import time
 
 from bot.coordinator import MemoryStore
@@ -249,3 +250,15 @@ async def test_a_table_deleted_by_a_moderator_or_a_failing_repost_breaks_nothing
     assert (await table.match()) != before  # the move stands without its table
     await table.take_turn(USERS[(await table.match()).game.current], use_slash=True)
     assert len(bot.pings()) == 1  # and the table with its mention is back
+
+
+async def test_a_table_button_of_a_stopped_game_says_the_game_is_over(bot, fake):
+    await open_game(bot)
+    message_id, custom_id = bot.table_button("hand", bot.table_message())
+    shown = copy.deepcopy(fake.messages[message_id])
+    await bot.slash(ANA, "stop")
+    # Bo's client still showed the table as it was (its edit had not reached him) when he pressed.
+    fake.messages[message_id] = shown
+    answer = fake.response_message(await bot.click(BO, message_id, custom_id))
+    assert answer["content"].startswith("This game is over. Start a new one with ")
+    assert answer["flags"] & EPHEMERAL

@@ -74,12 +74,12 @@ async def test_pressing_another_players_hand_changes_nothing(harness: Harness):
     answer = await harness.press(intruder, victim_hand, forged)
     assert answer.get("text")
     garbage = await harness.press(intruder, victim_hand, "h:zz:1:p:Q9")
-    assert garbage["show_alert"] is True
+    assert garbage["show_alert"] is True and garbage["text"] == "This button is not valid any more."
     # A table button naming this game, pressed under a message of another chat, does nothing.
     elsewhere = harness.api.user_message(intruder, -100999)
     foreign = StoredMessage(-100999, elsewhere["message_id"], "", None)
     answer = await harness.press(intruder, foreign, callbacks.table(game_id, "uno"))
-    assert answer["show_alert"] is True
+    assert answer["show_alert"] is True and answer["text"] == "This button is not valid any more."
     after = await harness.store.get(game_id)
     assert after.match == before.match
 

@@ -6,15 +6,16 @@ from __future__ import annotations
 import pytest
 
 from adapters.console.parse import Context, parse_line
-from adapters.discord.components import hand_components
+from adapters.discord.components import hand_components, lobby_components
 from adapters.discord.embeds import hand_embed
 from adapters.telegram.inline import result_entries
-from adapters.telegram.keyboards import hand_keyboard
+from adapters.telegram.keyboards import hand_keyboard, lobby_keyboard
 from adapters.web.views import _move_json
 from bot.coordinator import commands as cmds
 from bot.coordinator import move_label, typed_command
 from bot.coordinator.choose import command_for
 from bot.coordinator.ports import ChatKey, User
+from bot.coordinator.views import LobbyView
 from bot.engine import GameState, apply
 from bot.engine.actions import Play
 from bot.engine.cards import Card, Color
@@ -22,6 +23,7 @@ from bot.engine.rules import OFFICIAL
 from bot.i18n import translate
 from bot.render.hand_text import render_hand
 from tests.adapters.telegram.move_views import view_of
+from tests.render.test_text import seats
 
 ME, BO = "1" * 13, "2" * 13  # numeric ids, as both chat platforms have
 NAMES = {ME: "Ana", BO: "Bo"}
@@ -99,3 +101,16 @@ def test_a_call_out_of_nobody_at_the_table_is_refused_where_the_seats_are_known(
     refusal = parse_line("抓 Cy", ctx)
     assert not isinstance(refusal, cmds.Command)
     assert translate(refusal.text, "zh_CN") != refusal.text.msgid  # said in the reader's language
+
+
+@pytest.mark.parametrize("locale, words", [
+    ("en", {"Join", "Start", "Add AI", "Notify me"}),
+    ("zh_CN", {"加入", "开始", "添加电脑玩家", "通知我"}),
+])
+def test_both_chat_clients_name_the_lobby_s_buttons_alike(locale, words):
+    lobby = LobbyView("g", locale, ME, "Ana", seats(2), "official", {}, 2, 10, True, 60.0)
+    telegram = {b.text.removeprefix("🔔 ") for row in lobby_keyboard(lobby, "unobot").inline_keyboard
+                for b in row}
+    discord = {button["label"] for row in lobby_components(lobby).to_components()
+               for button in row["components"]}
+    assert words <= telegram and words <= discord

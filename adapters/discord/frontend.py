@@ -119,7 +119,7 @@ class Frontend:
 
     async def apologise(self, interaction: discord.Interaction) -> None:
         """After an unexpected error: a short ephemeral answer rather than "interaction failed"."""
-        text = tr(N_("Something went wrong. Please try again."), _locale(interaction))
+        text = fmt(refusal_text("frontend_failed"), _locale(interaction))
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
@@ -420,4 +420,4 @@ def _prefix(reply: Reply, text: str) -> str:
 
 
 def _something_went_wrong() -> Text:
-    return Text(N_("Something went wrong. Please try again."))
+    return refusal_text("frontend_failed")

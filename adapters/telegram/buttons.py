@@ -61,8 +61,9 @@ class Buttons:
         finally:
             if not answered:  # every callback query gets an answer, even after an error
                 try:
-                    await query.answer(shortened(tr(N_("Something went wrong."),
-                                               user_locale(query.from_user.language_code)), POPUP_LIMIT))
+                    await query.answer(shortened(translate(
+                        refusal_text("frontend_failed"), user_locale(query.from_user.language_code)),
+                        POPUP_LIMIT))
                 except TelegramError:
                     pass
 

@@ -91,9 +91,11 @@ MESSAGES: dict[str, str] = {
     "no_web": N_("Watching a game needs the bot's web page, and this bot does not serve one "
                  "(its operator has not set WEBAPP_URL)."),
     "busy": N_("The game is busy, please try again."),
-    # A frontend's own checks of a pressed button, answered in these words (``refusal_text``).
+    # A frontend's own answers, in these words (``refusal_text``): a button it cannot read, a
+    # game that has ended, and its own failure (whether the game changed is not known there).
     "bad_button": N_("This button is not valid any more."),
     "game_ended": N_("This game is over. Start a new one with {command}."),
+    "frontend_failed": N_("Something went wrong. Please try again."),
     "internal": N_("Something went wrong. The game is unchanged; please try again."),
 }
 

@@ -4,8 +4,8 @@ Decision: a choice is played from the ``chosen_inline_result`` update (needs inl
 switched on with @BotFather's /setinlinefeedback). Its ``result_id`` carries the move, as ids:
 ``<n>[.<hand>[.<press>]]:<game>:<verb>[:<cards>[:<colour>[:<target>]]]``, one of the hand
 view's moves spelled as a button spells it (callbacks.py), so the results offer exactly
-``HandView.moves`` bar the call-outs, which are on the hand keyboard (``n`` keeps ids unique when a hand
-holds two equal cards; a choice made for an earlier hand is not played; ``press`` is the token
+``HandView.moves``, call-outs included (a call-out's target in the target's place; ``n`` keeps
+ids unique when a hand holds two equal cards; a choice made for an earlier hand is not played; ``press`` is the token
 of the hand the results showed, so choosing twice, or from results older than the hand, is
 refused as stale). Results are cached 0 s, personal, 50 per page with ``next_offset``.
 
@@ -15,7 +15,7 @@ classic UNO bot: a playable card is its sticker, and choosing it posts that stic
 now is its greyed sticker, whose id plays nothing (verb ``x``) and which posts a neutral line
 instead of itself. A posted sticker shows the card even if the move is then refused (a
 stale choice): the card stays in the hand, and the player is told why in private. Moves that
-are not cards (UNO!, Challenge, Draw, Pass, a colour to name, "card + UNO!") stay text
+are not cards (UNO!, Challenge, a call-out, Draw, Pass, a colour to name, "card + UNO!") stay text
 articles, and so does everything until the set is ready or without TELEGRAM_OWNER_ID; an
 article posts a neutral "🎴" line, naming no card.
 """
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from telegram import (
@@ -46,6 +47,7 @@ from bot.coordinator import (
     PlayOption,
     Reply,
     Text,
+    hand_view,
     move_hint,
     move_label,
     play_ref,
@@ -86,6 +88,8 @@ class Entry(NamedTuple):
 def entry_move(ref: str) -> str:
     """A move reference (``HandView.moves``) as the move part of a result id."""
     verb, card, color, target, uno = move_fields(ref)
+    if verb == "k":  # a call-out: whom, in the target's place
+        return f"k:::{target}"
     if verb != "p":
         return ":".join([verb, *(f for f in (color,) if f)])
     fields = [card or "", color or "", target or ""]
@@ -119,16 +123,18 @@ def _play_entries(view: HandView, option: PlayOption, title: str, note: str, own
     return out
 
 
-def result_entries(view: HandView) -> list[Entry]:
+def result_entries(view: HandView, names: Mapping[str, str] | None = None) -> list[Entry]:
     """Every move the hand view offers, playable cards first; cards that cannot be played now
-    are listed too (greyed), playing nothing."""
+    are listed too (greyed), playing nothing. ``names`` (user id -> name) name the players a
+    call-out catches."""
     loc = view.locale
     entries = [Entry(entry_move(m.ref), f"{color_mark(m.color)} {color_label(m.color, loc)}",
                      tr(MOVE_LABELS["name_color"], loc))
                for m in view.color_names() if m.color is not None]
     if entries and all(m.kind == "name_color" for m in view.moves):
         return entries  # the dealer names the colour of a Wild turned first: nothing else yet
-    entries += [_move_entry(move, loc) for move in view.moves if move.kind in ("uno", "challenge")]
+    entries += [_move_entry(move, loc, names) for move in view.moves
+                if move.kind in ("uno", "challenge", "catch")]
     for shown in ordered_options(view):
         card = shown.card
         play = single_play(view, card) if shown.playable else None
@@ -148,10 +154,10 @@ def result_entries(view: HandView) -> list[Entry]:
     return entries
 
 
-def _move_entry(move: Move, loc: str) -> Entry:
+def _move_entry(move: Move, loc: str, names: Mapping[str, str] | None = None) -> Entry:
     """A move that plays no card, named as its button is on every frontend."""
     hint = move_hint(move)
-    return Entry(entry_move(move.ref), translate(move_label(move), loc),
+    return Entry(entry_move(move.ref), translate(move_label(move, names), loc),
                  "" if hint is None else translate(hint, loc))
 
 
@@ -185,6 +191,8 @@ def parse_result_id(result_id: str) -> InlineMove | None:
     game_id, verb, rest = parts[1], parts[2], parts[3:]
     if verb in ("y", "c", "d", "n") and not rest:
         return InlineMove(game_id, verb, None, None, hand, press)
+    if verb == "k" and len(rest) == 3 and not rest[0] and not rest[1] and USER_ID_RE.match(rest[2]):
+        return InlineMove(game_id, verb, None, None, hand, press, rest[2])
     if verb == "o" and len(rest) == 1 and len(rest[0]) == 1 and rest[0] in "RGBY":
         return InlineMove(game_id, verb, None, rest[0], hand)
     if verb in ("p", "pu") and 1 <= len(rest) <= 3 and CARDS_RE.match(rest[0]):
@@ -204,9 +212,15 @@ class InlineMode:
         self.stickers = stickers  # None without TELEGRAM_OWNER_ID: cards shown as text
 
     async def _hand_of(self, user_id: str, tg_user) -> HandView | None:
+        """The player's hand as the stored game has it now. The hand last sent may be older
+        without being wrong: a player who forgot UNO! may be called out by anyone, and no
+        hand message is edited for that, so the results are made from the game itself."""
         known = self.ctx.port.known_hand(user_id)
-        if known is not None and not known.view.hand_over and await self.ctx.game_chat(known.view.game_id):
-            return known.view
+        if known is not None and not known.view.hand_over:
+            record = await self.ctx.game_record(known.view.game_id)
+            if record is not None and record.status == "running" and record.has_match \
+                    and record.seat_of(user_id) is not None:
+                return hand_view(record, record.current(), user_id, known.view.locale)
         chat = await self.ctx.user_game(user_id)
         if chat is None:
             return None
@@ -229,7 +243,7 @@ class InlineMode:
             await query.answer([], cache_time=0, is_personal=True, button=InlineQueryResultsButton(
                 tr(N_("You are not in a game. Start one with /new"), loc), start_parameter="help"))
             return
-        entries = result_entries(view)
+        entries = result_entries(view, self.ctx.port.seat_names(view.game_id))
         typed = query.query.strip().lower()
         if typed:  # "@bot red" or "@bot 5": only the matching choices
             entries = [e for e in entries if typed in e.title.lower() or typed in e.move.lower()]

@@ -59,8 +59,8 @@ def test_every_frontend_names_the_moves_alike(locale, take, challenge, catch):
 
     telegram = {b.text for row in hand_keyboard(view, names=NAMES).inline_keyboard for b in row}
     assert {take, challenge, catch} <= telegram
-    inline = {entry.title for entry in result_entries(view)}
-    assert {take, challenge} <= inline
+    inline = {entry.title for entry in result_entries(view, NAMES)}
+    assert {take, challenge, catch} <= inline
     discord = {button["label"] for row in hand_components(view, ME).to_components()
                for button in row["components"]}
     assert {take, challenge} <= discord

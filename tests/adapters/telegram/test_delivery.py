@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from adapters.telegram import buttons, callbacks
 from adapters.telegram.inline import PAGE
-from adapters.telegram.port import KnownHand
-from bot.coordinator.moves import Move, play_options
-from bot.coordinator.views import CardOption, HandView
-from bot.engine.cards import Card, Color, Rank
+from bot.engine.cards import Color, full_deck
 
 from .conftest import ANA, BO, CY, DEE, GROUP, Harness, data_of, shown_text, table_calls
 from .fake_bot_api import TgUser
-from .helpers import CHAT, actor, match_of, next_actor, play_until_hand_ends, take_turn
+from .helpers import actor, match_of, next_actor, play_until_hand_ends, rig, take_turn
 from .test_privacy import PrivacyWatch
 
 PLAYERS = [ANA, BO, CY]
@@ -131,16 +128,17 @@ def next_actor_now(harness: Harness, players: list[TgUser]) -> TgUser | None:
 
 
 async def test_inline_results_are_paged_past_fifty(harness: Harness):
-    bot = await harness.start()
-    game_id = await harness.open_game(ANA, BO)
+    await harness.start()
+    await harness.open_game(ANA, BO)
     await harness.start_game(ANA, [ANA, BO])
-    reds = tuple(CardOption(Card(Color.RED, rank), True) for rank in Rank if not rank.is_wild)
-    moves = tuple(Move("play", f"p{o.card}", cards=(o.card,)) for o in reds) + (Move("draw", "d"),)
-    big = HandView(game_id, "en", str(ANA.id), reds * 5, Card.parse("R1"), Color.RED,
-                   is_turn=True, pending_draw=0, can_draw=True, can_pass=False,
-                   can_declare_uno=False, can_challenge=False, catchable=(),
-                   moves=moves, plays=play_options(moves))
-    bot.port._hands[str(ANA.id)] = KnownHand(CHAT, big)  # a 65-card hand, as the port saw it
+    # A 65-card hand (red, green and blue cards) on a yellow 1: three of them playable.
+    deck = [c for c in full_deck() if c.color in (Color.RED, Color.GREEN, Color.BLUE)]
+    for card in (await match_of(harness)).game.discard:  # not in anyone's hand to give
+        if card in deck:
+            deck.remove(card)
+    cards = [str(c) for c in deck[:65]]
+    await rig(harness, hands={str(ANA.id): cards})  # Bo's cards among them are replaced
+    await rig(harness, hands={str(BO.id): ["Y5"]}, top="Y1", current=str(ANA.id))
     first = harness.api.inline_query(ANA)
     page1 = await _inline_answer(harness, first)
     assert len(page1["results"]) == PAGE and page1["next_offset"] == str(PAGE)

@@ -90,8 +90,8 @@ def check_offers(view: HandView) -> None:
     assert keyboard_refs(view) == moves - unfit, view
     catches = {m.ref for m in view.catches()}
     offered_inline = inline_refs(view)
-    assert offered_inline <= moves - catches
-    long_ids = {ref for ref in moves - catches - offered_inline}
+    assert offered_inline <= moves and catches <= offered_inline  # call-outs included
+    long_ids = {ref for ref in moves - offered_inline}
     for ref in long_ids:
         assert ref.startswith("p") and len(ref) > 20, ref  # too long for a result id only
 

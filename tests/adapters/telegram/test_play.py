@@ -111,6 +111,38 @@ async def _wait_stopped(harness: Harness, game_id: str) -> None:
     await harness.until(stopped, "the game to stop")
 
 
+async def test_a_call_out_chosen_from_inline_results_catches_the_player(harness: Harness):
+    """Bo plays his second-last card without saying UNO!; Ana, typing @bot in the group, finds
+    "Call out Bo" among her results, and choosing it gives Bo his two cards."""
+    await harness.start()
+    await harness.open_game(ANA, BO, CY)
+    await harness.start_game(ANA, PLAYERS)
+    await rig(harness, hands={IDS[BO]: ["R7", "Y+2"]}, top="R3", current=IDS[BO])
+    await refresh_hands(harness, PLAYERS)
+    message = harness.hand_message(BO)
+    plain = next(d for d in data_of(message) if callbacks.parse(d).card == "R7"
+                 and callbacks.parse(d).verb == "p" and not callbacks.parse(d).uno)
+    await harness.press(BO, message, plain)
+
+    async def forgot() -> bool:
+        return IDS[BO] in (await match_of(harness)).game.catchable
+    await harness.until(forgot, "Bo open to a call-out")
+    # No hand message was edited for that (a plain turn touches only the mover's and the next
+    # player's): the results come from the game as it is now.
+    query = harness.api.inline_query(ANA)
+    answer = (await harness.api.wait_for(
+        lambda: [c for c in harness.api.calls_to("answerInlineQuery")
+                 if c.params["inline_query_id"] == query], what="inline answer"))[0].params
+    catch = next((r for r in answer["results"] if r.get("title") == "Call out Bo"), None)
+    assert catch is not None, [r.get("title") for r in answer["results"]]
+    assert catch["id"].endswith(f":k:::{IDS[BO]}")
+    harness.api.choose_inline_result(ANA, catch["id"])
+
+    async def caught() -> bool:
+        return len((await match_of(harness)).game.hand(IDS[BO])) == 3
+    await harness.until(caught, "Bo's two penalty cards")
+
+
 async def test_uno_call_out_race_gives_exactly_one_penalty(harness: Harness):
     await harness.start()
     await harness.open_game(ANA, BO, CY)

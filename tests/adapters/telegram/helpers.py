@@ -58,8 +58,32 @@ async def take_turn(h: Harness, user: TgUser, *, declare: bool = True) -> str:
 
 
 async def next_actor(h: Harness, players: list[TgUser]) -> TgUser | None:
-    found = await h.api.wait_for(lambda: actor(h, players) or hand_results(h), what="someone to act")
-    return found if isinstance(found, TgUser) else None
+    """The player to act, once their hand offers it (``actor``) and the stored game names
+    them: a hand message alone may mislead for a moment, as the mover's old hand can still
+    show Draw while their move's messages go out. None: nobody of ``players`` acts and a hand
+    has ended."""
+    found: list[TgUser | None] = []
+
+    async def known() -> bool:
+        for user in players:
+            if actor(h, [user]) is not None and await _to_act(h, user):
+                found.append(user)
+                return True
+        if hand_results(h):
+            found.append(None)
+        return bool(found)
+
+    await h.until(known, "someone to act")
+    return found[0]
+
+
+async def _to_act(h: Harness, user: TgUser) -> bool:
+    """Whether the stored game of ``user``'s hand message (its buttons name it: a table of a
+    two-table match is a game of its own) has them to act."""
+    game_id = callbacks.parse(data_of(h.hand_message(user))[0]).game_id
+    record = await h.store.get(game_id)
+    return record is not None and record.match is not None \
+        and Match.from_json(record.match).game.current == str(user.id)
 
 
 async def play_until_hand_ends(h: Harness, players: list[TgUser], max_turns: int = 400) -> int:

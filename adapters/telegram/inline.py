@@ -16,8 +16,9 @@ now is its greyed sticker, whose id plays nothing (verb ``x``) and which posts a
 instead of itself. A posted sticker shows the card even if the move is then refused (a
 stale choice): the card stays in the hand, and the player is told why in private. Moves that
 are not cards (UNO!, Challenge, a call-out, Draw, Pass, a colour to name, "card + UNO!") stay text
-articles, and so does everything until the set is ready or without TELEGRAM_OWNER_ID; an
-article posts a neutral "🎴" line, naming no card.
+articles, and so does everything until the set is ready or without TELEGRAM_OWNER_ID. A
+card's article posts a neutral "🎴" line, naming no card; a move that is no card posts its own
+words ("UNO!", "Call out Bo", "Draw"), which tell nothing of the hand.
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ def result_entries(view: HandView, names: Mapping[str, str] | None = None) -> li
     call-out catches."""
     loc = view.locale
     entries = [Entry(entry_move(m.ref), f"{color_mark(m.color)} {color_label(m.color, loc)}",
-                     tr(MOVE_LABELS["name_color"], loc))
+                     tr(MOVE_LABELS["name_color"], loc), playable=True)
                for m in view.color_names() if m.color is not None]
     if entries and all(m.kind == "name_color" for m in view.moves):
         return entries  # the dealer names the colour of a Wild turned first: nothing else yet
@@ -158,7 +159,7 @@ def _move_entry(move: Move, loc: str, names: Mapping[str, str] | None = None) ->
     """A move that plays no card, named as its button is on every frontend."""
     hint = move_hint(move)
     return Entry(entry_move(move.ref), translate(move_label(move, names), loc),
-                 "" if hint is None else translate(hint, loc))
+                 "" if hint is None else translate(hint, loc), playable=True)
 
 
 class InlineMove(NamedTuple):
@@ -289,8 +290,20 @@ class InlineMode:
                 results.append(InlineQueryResultArticle(
                     id=f"{prefix}:{entry.move}", title=entry.title,
                     description=entry.description or None,
-                    input_message_content=neutral if entry.playable else unplayable))
+                    input_message_content=self._posted(entry, neutral, unplayable)))
         return results
+
+    @staticmethod
+    def _posted(entry: Entry, neutral: InputTextMessageContent,
+                unplayable: InputTextMessageContent) -> InputTextMessageContent:
+        """What choosing an article posts in the group as the player's message: a move that is
+        no card says itself ("UNO!", "Call out Bo", "Draw"), which tells nothing of the hand;
+        a card posts a neutral line, as it may yet be refused and stay in the hand."""
+        if not entry.playable:
+            return unplayable
+        if entry.card is None:
+            return InputTextMessageContent(html(entry.title), parse_mode=ParseMode.HTML)
+        return neutral
 
     async def on_chosen(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chosen = update.chosen_inline_result

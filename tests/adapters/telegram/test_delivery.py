@@ -101,6 +101,8 @@ async def test_inline_mode_shows_the_hand_personally_and_plays_the_chosen_card(h
     for result in results:
         text = result["input_message_content"]["message_text"]
         assert not any(str(card) in text for card in hand)  # the posted line names no card
+        if result["id"].endswith(":d"):  # a move that is no card says itself
+            assert text == "Draw"
     playable = [r for r in results if ":p:" in r["id"] and r.get("description") == "Playable"]
     choice = playable[0] if playable else next(r for r in results if r["id"].endswith(":d"))
     before = len(hand)

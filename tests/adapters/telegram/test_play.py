@@ -136,6 +136,7 @@ async def test_a_call_out_chosen_from_inline_results_catches_the_player(harness:
     catch = next((r for r in answer["results"] if r.get("title") == "Call out Bo"), None)
     assert catch is not None, [r.get("title") for r in answer["results"]]
     assert catch["id"].endswith(f":k:::{IDS[BO]}")
+    assert catch["input_message_content"]["message_text"] == "Call out Bo"  # what Ana says in the group
     harness.api.choose_inline_result(ANA, catch["id"])
 
     async def caught() -> bool:

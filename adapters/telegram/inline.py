@@ -301,9 +301,9 @@ class InlineMode:
         a card posts a neutral line, as it may yet be refused and stay in the hand."""
         if not entry.playable:
             return unplayable
-        if entry.card is None:
-            return InputTextMessageContent(html(entry.title), parse_mode=ParseMode.HTML)
-        return neutral
+        if entry.move.split(":", 1)[0] in ("p", "pu"):  # a play: its title names its cards
+            return neutral
+        return InputTextMessageContent(html(entry.title), parse_mode=ParseMode.HTML)
 
     async def on_chosen(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chosen = update.chosen_inline_result

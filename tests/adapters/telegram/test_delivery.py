@@ -6,6 +6,7 @@ from __future__ import annotations
 from adapters.telegram import buttons, callbacks
 from adapters.telegram.inline import PAGE
 from bot.engine.cards import Color, full_deck
+from bot.i18n import card_label
 
 from .conftest import ANA, BO, CY, DEE, GROUP, Harness, data_of, shown_text, table_calls
 from .fake_bot_api import TgUser
@@ -100,7 +101,8 @@ async def test_inline_mode_shows_the_hand_personally_and_plays_the_chosen_card(h
     assert len([r for r in results if ":p:" in r["id"] or ":x:" in r["id"]]) >= len(hand)
     for result in results:
         text = result["input_message_content"]["message_text"]
-        assert not any(str(card) in text for card in hand)  # the posted line names no card
+        # the posted line names no card, by code or by name
+        assert not any(str(card) in text or card_label(card, "en") in text for card in hand)
         if result["id"].endswith(":d"):  # a move that is no card says itself
             assert text == "Draw"
     playable = [r for r in results if ":p:" in r["id"] and r.get("description") == "Playable"]

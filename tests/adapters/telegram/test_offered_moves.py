@@ -12,10 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adapters.telegram import callbacks
-from adapters.telegram.inline import RESULT_ID_LIMIT, parse_result_id, result_entries
+from adapters.telegram.inline import RESULT_ID_LIMIT, InlineMode, parse_result_id, result_entries
 from adapters.telegram.keyboards import hand_keyboard, sub_keyboard
 from bot.coordinator.views import HandView
 from bot.engine.rules import HOUSE, PRESETS
+from bot.i18n import card_label
 from tests.adapters.telegram.move_views import position_view, view_of
 from tests.engine.test_properties import games
 from tests.positions import positions
@@ -94,6 +95,19 @@ def check_offers(view: HandView) -> None:
     long_ids = {ref for ref in moves - offered_inline}
     for ref in long_ids:
         assert ref.startswith("p") and len(ref) > 20, ref  # too long for a result id only
+    check_posted(view)
+
+
+def check_posted(view: HandView) -> None:
+    """What choosing a result posts in the group names no card of the hand (a play may yet
+    be refused, and its cards stay in the hand)."""
+    entries = result_entries(view)
+    prefixes = [f"{n}:{view.game_id}" for n in range(len(entries))]
+    labels = {card_label(option.card, view.locale) for option in view.cards}
+    for result in InlineMode(None)._results(view, prefixes, entries, None):  # type: ignore[arg-type]
+        posted = result.input_message_content
+        assert posted is not None and not any(label in posted.message_text for label in labels), \
+            (result.id, posted and posted.message_text)
 
 
 def check_game(players, rules, seed, steps):

@@ -155,6 +155,12 @@ def result_entries(view: HandView, names: Mapping[str, str] | None = None) -> li
     return entries
 
 
+def _codes(entry: Entry) -> str:
+    """What a typed filter matches besides the title: the cards' codes ("r5"), never a
+    call-out's user id (typing "2" is not looking for a player whose id holds a 2)."""
+    return entry.move.split(":::", 1)[0].lower()
+
+
 def _move_entry(move: Move, loc: str, names: Mapping[str, str] | None = None) -> Entry:
     """A move that plays no card, named as its button is on every frontend."""
     hint = move_hint(move)
@@ -247,7 +253,7 @@ class InlineMode:
         entries = result_entries(view, self.ctx.port.seat_names(view.game_id))
         typed = query.query.strip().lower()
         if typed:  # "@bot red" or "@bot 5": only the matching choices
-            entries = [e for e in entries if typed in e.title.lower() or typed in e.move.lower()]
+            entries = [e for e in entries if typed in e.title.lower() or typed in _codes(e)]
         start = int(query.offset) if query.offset.isdigit() else 0
         page = entries[start:start + PAGE]
         hand = self.ctx.port.hand_number(view.game_id)

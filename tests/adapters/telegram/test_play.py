@@ -137,6 +137,13 @@ async def test_a_call_out_chosen_from_inline_results_catches_the_player(harness:
     assert catch is not None, [r.get("title") for r in answer["results"]]
     assert catch["id"].endswith(f":k:::{IDS[BO]}")
     assert catch["input_message_content"]["message_text"] == "Call out Bo"  # what Ana says in the group
+    # Typing a digit filters cards: a call-out is not found by a digit of the player's id.
+    digit = IDS[BO][-1]
+    typed = harness.api.inline_query(ANA, digit)
+    filtered = (await harness.api.wait_for(
+        lambda: [c for c in harness.api.calls_to("answerInlineQuery")
+                 if c.params["inline_query_id"] == typed], what="filtered answer"))[0].params
+    assert not [r for r in filtered["results"] if r.get("title") == "Call out Bo"]
     harness.api.choose_inline_result(ANA, catch["id"])
 
     async def caught() -> bool:

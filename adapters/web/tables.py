@@ -53,11 +53,9 @@ def table_json(table: TableView, locale: str, over: bool) -> dict[str, Any]:
             color_in_force(None, table.color_pending), locale),
         "direction": table.direction, "direction_text": translate(direction_text(table.direction), locale),
         "over": over,
-        "current_name": None if over or table.current is None else names.get(table.current),
         # The turn's line as the text table words it (a player's page words its own turn).
         "turn_text": translate(turn_status(names.get(table.current or ""), over=over), locale),
         "deadline": None if over else table.deadline, "draw_pile": table.draw_pile,
-        "catchable": [names.get(user, user) for user in table.catchable],
         # What waits (a penalty and the answers the rules allow, a colour to name, a challenge,
         # who may be called out), as every table words it.
         "notes": [] if over else [translate(note, locale) for note in table_notes(table, names)],

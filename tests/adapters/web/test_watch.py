@@ -57,7 +57,7 @@ async def test_the_link_opens_a_page_of_the_public_table_without_any_hand(web):
     assert table["top"] == str(state.top)
     assert [seat["cards"] for seat in table["seats"]] == [state.card_count(p) for p in state.players]
     assert {seat["name"] for seat in table["seats"]} == {"Ana", "Bo"}
-    assert table["current_name"] in {"Ana", "Bo"} and table["direction"] in (1, -1)
+    assert table["turn_text"] in {"⏳ Ana is to move.", "⏳ Bo is to move."} and table["direction"] in (1, -1)
     assert "hand" not in data and "plays" not in body and "moves" not in body
     # The hand's sealed deck: its fingerprint, never its seed (the hand is being played).
     match = await web.match()

@@ -25,7 +25,7 @@ from bot.coordinator import (
 )
 from bot.engine.cards import Card, Color
 from bot.i18n import N_, card_label, color_label, format_text, gettext, isolate, separator
-from bot.render.hand_text import jump_in_text, notes_beside_buttons
+from bot.render.hand_text import notes_beside_buttons, turn_line
 from bot.render.recap import recap_lines
 from bot.render.text import (
     card_count,
@@ -42,7 +42,7 @@ from bot.render.text import (
     table_notes,
     your_move,
 )
-from bot.render.turn_words import direction_text, turn_status
+from bot.render.turn_words import direction_text
 
 from .command_names import command_markup
 from .pictures import HAND_FILE, RECAP_FILE, TOP_FILE, attachment_url
@@ -219,14 +219,11 @@ def hand_embed(view: HandView, note: str = "", page: int = 0, pages: int = 1, *,
     lines.append(cards or "—")
     top = top_card_text(view.top, view.color, loc, view.color_pending)
     lines.append(tr_markup(N_("On top: {card}"), loc, card=top))
-    if view.hand_over or view.is_turn:
-        lines.append(fmt(turn_status(None, yours=view.is_turn, over=view.hand_over), loc))
-    if not view.hand_over:
-        # What waits on this hand, as every frontend words it beside the buttons.
-        notes = notes_beside_buttons(view)
-        if not view.is_turn and jump_in_text(view) is None:
-            lines.append(tr(N_("Waiting for your turn."), loc))
-        lines += [fmt(note, loc) for note in notes]
+    turn = turn_line(view)
+    if turn is not None:
+        lines.append(fmt(turn, loc))
+    if not view.hand_over:  # what waits on this hand, as every frontend words it beside the buttons
+        lines += [fmt(note, loc) for note in notes_beside_buttons(view)]
     embed.description = shortened("\n".join(lines), EMBED_DESCRIPTION_MAX)
     if pages > 1:
         embed.set_footer(text=tr(N_("Page {page} of {pages}"), loc, page=page + 1, pages=pages))

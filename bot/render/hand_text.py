@@ -20,7 +20,7 @@ from .text import (
     fit,
     short_name,
 )
-from .turn_words import HAND_OVER, YOUR_TURN
+from .turn_words import HAND_OVER, WAITING_FOR_TURN, YOUR_TURN, turn_status
 
 if TYPE_CHECKING:
     from bot.coordinator.views import HandView
@@ -93,6 +93,14 @@ def hand_notes(view: HandView) -> list[Text]:
             if note is not None]
 
 
+def turn_line(view: HandView) -> Text | None:
+    """Where the turn stands, for a hand shown with its own buttons: over, the reader's, or
+    still to come (None where the hand may jump in: its note says so)."""
+    if view.hand_over or view.is_turn:
+        return turn_status(None, yours=view.is_turn, over=view.hand_over)
+    return None if jump_in_text(view) is not None else Text(WAITING_FOR_TURN)
+
+
 def notes_beside_buttons(view: HandView) -> list[Text]:
     """``hand_notes`` and the 7-0 ``swap_reminder``: what a hand shown with its own buttons
     (Discord's, the web hand) says, where there is no "You can" line between them."""
@@ -133,7 +141,7 @@ def _hand_options(view: HandView, t: Writer) -> list[str]:
     if options:
         lines.append(t(N_("You can: {options}"), options=options))
     elif not view.is_turn and jump_in_text(view) is None:
-        lines.append(t(N_("Waiting for your turn.")))
+        lines.append(t(WAITING_FOR_TURN))
     swap = swap_reminder(view)
     if swap is not None:
         lines.append(t.text(swap))

@@ -9,6 +9,7 @@ from bot.i18n import N_
 
 HAND_OVER = N_("The hand is over.")
 YOUR_TURN = N_("▶ your turn!")
+WAITING_FOR_TURN = N_("Waiting for your turn.")
 
 
 def turn_status(current_name: str | None, *, yours: bool = False, over: bool = False) -> Text:

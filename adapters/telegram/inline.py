@@ -85,6 +85,10 @@ class Entry(NamedTuple):
     color: Color | None = None
     playable: bool = False
 
+    @property
+    def verb(self) -> str:
+        return self.move.split(":", 1)[0]
+
 
 def entry_move(ref: str) -> str:
     """A move reference (``HandView.moves``) as the move part of a result id."""
@@ -158,7 +162,7 @@ def result_entries(view: HandView, names: Mapping[str, str] | None = None) -> li
 def _codes(entry: Entry) -> str:
     """What a typed filter matches besides the title: the cards' codes ("r5"), never a
     call-out's user id (typing "2" is not looking for a player whose id holds a 2)."""
-    return entry.move.split(":::", 1)[0].lower()
+    return (entry.verb if entry.verb == "k" else entry.move).lower()
 
 
 def _move_entry(move: Move, loc: str, names: Mapping[str, str] | None = None) -> Entry:
@@ -307,7 +311,7 @@ class InlineMode:
         a card posts a neutral line, as it may yet be refused and stay in the hand."""
         if not entry.playable:
             return unplayable
-        if entry.move.split(":", 1)[0] in ("p", "pu"):  # a play: its title names its cards
+        if entry.verb in ("p", "pu"):  # a play: its title names its cards
             return neutral
         return InputTextMessageContent(html(entry.title), parse_mode=ParseMode.HTML)
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.coordinator.ports import ChatKey, GameResult, PlayerResult
+
 from . import json_text
 from .models import game_seats, games, result_players, results
 from .rating_rows import RatingRows
@@ -36,6 +38,9 @@ SMALL_COLUMNS = ("status", "creator", "seats", "table_message_id", "hand_message
 SEAT_COLUMNS = tuple(c.name for c in game_seats.columns)
 RESULT_COLUMNS = tuple(c.name for c in results.columns if c.name != "id")
 RESULT_PLAYER_COLUMNS = tuple(c.name for c in result_players.columns if c.name != "id")
+# A player's part of a result as it is read back (the PlayerResult fields, by name).
+RESULT_READ_PLAYER_COLUMNS = ("user_id", "name", "points", "won", "is_ai", "uno_calls", "caught",
+                              "challenges_won", "cards_left")
 ACTIVE = "status IN ('lobby', 'running')"
 HEAD = "game_id, version, owed"
 Head = tuple[str, int, bool]
@@ -105,6 +110,12 @@ class GameRows:
         self.select_log = ("SELECT version, steps, digest FROM game_log WHERE game_id = "
                            f"{self._p(1)} AND version > {self._p(2)} AND version <= {self._p(3)} "
                            "ORDER BY version")
+        # A game's results with their players, in the order they were stored (a recap's rows).
+        self.select_results = (
+            "SELECT r.id, r.game_id, r.platform, r.chat_id, r.kind, r.hand_number, r.finished_at, "
+            f"{', '.join(f'p.{c}' for c in RESULT_READ_PLAYER_COLUMNS)} FROM results AS r "
+            "LEFT JOIN result_players AS p ON p.result_id = r.id "
+            f"WHERE r.game_id = {self._p(1)} ORDER BY r.id, p.id")
         self.insert_base = self._insert("game_bases", ("game_id", "version", "match"))
         self.select_bases = (f"SELECT version, match FROM game_bases WHERE game_id = {self._p(1)} "
                              "ORDER BY version")
@@ -203,8 +214,28 @@ class GameRows:
 
     async def fetch_log(self, game_id: str, after: int, upto: int) -> list[tuple[int, Any, str]]:
         """The logged saves of a game with ``after < version <= upto``, in order."""
-        return [(int(v), json_text.loads(steps), str(digest)) for v, steps, digest
-                in await self._rows(self.select_log, (game_id, after, upto))]
+        rows = await self._rows(self.select_log, (game_id, after, upto))
+        # One decode for the whole log (a match's recap reads a few hundred rows), not one a row.
+        every_steps = json_text.loads(f"[{','.join([steps for _, steps, _ in rows])}]")
+        return [(int(v), steps, str(digest))
+                for (v, _, digest), steps in zip(rows, every_steps, strict=True)]
+
+    async def fetch_results(self, game_id: str) -> list[GameResult]:
+        """A game's hand and match results with their players, in the order they were stored."""
+        heads: dict[int, GameResult] = {}
+        for result_id, game, platform, chat_id, kind, hand, finished, *player in \
+                await self._rows(self.select_results, (game_id,)):
+            head = heads.get(result_id)
+            if head is None:
+                head = heads[result_id] = GameResult(str(game), ChatKey(platform, chat_id), kind,
+                                                     int(hand), [], finished_at=float(finished))
+            if player[0] is not None:  # a result stored without players has none to add
+                user_id, name, points, won, is_ai, uno_calls, caught, challenges, cards = player
+                head.players.append(PlayerResult(
+                    user_id, name, points=points, won=bool(won), is_ai=bool(is_ai),
+                    uno_calls=uno_calls, caught=caught, challenges_won=challenges,
+                    cards_left=cards))
+        return list(heads.values())
 
     async def fetch_bases(self, game_id: str) -> list[tuple[int, Any]]:
         """Where each match of a game began, in order."""

@@ -225,6 +225,8 @@ class ResultPlayerRow(SQLModel, table=True):
     __table_args__ = (
         sa.Index("ix_result_players_user", "platform", "user_id"),
         sa.Index("ix_result_players_chat_user", "platform", "chat_id", "user_id"),
+        # A result's players, read with it (a recap) and deleted with it (the cascade).
+        sa.Index("ix_result_players_result", "result_id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -393,7 +393,7 @@ class SqlStore(ChatRows):
         return marked
 
     async def game_results(self, game_id: str) -> list[GameResult]:
-        return await self._read(result_queries.game_results, game_id)
+        return await self._rows.fetch_results(game_id)
 
     async def last_match_game(self, chat: ChatKey) -> str | None:
         return await self._read(result_queries.last_match_game, chat)

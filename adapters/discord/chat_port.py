@@ -35,6 +35,9 @@ import discord
 
 from bot.aside import Aside
 from bot.coordinator import (
+    TABLE_LABELS,
+    TURN_PING,
+    TURN_PING_OPEN_HAND,
     ChatKey,
     DeliveryFailed,
     HandView,
@@ -46,7 +49,7 @@ from bot.coordinator import (
     split_table_chat,
     virtual_table_chat,
 )
-from bot.i18n import N_
+from bot.i18n import N_, gettext
 
 from .components import lobby_components, table_components
 from .embeds import lobby_embed, notice_content, recap_embed, table_embed, tr, tr_markup
@@ -295,9 +298,10 @@ class DiscordChatPort:
             return None
         user = f"<@{current.user_id}>"
         if self.hands.live(chat.chat_id, current.user_id) is not None:
-            text = tr_markup(N_("{player}, it is your turn."), table.locale, player=user)
-        else:
-            text = tr_markup(N_("{player}, it is your turn: press My hand to play."), table.locale, player=user)
+            text = tr_markup(TURN_PING, table.locale, player=user)
+        else:  # the table's button opens their hand: the ping names it
+            text = tr_markup(TURN_PING_OPEN_HAND, table.locale, player=user,
+                             button=gettext(TABLE_LABELS["hand"], table.locale))
         if table.deadline:
             text += f" ⏱️ <t:{int(table.deadline)}:R>"
         return text, Ping(table.game_id, table.hand_number, current.user_id)

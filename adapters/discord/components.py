@@ -119,7 +119,7 @@ def table_components(view: TableView) -> discord.ui.View | None:
         return None
     loc, game = view.locale, view.game_id
     items = [
-        _button(TableId(game, "hand").encode(), gettext(N_("My hand"), loc),
+        _button(TableId(game, "hand").encode(), gettext(TABLE_LABELS["hand"], loc),
                 style=discord.ButtonStyle.primary, emoji="🃏"),
         _button(TableId(game, "uno").encode(), gettext(MOVE_LABELS["uno"], loc), style=discord.ButtonStyle.danger),
     ]
@@ -131,7 +131,7 @@ def table_components(view: TableView) -> discord.ui.View | None:
 
 def ping_components(view: TableView) -> discord.ui.View:
     """Under a turn ping: My hand, so the pinged player opens their cards right there."""
-    return _view([_button(TableId(view.game_id, "hand").encode(), gettext(N_("My hand"), view.locale),
+    return _view([_button(TableId(view.game_id, "hand").encode(), gettext(TABLE_LABELS["hand"], view.locale),
                           style=discord.ButtonStyle.primary, emoji="🃏")])
 
 

@@ -88,6 +88,7 @@ from .snapshot import MatchCache, PlayerSnapshot, player_snapshot
 from .spectate import SpectatorSnapshot, spectator_snapshot
 from .table_size import refuse_deal
 from .tables import split_table_chat, virtual_table_chat
+from .turn_ping import TURN_PING, TURN_PING_OPEN_HAND
 from .typed_moves import (
     CATCH_WORDS,
     WORD_COMMANDS,
@@ -199,6 +200,8 @@ __all__ = [
     "move_hint",
     "MOVE_LABELS",
     "TABLE_LABELS",
+    "TURN_PING",
+    "TURN_PING_OPEN_HAND",
     "CATCH_WORDS",
     "move_named",
     "not_understood",

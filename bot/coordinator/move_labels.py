@@ -29,6 +29,7 @@ TABLE_LABELS = {
     "start": N_("Start"),
     "ai": N_("Add AI"),
     "notify": N_("Notify me"),  # can't play this one: be told when the next game opens here
+    "hand": N_("My hand"),  # on a table whose hands open from it (Discord): the presser's cards
 }
 # What a button's longer description says where a frontend has room for one (a list entry).
 MOVE_HINTS = {

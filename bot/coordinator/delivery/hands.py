@@ -10,6 +10,7 @@ from ..failures import FailureLog
 from ..locales import chat_locale
 from ..names import display_name
 from ..ports import ChatPort, DeliveryFailed, GameRecord, Seat
+from ..turn_ping import turn_ping
 from ..views import N_, HandView, Notice, Text
 
 log = logging.getLogger(__name__)
@@ -84,7 +85,7 @@ class PrivateHands:
     async def _ping_in_chat(self, record: GameRecord, seat: Seat) -> None:
         """The turn passed to a player the bot cannot message privately: mention them in the
         chat instead (a transient notice: a newer ping replaces one still waiting to go out)."""
-        text = Text(N_("🔔 {player}, it is your turn!"), {"player": display_name(seat.name)})
+        text = turn_ping(display_name(seat.name))
         try:
             await self.chat.publish(record.chat, Notice(chat_locale(record), text,
                                                         (seat.user_id,), record.game_id, transient=True))

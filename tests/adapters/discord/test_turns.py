@@ -131,7 +131,7 @@ async def test_after_15_minutes_the_ping_asks_for_a_click_on_my_hand(bot, fake):
     assert webhook_edits(fake, opened_by) == 0  # not edited with a dead token
     assert not shows_turn(fake.messages[int(bo_view["id"])])
     (ping,) = bot.pings()
-    assert ping["content"].startswith(f"<@{B}>, it is your turn: press My hand to play.")
+    assert ping["content"].startswith(f"🔔 <@{B}>, it is your turn: press My hand to play.")
     record = await bot.click(BO, int(ping["id"]), bot.table_button("hand", ping)[1])
     fresh = fake.response_message(record)
     assert fresh["flags"] & EPHEMERAL and shows_turn(fresh)

@@ -45,6 +45,7 @@ MESSAGES: dict[str, str] = {
     "not_your_turn": N_("It is not your turn."),
     "whose_turn": N_("It is not your turn: it is {player}'s turn."),
     "not_in_hand": N_("You do not have that card."),
+    "card_not_in_hand": N_("You do not have {card}."),  # one card named: which one it was
     "illegal_play": N_("You cannot play that now."),
     "must_play": N_("You have a card you can play: under forced play you must play it."),
     "already_drew": N_("You have already drawn: play the card you drew or pass."),
@@ -176,6 +177,8 @@ def _specific_reason(code: str, action: Any, message: str) -> tuple[str, dict[st
         if code == "not_in_hand" and len(set(action.cards)) < len(action.cards):
             twice = next(c for c in action.cards if action.cards.count(c) > 1)
             return "not_enough_copies", {"card": twice}
+        if code == "not_in_hand" and len(action.cards) == 1:
+            return "card_not_in_hand", {"card": action.cards[0]}
         if code in ("illegal_play", "bad_action"):
             for start, key in _PLAY_REASONS:
                 if message.startswith(start):

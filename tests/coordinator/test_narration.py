@@ -224,6 +224,10 @@ def test_refusals_say_what_was_wrong():
     assert (code, english) == ("not_in_hand", "You do not hold Red 1 that many times.")
     code, english, _ = refusal_of(state, Play("a", (Card.parse("G2"),)))
     assert english == "Green 2 matches neither the top card nor the colour in force."
+    code, english, chinese = refusal_of(state, Play("a", (Card.parse("B9"),)))  # named, not held
+    assert (code, english, chinese) == ("not_in_hand", "You do not have Blue 9.", "你没有蓝9。")
+    code, english, _ = refusal_of(state, Play("a", (Card.parse("R1"), Card.parse("B9"))))
+    assert (code, english) == ("not_in_hand", "You do not have that card.")  # which: not known
 
 
 def test_a_seven_tells_both_players_in_their_hands_that_their_cards_changed_places():

@@ -123,7 +123,9 @@ class RuleSet:
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Every field is a plain value: read them as they are (asdict would copy each one
+        # deeply, a tenth of a snapshot's encoding, which writes the rules twice).
+        return {name: getattr(self, name) for name in RULE_FIELDS}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> RuleSet:

@@ -1,5 +1,6 @@
 """The rule options beyond what the scenario files show: events, listings, validation."""
 
+import dataclasses
 import random
 
 import pytest
@@ -113,6 +114,16 @@ def test_bad_values_are_refused_by_name(changes, message):
 def test_house_preset_declares_identical_cards():
     assert RuleSet.from_dict({"preset": "house"}).uno_identical
     assert not OFFICIAL.uno_identical and OFFICIAL.first_wild == "dealer_names"
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, RuleSet.from_dict({"preset": "house"}),
+                                   OFFICIAL.with_(teams=True, team_size=3, stacking="by_value",
+                                                  target_score=250)])
+def test_rules_written_out_hold_every_field_in_order_and_read_back(rules):
+    written = rules.to_dict()
+    assert list(written) == [f.name for f in dataclasses.fields(RuleSet)]
+    assert written == dataclasses.asdict(rules)
+    assert RuleSet(**written) == rules
 
 
 def test_teams_alternate_seats():

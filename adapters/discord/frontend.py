@@ -16,9 +16,19 @@ from typing import Any
 
 import discord
 
-from bot.coordinator import ChatKey, Commands, GameStore, HandView, Reply, Text, User, refusal_text
+from bot.coordinator import (
+    TABLE_LABELS,
+    ChatKey,
+    Commands,
+    GameStore,
+    HandView,
+    Reply,
+    Text,
+    User,
+    refusal_text,
+)
 from bot.coordinator import commands as cmd
-from bot.i18n import N_, format_text, normalize_locale
+from bot.i18n import N_, format_text, gettext, normalize_locale
 
 from . import components as ui
 from .custom_ids import PICKER_ACTIONS, HandId, TableId
@@ -233,8 +243,10 @@ class Frontend:
                 return
             # the hand message itself is gone (dismissed, expired): ask for a fresh one
             self.hands.forget(chat_id, owner)
+            loc = _locale(interaction)
             await self._followup(interaction, content=tr(
-                N_("This hand view has expired. Press My hand on the table again."), _locale(interaction)))
+                N_("This hand view has expired. Press {button} on the table again."), loc,
+                button=gettext(TABLE_LABELS["hand"], loc)))
             return
         except discord.HTTPException as error:
             if error.code != ALREADY_ACKNOWLEDGED:
@@ -321,8 +333,10 @@ class Frontend:
         """Someone pressed another player's hand view: only they are told, nothing runs."""
         try:
             with self._handler():
-                await self.tell(interaction, tr(N_("These are another player's cards. Press My hand on the "
-                                                   "table to see yours."), _locale(interaction)))
+                loc = _locale(interaction)
+                await self.tell(interaction, tr(N_("These are another player's cards. Press {button} on "
+                                                   "the table to see yours."), loc,
+                                                button=gettext(TABLE_LABELS["hand"], loc)))
         except Exception as error:
             self.report(error, interaction)
             await self.apologise(interaction)
@@ -348,7 +362,8 @@ class Frontend:
         chat, user = chat_of(interaction), user_of(interaction)
         if await self._current_game(chat) != button.game:
             await self.update_hand(interaction, None, tr(
-                N_("This hand view belongs to a game that is over. Press My hand on the table again."), loc),
+                N_("This hand view belongs to a game that is over. Press {button} on the table again."),
+                loc, button=gettext(TABLE_LABELS["hand"], loc)),
                 deferred=False)
             return
         if button.action in (*PICKER_ACTIONS, "pg", "b"):

@@ -16,7 +16,12 @@ from .players import CHAT
 
 ANA, BO = FakeUser(101, "Ana"), FakeUser(102, "Bo")
 ZED = FakeUser(199, "Zed", locale="zh-CN")  # no seat at this table, reads Chinese
-REFUSAL = "These are another player's cards. Press My hand on the table to see yours."
+REFUSAL = "These are another player's cards. Press {button} on the table to see yours."
+
+
+def refusal(language: str) -> str:
+    """The refusal as a person reads it, the table's button named in their language."""
+    return gettext(REFUSAL, language).format(button=gettext("My hand", language))
 
 
 class RecordingCoordinator:
@@ -58,7 +63,7 @@ async def test_every_button_of_a_hand_view_turns_anyone_else_away_before_any_com
         for button in buttons:
             record = await bot.click(presser, int(message["id"]), button["custom_id"])
             assert record.callback_type == 4 and record.callback["data"]["flags"] & EPHEMERAL
-            assert record.callback["data"]["content"] == gettext(REFUSAL, language)
+            assert record.callback["data"]["content"] == refusal(language)
     assert coordinator.senders[already:] == []
     after = await bot.store.load(CHAT)
     assert after.version == before.version and after.match == before.match
@@ -84,7 +89,8 @@ async def test_buttons_reach_the_frontend_on_a_sharded_client(fake):
         message = await harness.open_hand(BO)
         refresh = next(c for h, c in harness.hand_buttons(message) if h.action == "b")
         record = await harness.click(ANA, int(message["id"]), refresh["custom_id"])
-        assert record.callback["data"]["content"] == REFUSAL
+        assert record.callback["data"]["content"] == refusal("en") == \
+            "These are another player's cards. Press My hand on the table to see yours."
     finally:
         await harness.app.stop()
     assert not harness.errors

@@ -174,7 +174,7 @@ class SqliteGameRows(GameRows):
         conn.execute("COMMIT")
         return True
 
-    async def _grouped(self, statements: list[tuple[str, Sequence[Any]]]) -> bool:
+    def _grouped(self, statements: list[tuple[str, Sequence[Any]]]) -> asyncio.Future[bool]:
         """One write, committed with the others of this turn of the loop: a commit costs
         SQLite more than the statements in it (WAL frames, the index pages shared by every
         game). The write is its first statement (a version-checked UPDATE) and the ones after
@@ -185,7 +185,7 @@ class SqliteGameRows(GameRows):
         if not self._group_due:
             self._group_due = True
             asyncio.get_running_loop().call_soon(self._commit_group)
-        return await future
+        return future  # awaited by the caller: no coroutine of its own to resume
 
     def _commit_group(self) -> None:
         """BEGIN IMMEDIATE, every statement of the group, COMMIT; then each waiting save gets

@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import fields, replace
+from operator import attrgetter
 from typing import Any
 
 from cachetools import LRUCache
@@ -60,11 +61,13 @@ RECORDS_KEPT = 4096  # active games this process remembers as it last saw them
 _DELIVERY_IN_META = tuple(f.name for f in fields(DeliveryState) if f.name != "outbox")
 
 
+_delivery_in_meta = attrgetter(*_DELIVERY_IN_META)  # a tuple of them (there are several)
+
+
 def _meta_parts(record: GameRecord) -> tuple[Any, ...]:
     """What the ``meta`` column holds, to compare: the typed parts but the book and the outbox."""
-    delivery = record.delivery
-    return (record.options, *(getattr(delivery, name) for name in _DELIVERY_IN_META),
-            record.two_tables, record.series, record.owner)
+    return (record.options, _delivery_in_meta(record.delivery), record.two_tables,
+            record.series, record.owner)
 
 
 def meta_json(record: GameRecord) -> dict[str, Any]:

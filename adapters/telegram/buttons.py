@@ -23,7 +23,7 @@ from bot.coordinator import (
     HandView,
     Text,
     User,
-    hand_view,
+    hand_now,
     refusal_text,
     split_table_chat,
 )
@@ -174,9 +174,9 @@ class Buttons:
         chat_id, message_id = query.message.chat.id, query.message.message_id
         known = self.ctx.port.known_hand(action.owner or "")
         view = known.view if known and known.view.game_id == action.game_id else None
-        if view is None and record.has_match and record.status == "running":
+        if view is None:
             # After a restart the last view is unknown: the coordinator's view of the stored game.
-            view = hand_view(record, record.current(), action.owner or "", loc)
+            view = await hand_now(self.ctx.store, action.game_id, action.owner or "", loc)
         if view is None:
             await self.ctx.run(cmd.ShowHand(record.chat, await self.ctx.user(query.from_user)))
             return

@@ -48,7 +48,7 @@ from bot.coordinator import (
     PlayOption,
     Reply,
     Text,
-    hand_view,
+    hand_now,
     move_hint,
     move_label,
     play_ref,
@@ -228,10 +228,9 @@ class InlineMode:
         hand message is edited for that, so the results are made from the game itself."""
         known = self.ctx.port.known_hand(user_id)
         if known is not None and not known.view.hand_over:
-            record = await self.ctx.game_record(known.view.game_id)
-            if record is not None and record.status == "running" and record.has_match \
-                    and record.seat_of(user_id) is not None:
-                return hand_view(record, record.current(), user_id, known.view.locale)
+            now = await hand_now(self.ctx.store, known.view.game_id, user_id, known.view.locale)
+            if now is not None:
+                return now
         chat = await self.ctx.user_game(user_id)
         if chat is None:
             return None

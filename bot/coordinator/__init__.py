@@ -73,11 +73,11 @@ from .ports import (
     VersionConflict,
     Watchers,
 )
-from .presenter import hand_view, table_view
+from .presenter import table_view
 from .preset_codes import decode as decode_preset_code
 from .preset_codes import encode as encode_preset_code
 from .presets import PRESETS_PER_CHAT, preset_command
-from .queries import match_standings, table_at
+from .queries import hand_now, match_standings, table_at
 from .rating_text import top_request
 from .recap import RecapCache
 from .refusals import Refusal, refusal_text
@@ -153,7 +153,6 @@ __all__ = [
     "GameResult",
     "GameStore",
     "HAND_NUMBER_HELP",
-    "hand_view",
     "HandView",
     "Join",
     "Kick",
@@ -161,6 +160,7 @@ __all__ = [
     "Leave",
     "ListPresets",
     "LobbyView",
+    "hand_now",
     "match_standings",
     "MatchCache",
     "MemoryStore",

@@ -4,8 +4,8 @@ record's match itself."""
 from __future__ import annotations
 
 from .ports import ChatKey, GameRecord, GameStore
-from .presenter import names_of, standings, summed_scores, table_view
-from .views import TableView, Text
+from .presenter import hand_view, names_of, standings, summed_scores, table_view
+from .views import HandView, TableView, Text
 
 
 async def tables_of(store: GameStore, record: GameRecord) -> list[GameRecord]:
@@ -40,3 +40,14 @@ async def table_at(store: GameStore, record: GameRecord, user_id: str,
         if candidate.has_match and candidate.active and any(s.user_id == user_id for s in candidate.seats):
             return candidate.chat, table_view(candidate, candidate.current(), locale)
     return None
+
+
+async def hand_now(store: GameStore, game_id: str, user_id: str, locale: str) -> HandView | None:
+    """``user_id``'s hand in game ``game_id`` as the stored game has it now: what they may
+    play, and whom they may call out, this moment (a hand message last sent may be older). None
+    when the game is not being played or they hold no seat in it."""
+    record = await store.get(game_id)
+    if record is None or record.status != "running" or not record.has_match \
+            or record.seat_of(user_id) is None:
+        return None
+    return hand_view(record, record.current(), user_id, locale)

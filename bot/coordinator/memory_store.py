@@ -71,7 +71,10 @@ class MemoryStore:
         self._games: dict[str, _Stored] = {}
         # The match's history, for replays: where each match began, and each save's steps.
         self._bases: dict[str, list[tuple[int, Any]]] = {}
-        self._logs: dict[str, list[tuple[int, list[dict[str, Any]], str]]] = {}
+        # Each save's steps are kept pickled: a game's log is read back only for a replay or
+        # a recap, and bytes are not objects the cycle collector walks (as lists of dicts
+        # were, every logged step of every game, on each of its oldest passes).
+        self._logs: dict[str, list[tuple[int, bytes, str]]] = {}
         self._active: dict[ChatKey, str] = {}  # chat -> game id of its lobby/running game
         self._last: dict[ChatKey, str] = {}  # chat -> game id of the game created last there
         # (platform, user id) -> ids of the active games they sit in, and the reverse
@@ -125,7 +128,7 @@ class MemoryStore:
         steps = match_log.logged_steps(record)
         if steps:
             self._logs.setdefault(record.game_id, []).append(
-                (version, list(steps), match_log.digest(record.state)))
+                (version, pickle.dumps(steps, pickle.HIGHEST_PROTOCOL), match_log.digest(record.state)))
         snapshot = match_log.takes_snapshot(record)
         saved = record.saved_as(version, updated_at=now, created_at=record.created_at or now,
                                 snapshot_version=version if snapshot else record.snapshot_version)
@@ -196,9 +199,7 @@ class MemoryStore:
             return None
         return MatchHistory([(v, base.to_json() if hasattr(base, "to_json") else _copy(base))
                              for v, base in bases],
-                            # The rows as stored: nothing changes a logged step in place
-                            # (a step is a value, written once by the save that logged it).
-                            [(v, list(steps), d) for v, steps, d in self._logs.get(game_id, ())])
+                            [(v, pickle.loads(steps), d) for v, steps, d in self._logs.get(game_id, ())])
 
     async def game_results(self, game_id: str) -> list[GameResult]:
         return _copy([r for r in self._results if r.game_id == game_id])

@@ -4,6 +4,8 @@ and work as before when they come back."""
 
 from __future__ import annotations
 
+import gc
+
 from bot.coordinator import commands as cmds
 from bot.coordinator.ports import ChatKey
 
@@ -50,3 +52,18 @@ async def test_a_running_bot_compacts_finished_games_once_a_day() -> None:
     await h.coordinator.close()  # waits for the clean-up it started
     stopped = await h.store.get(game_id)
     assert stopped.status == "stopped" and stopped.match is None
+
+
+async def test_a_games_logged_steps_are_kept_out_of_the_cycle_collectors_way() -> None:
+    """Every save's steps stay in memory for as long as the store does: kept as plain bytes,
+    they add nothing for the collector to walk, and still read back as logged."""
+    h = Harness()
+    people = {person.id: person for person in await h.start(2, ais=1)}
+    for _ in range(8):  # the people's moves; the AI seat moves by itself
+        await h.human_move(people[(await h.state()).current])
+    game_id = (await h.record()).game_id
+    history = await h.store.match_history(game_id)
+    assert history is not None and history.log and all(isinstance(s, list) for _, s, _ in history.log)
+    gc.collect()
+    logged = h.store._logs[game_id]
+    assert logged and not any(gc.is_tracked(row) for row in logged)

@@ -16,6 +16,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.coordinator import (
+    CARD_STATES,
     N_,
     ChatKey,
     DeliveryFailed,
@@ -86,7 +87,7 @@ class Buttons:
             await answer(await self._hand_picture(query, action, record.chat))
             return
         if action.scope == "h" and action.verb == "x":  # a greyed card: plays nothing
-            await answer(tr(N_("Not playable now"), await self.ctx.locale_of(query.from_user)))
+            await answer(tr(CARD_STATES["unplayable"], await self.ctx.locale_of(query.from_user)))
             return
         if action.scope == "h" and action.verb in ("w", "s", "q", "m", "g"):
             await self._hand_menu(query, action, record, await self.ctx.locale_of(query.from_user))

@@ -41,6 +41,7 @@ from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.coordinator import (
+    CARD_STATES,
     MOVE_LABELS,
     N_,
     HandView,
@@ -146,15 +147,15 @@ def result_entries(view: HandView, names: Mapping[str, str] | None = None) -> li
         if play is None:
             if not any(o.cards[0] == card for o in view.multi_plays):
                 entries.append(Entry(f"x:{card}", f"{card_emoji(card)} {card_label(card, loc)}",
-                                     tr(N_("Not playable now"), loc), card))
+                                     tr(CARD_STATES["unplayable"], loc), card))
             continue
         mark = "⚡ " if shown.jump_in else ""
         entries += _play_entries(view, play, f"{mark}{card_emoji(card)} {card_label(card, loc)}",
-                                 tr(N_("Playable"), loc), own=True)
+                                 tr(CARD_STATES["playable"], loc), own=True)
     for option in view.multi_plays:
         title = tr(N_("{cards} · {top} on top"), loc, cards="+".join(card_emoji(c) for c in option.cards),
                    top=card_emoji(option.card))
-        entries += _play_entries(view, option, title, tr(N_("Playable"), loc), own=False)
+        entries += _play_entries(view, option, title, tr(CARD_STATES["playable"], loc), own=False)
     entries += [_move_entry(move, loc) for move in view.moves if move.kind in ("draw", "take", "pass")]
     return entries
 

@@ -51,7 +51,7 @@ from .coordinator import Coordinator
 from .lobby import TWO_TABLE_PLAYERS
 from .locales import seat_locale
 from .memory_store import MemoryStore
-from .move_labels import MOVE_LABELS, TABLE_LABELS, move_hint, move_label
+from .move_labels import CARD_STATES, MOVE_LABELS, TABLE_LABELS, move_hint, move_label
 from .moves import BadMoveRef, Move, PlayOption, parse_ref, play_ref
 from .notation import HAND_NUMBER_HELP, NOTATION_HELP, Question, TypedPlay
 from .ports import (
@@ -200,6 +200,7 @@ __all__ = [
     "move_hint",
     "MOVE_LABELS",
     "TABLE_LABELS",
+    "CARD_STATES",
     "TURN_PING",
     "TURN_PING_OPEN_HAND",
     "CATCH_WORDS",

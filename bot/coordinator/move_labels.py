@@ -31,6 +31,12 @@ TABLE_LABELS = {
     "notify": N_("Notify me"),  # can't play this one: be told when the next game opens here
     "hand": N_("My hand"),  # on a table whose hands open from it (Discord): the presser's cards
 }
+# What a card of the hand is, where a frontend says it in words (a list entry, the answer to
+# a press on a greyed card).
+CARD_STATES = {
+    "playable": N_("Playable"),
+    "unplayable": N_("Not playable now"),
+}
 # What a button's longer description says where a frontend has room for one (a list entry).
 MOVE_HINTS = {
     "uno": N_("Declare UNO"),

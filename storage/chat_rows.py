@@ -1,7 +1,10 @@
 """The chat-side rows of the SQL store: chat settings, user profiles, saved presets, the
 pictures a platform holds and "notify me" requests. Rare and small: one SQLAlchemy statement
 each (the games' hot path is in ``game_rows``); reads go through ``_read``, which on SQLite
-runs them on the loop's own thread (``loop_reads``)."""
+runs them on the loop's own thread (``loop_reads``). The three reads every game's opening
+makes (the chat's settings, the creator's profile, whether anyone waits to be told) go on the
+hot path's driver instead: on PostgreSQL one round trip each, where SQLAlchemy's async engine
+took a turn of the busy loop per step."""
 
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from bot.coordinator.ports import (
     preset_key,
 )
 
+from .game_rows import GameRows
 from .loop_reads import LoopReads
 from .models import (
     chat_presets,
@@ -33,12 +37,6 @@ from .models import (
 )
 
 T = TypeVar("T")
-
-
-async def _row_by_key(conn: Any, table: sa.Table, key: dict[str, Any]) -> Any:
-    """The row of ``table`` whose primary key is ``key`` (None: none)."""
-    return (await conn.execute(sa.select(table).where(
-        *(table.c[name] == value for name, value in key.items())))).first()
 
 
 async def _all_rows(conn: Any, statement: Any) -> list[Any]:
@@ -53,6 +51,7 @@ class ChatRows:
     _insert: Any  # the dialect's INSERT (with ON CONFLICT)
     _now: Callable[[], float]
     _loop_reads: LoopReads | None  # SQLite: reads on the loop's own thread (loop_reads)
+    _rows: GameRows  # the hot path's driver: the reads a game's opening makes
 
     async def _read(self, query: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
         """``query(conn, *args)``, a query that only reads: on SQLite on the loop's thread,
@@ -70,15 +69,15 @@ class ChatRows:
     # at once cannot collide on the insert.
 
     async def chat_settings(self, chat: ChatKey) -> ChatSettings:
-        row = await self._read(_row_by_key, chat_settings,
-                               {"platform": chat.platform, "chat_id": chat.chat_id})
+        # Read at every game's opening: on the hot path's driver, one round trip (game_rows).
+        row = await self._rows.fetch_settings(chat.platform, chat.chat_id)
         if row is None:
             return ChatSettings(new=True)
-        return ChatSettings(preset=row.preset, overrides=row.overrides, language=row.language,
-                            turn_timer=row.turn_timer, afk_policy=row.afk_policy,
-                            reaction_window=row.reaction_window, season_days=row.season_days,
-                            ai_level=row.ai_level,
-                            version=row.version)
+        return ChatSettings(preset=row["preset"], overrides=row["overrides"],
+                            language=row["language"], turn_timer=row["turn_timer"],
+                            afk_policy=row["afk_policy"], reaction_window=row["reaction_window"],
+                            season_days=row["season_days"], ai_level=row["ai_level"],
+                            version=row["version"])
 
     def _settings_values(self, settings: ChatSettings) -> dict[str, Any]:
         return {"preset": settings.preset, "overrides": copy.deepcopy(settings.overrides),
@@ -116,12 +115,11 @@ class ChatRows:
         return replace(settings, version=settings.version + 1, new=False)
 
     async def user_profile(self, platform: str, user_id: str) -> UserProfile:
-        row = await self._read(_row_by_key, user_profiles,
-                               {"platform": platform, "user_id": user_id})
+        row = await self._rows.fetch_profile(platform, user_id)  # as chat_settings
         if row is None:
             return UserProfile()
-        return UserProfile(language=row.language, stats_opt_out=row.stats_opt_out,
-                           card_theme=row.card_theme)
+        return UserProfile(language=row["language"], stats_opt_out=bool(row["stats_opt_out"]),
+                           card_theme=row["card_theme"])
 
     async def save_user_profile(self, platform: str, user_id: str, profile: UserProfile) -> None:
         await self._upsert(user_profiles, {"platform": platform, "user_id": user_id},
@@ -198,7 +196,7 @@ class ChatRows:
         mine = (table.c.platform == chat.platform, table.c.chat_id == chat.chat_id)
         # Most games begin with nobody waiting: a read (it never holds the write lock that
         # every game's save needs) tells, and only then does the DELETE run.
-        if not await self._read(_all_rows, sa.select(table.c.user_id).where(*mine).limit(1)):
+        if not await self._rows.anyone_waiting(chat.platform, chat.chat_id):
             return []
         # One DELETE ... RETURNING: two processes opening games at once never tell anyone twice.
         statement = table.delete().where(*mine).returning(

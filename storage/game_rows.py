@@ -1,4 +1,6 @@
-"""The per-action hot path (games, their seat rows and results) straight on the drivers.
+"""The per-action hot path (games, their seat rows and results) straight on the drivers, and
+the chat-side reads a game's opening makes (a chat's settings, a profile, whether anyone
+waits to be told).
 
 Why not through SQLAlchemy like the rest of the store: every coordinator action is one read
 and one write of a game row, and SQLAlchemy's async layer (greenlet hand-offs, cursor set-up
@@ -22,7 +24,15 @@ from typing import Any
 from bot.coordinator.ports import ChatKey, GameResult, PlayerResult
 
 from . import json_text
-from .models import game_seats, games, result_players, results
+from .models import (
+    chat_settings,
+    game_seats,
+    games,
+    notify_requests,
+    result_players,
+    results,
+    user_profiles,
+)
 from .rating_rows import RatingRows
 
 GAME_COLUMNS = tuple(column.name for column in games.columns)
@@ -38,6 +48,8 @@ SMALL_COLUMNS = ("status", "creator", "seats", "table_message_id", "hand_message
 SEAT_COLUMNS = tuple(c.name for c in game_seats.columns)
 RESULT_COLUMNS = tuple(c.name for c in results.columns if c.name != "id")
 RESULT_PLAYER_COLUMNS = tuple(c.name for c in result_players.columns if c.name != "id")
+SETTINGS_COLUMNS = tuple(c.name for c in chat_settings.columns)
+PROFILE_COLUMNS = tuple(c.name for c in user_profiles.columns)
 # A player's part of a result as it is read back (the PlayerResult fields, by name).
 RESULT_READ_PLAYER_COLUMNS = ("user_id", "name", "points", "won", "is_ai", "uno_calls", "caught",
                               "challenges_won", "cards_left")
@@ -116,6 +128,13 @@ class GameRows:
             f"{', '.join(f'p.{c}' for c in RESULT_READ_PLAYER_COLUMNS)} FROM results AS r "
             "LEFT JOIN result_players AS p ON p.result_id = r.id "
             f"WHERE r.game_id = {self._p(1)} ORDER BY r.id, p.id")
+        # A game's opening: one statement each, by primary key (notify: does a row exist).
+        self.select_settings = (f"SELECT {', '.join(SETTINGS_COLUMNS)} FROM {chat_settings.name} "
+                                f"WHERE platform = {self._p(1)} AND chat_id = {self._p(2)}")
+        self.select_profile = (f"SELECT {', '.join(PROFILE_COLUMNS)} FROM {user_profiles.name} "
+                               f"WHERE platform = {self._p(1)} AND user_id = {self._p(2)}")
+        self.select_waiting = (f"SELECT user_id FROM {notify_requests.name} WHERE platform = "
+                               f"{self._p(1)} AND chat_id = {self._p(2)} LIMIT 1")
         self.insert_base = self._insert("game_bases", ("game_id", "version", "match"))
         self.select_bases = (f"SELECT version, match FROM game_bases WHERE game_id = {self._p(1)} "
                              "ORDER BY version")
@@ -236,6 +255,24 @@ class GameRows:
                     uno_calls=uno_calls, caught=caught, challenges_won=challenges,
                     cards_left=cards))
         return list(heads.values())
+
+    async def fetch_settings(self, platform: str, chat_id: str) -> dict[str, Any] | None:
+        """A chat's stored settings row, its overrides decoded (None: none stored)."""
+        rows = await self._rows(self.select_settings, (platform, chat_id))
+        if not rows:
+            return None
+        row = dict(zip(SETTINGS_COLUMNS, rows[0], strict=True))
+        overrides = row["overrides"]
+        row["overrides"] = json_text.loads(overrides) if isinstance(overrides, str) else overrides
+        return row
+
+    async def fetch_profile(self, platform: str, user_id: str) -> dict[str, Any] | None:
+        rows = await self._rows(self.select_profile, (platform, user_id))
+        return dict(zip(PROFILE_COLUMNS, rows[0], strict=True)) if rows else None
+
+    async def anyone_waiting(self, platform: str, chat_id: str) -> bool:
+        """Whether anyone asked to be told when a game opens in the chat."""
+        return bool(await self._rows(self.select_waiting, (platform, chat_id)))
 
     async def fetch_bases(self, game_id: str) -> list[tuple[int, Any]]:
         """Where each match of a game began, in order."""

@@ -114,6 +114,34 @@ def test_unobot_db_upgrade(tmp_path):
     assert done.stdout.strip() == head_revision()
 
 
+async def test_the_reads_a_games_opening_makes_go_straight_to_the_driver(sql_store):
+    """A chat's settings, the creator's profile and whether anyone waits to be told: read at
+    every game's opening, on the hot path's driver (one round trip each on PostgreSQL), none
+    through SQLAlchemy's engine, and read back as they were saved."""
+    from bot.coordinator.ports import ChatSettings, UserProfile
+
+    await sql_store.save_chat_settings(CHAT, ChatSettings(
+        preset="house", overrides={"target_score": 250, "stacking": "same"}, language="zh_CN",
+        turn_timer=45, reaction_window=5, season_days=14, ai_level="hard"))
+    await sql_store.save_user_profile("telegram", "u1", UserProfile(
+        language="en", stats_opt_out=True, card_theme="high_contrast"))
+    through_engine: list[str] = []
+    sa.event.listen(sql_store.engine.sync_engine, "before_cursor_execute",
+                    lambda conn, cursor, statement, *args: through_engine.append(statement))
+    settings = await sql_store.chat_settings(CHAT)
+    assert (settings.preset, settings.overrides, settings.language, settings.turn_timer,
+            settings.reaction_window, settings.season_days, settings.ai_level, settings.version,
+            settings.new) == ("house", {"target_score": 250, "stacking": "same"}, "zh_CN", 45, 5,
+                              14, "hard", 1, False)
+    assert (await sql_store.chat_settings(replace(CHAT, chat_id="elsewhere"))).new
+    profile = await sql_store.user_profile("telegram", "u1")
+    assert (profile.language, profile.stats_opt_out, profile.card_theme) == (
+        "en", True, "high_contrast")
+    assert await sql_store.user_profile("telegram", "nobody") == UserProfile()
+    assert await sql_store.take_notify_requests(CHAT) == []  # nobody waits: nothing deleted
+    assert through_engine == []
+
+
 async def test_postgresql_reads_start_no_transaction(pg_database, monkeypatch):
     # A read is one statement each: no BEGIN before it and no ROLLBACK after (two round
     # trips, each a turn of a busy event loop).

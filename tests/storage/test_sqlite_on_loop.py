@@ -269,5 +269,5 @@ async def test_a_read_that_finds_the_database_busy_tries_again(sqlite_store, mon
         return connect()
 
     monkeypatch.setattr(engine, "connect", busy_once)
-    assert (await sqlite_store.chat_settings(CHAT)).new
+    assert await sqlite_store.chat_presets(CHAT) == []
     assert len(refusals) == 1

@@ -177,7 +177,7 @@ class Buttons:
         view = known.view if known and known.view.game_id == action.game_id else None
         if view is None:
             # After a restart the last view is unknown: the coordinator's view of the stored game.
-            view = await hand_now(self.ctx.store, action.game_id, action.owner or "", loc)
+            view = hand_now(record, action.owner or "", loc)
         if view is None:
             await self.ctx.run(cmd.ShowHand(record.chat, await self.ctx.user(query.from_user)))
             return

@@ -229,7 +229,7 @@ class InlineMode:
         hand message is edited for that, so the results are made from the game itself."""
         known = self.ctx.port.known_hand(user_id)
         if known is not None and not known.view.hand_over:
-            now = await hand_now(self.ctx.store, known.view.game_id, user_id, known.view.locale)
+            now = hand_now(await self.ctx.game_record(known.view.game_id), user_id, known.view.locale)
             if now is not None:
                 return now
         chat = await self.ctx.user_game(user_id)

@@ -42,11 +42,10 @@ async def table_at(store: GameStore, record: GameRecord, user_id: str,
     return None
 
 
-async def hand_now(store: GameStore, game_id: str, user_id: str, locale: str) -> HandView | None:
-    """``user_id``'s hand in game ``game_id`` as the stored game has it now: what they may
-    play, and whom they may call out, this moment (a hand message last sent may be older). None
-    when the game is not being played or they hold no seat in it."""
-    record = await store.get(game_id)
+def hand_now(record: GameRecord | None, user_id: str, locale: str) -> HandView | None:
+    """``user_id``'s hand in the stored game ``record`` as it is now: what they may play, and
+    whom they may call out, this moment (a hand message last sent may be older). None when the
+    game is not being played or they hold no seat in it."""
     if record is None or record.status != "running" or not record.has_match \
             or record.seat_of(user_id) is None:
         return None

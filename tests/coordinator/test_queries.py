@@ -13,14 +13,14 @@ async def test_a_players_hand_now_is_read_from_the_stored_game(h: Harness) -> No
     u1, u2 = await h.start(2)
     await h.rig({"u1": ["R1", "G2"], "u2": ["R5", "Y7"]}, ["B3"] * 10, ["R3"], current="u1")
     record = await h.record()
-    mine = await hand_now(h.store, record.game_id, "u1", "zh_CN")
+    mine = hand_now(await h.store.get(record.game_id), "u1", "zh_CN")
     assert mine is not None and mine.locale == "zh_CN" and mine.is_turn
     assert [o.card for o in mine.cards] == [Card.parse("R1"), Card.parse("G2")]
     assert [o.card for o in mine.cards if o.playable] == [Card.parse("R1")]
-    theirs = await hand_now(h.store, record.game_id, "u2", "en")
+    theirs = hand_now(await h.store.get(record.game_id), "u2", "en")
     assert theirs is not None and not theirs.is_turn
     # Nobody else holds a hand there, no other game is this one, and a stopped game has none.
-    assert await hand_now(h.store, record.game_id, "someone", "en") is None
-    assert await hand_now(h.store, "no-such-game", "u1", "en") is None
+    assert hand_now(await h.store.get(record.game_id), "someone", "en") is None
+    assert hand_now(await h.store.get("no-such-game"), "u1", "en") is None
     assert (await h.do(cmds.StopGame, u1)).ok
-    assert await hand_now(h.store, record.game_id, "u1", "en") is None
+    assert hand_now(await h.store.get(record.game_id), "u1", "en") is None

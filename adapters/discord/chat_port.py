@@ -35,7 +35,6 @@ import discord
 
 from bot.aside import Aside
 from bot.coordinator import (
-    TABLE_LABELS,
     TURN_PING,
     TURN_PING_OPEN_HAND,
     ChatKey,
@@ -49,9 +48,9 @@ from bot.coordinator import (
     split_table_chat,
     virtual_table_chat,
 )
-from bot.i18n import N_, gettext
+from bot.i18n import N_
 
-from .components import lobby_components, table_components
+from .components import hand_button_label, lobby_components, table_components
 from .embeds import lobby_embed, notice_content, recap_embed, table_embed, tr, tr_markup
 from .hand_views import OpenHands
 from .pictures import RECAP_FILE, TOP_FILE, as_file, recap_png, top_card_png
@@ -301,7 +300,7 @@ class DiscordChatPort:
             text = tr_markup(TURN_PING, table.locale, player=user)
         else:  # the table's button opens their hand: the ping names it
             text = tr_markup(TURN_PING_OPEN_HAND, table.locale, player=user,
-                             button=gettext(TABLE_LABELS["hand"], table.locale))
+                             button=hand_button_label(table.locale))
         if table.deadline:
             text += f" ⏱️ <t:{int(table.deadline)}:R>"
         return text, Ping(table.game_id, table.hand_number, current.user_id)

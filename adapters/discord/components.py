@@ -119,8 +119,7 @@ def table_components(view: TableView) -> discord.ui.View | None:
         return None
     loc, game = view.locale, view.game_id
     items = [
-        _button(TableId(game, "hand").encode(), gettext(TABLE_LABELS["hand"], loc),
-                style=discord.ButtonStyle.primary, emoji="🃏"),
+        _hand_button(game, loc),
         _button(TableId(game, "uno").encode(), gettext(MOVE_LABELS["uno"], loc), style=discord.ButtonStyle.danger),
     ]
     if view.can_join:  # late join: take a seat in the running game
@@ -131,8 +130,18 @@ def table_components(view: TableView) -> discord.ui.View | None:
 
 def ping_components(view: TableView) -> discord.ui.View:
     """Under a turn ping: My hand, so the pinged player opens their cards right there."""
-    return _view([_button(TableId(view.game_id, "hand").encode(), gettext(TABLE_LABELS["hand"], view.locale),
-                          style=discord.ButtonStyle.primary, emoji="🃏")])
+    return _view([_hand_button(view.game_id, view.locale)])
+
+
+def hand_button_label(loc: str) -> str:
+    """The table's button that opens the presser's hand, as the table shows it and as the
+    words that send people to it name it."""
+    return gettext(TABLE_LABELS["hand"], loc)
+
+
+def _hand_button(game: str, loc: str) -> UnoButton:
+    return _button(TableId(game, "hand").encode(), hand_button_label(loc),
+                   style=discord.ButtonStyle.primary, emoji="🃏")
 
 
 def distinct_cards(view: HandView) -> list[tuple[CardOption, int]]:

@@ -17,7 +17,6 @@ from typing import Any
 import discord
 
 from bot.coordinator import (
-    TABLE_LABELS,
     ChatKey,
     Commands,
     GameStore,
@@ -28,7 +27,7 @@ from bot.coordinator import (
     refusal_text,
 )
 from bot.coordinator import commands as cmd
-from bot.i18n import N_, format_text, gettext, normalize_locale
+from bot.i18n import N_, format_text, normalize_locale
 
 from . import components as ui
 from .custom_ids import PICKER_ACTIONS, HandId, TableId
@@ -246,7 +245,7 @@ class Frontend:
             loc = _locale(interaction)
             await self._followup(interaction, content=tr(
                 N_("This hand view has expired. Press {button} on the table again."), loc,
-                button=gettext(TABLE_LABELS["hand"], loc)))
+                button=ui.hand_button_label(loc)))
             return
         except discord.HTTPException as error:
             if error.code != ALREADY_ACKNOWLEDGED:
@@ -336,7 +335,7 @@ class Frontend:
                 loc = _locale(interaction)
                 await self.tell(interaction, tr(N_("These are another player's cards. Press {button} on "
                                                    "the table to see yours."), loc,
-                                                button=gettext(TABLE_LABELS["hand"], loc)))
+                                                button=ui.hand_button_label(loc)))
         except Exception as error:
             self.report(error, interaction)
             await self.apologise(interaction)
@@ -363,7 +362,7 @@ class Frontend:
         if await self._current_game(chat) != button.game:
             await self.update_hand(interaction, None, tr(
                 N_("This hand view belongs to a game that is over. Press {button} on the table again."),
-                loc, button=gettext(TABLE_LABELS["hand"], loc)),
+                loc, button=ui.hand_button_label(loc)),
                 deferred=False)
             return
         if button.action in (*PICKER_ACTIONS, "pg", "b"):

@@ -19,6 +19,7 @@ both paths read each other's rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any
 
 from bot.coordinator.ports import ChatKey, GameResult, PlayerResult
@@ -50,9 +51,9 @@ RESULT_COLUMNS = tuple(c.name for c in results.columns if c.name != "id")
 RESULT_PLAYER_COLUMNS = tuple(c.name for c in result_players.columns if c.name != "id")
 SETTINGS_COLUMNS = tuple(c.name for c in chat_settings.columns)
 PROFILE_COLUMNS = tuple(c.name for c in user_profiles.columns)
-# A player's part of a result as it is read back (the PlayerResult fields, by name).
-RESULT_READ_PLAYER_COLUMNS = ("user_id", "name", "points", "won", "is_ai", "uno_calls", "caught",
-                              "challenges_won", "cards_left")
+# A player's part of a result as it is read back: the PlayerResult fields, columns of the same
+# names.
+RESULT_READ_PLAYER_COLUMNS = tuple(f.name for f in fields(PlayerResult))
 ACTIVE = "status IN ('lobby', 'running')"
 HEAD = "game_id, version, owed"
 Head = tuple[str, int, bool]
@@ -249,11 +250,9 @@ class GameRows:
                 head = heads[result_id] = GameResult(str(game), ChatKey(platform, chat_id), kind,
                                                      int(hand), [], finished_at=float(finished))
             if player[0] is not None:  # a result stored without players has none to add
-                user_id, name, points, won, is_ai, uno_calls, caught, challenges, cards = player
-                head.players.append(PlayerResult(
-                    user_id, name, points=points, won=bool(won), is_ai=bool(is_ai),
-                    uno_calls=uno_calls, caught=caught, challenges_won=challenges,
-                    cards_left=cards))
+                values = dict(zip(RESULT_READ_PLAYER_COLUMNS, player, strict=True))
+                values["won"], values["is_ai"] = bool(values["won"]), bool(values["is_ai"])
+                head.players.append(PlayerResult(**values))
         return list(heads.values())
 
     async def fetch_settings(self, platform: str, chat_id: str) -> dict[str, Any] | None:

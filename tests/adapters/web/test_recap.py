@@ -13,7 +13,13 @@ from PIL import Image
 from adapters.web import auth
 from bot.coordinator import commands as cmds
 from tests.adapters.web.test_server import session_for, state_of
-from tests.adapters.web.test_watch import assert_no_hand_card, hand_cards, watch_state, watch_token
+from tests.adapters.web.test_watch import (
+    assert_no_hand_card,
+    assert_no_user_id,
+    hand_cards,
+    watch_state,
+    watch_token,
+)
 
 PNG = b"\x89PNG"
 
@@ -51,7 +57,7 @@ async def test_the_finished_match_shows_its_recap_to_players_and_spectators(web)
     assert shown["image"] == "/api/watch/recap.png" and shown["facts"] == mine["facts"]
     assert json.loads(body)["labels"]["recap"] == "Match recap"
     assert_no_hand_card(body, cards)  # names and counts only
-    assert ana.id not in body and bo.id not in body
+    assert_no_user_id(body, ana.id, bo.id)
     for path, token in (("/api/recap.png", session), ("/api/watch/recap.png", watch)):
         response = await web.client.get(path, headers=bearer(token))
         assert response.status == 200 and response.content_type == "image/png"

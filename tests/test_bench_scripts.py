@@ -28,6 +28,8 @@ SMALLEST = {
                                    r"3 concurrent game\(s\) over 2 processes: +\d+ actions"),
     "storage.py": (["--games", "1", "--target", "1", "--rounds", "2"],
                    r"median of 2 rounds:\n +memory +1 +\d+ +1\.00x"),
+    "store_cost.py": (["--games", "1", "--target", "1", "--rounds", "1"],
+                      r"median of 1 rounds:\n +memory +[\d.]+ +0\.0\n +sqlite +[\d.]+ +[\d.]+"),
     "webhand.py": (["--games", "1", "--moves", "5"], r"move -> every page p50 [\d.]+ ms"),
     "telegram.py": (["--games", "1", "--turns", "5", "--echo", "0", "--settings", "jump_in=on"],
                     r"the next player's hand posted: p50 [\d.]+ ms(.|\n)*Bot API calls per turn"),

@@ -23,7 +23,6 @@ from dataclasses import fields, replace
 from operator import attrgetter
 from typing import Any
 
-from cachetools import LRUCache
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -48,6 +47,7 @@ from . import json_text, rating_queries, result_queries, stats_queries
 from .chat_rows import ChatRows
 from .db import PG_GAME_POOL_SIZE, PG_STATEMENT_TIMEOUT, SQLITE_BUSY_TIMEOUT_MS, make_engine
 from .game_rows import SMALL_COLUMNS, GameRows, Result, UniqueViolation, encode
+from .held_records import HeldRecords
 from .loop_reads import LoopReads
 from .moved_chat_rows import move_chat_rows
 from .postgres_game_rows import PostgresGameRows
@@ -112,13 +112,12 @@ class SqlStore(ChatRows):
         sqlite_engine = engine.dialect.name == "sqlite"
         self._now = now  # timestamps (updated_at, results): a test clock may stand in
         self._insert = sqlite.insert if sqlite_engine else postgresql.insert
-        # game_id -> the record as this process last saved or read it (a private copy): valid
+        # Each game as this process last saved or read it (a private copy; see held_records): valid
         # only while the stored version is the same; another process's save makes it stale,
         # never wrong. A load that finds it current reads three small columns instead of the
         # whole row, and a save writes only the columns that differ from it. One version of
         # a game has one seat list, so seat rows are rewritten only when the seats differ.
-        self._records: LRUCache[str, GameRecord] = LRUCache(RECORDS_KEPT)
-        self._held_in: LRUCache[ChatKey, str] = LRUCache(RECORDS_KEPT)  # chat -> its active game
+        self._held = HeldRecords(RECORDS_KEPT)
         self._session = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
         self._loop_reads = (LoopReads(self._rows.path, SQLITE_BUSY_TIMEOUT_MS)
                             if isinstance(self._rows, SqliteGameRows) else None)
@@ -140,14 +139,13 @@ class SqlStore(ChatRows):
     async def load(self, chat: ChatKey) -> GameRecord | None:
         head = await self._rows.fetch_active_head(chat.platform, chat.chat_id)
         if head is None:
-            self._held_in.pop(chat, None)
+            self._held.forget_chat(chat)
             return None
         return await self._current(*head)
 
     async def load_held(self, chat: ChatKey) -> tuple[GameRecord | None, bool]:
-        game_id = self._held_in.get(chat)
-        held = self._records.get(game_id) if game_id is not None else None
-        if held is None or not held.active:
+        held = self._held.active_in(chat)
+        if held is None:
             return await self.load(chat), False
         # Unread: the save checks version and owed flag in its UPDATE (see ``save``).
         return held.detached(), True
@@ -164,7 +162,7 @@ class SqlStore(ChatRows):
         """The stored record at ``version``: this process's own copy when it holds that
         version, else the row read in full (it may have moved on since: any row read whole
         is consistent)."""
-        held = self._records.get(game_id)
+        held = self._held.get(game_id)
         if held is not None and held.version == version:
             record = held.detached()
             if not owed:  # its outbox was delivered (mark_delivered): owed no more
@@ -188,15 +186,17 @@ class SqlStore(ChatRows):
         async with self.engine.begin() as conn:
             moved = await move_chat_rows(conn, old, new)
         # What this process holds of the old chat names it: read it anew from the rows.
-        self._held_in.pop(old, None)
-        for game_id in [g for g, record in self._records.items() if record.chat == old]:
-            del self._records[game_id]
+        self._held.forget_chat(old)
+        for game_id, record in self._held.games():
+            if record.chat == old:
+                self._held.forget(game_id)
         return moved > 0
 
     async def compact_finished(self, before: float) -> int:
         # It drops finished games' cards without a new version: what we hold of them goes too.
-        for game_id in [g for g, record in self._records.items() if not record.active]:
-            del self._records[game_id]
+        for game_id, record in self._held.games():
+            if not record.active:
+                self._held.forget(game_id)
         return await self._rows.compact_finished(float(before))
 
     async def open_games_by_platform(self) -> dict[str, int]:
@@ -214,7 +214,9 @@ class SqlStore(ChatRows):
         version = record.version + 1
         snapshot = takes_snapshot(record)
         steps = logged_steps(record)
-        held = self._records.get(record.game_id)
+        held = self._held.active_in(record.chat)
+        if held is None or held.game_id != record.game_id:
+            held = self._held.get(record.game_id)
         if held is not None and held.version != record.version:
             held = None  # what is stored at that version is not known here
         changes: dict[str, Any] = {
@@ -253,7 +255,7 @@ class SqlStore(ChatRows):
             raise VersionConflict(f"game {record.game_id}: rejected by a uniqueness rule "
                                   f"({str(error).splitlines()[0][:120]})") from None
         if not written:
-            self._records.pop(record.game_id, None)  # stale: read it whole next time
+            self._held.forget(record.game_id)  # stale: read it whole next time
             raise VersionConflict(
                 f"game {record.game_id}: version {record.version} is stale or unknown")
         # What is stored is the database's own copy; the returned record is a new object that
@@ -291,11 +293,7 @@ class SqlStore(ChatRows):
 
     def _hold(self, record: GameRecord) -> None:
         """Remember the record as stored (a copy: the caller goes on changing its own)."""
-        self._records[record.game_id] = record.detached()
-        if record.active:
-            self._held_in[record.chat] = record.game_id
-        elif self._held_in.get(record.chat) == record.game_id:
-            del self._held_in[record.chat]
+        self._held.hold(record.detached())
 
     @staticmethod
     def _row_values(record: GameRecord, **changes: Any) -> dict[str, Any]:
@@ -360,7 +358,7 @@ class SqlStore(ChatRows):
         record.snapshot, record.state = await self._match_of(row)
         if not row["owed"]:  # its outbox was delivered (mark_delivered): owed no more
             record.delivery.outbox = None
-        held = self._records.get(record.game_id)
+        held = self._held.get(record.game_id)
         if held is None or held.version <= record.version:  # a read that raced a save of the
             # game must not set what is held back a version
             self._hold(record)
@@ -390,7 +388,7 @@ class SqlStore(ChatRows):
 
     async def mark_delivered(self, game_id: str, version: int) -> bool:
         marked = await self._rows.delivered(game_id, version)
-        held = self._records.get(game_id)
+        held = self._held.get(game_id)
         if marked and held is not None and held.version == version:
             held.delivery.outbox = None  # as stored now: a save of it expects owed false
         return marked
@@ -412,7 +410,7 @@ class SqlStore(ChatRows):
         version, else the snapshot, and the log after it replayed (the snapshot is decoded
         lazily by the record when no log follows it)."""
         game_id, version = row["game_id"], row["version"]
-        held = self._records.get(game_id)
+        held = self._held.get(game_id)
         if held is not None and held.version == version and held.state is not None:
             return None, held.state
         snapshot = json_text.loads(row["match"]) if row["match"] is not None else None

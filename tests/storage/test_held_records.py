@@ -14,6 +14,7 @@ from bot.coordinator.coordinator import Coordinator
 from bot.coordinator.ports import ChatKey, ChatSettings, VersionConflict
 from bot.coordinator.record import Outbox
 from storage import open_store
+from storage.held_records import HeldRecords
 from tests.fakes import FakeChat
 
 from .games import humans, next_command
@@ -148,3 +149,29 @@ async def test_a_process_holding_an_old_copy_decides_on_the_stored_game(database
             await coordinator.close()
         for store in stores:
             await store.close()
+
+
+def test_the_chat_index_holds_what_the_lru_holds():
+    held = HeldRecords(2)
+    chats = [ChatKey("telegram", str(n)) for n in range(3)]
+    records = [make_record(f"g{n}", chat=chat) for n, chat in enumerate(chats)]
+    for record in records[:2]:
+        held.hold(record)
+    assert held.active_in(chats[0]) is records[0] and held.get("g1") is records[1]
+    held.hold(records[2])  # the least recently held game goes, from both
+    assert held.get("g0") is None and held.active_in(chats[0]) is None
+    assert held.active_in(chats[2]) is records[2]
+    held.hold(replace(records[1], status="finished"))  # a finished game is no chat's active one
+    assert held.active_in(chats[1]) is None and held.get("g1").status == "finished"
+    held.forget("g2")
+    assert held.get("g2") is None and held.active_in(chats[2]) is None
+
+
+def test_a_chat_s_new_game_is_not_dropped_with_its_old_one():
+    held = HeldRecords(4)
+    chat = ChatKey("telegram", "9")
+    old, new = make_record("old", chat=chat), make_record("new", chat=chat)
+    held.hold(old)
+    held.hold(new)
+    held.forget("old")  # the chat's active game is the new one: it stays
+    assert held.active_in(chat) is new

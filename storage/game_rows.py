@@ -18,7 +18,8 @@ both paths read each other's rows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Awaitable, Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -221,15 +222,16 @@ class GameRows:
     async def fetch_owing(self) -> list[dict[str, Any]]:
         return await self._fetch(self.select_owing, ())
 
-    async def delivered(self, game_id: str, version: int) -> bool:
+    def delivered(self, game_id: str, version: int) -> asyncio.Future[bool]:
         """Clear the owed flag where the version is still ``version`` and the flag still set:
         a version-checked UPDATE like a save's, so it joins the same group."""
-        return await self.update_grouped(({"owed": False}, game_id, version, True))
+        return self.update_grouped(({"owed": False}, game_id, version, True))
 
-    async def update_grouped(self, update: Update, snapshot: Snapshot | None = None) -> bool:
+    def update_grouped(self, update: Update, snapshot: Snapshot | None = None) -> asyncio.Future[bool]:
         """A version-checked UPDATE written with the others of this turn of the loop, and
         the snapshot row when one is given, only if the UPDATE wrote its row (the
-        driver-specific part). True when its row was written."""
+        driver-specific part). Its future says whether its row was written: handed back
+        as it is, so that a move's save waits on it without a coroutine of its own."""
         raise NotImplementedError
 
     async def fetch_log(self, game_id: str, after: int, upto: int) -> list[tuple[int, Any, str]]:
@@ -290,16 +292,28 @@ class GameRows:
         """Active games per platform, read afresh from the database (the health check)."""
         raise NotImplementedError
 
-    async def write(self, *, insert: dict[str, Any] | None = None, update: Update | None = None,
-                    seats: tuple[str, list[dict[str, Any]]] | None = None,
-                    results: Sequence[Result] = (),
-                    base: tuple[str, int, str | None] | None = None,
-                    snapshot: Snapshot | None = None) -> bool:
+    def write(self, *, insert: dict[str, Any] | None = None, update: Update | None = None,
+              seats: tuple[str, list[dict[str, Any]]] | None = None,
+              results: Sequence[Result] = (),
+              base: tuple[str, int, str | None] | None = None,
+              snapshot: Snapshot | None = None) -> Awaitable[bool]:
         """Insert or version-checked update of a game row (``update``: the row, game id, the
         version it must still have, the owed flag it must still have when checked),
         optionally with its match snapshot (``snapshot``: game id, match as JSON text), seat
         rows, results (rated ones updating the ratings) and the match it begins (``base``),
-        atomically. False when the update matched no row (stale version)."""
+        atomically. False when the update matched no row (stale version). An update with
+        nothing but its snapshot, a move's save, goes with the others of this turn of the
+        loop (``update_grouped``)."""
+        if insert is None and seats is None and not results and base is None:
+            assert update is not None
+            return self.update_grouped(update, snapshot)
+        return self._transaction(insert, update, seats, results, base, snapshot)
+
+    async def _transaction(self, insert: dict[str, Any] | None, update: Update | None,
+                           seats: tuple[str, list[dict[str, Any]]] | None,
+                           results: Sequence[Result], base: tuple[str, int, str | None] | None,
+                           snapshot: Snapshot | None) -> bool:
+        """``write``'s statements in one transaction of their own (the driver-specific part)."""
         raise NotImplementedError
 
     async def _store_result(self, db: Any, result: Result, insert_result: Any) -> None:

@@ -80,15 +80,10 @@ class PostgresGameRows(GameRows):
     async def _rows(self, sql: str, args: Sequence[Any]) -> list[Sequence[Any]]:
         return [tuple(row) for row in await (await self._connections()).fetch(sql, *args)]
 
-    async def write(self, *, insert=None, update=None, seats=None, results=(), base=None,
-                    snapshot=None):
+    async def _transaction(self, insert, update, seats, results, base, snapshot) -> bool:
         import asyncpg
 
         try:
-            if insert is None and seats is None and not results and base is None:
-                # One UPDATE, atomic on its own, its log row with it (and the snapshot row
-                # when one is taken): group-committed.
-                return await self.update_grouped(update, snapshot)
             kept = await self._connections()
             async with kept.connection() as conn, conn.transaction():
                 if insert is not None:
@@ -114,15 +109,16 @@ class PostgresGameRows(GameRows):
         except asyncpg.IntegrityConstraintViolationError as error:
             raise UniqueViolation(str(error)) from None
 
-    async def update_grouped(self, update: Update, snapshot: Snapshot | None = None) -> bool:
+    def update_grouped(self, update: Update, snapshot: Snapshot | None = None) -> asyncio.Future[bool]:
         """A version-checked UPDATE (a save, a delivery marked done), with the snapshot row
         it writes if any, sent with the others of this turn of the loop as one statement over
         many rows (``group_update``): one round trip and one commit, where each would take
-        its own. True when its row was written."""
+        its own. Its log row goes with it (the trigger). A uniqueness rule refusing it fails
+        its future with UniqueViolation (``_write_one``)."""
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._group.append(((update, snapshot), future))
         self._send_soon()
-        return await future
+        return future
 
     def _send_soon(self) -> None:
         """Send the waiting writes on the next turn of the loop, unless as many statements

@@ -122,27 +122,24 @@ class SqliteGameRows(GameRows):
     async def _rows(self, sql: str, args: Sequence[Any]) -> list[Sequence[Any]]:
         return list(await self._single(sql, args))
 
-    async def update_grouped(self, update: Update, snapshot: Snapshot | None = None) -> bool:
+    def update_grouped(self, update: Update, snapshot: Snapshot | None = None) -> asyncio.Future[bool]:
+        # One UPDATE (its log row appended by the trigger), and the snapshot row when one is
+        # taken: group-committed.
         statements: list[tuple[str, Sequence[Any]]] = [self.update_of(update)]
         if snapshot is not None:
             statements.append((self.upsert_snapshot, snapshot))
-        return await self._grouped(statements)
+        return self._grouped(statements)
 
-    async def write(self, *, insert=None, update=None, seats=None, results=(), base=None,
-                    snapshot=None):
-        if insert is None and seats is None and not results and base is None:
-            # One UPDATE (its log row appended by the trigger), and the snapshot row when one
-            # is taken: the hot path, group-committed.
-            return await self.update_grouped(update, snapshot)
+    async def _transaction(self, insert, update, seats, results, base, snapshot) -> bool:
         try:
             await self._retrying(lambda conn: conn.execute("BEGIN IMMEDIATE"))
-            written = self._transaction(insert, update, seats, results, base, snapshot)
+            written = self._statements(insert, update, seats, results, base, snapshot)
         except sqlite3.IntegrityError as error:
             raise UniqueViolation(str(error)) from None
         self._count_writes(1)
         return written
 
-    def _transaction(self, insert, update, seats, results, base, snapshot) -> bool:
+    def _statements(self, insert, update, seats, results, base, snapshot) -> bool:
         """The statements of one save after BEGIN IMMEDIATE, then COMMIT (ROLLBACK when one
         fails or the version is stale). Plain calls: nothing may yield in between."""
         conn = self._conn

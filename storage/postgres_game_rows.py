@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy.engine import URL
 
+from . import json_text
 from .db import PG_COMPACTION_TIMEOUT, asyncpg_dsn
 from .game_rows import (
     GAME_COLUMNS,
@@ -223,7 +224,7 @@ class PostgresGameRows(GameRows):
 # one, so that a slow commit does not hold every other game's save back.
 GROUPS_IN_FLIGHT = 2
 
-# What a grouped UPDATE may set, with each column's type in the statement's arrays: a save
+# What a grouped UPDATE may set, with the type each column's value is read as: a save
 # that writes anything else (or a game twice) is sent on its own.
 GROUPED_COLUMNS = {
     "version": "int", "updated_at": "float8", "owed": "bool", "last_steps": "json",
@@ -233,44 +234,35 @@ GROUPED_COLUMNS = {
     "created_at": "float8", "rules": "json", "snapshot_version": "int"}
 
 
-def group_update(writes: list[Write]) -> tuple[str, ...] | None:
-    """One UPDATE ... FROM unnest(...) for several games' version-checked UPDATEs: each row
-    is written with its own columns (a flag per column says whether it sets it) where its
-    version, and its owed flag if checked, are as expected; RETURNING names the rows written.
-    The snapshots of the writes that take one are upserted by the same statement, for the
-    rows it wrote only. None when the updates do not fit one statement."""
-    updates = [update for update, _ in writes]
-    columns = sorted({c for row, *_ in updates for c in row})
-    ids = [game_id for _, game_id, _, _ in updates]
-    if any(c not in GROUPED_COLUMNS for c in columns) or len(set(ids)) != len(ids):
+def group_update(writes: list[Write]) -> tuple[str, str] | None:
+    """One UPDATE for several games' version-checked UPDATEs, their rows sent as one JSON
+    array (one parameter: asyncpg's arrays check every element's type in Python): each game
+    row is written with the columns its element carries (a key absent leaves a column as it
+    is) where its version, and its owed flag if checked, are as expected; RETURNING names the
+    rows written. The snapshots of the writes that take one are upserted by the same
+    statement, for the rows it wrote only. None when the updates do not fit one statement."""
+    columns = sorted({c for (row, *_), _ in writes for c in row})
+    ids = {game_id for (_, game_id, _, _), _ in writes}
+    if any(c not in GROUPED_COLUMNS for c in columns) or len(ids) != len(writes):
         return None
-    arrays: list[Any] = [ids, [version for _, _, version, _ in updates],
-                         [owed is not None for *_, owed in updates],
-                         [bool(owed) for *_, owed in updates]]
-    fields = ["game_id", "old_version", "check_owed", "expected_owed"]
-    types = ["text", "int", "bool", "bool"]
-    sets = []
-    for column in columns:
-        kind = GROUPED_COLUMNS[column]
-        carried = "text" if kind == "json" else kind  # JSON arrives as its text
-        value = f"v.{column}::json" if kind == "json" else f"v.{column}"
-        arrays += [[column in row for row, *_ in updates], [row.get(column) for row, *_ in updates]]
-        fields += [f"set_{column}", column]
-        types += ["bool", carried]
-        sets.append(f"{column} = CASE WHEN v.set_{column} THEN {value} ELSE g.{column} END")
-    unnest = ", ".join(f"${i + 1}::{kind}[]" for i, kind in enumerate(types))
-    sql = (f"UPDATE games AS g SET {', '.join(sets)} FROM unnest({unnest}) AS v({', '.join(fields)}) "
-           "WHERE g.game_id = v.game_id AND g.version = v.old_version "
-           "AND (NOT v.check_owed OR g.owed = v.expected_owed) RETURNING g.game_id")
-    snapshots = [snapshot for _, snapshot in writes if snapshot is not None]
-    if snapshots:
+    elements = []
+    for (row, game_id, version, owed), snapshot in writes:
+        element = {**row, "$game": game_id, "$version": version}
+        if owed is not None:
+            element["$owed"] = owed
+        if snapshot is not None:
+            element["$snapshot"] = snapshot[1]
+        elements.append(element)
+    sets = ", ".join(f"{column} = CASE WHEN v.j ? '{column}' THEN (v.j->>'{column}')::"
+                     f"{GROUPED_COLUMNS[column]} ELSE g.{column} END" for column in columns)
+    sql = (f"WITH v AS (SELECT jsonb_array_elements($1::jsonb) AS j), "
+           f"written AS (UPDATE games AS g SET {sets} FROM v "
+           "WHERE g.game_id = v.j->>'$game' AND g.version = (v.j->>'$version')::int "
+           "AND (NOT v.j ? '$owed' OR g.owed = (v.j->>'$owed')::bool) RETURNING g.game_id, v.j)")
+    if any(snapshot is not None for _, snapshot in writes):
         # A data-modifying WITH: the snapshot rows of the games rows written, in the same
         # statement (one snapshot of all, atomic with them).
-        n = len(arrays)
-        arrays += [[game_id for game_id, _ in snapshots], [match for _, match in snapshots]]
-        sql = (f"WITH written AS ({sql}), snapshots AS (INSERT INTO game_snapshots (game_id, match) "
-               f"SELECT s.game_id, s.match::json FROM unnest(${n + 1}::text[], ${n + 2}::text[]) "
-               "AS s(game_id, match) JOIN written AS w ON w.game_id = s.game_id "
-               "ON CONFLICT (game_id) DO UPDATE SET match = excluded.match) "
-               "SELECT game_id FROM written")
-    return (sql, *arrays)
+        sql += (", snapshots AS (INSERT INTO game_snapshots (game_id, match) "
+                "SELECT game_id, (j->>'$snapshot')::json FROM written WHERE j ? '$snapshot' "
+                "ON CONFLICT (game_id) DO UPDATE SET match = excluded.match)")
+    return f"{sql} SELECT game_id FROM written", json_text.dumps(elements)

@@ -220,3 +220,30 @@ async def test_postgresql_saves_stuck_behind_locks_fail_in_time_and_the_saves_af
         if locker is not None:
             await locker.close()
         await sql_store.close()
+
+
+async def test_a_group_stores_what_another_process_reads_back(sql_store):
+    """Each save of a group as the database has it, read by a store that holds none of them:
+    JSON parts, an emptied column, a time to the last digit, and the snapshot a finished game
+    takes."""
+    records = [await sql_store.save(make_record(f"g{i}", ChatKey("telegram", f"c{i}"),
+                                                status="running", match={"turn": i},
+                                                table_message_id="t")) for i in range(3)]
+    outbox = Outbox(3, [{"text": "said \"so\" — 说"}], True, ["u1"])
+    ending = replace(records[2], status="finished")
+    ending.snapshot = {"turn": 99}  # where the match stands now (a move's, not a new match)
+    saved = await asyncio.gather(
+        sql_store.save(replace(records[0], deadlines={"turn": 1_800_000_000.123456},
+                               delivery=replace(records[0].delivery, outbox=outbox))),
+        sql_store.save(replace(records[1], table_message_id=None)),
+        sql_store.save(ending))  # a finished game takes a snapshot
+    theirs = SqlStore.from_url(sql_store.engine.url.render_as_string(hide_password=False))
+    try:
+        stored = [await theirs.get(record.game_id) for record in records]
+    finally:
+        await theirs.close()
+    assert [s.version for s in stored] == [s.version for s in saved]
+    assert stored[0].deadlines == {"turn": 1_800_000_000.123456}
+    assert stored[0].delivery.outbox == outbox and stored[0].table_message_id == "t"
+    assert stored[1].table_message_id is None and stored[1].delivery.outbox is None
+    assert stored[2].status == "finished" and stored[2].match == {"turn": 99}

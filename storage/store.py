@@ -234,7 +234,7 @@ class SqlStore(ChatRows):
             values = self._row_values(record, created_at=created_at)
             changes = {column: values[column] for column in SMALL_COLUMNS} | changes
         else:  # only what differs from the stored version is written
-            changes |= dict(self._small_columns(record, held))
+            self._add_changed_columns(changes, record, held)
         row = encode(changes)  # JSON columns as text: written as is
         seats_changed = held is None or held.seats != record.seats
         begins = record.has_match and (record.replaced or record.version == 0)
@@ -266,30 +266,31 @@ class SqlStore(ChatRows):
         return saved
 
     @staticmethod
-    def _small_columns(record: GameRecord, held: GameRecord) -> Iterable[tuple[str, Any]]:
-        """The row's columns besides the match whose value differs from ``held``'s."""
+    def _add_changed_columns(changes: dict[str, Any], record: GameRecord, held: GameRecord) -> None:
+        """Into ``changes``: the row's columns besides the match whose value differs from
+        ``held``'s (filled in place: this is every move's save)."""
         if record.status != held.status:
-            yield "status", record.status
+            changes["status"] = record.status
         if record.creator != held.creator:
-            yield "creator", record.creator
+            changes["creator"] = record.creator
         if record.seats != held.seats:
-            yield "seats", [seat.to_json() for seat in record.seats]
+            changes["seats"] = [seat.to_json() for seat in record.seats]
         if record.table_message_id != held.table_message_id:
-            yield "table_message_id", record.table_message_id
+            changes["table_message_id"] = record.table_message_id
         if record.hand_message_ids != held.hand_message_ids:
-            yield "hand_message_ids", record.hand_message_ids
+            changes["hand_message_ids"] = record.hand_message_ids
         if record.deadlines != held.deadlines:
-            yield "deadlines", record.deadlines
+            changes["deadlines"] = record.deadlines
         # The typed parts: each of the three columns only when its part changed (a move
         # changes the outbox; the book changes with a few moves, the rest rarely).
         if record.delivery.outbox != held.delivery.outbox:
-            yield "outbox", outbox_json(record)
+            changes["outbox"] = outbox_json(record)
         if record.book != held.book:
-            yield "book", record.book.to_json()
+            changes["book"] = record.book.to_json()
         if _meta_parts(record) != _meta_parts(held):
-            yield "meta", meta_json(record)
+            changes["meta"] = meta_json(record)
         if record.created_at != held.created_at:
-            yield "created_at", float(record.created_at)
+            changes["created_at"] = float(record.created_at)
 
     def _hold(self, record: GameRecord) -> None:
         """Remember the record as stored (a copy: the caller goes on changing its own)."""

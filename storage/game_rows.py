@@ -238,7 +238,7 @@ class GameRows:
         """The logged saves of a game with ``after < version <= upto``, in order."""
         rows = await self._rows(self.select_log, (game_id, after, upto))
         # One decode for the whole log (a match's recap reads a few hundred rows), not one a row.
-        every_steps = json_text.loads(f"[{','.join([steps for _, steps, _ in rows])}]")
+        every_steps = json_text.loads_steps(f"[{','.join([steps for _, steps, _ in rows])}]")
         return [(int(v), steps, str(digest))
                 for (v, _, digest), steps in zip(rows, every_steps, strict=True)]
 

@@ -7,7 +7,8 @@ up for each value than on the value. Keys that are not strings are written as st
 standard library does; an integer orjson cannot write (past 64 bits: an old integer seed may
 be) is written by the standard library. Read by the standard library, which keeps such an
 integer exact where orjson would turn it into a float; a read is not on a move's path (a
-game this process holds is not read back).
+game this process holds is not read back). The move log, which holds no such integer, is read
+by orjson (``loads_steps``).
 """
 
 from __future__ import annotations
@@ -28,3 +29,10 @@ def dumps(value: Any) -> str:
 
 
 loads = json.loads
+
+
+def loads_steps(text: str) -> Any:
+    """The move log's text: engine steps hold names and card codes, never an integer past 64
+    bits, so orjson reads it (a match's recap reads its whole log at once, several times
+    faster than the standard library)."""
+    return orjson.loads(text)

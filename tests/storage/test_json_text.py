@@ -83,3 +83,14 @@ async def test_the_last_hands_result_in_the_book_reads_back_as_the_same_text(dat
         assert loaded is not None and loaded.book.last_hand == result
     finally:
         await store.close()
+
+
+def test_the_move_log_reads_back_as_the_standard_librarys_own():
+    from bot.coordinator.match_log import NEXT_HAND, action_step, add_step, remove_step
+    from bot.engine.actions import Play
+    from bot.engine.cards import Card, Color
+
+    steps = [action_step(Play("陈", (Card.parse("W+4"),), color=Color.RED, uno=True)),
+             NEXT_HAND, add_step("u1"), remove_step("u2")]
+    text = json_text.dumps(steps)
+    assert json_text.loads_steps(text) == json.loads(text) == steps

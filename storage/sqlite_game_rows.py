@@ -23,7 +23,7 @@ from .rating_rows import RatingRows, SqliteDb
 
 # Turns of the loop a group of writes stays open before it commits. The games a commit
 # answers move on in the turn after it and reach their next saves there: a group open for two
-# turns takes those in too (about 12 writes a commit rather than 8 with 50 games moving), and a
+# turns takes those in too (12 to 14 writes a commit rather than 8 with 50 games moving), and a
 # commit costs SQLite more than a write in it. A lone game's save waits for nothing more.
 GROUP_TURNS = 2
 # While another connection holds the write lock: the first wait, the longest.

@@ -1,11 +1,11 @@
 """The games a store holds as this process last saved or read them: by game id, the most
 recently saved kept (an LRU bound), and by chat for its active game.
 
-A move looks its game up by chat, and its save then holds the new copy: the lookup by chat is
-a plain dict, and only the save touches the LRU order (cachetools keeps that order in Python,
-about a microsecond a call, and a move would otherwise make five). A game the LRU lets go
-leaves the chat index with it (``popitem``, cachetools' place for eviction hooks), so both
-hold the same games.
+A move looks its game up by chat, at its load and at its save, and its save then holds the new
+copy: the lookups by chat are a plain dict, and the save's hold is the move's one touch of the
+LRU order (cachetools keeps that order in Python, about a microsecond a call). A game the LRU
+lets go leaves the chat index with it (``popitem``, cachetools' place for eviction hooks), so
+both hold the same games.
 """
 
 from __future__ import annotations
@@ -38,6 +38,14 @@ class HeldRecords:
         self._active_in: dict[ChatKey, GameRecord] = {}  # chat -> its active game, held
 
     def get(self, game_id: str) -> GameRecord | None:
+        return self._by_game.get(game_id)
+
+    def find(self, game_id: str, chat: ChatKey) -> GameRecord | None:
+        """Game ``game_id`` of ``chat``: through the chat's active game when it is that one
+        (a move's save), else by id."""
+        held = self._active_in.get(chat)
+        if held is not None and held.game_id == game_id:
+            return held
         return self._by_game.get(game_id)
 
     def active_in(self, chat: ChatKey) -> GameRecord | None:

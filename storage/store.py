@@ -214,9 +214,7 @@ class SqlStore(ChatRows):
         version = record.version + 1
         snapshot = takes_snapshot(record)
         steps = logged_steps(record)
-        held = self._held.active_in(record.chat)
-        if held is None or held.game_id != record.game_id:
-            held = self._held.get(record.game_id)
+        held = self._held.find(record.game_id, record.chat)
         if held is not None and held.version != record.version:
             held = None  # what is stored at that version is not known here
         changes: dict[str, Any] = {
@@ -236,7 +234,7 @@ class SqlStore(ChatRows):
         else:  # only what differs from the stored version is written
             self._add_changed_columns(changes, record, held)
         row = encode(changes)  # JSON columns as text: written as is
-        seats_changed = held is None or held.seats != record.seats
+        seats_changed = "seats" in changes  # every column is there when nothing is held
         begins = record.has_match and (record.replaced or record.version == 0)
         # The owed flag is the one column written without a new version (mark_delivered): a
         # save of what this process holds expects it as held, so a record handed out unread

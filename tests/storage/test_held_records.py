@@ -175,3 +175,14 @@ def test_a_chat_s_new_game_is_not_dropped_with_its_old_one():
     held.hold(new)
     held.forget("old")  # the chat's active game is the new one: it stays
     assert held.active_in(chat) is new
+
+
+def test_a_game_is_found_through_its_chat_or_by_its_id():
+    held = HeldRecords(4)
+    chat = ChatKey("telegram", "5")
+    running, finished = make_record("now", chat=chat), make_record("then", chat=chat, status="finished")
+    held.hold(finished)
+    held.hold(running)
+    assert held.find("now", chat) is running
+    assert held.find("then", chat) is finished  # not the chat's active game: by its id
+    assert held.find("never", chat) is None

@@ -247,3 +247,24 @@ async def test_a_group_stores_what_another_process_reads_back(sql_store):
     assert stored[0].delivery.outbox == outbox and stored[0].table_message_id == "t"
     assert stored[1].table_message_id is None and stored[1].delivery.outbox is None
     assert stored[2].status == "finished" and stored[2].match == {"turn": 99}
+
+
+async def test_a_sqlite_group_takes_in_the_saves_of_the_next_turn_of_the_loop(sqlite_database,
+                                                                           monkeypatch):
+    """The games a commit answers reach their next saves a turn later: the group waits for
+    them (GROUP_TURNS), so two saves a turn apart are one commit."""
+    store = await open_store(sqlite_database)
+    try:
+        records = [await store.save(make_record(f"g{i}", ChatKey("telegram", f"c{i}"),
+                                                status="running")) for i in range(2)]
+        sizes = count_group_writes(store, monkeypatch)
+
+        async def a_turn_later(record):
+            await asyncio.sleep(0)
+            return await store.save(replace(record, creator="u9"))
+
+        saved = await asyncio.gather(store.save(replace(records[0], creator="u8")),
+                                     a_turn_later(records[1]))
+        assert [s.creator for s in saved] == ["u8", "u9"] and sizes == [2]
+    finally:
+        await store.close()
